@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "ImageMemoryBench",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "bench", targets: ["bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: C libraries and thin shims
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // Header only, deliberately not linked: jemalloc is preloaded into the measured
+        // child (LD_PRELOAD), never linked into bench, and `mallctl` is found with dlsym.
+        .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // libjpeg reports errors with longjmp, which Swift cannot catch: this shim owns setjmp.
+        .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
+        // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
+        .target(name: "CHeapStats", dependencies: ["CJemalloc"]),
+
+        // MARK: Swift modules, one job each
+        // Encodes the fixture JPEG and decodes it (full RGBA or DCT-scaled thumbnail).
+        .target(name: "Imaging", dependencies: ["CJPEGCodec"]),
+        // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
+        .target(name: "LoopbackServer", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // In-child measurement: RSS and heap sampler, VmHWM reset.
+        .target(name: "Probe", dependencies: ["CHeapStats"]),
+        // The ways of fetching an image that are measured (URLSession, libcurl, ...).
+        .target(name: "Strategies", dependencies: ["CLibCurl"]),
+        // Trial specs and results, the child's trial, and the parent that spawns children.
+        .target(name: "Harness", dependencies: ["Probe", "Strategies", "Imaging", "LoopbackServer"]),
+        // Statistics, CSV/JSON exporters and the summary table.
+        .target(name: "Report", dependencies: ["Harness"]),
+        .executableTarget(name: "bench", dependencies: [
+            "Harness", "Report", "Imaging", "LoopbackServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // MARK: Tests
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
+        .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report"]),
+        // Spawns the real `bench` binary against the real server.
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "bench"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

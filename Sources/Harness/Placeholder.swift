@@ -1,0 +1,1 @@
+// Harness: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// LoopbackServer: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// Probe: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// Report: placeholder until its first real file lands.

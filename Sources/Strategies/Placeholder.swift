@@ -1,0 +1,1 @@
+// Strategies: placeholder until its first real file lands.

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the system packages the harness needs, and only those that are missing.
+# Idempotent: a second run on a ready machine does nothing and never touches the network.
+set -euo pipefail
+
+packages=(
+  libcurl4-openssl-dev   # libcurl headers: the curl-* strategies and FoundationNetworking's transport
+  libjemalloc-dev        # jemalloc: the second allocator, preloaded into the measured child only
+  libjpeg62-turbo-dev    # libjpeg-turbo: fixture encoding, full and DCT-scaled decoding
+  gnuplot-nox            # make plots
+  pkg-config             # finds the C libraries for the system-library targets
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all system packages present (${packages[*]})"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "setup: missing packages: ${missing[*]}" >&2
+  echo "setup: not root and no sudo; install them as root: apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"
