@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         // Spawns the real `bench` binary against the real server.
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "bench"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench"]),
     ],
     swiftLanguageModes: [.v5]
 )

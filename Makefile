@@ -1,0 +1,22 @@
+# The two commands a new machine needs: `make bench` and `make test`.
+SWIFT ?= swift
+BENCH_ARGS ?=
+RESULTS ?= results
+
+.PHONY: setup build bench test clean
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release
+
+# The default benchmark: the article's four cases, both allocators, 5 runs each.
+bench: build
+	.build/release/bench run --out $(RESULTS) $(BENCH_ARGS)
+
+test: setup
+	$(SWIFT) test
+
+clean:
+	rm -rf .build

@@ -1,0 +1,17 @@
+/// Exit statuses shared by `bench`, its subcommands and the trial child.
+/// Distinct values so that CI and scripts can tell "the code regressed" from "the run broke".
+public enum BenchExitCode: Int32, Sendable {
+    case success = 0
+    /// `bench compare`: a cell is worse than its threshold allows.
+    case regression = 2
+    /// One or more trials failed (HTTP error, decode error, crash, timeout), or a cell is missing.
+    case runFailed = 3
+    /// `bench compare`: there is no baseline to compare with.
+    case noBaseline = 5
+    /// Bad command-line input (sysexits' EX_USAGE).
+    case usage = 64
+    /// The harness itself could not work: server did not start, fixture not writable (EX_SOFTWARE).
+    case internalError = 70
+    /// Stopped by SIGINT after writing what was measured (128 + SIGINT).
+    case interrupted = 130
+}

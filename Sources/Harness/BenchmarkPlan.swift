@@ -1,0 +1,50 @@
+import Foundation
+import Imaging
+import Probe
+
+/// The matrix to measure: every strategy x renderer x allocator, `runs` times each.
+public struct BenchmarkPlan: Sendable, Equatable {
+    public var strategies: [String]
+    public var renders: [RenderMode]
+    public var allocators: [Allocator]
+    public var runs: Int
+
+    public init(strategies: [String], renders: [RenderMode], allocators: [Allocator], runs: Int) {
+        self.strategies = strategies
+        self.renders = renders
+        self.allocators = allocators
+        self.runs = runs
+    }
+
+    public var cells: [TrialCell] {
+        allocators.flatMap { allocator in
+            strategies.flatMap { strategy in
+                renders.map { TrialCell(strategy: strategy, render: $0, allocator: allocator) }
+            }
+        }
+    }
+
+    /// Run 1 of every cell, then run 2 of every cell, and so on: slow drift of a shared
+    /// machine then spreads over all cells instead of biasing whichever ran last.
+    public func schedule() -> [(cell: TrialCell, run: Int)] {
+        (1...max(runs, 1)).flatMap { run in cells.map { (cell: $0, run: run) } }
+    }
+}
+
+/// Where the image comes from.
+public enum ImageSource: Sendable {
+    /// The project's fixture, served by the embedded loopback server.
+    case embedded(fixture: FixtureSpec, bandwidthBytesPerSecond: Int?)
+    /// A server of the user's; `warmupURL` (small) is fetched before the baseline when given.
+    case external(url: URL, warmupURL: URL?)
+}
+
+/// Per-trial settings that are the same across the whole matrix.
+public struct TrialSettings: Sendable {
+    public var maxPixel = 1024
+    public var sampleIntervalNanos: UInt64 = 500_000
+    public var timeoutSeconds: Double = 60
+    public var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory
+
+    public init() {}
+}

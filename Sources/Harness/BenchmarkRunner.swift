@@ -1,0 +1,76 @@
+import Foundation
+import Imaging
+import LoopbackServer
+import Probe
+
+/// The parent: prepares the image and the server, then runs every trial of the plan
+/// through a launcher, one fresh child at a time.
+public final class BenchmarkRunner {
+    public let plan: BenchmarkPlan
+    public let source: ImageSource
+    public let settings: TrialSettings
+    public let launcher: TrialLauncher
+
+    public init(plan: BenchmarkPlan, source: ImageSource, settings: TrialSettings = .init(),
+                launcher: TrialLauncher = ChildProcessLauncher()) {
+        self.plan = plan
+        self.source = source
+        self.settings = settings
+        self.launcher = launcher
+    }
+
+    /// Runs the plan. `onResult` gets every row as it arrives, with all rows so far (so they can
+    /// be written at once) and the number of trials planned; `shouldStop` is asked between trials (Ctrl-C).
+    /// Throws only when the harness cannot start (fixture or server); failed trials are rows.
+    public func run(onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
+                    shouldStop: () -> Bool = { false }) throws -> [TrialResult] {
+        let target = try prepareTarget()
+        defer { target.server?.shutdown() }
+
+        let schedule = plan.schedule()
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bench-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        var results: [TrialResult] = []
+        for (index, item) in schedule.enumerated() {
+            if shouldStop() { break }
+            let spec = TrialSpec(
+                strategy: item.cell.strategy, render: item.cell.render, allocator: item.cell.allocator,
+                run: item.run, url: target.url, warmupURL: target.warmupURL,
+                workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"),
+                maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
+                timeoutSeconds: settings.timeoutSeconds)
+            let result = launcher.launch(spec)
+            results.append(result)
+            onResult(result, results, schedule.count)
+        }
+        return results
+    }
+
+    struct Target {
+        var url: URL
+        var warmupURL: URL?
+        var server: LoopbackServer?
+    }
+
+    /// The URL to measure, starting the embedded server with the fixture when needed.
+    func prepareTarget() throws -> Target {
+        switch source {
+        case .external(let url, let warmupURL):
+            return Target(url: url, warmupURL: warmupURL, server: nil)
+        case .embedded(let fixture, let bandwidth):
+            let file = try FixtureGenerator.cachedFixture(fixture, in: settings.fixtureCacheDirectory)
+            let body = try Data(contentsOf: file)
+            var configuration = LoopbackServer.Configuration()
+            configuration.bandwidthBytesPerSecond = bandwidth
+            let server = LoopbackServer(configuration: configuration)
+            server.addResource(path: BenchmarkRunner.fixturePath, body: body, contentType: "image/jpeg")
+            try server.start()
+            return Target(url: server.url(for: BenchmarkRunner.fixturePath),
+                          warmupURL: server.url(for: "/warmup"), server: server)
+        }
+    }
+
+    public static let fixturePath = "/fixture.jpg"
+}

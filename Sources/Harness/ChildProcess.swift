@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// What a finished child left behind.
+public struct ChildProcessOutput: Sendable {
+    public var pid: Int32
+    /// Bytes the child wrote on its report descriptor (fd 3).
+    public var report: Data
+    /// The child's stderr, for error messages.
+    public var standardError: Data
+    public var exitStatus: Int32?
+    public var terminatingSignal: Int32?
+    public var timedOut: Bool
+}
+
+/// Spawns a program with `posix_spawn` (exec, never a fork of the big parent), with fd 3
+/// connected to a pipe for its report, stderr captured, stdin and stdout on /dev/null,
+/// in its own process group so a terminal's Ctrl-C reaches only the parent.
+/// swift-subprocess is not used because it closes every descriptor above 2 in the child.
+public enum ChildProcess {
+    public static let reportDescriptor: Int32 = 3
+
+    public static func run(executable: String, arguments: [String], environment: [String: String],
+                           timeoutSeconds: Double) throws -> ChildProcessOutput {
+        let reportPipe = try makePipe()
+        let errorPipe = try makePipe()
+        let readEnds = [reportPipe.read, errorPipe.read]
+        defer { readEnds.forEach { close($0) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe.write, 2)
+        posix_spawn_file_actions_adddup2(&actions, reportPipe.write, reportDescriptor)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        [SIGPIPE, SIGINT, SIGTERM].forEach { sigaddset(&defaultSignals, $0) }
+        var noMask = sigset_t()
+        sigemptyset(&noMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setsigmask(&attributes, &noMask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let spawnStatus = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(reportPipe.write)
+        close(errorPipe.write)
+        guard spawnStatus == 0 else {
+            throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
+        }
+
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        var report = Data(), standardError = Data()
+        var timedOut = !drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
+        var status: Int32 = 0
+        // Both pipes are closed; the child should be exiting. Give it until the deadline.
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() >= deadline {
+                timedOut = true
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                break
+            }
+            usleep(1000)
+        }
+        let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        return ChildProcessOutput(
+            pid: pid, report: report, standardError: standardError,
+            exitStatus: signaled ? nil : (status >> 8) & 0xff,
+            terminatingSignal: signaled ? status & 0x7f : nil,
+            timedOut: timedOut)
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        // pipe2 is not exported to Swift; the parent spawns from one thread only, so setting
+        // close-on-exec right after pipe() cannot race with another spawn.
+        guard pipe(&descriptors) == 0 else {
+            throw ChildProcessError("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        descriptors.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// Reads both pipes until both reach end of file (true) or the deadline passes (false).
+    private static func drain(_ first: Int32, into firstData: inout Data,
+                              and second: Int32, into secondData: inout Data, until deadline: Date) -> Bool {
+        var open = [first: true, second: true]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while open.values.contains(true) {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var polled = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polled, nfds_t(polled.count), Int32(min(remaining, 1) * 1000) + 1)
+            if ready < 0 && errno != EINTR { return false }
+            for entry in polled where entry.revents != 0 {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count > 0 {
+                    if entry.fd == first { firstData.append(buffer, count: count) } else { secondData.append(buffer, count: count) }
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    open[entry.fd] = false
+                }
+            }
+        }
+        return true
+    }
+}
+
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Imaging
+import Probe
+import Strategies
+
+/// The measured side: runs one trial inside a fresh child process and returns what it measured.
+///
+/// Order matters: warm up first (session, connection, decoder), then start the sampler,
+/// reset VmHWM and read the baseline, so the measured window holds only the fetch and the
+/// decode. The payload and the decoded image stay alive until every reading is taken.
+public enum ChildTrial {
+    public static func run(_ spec: TrialSpec) -> TrialResult {
+        var result = TrialResult(spec: spec, pid: getpid())
+        do {
+            try measure(spec, into: &result)
+        } catch {
+            (result.status, result.error) = classify(error)
+        }
+        return result
+    }
+
+    private static func measure(_ spec: TrialSpec, into result: inout TrialResult) throws {
+        let heap = try HeapCounters(expecting: spec.allocator)
+        guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
+            throw TrialError("unknown strategy '\(spec.strategy)'; valid: \(StrategyCatalog.names.joined(separator: ", "))")
+        }
+        let strategy = strategyType.init(workDirectory: spec.workDirectory)
+
+        if let warmupURL = spec.warmupURL {
+            do { try strategy.warmUp(url: warmupURL) } catch { throw TrialError("warm-up failed: \(error)", cause: error) }
+        }
+        try Renderer.warmUp(mode: spec.render)
+
+        let sampler = try MemorySampler(heap: heap, intervalNanos: spec.sampleIntervalNanos,
+                                        maximumDurationSeconds: spec.timeoutSeconds + 5)
+        try sampler.start()
+        try ProcessMemory.resetPeakResident()
+        let baseline = sampler.sampleNow()
+
+        let outcome: FetchOutcome
+        let image: DecodedImage?
+        let fetched: UInt64
+        do {
+            outcome = try strategy.fetch(url: spec.url)
+            fetched = MonotonicClock.now()
+            image = try Renderer.render(outcome.payload, mode: spec.render, maxPixel: spec.maxPixel)
+        } catch {
+            _ = sampler.stop()
+            throw error
+        }
+        let final = sampler.sampleNow()
+        let hwm = ProcessMemory.peakResidentBytes()
+        let recording = sampler.stop()
+
+        // Everything below only reads numbers; the payload and image are still alive here.
+        let window = recording.statistics(from: baseline.time, to: final.time)
+        result.payloadBytes = outcome.payload.byteCount
+        result.baselineRSSBytes = baseline.residentBytes
+        result.sampledPeakRSSBytes = max(window.maxResidentBytes, baseline.residentBytes, final.residentBytes)
+        result.hwmPeakRSSBytes = hwm
+        result.peakRSSBytes = max(result.sampledPeakRSSBytes!, hwm ?? 0)
+        result.finalRSSBytes = final.residentBytes
+        result.baselineAllocatedBytes = baseline.allocatedBytes
+        result.peakAllocatedBytes = max(window.maxAllocatedBytes, baseline.allocatedBytes, final.allocatedBytes)
+        result.finalAllocatedBytes = final.allocatedBytes
+        result.fetchSeconds = Double(fetched - baseline.time) / 1e9
+        result.renderSeconds = Double(final.time - fetched) / 1e9
+        result.durationSeconds = Double(final.time - baseline.time) / 1e9
+        result.imageWidth = image?.width
+        result.imageHeight = image?.height
+        result.samples = window.count
+        result.samplerHertz = window.achievedHertz
+        result.maxSampleGapMillis = Double(window.maxGapNanos) / 1e6
+        result.timeline = recording.window(from: baseline.time, to: final.time).map {
+            TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
+                          residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)
+        }
+        withExtendedLifetime((outcome, image)) {}
+        if case .file(let file) = outcome.payload {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Maps an error to the row's status and a message a person can act on.
+    static func classify(_ error: Error) -> (TrialStatus, String) {
+        switch error {
+        case let trial as TrialError:
+            if let cause = trial.cause {
+                return (classify(cause).0, trial.message)
+            }
+            return (.harnessError, trial.message)
+        case let fetch as FetchError:
+            switch fetch {
+            case .httpStatus: return (.httpError, fetch.description)
+            case .transport, .lengthMismatch, .storage: return (.transportError, fetch.description)
+            }
+        case let imaging as ImagingError:
+            return (.decodeError, imaging.description)
+        case let probe as ProbeError:
+            return (.harnessError, probe.description)
+        default:
+            return (.harnessError, String(describing: error))
+        }
+    }
+}
+
+struct TrialError: Error, CustomStringConvertible {
+    var message: String
+    var cause: Error?
+    init(_ message: String, cause: Error? = nil) {
+        self.message = message
+        self.cause = cause
+    }
+    var description: String { message }
+}

@@ -1,1 +1,0 @@
-// Harness: placeholder until its first real file lands.

@@ -1,0 +1,31 @@
+import Foundation
+import Imaging
+import Strategies
+
+/// Stands in for "show the image in an image view": decodes the payload with libjpeg-turbo.
+/// Bodies in memory are decoded from memory; files are decoded straight from the file.
+public enum Renderer {
+    /// Returns the decoded image, which the caller keeps alive while measuring (it is "on screen").
+    public static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int) throws -> DecodedImage? {
+        let source: JPEGSource
+        switch payload {
+        case .memory(let data): source = .memory(data)
+        case .file(let url): source = .file(path: url.path)
+        }
+        switch mode {
+        case .none: return nil
+        case .full: return try JPEGDecoder.decodeFull(source)
+        case .thumbnail: return try JPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
+        }
+    }
+
+    /// Loads libjpeg's code and tables with a tiny image, so the first real decode measures only the image.
+    public static func warmUp(mode: RenderMode) throws {
+        guard mode != .none else { return }
+        let tiny = try JPEGEncoder.encodeRGB(width: 64, height: 48, quality: 90, progressive: false) { y, row in
+            for x in 0..<64 * 3 { row[x] = UInt8(truncatingIfNeeded: x &* 7 &+ y &* 13) }
+        }
+        let image = try render(.memory(tiny), mode: mode, maxPixel: 16)
+        _ = image?.checksum()
+    }
+}

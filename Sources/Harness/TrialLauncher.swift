@@ -1,0 +1,98 @@
+import Foundation
+import Probe
+
+/// Runs one trial somewhere and returns its row. The seam between the parent and its
+/// children: the real one spawns a process, tests may inject their own.
+public protocol TrialLauncher {
+    func launch(_ spec: TrialSpec) -> TrialResult
+}
+
+/// Runs each trial in a fresh child: `bench _trial <spec JSON>`, report on fd 3.
+public struct ChildProcessLauncher: TrialLauncher {
+    /// The hidden subcommand the child runs.
+    public static let trialSubcommand = "_trial"
+
+    public var executable: String
+    public var jemallocLibrary: String?
+
+    /// - Parameter executable: a `bench` binary; by default the running one.
+    public init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate()) {
+        self.executable = executable ?? ChildProcessLauncher.currentExecutable()
+        self.jemallocLibrary = jemallocLibrary
+    }
+
+    public static func currentExecutable() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    public func launch(_ spec: TrialSpec) -> TrialResult {
+        var failed = TrialResult(spec: spec, pid: 0)
+        do {
+            try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
+            // Whatever the child downloads, moves or leaves behind goes with its folder.
+            defer { try? FileManager.default.removeItem(at: spec.workDirectory) }
+
+            let output = try ChildProcess.run(
+                executable: executable,
+                arguments: [Self.trialSubcommand, String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)],
+                environment: try environment(for: spec),
+                timeoutSeconds: spec.timeoutSeconds)
+            failed.pid = output.pid
+            if !output.timedOut, !output.report.isEmpty,
+               let result = try? JSONDecoder().decode(TrialResult.self, from: output.report) {
+                return result
+            }
+            (failed.status, failed.error) = Self.describeFailure(output, timeoutSeconds: spec.timeoutSeconds)
+        } catch {
+            failed.status = .harnessError
+            failed.error = String(describing: error)
+        }
+        return failed
+    }
+
+    /// The parent's environment, with the allocator chosen for this child and TMPDIR in its work folder
+    /// (FoundationNetworking puts download tasks' temporary files there and never deletes them).
+    func environment(for spec: TrialSpec) throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = spec.workDirectory.path
+        environment.removeValue(forKey: "LD_PRELOAD")
+        if spec.allocator == .jemalloc {
+            guard let jemallocLibrary else {
+                throw ChildProcessError("jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)")
+            }
+            environment["LD_PRELOAD"] = jemallocLibrary
+        }
+        return environment
+    }
+
+    static func describeFailure(_ output: ChildProcessOutput, timeoutSeconds: Double) -> (TrialStatus, String) {
+        let lastLines = String(decoding: output.standardError, as: UTF8.self)
+            .split(separator: "\n").suffix(3).joined(separator: " | ")
+        let detail = lastLines.isEmpty ? "" : ": \(lastLines)"
+        if output.timedOut {
+            return (.timeout, "killed after \(timeoutSeconds) s without finishing\(detail)")
+        }
+        if let signal = output.terminatingSignal {
+            return (.crashed, "child killed by signal \(signal) (\(String(cString: strsignal(signal))))\(detail)")
+        }
+        return (.crashed, "child exited with status \(output.exitStatus ?? -1) without a report\(detail)")
+    }
+}
+
+/// Finds jemalloc's shared library for LD_PRELOAD. `BENCH_JEMALLOC` overrides the search.
+public enum JemallocLibrary {
+    public static let searchPaths = [
+        "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+        "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
+        "/usr/lib64/libjemalloc.so.2",
+        "/usr/lib/libjemalloc.so.2",
+        "/usr/local/lib/libjemalloc.so.2",
+    ]
+
+    public static func locate() -> String? {
+        if let override = ProcessInfo.processInfo.environment["BENCH_JEMALLOC"] {
+            return FileManager.default.fileExists(atPath: override) ? override : nil
+        }
+        return searchPaths.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}

@@ -1,0 +1,49 @@
+import CJPEGCodec
+
+/// The parameters of a generated test JPEG. The default is the article's photo:
+/// 6000 x 4000, baseline, about 13.1 MB.
+public struct FixtureSpec: Codable, Hashable, Sendable {
+    public var width = 6000
+    public var height = 4000
+    /// 90 with the default grain gives 13,108,402 bytes at 6000 x 4000 (libjpeg-turbo 2.1.5).
+    public var quality = 90
+    public var progressive = false
+    public var seed: UInt64 = 1
+
+    public init(width: Int = 6000, height: Int = 4000, quality: Int = 90, progressive: Bool = false, seed: UInt64 = 1) {
+        self.width = width
+        self.height = height
+        self.quality = quality
+        self.progressive = progressive
+        self.seed = seed
+    }
+
+    /// The article's image.
+    public static let article = FixtureSpec()
+
+    /// Bump whenever the pixels or the encoding change, so stale cached files are not reused.
+    public static let generatorVersion = 1
+
+    /// Amplitude of the per-pixel grain, tuned so `article` is 13.1 MB (see fixture.c).
+    static let grainAmplitude = 57
+
+    /// Stable across runs and machines (FNV-1a, not Swift's seeded Hasher) over every
+    /// parameter, the generator version and the libjpeg-turbo version: another libjpeg
+    /// may encode the same pixels to different bytes.
+    public var cacheKey: String {
+        let canonical = "fixture;v\(Self.generatorVersion);grain\(Self.grainAmplitude);libjpeg\(jpegcodec_library_version());"
+            + "\(width)x\(height);q\(quality);\(progressive ? "progressive" : "baseline");seed\(seed)"
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in canonical.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// e.g. "fixture-6000x4000-q90-baseline-s1-1a2b3c4d.jpg"
+    public var fileName: String {
+        "fixture-\(width)x\(height)-q\(quality)-\(progressive ? "progressive" : "baseline")-s\(seed)-\(cacheKey.prefix(8)).jpg"
+    }
+}

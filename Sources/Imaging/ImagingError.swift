@@ -1,0 +1,32 @@
+import CJPEGCodec
+
+/// What went wrong while decoding, encoding or caching a JPEG. libjpeg's own message
+/// (or the OS error) is carried in the payload.
+public enum ImagingError: Error, CustomStringConvertible, Equatable {
+    /// The bytes do not start like a JPEG (no SOI marker), or there are none.
+    case notAJPEG(String)
+    /// A JPEG that cannot be decoded: corrupt, truncated, unsupported, or too large.
+    case decodeFailed(String)
+    case encodeFailed(String)
+    /// A file could not be opened, read, written or renamed.
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .notAJPEG(let message): return "not a JPEG: \(message)"
+        case .decodeFailed(let message): return "JPEG decode failed: \(message)"
+        case .encodeFailed(let message): return "JPEG encode failed: \(message)"
+        case .io(let message): return "I/O error: \(message)"
+        }
+    }
+
+    /// Maps a shim status code to an error (nil for JPEGCODEC_OK).
+    static func decoding(status: Int32, message: String) -> ImagingError? {
+        switch status {
+        case JPEGCODEC_OK: return nil
+        case JPEGCODEC_NOT_JPEG: return .notAJPEG(message)
+        case JPEGCODEC_IO: return .io(message)
+        default: return .decodeFailed(message)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Imaging: placeholder until its first real file lands.

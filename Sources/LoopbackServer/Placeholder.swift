@@ -1,1 +1,0 @@
-// LoopbackServer: placeholder until its first real file lands.

@@ -1,0 +1,123 @@
+import NIOCore
+import NIOHTTP1
+
+/// Everything the handler needs to answer one request: decided up front from the request
+/// head, the routes and the fault, so that writing it is mechanical.
+struct ResponsePlan {
+    /// How the connection is left once the body bytes are out.
+    enum Ending: Equatable {
+        /// Send the end of the message; keep the connection open if the client wants to.
+        case complete
+        /// Close without ending the message (FIN): the client sees fewer bytes than advertised.
+        case truncate
+        /// Close with RST (SO_LINGER 0): the client sees "connection reset by peer".
+        case reset
+    }
+
+    var head: HTTPResponseHead
+    /// The bytes to put on the wire, already cut short for truncate/reset; empty for HEAD.
+    var body: ByteBuffer
+    var delayBeforeHead: TimeAmount = .zero
+    var ending: Ending = .complete
+    /// The chunked fault writes the body in several pieces so clients see several chunks.
+    var writeInPieces = false
+    var closeAfterResponse = false
+}
+
+/// Maps a request to a `ResponsePlan`: built-in routes, resources, 404, then the fault.
+struct Router {
+    /// Body of `/warmup`: the child's first tiny request, made once.
+    static let warmupBody = ByteBuffer(repeating: UInt8(ascii: "w"), count: 1024)
+
+    let state: ServerState
+
+    /// Splits a request target into path and query (without the `?`).
+    static func split(uri: String) -> (path: String, query: String?) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, nil) }
+        return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
+    }
+
+    func plan(for request: HTTPRequestHead) -> ResponsePlan {
+        let (path, query) = Router.split(uri: request.uri)
+        var plan: ResponsePlan
+        do throws(ServerFault.ParseError) {
+            let fault = try ServerFault.parse(query: query)
+            plan = route(path: path, method: request.method)
+            if let fault { apply(fault, to: &plan) }
+        } catch {
+            plan = Router.text(.badRequest, error.message + "\n")
+        }
+
+        // HEAD: same headers as GET (NIO's encoder keeps Content-Length), no body bytes.
+        if request.method == .HEAD || !plan.head.status.mayHaveResponseBody {
+            plan.body = ByteBuffer()
+            plan.ending = .complete
+        }
+        plan.head.version = request.version
+        if !request.isKeepAlive {
+            plan.closeAfterResponse = true
+            plan.head.headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            plan.head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        return plan
+    }
+
+    private func route(path: String, method: HTTPMethod) -> ResponsePlan {
+        let status: HTTPResponseStatus
+        let body: ByteBuffer
+        let contentType: String
+        if path == "/warmup" {
+            (status, body, contentType) = (.ok, Router.warmupBody, "application/octet-stream")
+        } else if path.hasPrefix("/status/") {
+            guard let code = Int(path.dropFirst("/status/".count)), (200...599).contains(code) else {
+                return Router.text(.badRequest, "usage: /status/<code>, code in 200...599\n")
+            }
+            return Router.text(HTTPResponseStatus(statusCode: code), "status \(code)\n")
+        } else if let resource = state.resource(for: path) {
+            (status, body, contentType) = (.ok, resource.body, resource.contentType)
+        } else {
+            return Router.text(.notFound, "not found: \(path)\n")
+        }
+
+        guard method == .GET || method == .HEAD else {
+            var plan = Router.text(.methodNotAllowed, "only GET and HEAD\n")
+            plan.head.headers.add(name: "Allow", value: "GET, HEAD")
+            return plan
+        }
+        return Router.ok(status: status, body: body, contentType: contentType)
+    }
+
+    private func apply(_ fault: ServerFault, to plan: inout ResponsePlan) {
+        switch fault.kind {
+        case let .status(code, retryAfter):
+            plan = Router.text(HTTPResponseStatus(statusCode: code), "fault: status \(code)\n")
+            if let retryAfter { plan.head.headers.add(name: "Retry-After", value: String(retryAfter)) }
+        case let .slowFirstByte(delay):
+            plan.delayBeforeHead = .milliseconds(Int64(delay))
+        case let .truncate(afterBytes):
+            // Content-Length stays the full size: that is what makes it a truncation.
+            plan.body = plan.body.getSlice(at: plan.body.readerIndex, length: min(afterBytes, plan.body.readableBytes))!
+            plan.ending = .truncate
+        case let .reset(afterBytes):
+            plan.body = plan.body.getSlice(at: plan.body.readerIndex, length: min(afterBytes, plan.body.readableBytes))!
+            plan.ending = .reset
+        case .chunked:
+            plan.head.headers.remove(name: "Content-Length")
+            plan.head.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+            plan.writeInPieces = true
+        }
+    }
+
+    static func ok(status: HTTPResponseStatus, body: ByteBuffer, contentType: String) -> ResponsePlan {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Server", value: "LoopbackServer")
+        return ResponsePlan(head: HTTPResponseHead(version: .http1_1, status: status, headers: headers), body: body)
+    }
+
+    static func text(_ status: HTTPResponseStatus, _ text: String) -> ResponsePlan {
+        ok(status: status, body: ByteBuffer(string: text), contentType: "text/plain; charset=utf-8")
+    }
+}

@@ -1,0 +1,48 @@
+import CHeapStats
+
+/// Which allocator serves the measured process.
+public enum Allocator: String, CaseIterable, Codable, Sendable {
+    /// glibc's malloc; counters from `mallinfo2()`.
+    case system
+    /// jemalloc, preloaded into the child with LD_PRELOAD; counters from `mallctl`.
+    case jemalloc
+}
+
+/// One reading of the allocator's counters, in bytes.
+public struct HeapSnapshot: Codable, Sendable, Equatable {
+    /// Bytes the program holds: malloc'd and not yet freed.
+    public var allocated: Int
+    /// Bytes the allocator has committed to those allocations (includes its rounding and slack).
+    public var active: Int
+    /// jemalloc only: allocator pages resident in memory; 0 for glibc.
+    public var resident: Int
+}
+
+/// Reads the heap counters of the allocator actually in use, without allocating.
+public struct HeapCounters: Sendable {
+    public let allocator: Allocator
+
+    /// Fails when the requested allocator is not the one serving this process
+    /// (for example jemalloc requested but LD_PRELOAD did not take effect).
+    public init(expecting allocator: Allocator) throws {
+        let jemallocPresent = heapstats_jemalloc_present() != 0
+        switch (allocator, jemallocPresent) {
+        case (.jemalloc, false):
+            throw ProbeError.allocator("jemalloc requested but not loaded: mallctl is not visible (was libjemalloc.so.2 preloaded?)")
+        case (.system, true):
+            throw ProbeError.allocator("system allocator requested but jemalloc is loaded in this process")
+        default:
+            self.allocator = allocator
+        }
+    }
+
+    public func read() -> HeapSnapshot {
+        var counters = heapstats_counters()
+        switch allocator {
+        case .jemalloc: _ = heapstats_read_jemalloc(&counters)
+        case .system: _ = heapstats_read_glibc(&counters)
+        }
+        return HeapSnapshot(allocated: Int(counters.allocated), active: Int(counters.active),
+                            resident: Int(counters.resident))
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One reading of the process's memory, `time` in nanoseconds on the monotonic clock.
+public struct MemorySample: Codable, Sendable, Equatable {
+    public var time: UInt64
+    public var residentBytes: Int
+    public var allocatedBytes: Int
+}
+
+public enum MonotonicClock {
+    public static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
+
+/// A dedicated thread that reads RSS (kept-open statm) and the heap counters at a fixed rate.
+///
+/// The sample buffer is allocated once, before the measured window, and is written
+/// without allocating; untouched pages of it cost no RSS, and the pages it fills grow
+/// RSS by 24 bytes a sample (48 KB a second at 2 kHz), which is part of the error budget.
+public final class MemorySampler {
+    public let intervalNanos: UInt64
+    private let memory: ProcessMemory
+    private let heap: HeapCounters
+    private let capacity: Int
+    private let samples: UnsafeMutablePointer<MemorySample>
+    private let state = SamplerState()
+    private var thread: pthread_t?
+
+    /// - Parameters:
+    ///   - intervalNanos: time between samples; the default 500 µs aims at 2 kHz.
+    ///   - maximumDurationSeconds: how long the buffer must last; samples past it are counted as dropped.
+    public init(heap: HeapCounters, intervalNanos: UInt64 = 500_000, maximumDurationSeconds: Double = 120) throws {
+        self.intervalNanos = intervalNanos
+        self.memory = try ProcessMemory()
+        self.heap = heap
+        self.capacity = Int(maximumDurationSeconds * 1e9 / Double(intervalNanos)) + 16
+        self.samples = UnsafeMutablePointer<MemorySample>.allocate(capacity: capacity)
+    }
+
+    deinit {
+        samples.deallocate()
+    }
+
+    public func start() throws {
+        precondition(thread == nil, "sampler started twice")
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 256 * 1024)
+        var handle = pthread_t()
+        let status = pthread_create(&handle, &attributes, { context in
+            let sampler = Unmanaged<MemorySampler>.fromOpaque(context!).takeRetainedValue()
+            sampler.run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<MemorySampler>.fromOpaque(context).release()
+            throw ProbeError.procfs("cannot start the sampler thread: error \(status)")
+        }
+        thread = handle
+        // Wait for the first sample so that callers can rely on coverage from here on.
+        while state.count.load(ordering: .acquiring) == 0 { sched_yield() }
+    }
+
+    /// Stops the thread and returns every sample taken, oldest first.
+    public func stop() -> SamplerRecording {
+        guard let thread else { return SamplerRecording(samples: [], dropped: 0, intervalNanos: intervalNanos) }
+        state.stopRequested.store(true, ordering: .releasing)
+        pthread_join(thread, nil)
+        self.thread = nil
+        let count = min(state.count.load(ordering: .acquiring), capacity)
+        let taken = Array(UnsafeBufferPointer(start: samples, count: count))
+        return SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
+                                intervalNanos: intervalNanos)
+    }
+
+    /// Takes one reading now, on the calling thread (used for baseline and final values).
+    public func sampleNow() -> MemorySample {
+        MemorySample(time: MonotonicClock.now(), residentBytes: memory.residentBytes(),
+                     allocatedBytes: heap.read().allocated)
+    }
+
+    private func run() {
+        var deadline = MonotonicClock.now()
+        while !state.stopRequested.load(ordering: .relaxed) {
+            let sample = sampleNow()
+            let index = state.count.load(ordering: .relaxed)
+            if index < capacity {
+                samples[index] = sample
+                state.count.store(index + 1, ordering: .releasing)
+            } else {
+                state.dropped.add(1, ordering: .relaxed)
+            }
+            deadline += intervalNanos
+            let now = MonotonicClock.now()
+            if deadline <= now {
+                deadline = now  // fell behind: sample again at once, do not try to catch up
+                continue
+            }
+            var until = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nil) == EINTR {}
+        }
+    }
+}
+
+private final class SamplerState {
+    let stopRequested = Atomic<Bool>(false)
+    let count = Atomic<Int>(0)
+    let dropped = Atomic<Int>(0)
+}
+
+/// What the sampler saw, with the statistics the harness reports about it.
+public struct SamplerRecording: Sendable {
+    public var samples: [MemorySample]
+    public var dropped: Int
+    public var intervalNanos: UInt64
+
+    /// Samples whose time lies in `start...end`.
+    public func window(from start: UInt64, to end: UInt64) -> ArraySlice<MemorySample> {
+        let first = samples.firstIndex { $0.time >= start } ?? samples.endIndex
+        let last = samples.lastIndex { $0.time <= end }.map { $0 + 1 } ?? samples.startIndex
+        return first < last ? samples[first..<last] : []
+    }
+
+    public func statistics(from start: UInt64, to end: UInt64) -> SamplerStatistics {
+        let inWindow = window(from: start, to: end)
+        var maxGap: UInt64 = 0
+        var previous = start
+        for sample in inWindow {
+            maxGap = max(maxGap, sample.time &- previous)
+            previous = sample.time
+        }
+        maxGap = max(maxGap, end &- previous)
+        let seconds = Double(end - start) / 1e9
+        return SamplerStatistics(
+            count: inWindow.count,
+            maxResidentBytes: inWindow.map(\.residentBytes).max() ?? 0,
+            maxAllocatedBytes: inWindow.map(\.allocatedBytes).max() ?? 0,
+            maxGapNanos: maxGap,
+            achievedHertz: seconds > 0 ? Double(inWindow.count) / seconds : 0)
+    }
+}
+
+public struct SamplerStatistics: Sendable, Equatable {
+    public var count: Int
+    public var maxResidentBytes: Int
+    public var maxAllocatedBytes: Int
+    /// Longest time with no sample inside the window (edges included): what a spike must outlast to be seen.
+    public var maxGapNanos: UInt64
+    public var achievedHertz: Double
+}

@@ -1,1 +1,0 @@
-// Probe: placeholder until its first real file lands.

@@ -1,0 +1,18 @@
+import Harness
+
+/// The article's figures (iOS, Xcode's memory gauge, over a 52 MB idle baseline), in bytes,
+/// for the cells it measured. Shown beside ours; see shared/ARTICLE.md.
+public enum ArticleReference {
+    public static let payloadBytes = 13_100_000
+    public static let bitmapBytes = 6000 * 4000 * 4
+
+    public static func overBaselineBytes(strategy: String, render: RenderMode) -> Int? {
+        switch (strategy, render) {
+        case ("data", .none): return 30_000_000
+        case ("download", .none): return 4_000_000
+        case ("data", .full): return 118_000_000
+        case ("download", .full): return 93_000_000
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// Minimal RFC 4180 CSV: fields quoted only when they must be.
+public enum CSV {
+    public static func line(_ fields: [String]) -> String {
+        fields.map(escape).joined(separator: ",")
+    }
+
+    public static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Parses CSV text into rows of fields (quoted fields may hold commas, quotes and newlines).
+    public static func parse(_ text: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var iterator = Array(text.unicodeScalars).makeIterator()
+        var pending: Unicode.Scalar? = iterator.next()
+        while let scalar = pending {
+            pending = iterator.next()
+            if quoted {
+                if scalar == "\"" {
+                    if pending == "\"" { field.unicodeScalars.append("\""); pending = iterator.next() } else { quoted = false }
+                } else {
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where field.isEmpty: quoted = true
+            case ",": row.append(field); field = ""
+            case "\r": continue
+            case "\n": row.append(field); rows.append(row); row = []; field = ""
+            default: field.unicodeScalars.append(scalar)
+            }
+        }
+        if quoted { throw CSVError("unterminated quoted field") }
+        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        return rows
+    }
+}
+
+public struct CSVError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+import Foundation

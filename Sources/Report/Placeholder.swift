@@ -1,1 +1,0 @@
-// Report: placeholder until its first real file lands.

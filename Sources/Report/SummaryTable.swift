@@ -1,0 +1,49 @@
+import Foundation
+import Harness
+
+/// The table printed at the end of a run: per cell, the spread of the peak RSS over baseline,
+/// the heap's peak, and the article's figure beside ours.
+public enum SummaryTable {
+    static let megabyte = 1_000_000.0
+
+    public static func render(_ summaries: [CellSummary]) -> String {
+        let header = ["cell", "ok", "median", "p90", "min", "max", "CV", "heap peak", "final", "article"]
+        var rows: [[String]] = []
+        for summary in summaries {
+            let rss = summary.peakRSSDelta
+            let article = ArticleReference.overBaselineBytes(strategy: summary.cell.strategy, render: summary.cell.render)
+            rows.append([
+                summary.cell.description,
+                "\(summary.succeeded)/\(summary.succeeded + summary.failed)",
+                mb(rss?.median), mb(rss?.p90), mb(rss?.min), mb(rss?.max),
+                rss.map { String(format: "%.1f%%", $0.coefficientOfVariation * 100) } ?? "-",
+                mb(summary.peakAllocatedDelta?.median),
+                mb(summary.finalRSSDelta?.median),
+                article.map { "~" + String(format: "%.0f", Double($0) / megabyte) } ?? "",
+            ])
+        }
+        let title = "Memory over baseline in MB (10^6 bytes): peak RSS (median, p90, min, max, CV over runs), "
+            + "heap peak and final RSS (medians), the article's iOS figure"
+        return title + "\n" + TextTable.render(header: header, rows: rows)
+    }
+
+    static func mb(_ bytes: Double?) -> String {
+        bytes.map { String(format: "%.1f", $0 / megabyte) } ?? "-"
+    }
+}
+
+/// Plain text columns: the first left-aligned, the others right-aligned.
+public enum TextTable {
+    public static func render(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func format(_ row: [String]) -> String {
+            row.enumerated().map { column, text in
+                let padding = String(repeating: " ", count: widths[column] - text.count)
+                return column == 0 ? text + padding : padding + text
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([format(header), rule] + rows.map(format)).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Harness
+
+/// `trials.csv`: one tidy row per run, units in the column names. Failed runs are rows too,
+/// with their status and error and empty measurement cells.
+public enum TrialsCSV {
+    /// The columns, in order. The first fifteen are the contract from DESIGN.md; the rest add detail.
+    public static let columns: [(name: String, value: (TrialResult) -> String)] = [
+        ("strategy", { $0.strategy }),
+        ("render", { $0.render.rawValue }),
+        ("allocator", { $0.allocator.rawValue }),
+        ("run", { String($0.run) }),
+        ("pid", { String($0.pid) }),
+        ("payload_bytes", { text($0.payloadBytes) }),
+        ("baseline_rss_bytes", { text($0.baselineRSSBytes) }),
+        ("peak_rss_bytes", { text($0.peakRSSBytes) }),
+        ("peak_rss_delta_bytes", { text($0.peakRSSDeltaBytes) }),
+        ("peak_allocated_bytes", { text($0.peakAllocatedBytes) }),
+        ("peak_allocated_delta_bytes", { text($0.peakAllocatedDeltaBytes) }),
+        ("final_rss_bytes", { text($0.finalRSSBytes) }),
+        ("duration_s", { text($0.durationSeconds) }),
+        ("status", { $0.status.rawValue }),
+        ("error", { $0.error }),
+        ("baseline_allocated_bytes", { text($0.baselineAllocatedBytes) }),
+        ("final_allocated_bytes", { text($0.finalAllocatedBytes) }),
+        ("sampled_peak_rss_bytes", { text($0.sampledPeakRSSBytes) }),
+        ("hwm_peak_rss_bytes", { text($0.hwmPeakRSSBytes) }),
+        ("fetch_s", { text($0.fetchSeconds) }),
+        ("render_s", { text($0.renderSeconds) }),
+        ("image_width", { text($0.imageWidth) }),
+        ("image_height", { text($0.imageHeight) }),
+        ("samples", { text($0.samples) }),
+        ("sampler_hz", { text($0.samplerHertz, digits: 0) }),
+        ("max_gap_ms", { text($0.maxSampleGapMillis, digits: 3) }),
+    ]
+
+    public static func render(_ results: [TrialResult]) -> String {
+        var lines = [CSV.line(columns.map(\.name))]
+        lines += results.map { result in CSV.line(columns.map { $0.value(result) }) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
+    static func text(_ value: Double?, digits: Int = 6) -> String {
+        value.map { String(format: "%.\(digits)f", $0) } ?? ""
+    }
+}
+
+/// `timeline.csv`: every sample of every run, for the memory-over-time chart.
+public enum TimelineCSV {
+    public static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes"]
+
+    public static func render(_ results: [TrialResult]) -> String {
+        var text = CSV.line(header) + "\n"
+        for result in results {
+            let prefix = CSV.line([result.strategy, result.render.rawValue, result.allocator.rawValue,
+                                   String(result.run), String(result.pid)])
+            for point in result.timeline {
+                text += "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes)\n"
+            }
+        }
+        return text
+    }
+}
+
+/// `trials.json`: the run's context and every row (without timelines), for tools and `bench compare`.
+public struct JSONExport: Codable {
+    public var context: RunContext
+    public var trials: [TrialResult]
+
+    public init(context: RunContext, trials: [TrialResult]) {
+        self.context = context
+        self.trials = trials.map { var row = $0; row.timeline = []; return row }
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self)
+    }
+}
+
+/// What a reader needs to judge the numbers: where, when and how they were taken.
+public struct RunContext: Codable, Sendable {
+    public var date: Date
+    public var host: String
+    public var kernel: String
+    public var cpuCount: Int
+    public var command: String
+    public var source: String
+    public var payloadBytes: Int?
+    public var runsPerCell: Int
+    public var sampleIntervalMicros: Double
+
+    public init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
+        var name = utsname()
+        uname(&name)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        date = Date()
+        host = ProcessInfo.processInfo.hostName
+        kernel = "\(field(name.sysname)) \(field(name.release)) \(field(name.machine))"
+        cpuCount = ProcessInfo.processInfo.activeProcessorCount
+        self.command = command
+        self.source = source
+        self.payloadBytes = payloadBytes
+        self.runsPerCell = runsPerCell
+        sampleIntervalMicros = Double(sampleIntervalNanos) / 1000
+    }
+}

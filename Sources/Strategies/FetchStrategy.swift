@@ -1,0 +1,80 @@
+import Foundation
+
+/// What a strategy hands to the renderer: the body in memory, or a file on disk.
+public enum Payload {
+    case memory(Data)
+    case file(URL)
+
+    /// Bytes of the body (the file's size for `.file`).
+    public var byteCount: Int {
+        switch self {
+        case .memory(let data):
+            return data.count
+        case .file(let url):
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber
+            return size?.intValue ?? 0
+        }
+    }
+}
+
+/// A finished fetch: the payload and what the server said about it.
+public struct FetchOutcome {
+    public var payload: Payload
+    public var statusCode: Int
+    /// Content-Length as announced, or -1 when unknown.
+    public var expectedContentLength: Int64
+
+    public init(payload: Payload, statusCode: Int, expectedContentLength: Int64) {
+        self.payload = payload
+        self.statusCode = statusCode
+        self.expectedContentLength = expectedContentLength
+    }
+}
+
+/// One way of fetching an image, measured by the harness in a child process.
+///
+/// A strategy blocks until its fetch is complete (the child has nothing else to do);
+/// files it writes go into `workDirectory`, which the harness deletes after the run.
+public protocol FetchStrategy: AnyObject {
+    /// The name used on the command line and in the CSV.
+    static var name: String { get }
+    /// One line for `bench list`.
+    static var summary: String { get }
+
+    init(workDirectory: URL)
+
+    /// Fetches `url`; throws `FetchError` for transport failures, non-2xx statuses and short bodies.
+    func fetch(url: URL) throws -> FetchOutcome
+}
+
+extension FetchStrategy {
+    /// Takes the strategy's code path once on a small resource so that lazy set-up
+    /// (sessions, connection, libcurl handles, dispatch queues) happens before the baseline.
+    public func warmUp(url: URL) throws {
+        let outcome = try fetch(url: url)
+        if case .file(let file) = outcome.payload {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+}
+
+public enum FetchError: Error, CustomStringConvertible, Equatable {
+    /// The request did not complete: connection refused, reset, timed out, ...
+    case transport(String)
+    /// The server answered with a status outside 200...299.
+    case httpStatus(Int)
+    /// Fewer (or more) body bytes than Content-Length announced.
+    case lengthMismatch(expected: Int64, received: Int)
+    /// The body could not be stored (download moved, file written).
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .transport(let message): return "transport error: \(message)"
+        case .httpStatus(let code): return "HTTP status \(code)"
+        case .lengthMismatch(let expected, let received):
+            return "body has \(received) bytes but Content-Length announced \(expected)"
+        case .storage(let message): return "cannot store the body: \(message)"
+        }
+    }
+}

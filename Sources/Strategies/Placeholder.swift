@@ -1,1 +1,0 @@
-// Strategies: placeholder until its first real file lands.

@@ -1,0 +1,13 @@
+/// Every strategy the harness can measure, by command-line name.
+public enum StrategyCatalog {
+    public static let all: [any FetchStrategy.Type] = [
+        DataTaskStrategy.self,
+        DownloadTaskStrategy.self,
+    ]
+
+    public static var names: [String] { all.map { $0.name } }
+
+    public static func strategy(named name: String) -> (any FetchStrategy.Type)? {
+        all.first { $0.name == name }
+    }
+}

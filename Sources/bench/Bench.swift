@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measures how much memory downloading and showing a large image costs, strategy by strategy.",
+        discussion: """
+        Each run happens in a fresh child process that fetches the image from a loopback server, \
+        optionally decodes it, and reports its RSS and heap peaks over a warmed-up baseline. \
+        Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
+        """,
+        subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, TrialCommand.self],
+        defaultSubcommand: RunCommand.self)
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Imaging
+
+/// The parameters of the generated test image, shared by run, fixture and serve.
+struct FixtureOptions: ParsableArguments {
+    @Option(help: "Fixture width in pixels.")
+    var width = FixtureSpec.article.width
+
+    @Option(help: "Fixture height in pixels.")
+    var height = FixtureSpec.article.height
+
+    @Option(help: "JPEG quality of the fixture, 1-100.")
+    var quality = FixtureSpec.article.quality
+
+    @Flag(help: "Encode the fixture as progressive JPEG instead of baseline.")
+    var progressive = false
+
+    @Option(help: "Seed of the fixture's pixel generator: same seed, same bytes.")
+    var seed: UInt64 = FixtureSpec.article.seed
+
+    @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
+    var fixtureCache: String?
+
+    var spec: FixtureSpec {
+        var spec = FixtureSpec.article
+        spec.width = width
+        spec.height = height
+        spec.quality = quality
+        spec.progressive = progressive
+        spec.seed = seed
+        return spec
+    }
+
+    var cacheDirectory: URL {
+        fixtureCache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FixtureGenerator.defaultCacheDirectory
+    }
+
+    func validate() throws {
+        guard (16...30_000).contains(width), (16...30_000).contains(height) else {
+            throw ValidationError("--width and --height must be between 16 and 30000 pixels (got \(width)x\(height))")
+        }
+        guard (1...100).contains(quality) else {
+            throw ValidationError("--quality must be between 1 and 100 (got \(quality))")
+        }
+    }
+}

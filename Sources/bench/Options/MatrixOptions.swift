@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Probe
+import Strategies
+
+extension RenderMode: ExpressibleByArgument {}
+extension Allocator: ExpressibleByArgument {}
+
+/// What to measure: the strategy x renderer x allocator matrix and how many runs of each.
+struct MatrixOptions: ParsableArguments {
+    @Option(name: .customLong("strategy"), parsing: .singleValue,
+            help: ArgumentHelp("Strategy to measure; repeat for several, or 'all'. See `bench list`.",
+                               valueName: "name"))
+    var strategies: [String] = []
+
+    @Option(name: .customLong("render"), parsing: .singleValue,
+            help: "Renderer: none, full or thumbnail; repeat for several. (default: none and full)")
+    var renders: [RenderMode] = []
+
+    @Option(name: .customLong("allocator"), parsing: .singleValue,
+            help: "Allocator of the measured child: system or jemalloc; repeat for both. (default: both)")
+    var allocators: [Allocator] = []
+
+    @Option(help: "Runs per cell, each in a fresh child process.")
+    var runs = 5
+
+    var strategyNames: [String] {
+        if strategies.isEmpty || strategies.contains("all") { return StrategyCatalog.names }
+        return strategies.reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
+    }
+
+    var plan: BenchmarkPlan {
+        BenchmarkPlan(strategies: strategyNames,
+                      renders: renders.isEmpty ? [.none, .full] : unique(renders),
+                      allocators: allocators.isEmpty ? Allocator.allCases : unique(allocators),
+                      runs: runs)
+    }
+
+    func validate() throws {
+        let valid = StrategyCatalog.names + ["all"]
+        for name in strategies where !valid.contains(name) {
+            throw ValidationError("unknown strategy '\(name)'; valid choices: \(valid.joined(separator: ", "))")
+        }
+        guard (1...10_000).contains(runs) else {
+            throw ValidationError("--runs must be between 1 and 10000 (got \(runs))")
+        }
+    }
+
+    private func unique<T: Equatable>(_ values: [T]) -> [T] {
+        values.reduce(into: []) { kept, value in if !kept.contains(value) { kept.append(value) } }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// An error that ends the command with one of `BenchExitCode`'s statuses and a message on stderr.
+struct BenchFailure: Error, CustomStringConvertible {
+    var code: BenchExitCode
+    var description: String
+
+    init(_ code: BenchExitCode, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+}
+
+extension BenchFailure {
+    /// Prints the message and exits with the status (ArgumentParser would map unknown errors to 1).
+    func exit() -> Never {
+        printError("bench: \(description)")
+        Foundation.exit(code.rawValue)
+    }
+}
+
+/// One line on stderr, redrawn after every trial, when stderr is a terminal (as hyperfine does).
+final class ProgressLine {
+    private let enabled = isatty(STDERR_FILENO) != 0
+    private let started = Date()
+
+    func show(_ result: TrialResult, index: Int, total: Int) {
+        guard enabled else { return }
+        let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+        let elapsed = Date().timeIntervalSince(started)
+        let eta = index > 0 ? elapsed / Double(index) * Double(total - index) : 0
+        let line = String(format: "[%d/%d] %@ run %d: %@   (%.0f s, ~%.0f s left)",
+                          index, total, result.cell.description, result.run, peak, elapsed, eta)
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+/// Ctrl-C asks the run to stop after the current trial and write what it has;
+/// a second Ctrl-C kills the parent at once (children are in their own process group).
+enum Interruption {
+    static var requested: Bool { interruptRequested != 0 }
+
+    static func install() {
+        signal(SIGINT) { _ in
+            interruptRequested = 1
+            signal(SIGINT, SIG_DFL)
+        }
+    }
+}
+
+nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import LoopbackServer
+import Report
+
+/// Bad input must give a clear message and a distinct status, never a crash of the parent;
+/// a failing run is a CSV row with its status. Each case runs the real binary.
+@Suite struct BadInputTests {
+    static let quick = ["--render", "none", "--allocator", "system", "--runs", "1"]
+
+    @Test func unknownStrategyNamesTheValidChoices() throws {
+        let output = try BenchProcess.run(["--strategy", "carrier-pigeon"])
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("unknown strategy 'carrier-pigeon'"))
+        #expect(output.standardError.contains("data, download"))
+    }
+
+    @Test func unknownRendererNamesTheValidChoices() throws {
+        let output = try BenchProcess.run(["--render", "sideways"])
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("'none'") && output.standardError.contains("'thumbnail'"))
+    }
+
+    @Test(arguments: [["--runs", "0"], ["--url", "not a url"], ["--url", "ftp://127.0.0.1/x.jpg"],
+                      ["--warmup-url", "http://127.0.0.1/w"], ["--quality", "0"]])
+    func invalidOptionsAreUsageErrors(arguments: [String]) throws {
+        let output = try BenchProcess.run(arguments)
+        #expect(output.status == 64, "\(arguments): \(output.standardError)")
+        #expect(output.standardError.contains("Error:"))
+    }
+
+    /// Runs against `url`, expecting exit 3 and one row per strategy with `status`.
+    func expectFailedRows(url: String, extra: [String] = [], status: String) throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try BenchProcess.run(["--url", url, "--strategy", "data", "--strategy", "download",
+                                           "--out", folder.path] + Self.quick + extra)
+        #expect(output.status == 3, "\(output.standardError)")
+        let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
+        let statusColumn = try #require(rows.first?.firstIndex(of: "status"))
+        let errorColumn = try #require(rows.first?.firstIndex(of: "error"))
+        #expect(rows.count == 3, "a header and one row per strategy")
+        for row in rows.dropFirst() {
+            #expect(row[statusColumn] == status, "\(row)")
+            #expect(!row[errorColumn].isEmpty)
+        }
+        #expect(output.standardOutput.contains("0/1"), "the summary shows the failed cells")
+    }
+
+    @Test func unreachableServerIsATransportErrorRow() throws {
+        try expectFailedRows(url: "http://127.0.0.1:1/fixture.jpg", status: "transport_error")
+    }
+
+    @Test func missingResourceIsAnHTTPErrorRow() throws {
+        let server = LoopbackServer()
+        try server.start()
+        defer { server.shutdown() }
+        try expectFailedRows(url: server.url(for: "/no-such-image.jpg").absoluteString, status: "http_error")
+    }
+
+    @Test func bodyThatIsNotAJPEGIsADecodeErrorRow() throws {
+        let server = LoopbackServer()
+        server.addResource(path: "/text.jpg", body: Data(String(repeating: "not a jpeg ", count: 1000).utf8))
+        try server.start()
+        defer { server.shutdown() }
+        try expectFailedRows(url: server.url(for: "/text.jpg").absoluteString,
+                             extra: ["--render", "full"], status: "decode_error")
+    }
+
+    @Test func truncatedBodyIsNotMeasuredAsASuccess() throws {
+        let server = LoopbackServer()
+        server.addResource(path: "/image.jpg", body: Data(repeating: 0xFF, count: 2_000_000))
+        try server.start()
+        defer { server.shutdown() }
+        try expectFailedRows(url: server.url(for: "/image.jpg").absoluteString + "?fault=truncate&afterBytes=500000",
+                             status: "transport_error")
+    }
+
+    @Test func hangingServerIsATimeoutRow() throws {
+        let server = LoopbackServer()
+        server.addResource(path: "/slow.jpg", body: Data(repeating: 0, count: 1000))
+        try server.start()
+        defer { server.shutdown() }
+        try expectFailedRows(url: server.url(for: "/slow.jpg").absoluteString + "?fault=slowFirstByte&delayMs=8000",
+                             extra: ["--timeout", "2"], status: "timeout")
+    }
+}

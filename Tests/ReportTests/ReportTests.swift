@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import Harness
+import Probe
+@testable import Report
+
+@Suite struct DistributionTests {
+    @Test func percentilesMatchNumpysDefault() throws {
+        let distribution = try #require(Distribution([4.0, 1, 3, 2]))
+        #expect(distribution.median == 2.5)
+        #expect(abs(distribution.p90 - 3.7) < 1e-12)
+        #expect(abs(distribution.p10 - 1.3) < 1e-12)
+        #expect(distribution.min == 1 && distribution.max == 4)
+    }
+
+    @Test func coefficientOfVariationUsesSampleDeviation() throws {
+        let distribution = try #require(Distribution([2.0, 4, 4, 4, 5, 5, 7, 9]))
+        #expect(distribution.mean == 5)
+        #expect(abs(distribution.standardDeviation - 2.138089935) < 1e-6)
+        #expect(abs(distribution.coefficientOfVariation - 0.427617987) < 1e-6)
+    }
+
+    @Test func emptyHasNoDistribution() {
+        #expect(Distribution([Double]()) == nil)
+    }
+}
+
+@Suite struct CSVTests {
+    @Test func quotesOnlyWhenNeededAndRoundTrips() throws {
+        let fields = ["plain", "with,comma", "with \"quote\"", "line\nbreak", ""]
+        let line = CSV.line(fields)
+        #expect(line.hasPrefix("plain,\"with,comma\","))
+        #expect(try CSV.parse(line + "\n") == [fields])
+    }
+
+    @Test func unterminatedQuoteIsAnError() {
+        #expect(throws: CSVError.self) { try CSV.parse("a,\"b\n") }
+    }
+}
+
+private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline: Int, peak: Int,
+                    status: TrialStatus = .ok) -> TrialResult {
+    let spec = TrialSpec(strategy: strategy, render: render, allocator: .system, run: run,
+                         url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil,
+                         workDirectory: URL(fileURLWithPath: "/tmp"))
+    var row = TrialResult(spec: spec, pid: Int32(1000 + run))
+    row.status = status
+    if status == .ok {
+        row.baselineRSSBytes = baseline
+        row.peakRSSBytes = peak
+        row.payloadBytes = 13_100_000
+    } else {
+        row.error = "HTTP status 404"
+    }
+    return row
+}
+
+@Suite struct ExportTests {
+    @Test func trialsCSVStartsWithTheDesignColumns() throws {
+        let contract = ["strategy", "render", "allocator", "run", "pid", "payload_bytes", "baseline_rss_bytes",
+                        "peak_rss_bytes", "peak_rss_delta_bytes", "peak_allocated_bytes", "peak_allocated_delta_bytes",
+                        "final_rss_bytes", "duration_s", "status", "error"]
+        let rows = [result("data", .none, run: 1, baseline: 10, peak: 40),
+                    result("data", .none, run: 2, baseline: 0, peak: 0, status: .httpError)]
+        let parsed = try CSV.parse(TrialsCSV.render(rows))
+        #expect(Array(parsed[0].prefix(contract.count)) == contract)
+        #expect(parsed.count == 3)
+        let delta = parsed[0].firstIndex(of: "peak_rss_delta_bytes")!
+        #expect(parsed[1][delta] == "30")
+        #expect(parsed[2][delta] == "", "a failed run has empty measurements, not zeros")
+        #expect(parsed[2][parsed[0].firstIndex(of: "status")!] == "http_error")
+    }
+
+    @Test func summaryIgnoresFailedRunsAndShowsTheArticle() throws {
+        let rows = [1, 2, 3].map { result("data", .none, run: $0, baseline: 0, peak: $0 * 1_000_000 + 20_000_000) }
+            + [result("data", .none, run: 4, baseline: 0, peak: 0, status: .crashed)]
+        let summaries = CellSummary.summarize(rows)
+        #expect(summaries.count == 1)
+        #expect(summaries[0].succeeded == 3 && summaries[0].failed == 1)
+        #expect(summaries[0].peakRSSDelta?.median == 22_000_000)
+        let table = SummaryTable.render(summaries)
+        #expect(table.contains("3/4"))
+        #expect(table.contains("22.0"))
+        #expect(table.contains("~30"))
+    }
+
+    @Test func atomicWriteReplacesWholeFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("trials.csv")
+        try AtomicFile.write("first\n", to: file)
+        try AtomicFile.write("second\n", to: file)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "second\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trials.csv"])
+    }
+}
