@@ -1,12 +1,6 @@
 import NIOCore
 import NIOHTTP1
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One per connection, after NIO's HTTP/1.1 server pipeline (which also holds back
 /// pipelined requests until the current response has ended). Counts the request, asks the
 /// router for a plan and writes it: head, body, then end / close / reset.
@@ -107,18 +101,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             // Close only once the bytes are in the kernel: closing earlier would drop them.
             lastWrite.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         case .reset:
-            lastWrite.assumeIsolated().whenComplete { _ in HTTPHandler.closeWithReset(context: context) }
-        }
-    }
-
-    /// SO_LINGER on with a zero timeout makes close() send RST instead of FIN.
-    private static func closeWithReset(context: ChannelHandlerContext) {
-        guard let provider = context.channel as? SocketOptionProvider else {
-            context.close(promise: nil)
-            return
-        }
-        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
+            lastWrite.assumeIsolated().whenComplete { _ in ConnectionReset.start(context: context) }
         }
     }
 }

@@ -69,10 +69,24 @@ public final class ProcessMemory {
         }
     }
 
+    /// Reads one "Name:   123 kB" line of /proc/self/status. procfs files have no size, so
+    /// they are read with read(2) into a buffer rather than through Foundation.
     private static func statusField(_ name: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 16384)
+        var length = 0
+        while length < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
+            if count <= 0 { break }
+            length += count
+        }
+        let status = String(decoding: bytes[..<length], as: UTF8.self)
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            let kilobytes = line.dropFirst(name.count).split(separator: " ").first.flatMap { Int($0) }
+            // The value follows a tab and padding: "VmHWM:\t  123456 kB".
+            let kilobytes = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" })
+                .first.flatMap { Int($0) }
             return kilobytes.map { $0 * 1024 }
         }
         return nil

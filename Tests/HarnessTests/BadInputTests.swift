@@ -6,7 +6,7 @@ import Report
 /// Bad input must give a clear message and a distinct status, never a crash of the parent;
 /// a failing run is a CSV row with its status. Each case runs the real binary.
 @Suite struct BadInputTests {
-    static let quick = ["--render", "none", "--allocator", "system", "--runs", "1"]
+    static let quick = ["--allocator", "system", "--runs", "1"]
 
     @Test func unknownStrategyNamesTheValidChoices() throws {
         let output = try BenchProcess.run(["--strategy", "carrier-pigeon"])
@@ -30,11 +30,11 @@ import Report
     }
 
     /// Runs against `url`, expecting exit 3 and one row per strategy with `status`.
-    func expectFailedRows(url: String, extra: [String] = [], status: String) throws {
+    func expectFailedRows(url: String, render: String = "none", extra: [String] = [], status: String) throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = try BenchProcess.run(["--url", url, "--strategy", "data", "--strategy", "download",
-                                           "--out", folder.path] + Self.quick + extra)
+                                           "--render", render, "--out", folder.path] + Self.quick + extra)
         #expect(output.status == 3, "\(output.standardError)")
         let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
         let statusColumn = try #require(rows.first?.firstIndex(of: "status"))
@@ -64,7 +64,7 @@ import Report
         try server.start()
         defer { server.shutdown() }
         try expectFailedRows(url: server.url(for: "/text.jpg").absoluteString,
-                             extra: ["--render", "full"], status: "decode_error")
+                             render: "full", status: "decode_error")
     }
 
     @Test func truncatedBodyIsNotMeasuredAsASuccess() throws {

@@ -123,6 +123,30 @@ extension LoopbackServerTests {
             }
         }
 
+        @Test func http10WithoutKeepAliveIsAnsweredAndClosed() async throws {
+            try await withServer { server in
+                let result = try curl(server.url(for: "/warmup"), ["--http1.0"])
+                #expect(result.exitCode == 0, "\(result.stderr)")
+                #expect(result.bodySize == 1024)
+                #expect(result.header("Connection")?.lowercased() == "close")
+            }
+        }
+
+        @Test func servingABodyManyTimesDoesNotCopyIt() async throws {
+            try await withServer { server in
+                let size = 32 * 1024 * 1024
+                server.addResource(path: "/big", body: payload(count: size))
+                let before = residentBytes()
+                for _ in 0..<4 {
+                    let result = try curl(server.url(for: "/big"), keepBody: false)
+                    #expect(result.exitCode == 0 && result.bodySize == size)
+                }
+                // A copy per request would add 32 MB each time; slices of one buffer add nothing.
+                let growth = residentBytes() - before
+                #expect(growth < size / 2, "RSS grew by \(growth) bytes")
+            }
+        }
+
         @Test func countersTrackRequestsAndBodyBytes() async throws {
             try await withServer { server in
                 server.addResource(path: "/a", body: payload(count: 5000))

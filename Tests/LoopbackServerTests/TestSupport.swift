@@ -74,8 +74,9 @@ struct CurlResult {
     }
 }
 
-/// Runs the `curl` command line against `url`. `--max-time` bounds every run.
-func curl(_ url: URL, _ extraArguments: [String] = [], maxTime: Int = 30) throws -> CurlResult {
+/// Runs the `curl` command line against `url`. `--max-time` bounds every run. With
+/// `keepBody: false` the body goes to /dev/null (only its size is reported).
+func curl(_ url: URL, _ extraArguments: [String] = [], keepBody: Bool = true, maxTime: Int = 30) throws -> CurlResult {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("loopback-curl-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -88,7 +89,7 @@ func curl(_ url: URL, _ extraArguments: [String] = [], maxTime: Int = 30) throws
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["--silent", "--show-error", "--max-time", String(maxTime),
-                         "--output", bodyFile.path, "--dump-header", headerFile.path,
+                         "--output", keepBody ? bodyFile.path : "/dev/null", "--dump-header", headerFile.path,
                          "--write-out", format] + extraArguments + [url.absoluteString]
     let stdout = Pipe(), stderr = Pipe()
     process.standardOutput = stdout
@@ -116,4 +117,11 @@ func measure<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
     let start = DispatchTime.now().uptimeNanoseconds
     let result = try await body()
     return (result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+}
+
+/// This process's resident set size, from /proc/self/statm (Linux).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
