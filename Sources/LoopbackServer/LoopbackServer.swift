@@ -134,8 +134,8 @@ public final class LoopbackServer: @unchecked Sendable {
 
     public var totalRequestCount: Int { state.totalRequestCount }
 
-    /// Response body bytes handed to the sockets, over all requests (headers not included;
-    /// bytes cut short by a truncate/reset fault are not counted, bytes lost to a RST are).
+    /// Response body bytes handed to the channel, over all requests; headers excluded,
+    /// HEAD counts 0, a truncate/reset fault counts only the bytes it sent.
     public var bytesSent: Int { state.bytesSent }
 
     /// Connections accepted so far: with keep-alive, several requests share one.

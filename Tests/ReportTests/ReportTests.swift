@@ -94,3 +94,27 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trials.csv"])
     }
 }
+
+@Suite struct TrialsCSVReadingTests {
+    @Test func roundTripsEveryColumn() throws {
+        var row = result("download", .full, run: 2, baseline: 1_000, peak: 97_000_000)
+        row.peakAllocatedBytes = 96_500_000
+        row.baselineAllocatedBytes = 500_000
+        row.durationSeconds = 0.25
+        row.samplerHertz = 2000
+        let failed = result("data", .none, run: 1, baseline: 0, peak: 0, status: .httpError)
+        let text = TrialsCSV.render([row, failed])
+        let parsed = try TrialsCSV.parse(text)
+        #expect(TrialsCSV.render(parsed) == text)
+        #expect(parsed[0].peakRSSDeltaBytes == 96_999_000)
+        #expect(parsed[1].status == .httpError && parsed[1].peakRSSBytes == nil)
+    }
+
+    @Test func malformedFilesNameTheProblem() {
+        #expect(throws: CSVError.self) { try TrialsCSV.parse("") }
+        #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render\ndata,none\n") }
+        #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none,system,x,ok\n") }
+        #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none,tcmalloc,1,ok\n") }
+        #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none\n") }
+    }
+}

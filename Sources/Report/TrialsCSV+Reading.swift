@@ -1,0 +1,74 @@
+import Foundation
+import Harness
+import Probe
+
+extension TrialsCSV {
+    /// Reads rows written by `render` (or by an older version with fewer columns) back into results.
+    /// The columns are found by name; strategy, render, allocator, run and status are required.
+    /// Timelines are not in trials.csv and come back empty.
+    public static func parse(_ text: String) throws -> [TrialResult] {
+        let rows = try CSV.parse(text)
+        guard let header = rows.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
+        let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let required = ["strategy", "render", "allocator", "run", "status"]
+        let missing = required.filter { index[$0] == nil }
+        guard missing.isEmpty else {
+            throw CSVError("not a trials.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))")
+        }
+
+        return try rows.dropFirst().enumerated().compactMap { offset, fields in
+            let line = offset + 2
+            if fields.count == 1 && fields[0].isEmpty { return nil }  // blank line
+            guard fields.count == header.count else {
+                throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)")
+            }
+            func field(_ name: String) -> String? { index[name].map { fields[$0] } }
+            func integer(_ name: String) throws -> Int? {
+                guard let text = field(name), !text.isEmpty else { return nil }
+                guard let value = Int(text) else { throw CSVError("line \(line): \(name) '\(text)' is not an integer") }
+                return value
+            }
+            func number(_ name: String) throws -> Double? {
+                guard let text = field(name), !text.isEmpty else { return nil }
+                guard let value = Double(text) else { throw CSVError("line \(line): \(name) '\(text)' is not a number") }
+                return value
+            }
+            func choice<T: RawRepresentable>(_ name: String, _ type: T.Type) throws -> T where T.RawValue == String {
+                let text = field(name) ?? ""
+                guard let value = T(rawValue: text) else { throw CSVError("line \(line): unknown \(name) '\(text)'") }
+                return value
+            }
+
+            guard let run = try integer("run") else { throw CSVError("line \(line): run is empty") }
+            let spec = TrialSpec(strategy: field("strategy") ?? "", render: try choice("render", RenderMode.self),
+                                 allocator: try choice("allocator", Allocator.self), run: run,
+                                 url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+            var result = TrialResult(spec: spec, pid: Int32(try integer("pid") ?? 0))
+            result.status = try choice("status", TrialStatus.self)
+            result.error = field("error") ?? ""
+            result.payloadBytes = try integer("payload_bytes")
+            result.baselineRSSBytes = try integer("baseline_rss_bytes")
+            result.peakRSSBytes = try integer("peak_rss_bytes")
+            result.sampledPeakRSSBytes = try integer("sampled_peak_rss_bytes")
+            result.hwmPeakRSSBytes = try integer("hwm_peak_rss_bytes")
+            result.finalRSSBytes = try integer("final_rss_bytes")
+            result.baselineAllocatedBytes = try integer("baseline_allocated_bytes")
+            result.peakAllocatedBytes = try integer("peak_allocated_bytes")
+            result.finalAllocatedBytes = try integer("final_allocated_bytes")
+            // Older files without baseline_allocated_bytes still give the delta through the two columns they have.
+            if result.baselineAllocatedBytes == nil, let peak = result.peakAllocatedBytes,
+               let delta = try integer("peak_allocated_delta_bytes") {
+                result.baselineAllocatedBytes = peak - delta
+            }
+            result.fetchSeconds = try number("fetch_s")
+            result.renderSeconds = try number("render_s")
+            result.durationSeconds = try number("duration_s")
+            result.imageWidth = try integer("image_width")
+            result.imageHeight = try integer("image_height")
+            result.samples = try integer("samples")
+            result.samplerHertz = try number("sampler_hz")
+            result.maxSampleGapMillis = try number("max_gap_ms")
+            return result
+        }
+    }
+}
