@@ -118,7 +118,9 @@ void jpegcodec_fixture_row(const jpegcodec_fixture *f, int y, uint8_t *rgb) {
             int a = rows[k][gx], b = rows[k][gx + 1];
             v[k] = a + (((b - a) * l->ease[x & ((1 << l->shift) - 1)]) >> 8);
         }
-        // Structure: amplitudes in grey levels per octave (value * amp / 1024).
+        // Structure: amplitudes in grey levels per octave (value * amp / 1024). The
+        // strong 4 px octave is fine texture (foliage, fabric); with the grain it
+        // carries most of the entropy, so the file size depends on both.
         int luma = light + ((v[L_HUGE] * 55 + v[L_LARGE] * 30 + v[L_MEDIUM] * 16 +
                              v[L_SMALL] * 16 + v[L_FINE] * 28) >> 10);
         int object = step_edge(v[L_LARGE], 200);   // big shapes
