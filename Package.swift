@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
+        // Preloaded into measured children only (never linked into bench): exact heap high-water mark.
+        .library(name: "HeapPeak", type: .dynamic, targets: ["CHeapPeak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +26,8 @@ let package = Package(
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
         .target(name: "CHeapStats", dependencies: ["CJemalloc"]),
+        // Interposes malloc and friends to keep an exact live-bytes maximum; built as libHeapPeak.so.
+        .target(name: "CHeapPeak"),
 
         // MARK: Swift modules, one job each
         // Encodes the fixture JPEG and decodes it (full RGBA or DCT-scaled thumbnail).

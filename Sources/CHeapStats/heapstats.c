@@ -56,3 +56,32 @@ int64_t heapstats_jemalloc_narenas(void) {
     if (ctl("opt.narenas", &narenas, &length, NULL, 0) != 0) return -1;
     return (int64_t)narenas;
 }
+
+// libHeapPeak's two functions, found the same way as mallctl: the library is preloaded
+// into the child only, so nothing here may link against it.
+typedef void heappeak_read_function(uint64_t *, uint64_t *);
+typedef void heappeak_reset_function(void);
+
+static heappeak_read_function *exact_read(void) {
+    static heappeak_read_function *found = NULL;
+    static int looked = 0;
+    if (!looked) {
+        found = (heappeak_read_function *)dlsym(RTLD_DEFAULT, "heappeak_read");
+        looked = 1;
+    }
+    return found;
+}
+
+int heapstats_exact_present(void) { return exact_read() != NULL; }
+
+int heapstats_exact_read(uint64_t *live, uint64_t *peak) {
+    heappeak_read_function *read = exact_read();
+    if (read == NULL) return -1;
+    read(live, peak);
+    return 0;
+}
+
+void heapstats_exact_reset(void) {
+    heappeak_reset_function *reset = (heappeak_reset_function *)dlsym(RTLD_DEFAULT, "heappeak_reset");
+    if (reset != NULL) reset();
+}

@@ -35,6 +35,8 @@ public enum ChildTrial {
                                         maximumDurationSeconds: spec.timeoutSeconds + 5)
         try sampler.start()
         try ProcessMemory.resetPeakResident()
+        let exactHeap = ExactHeapPeak()
+        let exactBaseline = exactHeap?.reset()
         let baseline = sampler.sampleNow()
 
         let outcome: FetchOutcome
@@ -49,6 +51,7 @@ public enum ChildTrial {
             throw error
         }
         let final = sampler.sampleNow()
+        let exactPeak = exactHeap?.read().peak
         let hwm = ProcessMemory.peakResidentBytes()
         let recording = sampler.stop()
 
@@ -63,6 +66,8 @@ public enum ChildTrial {
         result.baselineAllocatedBytes = baseline.allocatedBytes
         result.peakAllocatedBytes = max(window.maxAllocatedBytes, baseline.allocatedBytes, final.allocatedBytes)
         result.finalAllocatedBytes = final.allocatedBytes
+        result.baselineHeapExactBytes = exactBaseline
+        result.peakHeapExactBytes = exactPeak
         result.fetchSeconds = Double(fetched - baseline.time) / 1e9
         result.renderSeconds = Double(final.time - fetched) / 1e9
         result.durationSeconds = Double(final.time - baseline.time) / 1e9
@@ -71,6 +76,7 @@ public enum ChildTrial {
         result.samples = window.count
         result.samplerHertz = window.achievedHertz
         result.maxSampleGapMillis = Double(window.maxGapNanos) / 1e6
+        result.samplerRealtime = sampler.isRealtime
         result.timeline = recording.window(from: baseline.time, to: final.time).map {
             TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
                           residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)

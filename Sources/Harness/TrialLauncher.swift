@@ -14,11 +14,18 @@ public struct ChildProcessLauncher: TrialLauncher {
 
     public var executable: String
     public var jemallocLibrary: String?
+    /// libHeapPeak.so, preloaded for the exact heap peak; nil runs children without it.
+    public var heapPeakLibrary: String?
 
-    /// - Parameter executable: a `bench` binary; by default the running one.
-    public init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate()) {
-        self.executable = executable ?? ChildProcessLauncher.currentExecutable()
+    /// - Parameters:
+    ///   - executable: a `bench` binary; by default the running one.
+    ///   - exactHeapPeak: preload libHeapPeak.so (built next to `bench`) when it is there.
+    public init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate(),
+                exactHeapPeak: Bool = true) {
+        let executable = executable ?? ChildProcessLauncher.currentExecutable()
+        self.executable = executable
         self.jemallocLibrary = jemallocLibrary
+        self.heapPeakLibrary = exactHeapPeak ? HeapPeakLibrary.locate(besides: executable) : nil
     }
 
     public static func currentExecutable() -> String {
@@ -55,13 +62,15 @@ public struct ChildProcessLauncher: TrialLauncher {
     func environment(for spec: TrialSpec) throws -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = spec.workDirectory.path
-        environment.removeValue(forKey: "LD_PRELOAD")
+        // The interposer comes first so that its malloc wraps the allocator's (RTLD_NEXT).
+        var preload = heapPeakLibrary.map { [$0] } ?? []
         if spec.allocator == .jemalloc {
             guard let jemallocLibrary else {
                 throw ChildProcessError("jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)")
             }
-            environment["LD_PRELOAD"] = jemallocLibrary
+            preload.append(jemallocLibrary)
         }
+        environment["LD_PRELOAD"] = preload.isEmpty ? nil : preload.joined(separator: ":")
         return environment
     }
 
@@ -94,5 +103,18 @@ public enum JemallocLibrary {
             return FileManager.default.fileExists(atPath: override) ? override : nil
         }
         return searchPaths.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}
+
+/// Finds libHeapPeak.so, which SwiftPM builds next to the `bench` executable.
+/// `BENCH_HEAPPEAK` overrides the search.
+public enum HeapPeakLibrary {
+    public static func locate(besides executable: String) -> String? {
+        if let override = ProcessInfo.processInfo.environment["BENCH_HEAPPEAK"] {
+            return FileManager.default.fileExists(atPath: override) ? override : nil
+        }
+        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            .appendingPathComponent("libHeapPeak.so").path
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
     }
 }

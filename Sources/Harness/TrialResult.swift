@@ -47,6 +47,10 @@ public struct TrialResult: Codable, Sendable {
     /// Sampled maximum of the allocator's live bytes over the window.
     public var peakAllocatedBytes: Int?
     public var finalAllocatedBytes: Int?
+    /// Exact live heap bytes (libHeapPeak.so) at the baseline and at their highest in the window;
+    /// nil when the child ran without the interposer.
+    public var baselineHeapExactBytes: Int?
+    public var peakHeapExactBytes: Int?
 
     public var fetchSeconds: Double?
     public var renderSeconds: Double?
@@ -59,6 +63,8 @@ public struct TrialResult: Codable, Sendable {
     public var samples: Int?
     public var samplerHertz: Double?
     public var maxSampleGapMillis: Double?
+    /// Whether the sampler thread ran with real-time priority (SCHED_FIFO).
+    public var samplerRealtime: Bool?
 
     public var timeline: [TimelinePoint] = []
 
@@ -78,6 +84,11 @@ public struct TrialResult: Codable, Sendable {
     public var peakAllocatedDeltaBytes: Int? {
         guard let peakAllocatedBytes, let baselineAllocatedBytes else { return nil }
         return peakAllocatedBytes - baselineAllocatedBytes
+    }
+
+    public var peakHeapExactDeltaBytes: Int? {
+        guard let peakHeapExactBytes, let baselineHeapExactBytes else { return nil }
+        return peakHeapExactBytes - baselineHeapExactBytes
     }
 
     public var isSuccess: Bool { status == .ok }

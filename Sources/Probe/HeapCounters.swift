@@ -46,3 +46,26 @@ public struct HeapCounters: Sendable {
                             resident: Int(counters.resident))
     }
 }
+
+/// The exact heap high-water mark kept by libHeapPeak.so, when the child was started with it
+/// preloaded. Unlike the sampled counters it cannot miss a short spike: every malloc and free
+/// updates it. It counts usable sizes (what the allocator handed out, rounding included).
+public struct ExactHeapPeak: Sendable {
+    /// nil when libHeapPeak.so is not loaded in this process.
+    public init?() {
+        guard heapstats_exact_present() != 0 else { return nil }
+    }
+
+    /// Starts a new window: the maximum restarts from the live bytes now, which it returns.
+    @discardableResult
+    public func reset() -> Int {
+        heapstats_exact_reset()
+        return read().live
+    }
+
+    public func read() -> (live: Int, peak: Int) {
+        var live: UInt64 = 0, peak: UInt64 = 0
+        _ = heapstats_exact_read(&live, &peak)
+        return (Int(live), Int(peak))
+    }
+}

@@ -60,6 +60,9 @@ extension TrialsCSV {
                let delta = try integer("peak_allocated_delta_bytes") {
                 result.baselineAllocatedBytes = peak - delta
             }
+            result.samplerRealtime = try integer("sampler_realtime").map { $0 != 0 }
+            result.baselineHeapExactBytes = try integer("baseline_heap_exact_bytes")
+            result.peakHeapExactBytes = try integer("peak_heap_exact_bytes")
             result.fetchSeconds = try number("fetch_s")
             result.renderSeconds = try number("render_s")
             result.durationSeconds = try number("duration_s")

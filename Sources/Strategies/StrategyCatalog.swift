@@ -5,9 +5,12 @@ public enum StrategyCatalog {
         DownloadTaskStrategy.self,
     ]
 
+    /// Known-answer strategies that check the probe; runnable by name, left out of `all`.
+    public static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self]
+
     public static var names: [String] { all.map { $0.name } }
 
     public static func strategy(named name: String) -> (any FetchStrategy.Type)? {
-        all.first { $0.name == name }
+        (all + calibration).first { $0.name == name }
     }
 }

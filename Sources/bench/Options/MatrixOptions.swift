@@ -39,7 +39,8 @@ struct MatrixOptions: ParsableArguments {
 
     func validate() throws {
         let valid = StrategyCatalog.names + ["all"]
-        for name in strategies where !valid.contains(name) {
+        let calibration = StrategyCatalog.calibration.map { $0.name }
+        for name in strategies where !valid.contains(name) && !calibration.contains(name) {
             throw ValidationError("unknown strategy '\(name)'; valid choices: \(valid.joined(separator: ", "))")
         }
         guard (1...10_000).contains(runs) else {
