@@ -10,16 +10,20 @@ import Strategies
 /// decode. The payload and the decoded image stay alive until every reading is taken.
 public enum ChildTrial {
     public static func run(_ spec: TrialSpec) -> TrialResult {
+        let started = MonotonicClock.now()
         var result = TrialResult(spec: spec, pid: getpid())
+        if let launched = spec.launchedAtNanos, launched <= started {
+            result.startupSeconds = Double(started - launched) / 1e9
+        }
         do {
-            try measure(spec, into: &result)
+            try measure(spec, startedAt: started, into: &result)
         } catch {
             (result.status, result.error) = classify(error)
         }
         return result
     }
 
-    private static func measure(_ spec: TrialSpec, into result: inout TrialResult) throws {
+    private static func measure(_ spec: TrialSpec, startedAt started: UInt64, into result: inout TrialResult) throws {
         let heap = try HeapCounters(expecting: spec.allocator)
         guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
             throw TrialError("unknown strategy '\(spec.strategy)'; valid: \(StrategyCatalog.names.joined(separator: ", "))")
@@ -38,6 +42,7 @@ public enum ChildTrial {
         let exactHeap = ExactHeapPeak()
         let exactBaseline = exactHeap?.reset()
         let baseline = sampler.sampleNow()
+        result.warmupSeconds = Double(baseline.time - started) / 1e9
 
         let outcome: FetchOutcome
         let image: DecodedImage?

@@ -39,14 +39,20 @@ public struct ChildProcessLauncher: TrialLauncher {
             // Whatever the child downloads, moves or leaves behind goes with its folder.
             defer { try? FileManager.default.removeItem(at: spec.workDirectory) }
 
+            var launched = spec
+            let environment = try environment(for: spec)
+            launched.launchedAtNanos = MonotonicClock.now()
             let output = try ChildProcess.run(
                 executable: executable,
-                arguments: [Self.trialSubcommand, String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)],
-                environment: try environment(for: spec),
+                arguments: [Self.trialSubcommand, String(decoding: try JSONEncoder().encode(launched), as: UTF8.self)],
+                environment: environment,
                 timeoutSeconds: spec.timeoutSeconds)
+            let wallSeconds = Double(MonotonicClock.now() - launched.launchedAtNanos!) / 1e9
             failed.pid = output.pid
+            failed.wallSeconds = wallSeconds
             if !output.timedOut, !output.report.isEmpty,
-               let result = try? JSONDecoder().decode(TrialResult.self, from: output.report) {
+               var result = try? JSONDecoder().decode(TrialResult.self, from: output.report) {
+                result.wallSeconds = wallSeconds
                 return result
             }
             (failed.status, failed.error) = Self.describeFailure(output, timeoutSeconds: spec.timeoutSeconds)

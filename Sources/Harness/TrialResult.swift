@@ -56,6 +56,11 @@ public struct TrialResult: Codable, Sendable {
     public var renderSeconds: Double?
     /// Fetch plus render: the measured window.
     public var durationSeconds: Double?
+    /// Where a run's time goes: spawn to the child's first line of trial code, its warm-up,
+    /// and (set by the parent) spawn to exit, report included.
+    public var startupSeconds: Double?
+    public var warmupSeconds: Double?
+    public var wallSeconds: Double?
     public var imageWidth: Int?
     public var imageHeight: Int?
 

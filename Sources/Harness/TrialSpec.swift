@@ -26,6 +26,8 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     public var maxPixel: Int
     public var sampleIntervalNanos: UInt64
     public var timeoutSeconds: Double
+    /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
+    public var launchedAtNanos: UInt64?
 
     public init(strategy: String, render: RenderMode, allocator: Allocator, run: Int, url: URL,
                 warmupURL: URL?, workDirectory: URL, maxPixel: Int = 1024,

@@ -6,7 +6,10 @@ public struct CellSummary: Sendable {
     public var succeeded: Int
     public var failed: Int
     public var peakRSSDelta: Distribution?
+    /// Sampled heap peak over baseline (allocator counters).
     public var peakAllocatedDelta: Distribution?
+    /// Exact heap peak over baseline (libHeapPeak.so), when the runs had it.
+    public var peakHeapExactDelta: Distribution?
     public var finalRSSDelta: Distribution?
     public var duration: Distribution?
     public var payloadBytes: Int?
@@ -18,6 +21,7 @@ public struct CellSummary: Sendable {
         failed = runs.count - ok.count
         peakRSSDelta = Distribution(ok.compactMap(\.peakRSSDeltaBytes))
         peakAllocatedDelta = Distribution(ok.compactMap(\.peakAllocatedDeltaBytes))
+        peakHeapExactDelta = Distribution(ok.compactMap(\.peakHeapExactDeltaBytes))
         finalRSSDelta = Distribution(ok.compactMap { run in
             run.finalRSSBytes.flatMap { final in run.baselineRSSBytes.map { final - $0 } }
         })
@@ -34,6 +38,25 @@ public struct CellSummary: Sendable {
             runs[result.cell, default: []].append(result)
         }
         return order.map { CellSummary(cell: $0, runs: runs[$0]!) }
+    }
+
+    /// The heap peak to show: exact when every successful run had it, else sampled.
+    public var heapPeakDelta: (distribution: Distribution, exact: Bool)? {
+        if let exact = peakHeapExactDelta, exact.count == succeeded { return (exact, true) }
+        return peakAllocatedDelta.map { ($0, false) }
+    }
+
+    /// RSS counters are exact only to 32 pages a CPU; spreads below that are not instability.
+    public static let rssResolutionBytes = 256 * 1024
+
+    /// A warning when the cell's peak RSS varies more than a benchmark should (CV over 5%
+    /// and a standard deviation above the RSS counters' resolution), with what to do about it.
+    public var stabilityWarning: String? {
+        guard let rss = peakRSSDelta, rss.count >= 3, rss.coefficientOfVariation > 0.05,
+              rss.standardDeviation > Double(Self.rssResolutionBytes) else { return nil }
+        return String(format: "%@ is unstable: peak RSS CV %.1f%%, sd %.2f MB over %d runs; "
+                      + "try more --runs, a quieter machine, or pinning the run to a core (taskset -c 1 bench ...)",
+                      cell.description, rss.coefficientOfVariation * 100, rss.standardDeviation / 1e6, rss.count)
     }
 
     /// Peak RSS delta per payload byte: how many copies of the body the strategy holds at its peak.

@@ -1,7 +1,7 @@
 import Foundation
 import Harness
 
-/// Writes a run's exports into one folder: trials.csv, timeline.csv and trials.json.
+/// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json.
 /// Each file is replaced atomically, so a crash or Ctrl-C leaves the last complete version.
 public struct ResultsWriter {
     public var directory: URL
@@ -13,6 +13,7 @@ public struct ResultsWriter {
     public var trialsCSV: URL { directory.appendingPathComponent("trials.csv") }
     public var timelineCSV: URL { directory.appendingPathComponent("timeline.csv") }
     public var trialsJSON: URL { directory.appendingPathComponent("trials.json") }
+    public var summaryCSV: URL { directory.appendingPathComponent("summary.csv") }
 
     /// Cheap enough to call after every trial: the rows measured so far are never lost.
     public func writeTrials(_ results: [TrialResult]) throws {
@@ -22,6 +23,7 @@ public struct ResultsWriter {
     public func writeAll(_ results: [TrialResult], context: RunContext) throws {
         try writeTrials(results)
         try AtomicFile.write(TimelineCSV.render(results), to: timelineCSV)
+        try AtomicFile.write(SummaryCSV.render(CellSummary.summarize(results)), to: summaryCSV)
         try AtomicFile.write(JSONExport(context: context, trials: results).encoded(), to: trialsJSON)
     }
 }

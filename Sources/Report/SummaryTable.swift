@@ -7,24 +7,32 @@ public enum SummaryTable {
     static let megabyte = 1_000_000.0
 
     public static func render(_ summaries: [CellSummary]) -> String {
-        let header = ["cell", "ok", "median", "p90", "min", "max", "CV", "heap peak", "final", "article"]
+        let header = ["cell", "ok", "median", "95% CI", "p90", "min", "max", "CV", "heap peak", "final", "article"]
         var rows: [[String]] = []
         for summary in summaries {
             let rss = summary.peakRSSDelta
+            let interval = rss?.medianConfidenceInterval()
             let article = ArticleReference.overBaselineBytes(strategy: summary.cell.strategy, render: summary.cell.render)
+            let heap = summary.heapPeakDelta
             rows.append([
                 summary.cell.description,
                 "\(summary.succeeded)/\(summary.succeeded + summary.failed)",
-                mb(rss?.median), mb(rss?.p90), mb(rss?.min), mb(rss?.max),
+                mb(rss?.median),
+                interval.map { mb($0.low) + "-" + mb($0.high) } ?? "-",
+                mb(rss?.p90), mb(rss?.min), mb(rss?.max),
                 rss.map { String(format: "%.1f%%", $0.coefficientOfVariation * 100) } ?? "-",
-                mb(summary.peakAllocatedDelta?.median),
+                mb(heap?.distribution.median) + (heap?.exact == false ? "*" : ""),
                 mb(summary.finalRSSDelta?.median),
                 article.map { "~" + String(format: "%.0f", Double($0) / megabyte) } ?? "",
             ])
         }
-        let title = "Memory over baseline in MB (10^6 bytes): peak RSS (median, p90, min, max, CV over runs), "
-            + "heap peak and final RSS (medians), the article's iOS figure"
-        return title + "\n" + TextTable.render(header: header, rows: rows)
+        var text = "Memory over baseline in MB (10^6 bytes): peak RSS (median, bootstrap 95% CI of the median, p90, min, max, CV over runs), "
+            + "heap peak (exact; * = sampled) and final RSS (medians), the article's iOS figure\n"
+        text += TextTable.render(header: header, rows: rows)
+        for warning in summaries.compactMap(\.stabilityWarning) {
+            text += "warning: \(warning)\n"
+        }
+        return text
     }
 
     static func mb(_ bytes: Double?) -> String {

@@ -118,3 +118,35 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
         #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none\n") }
     }
 }
+
+@Suite struct ConfidenceAndStabilityTests {
+    @Test func bootstrapIntervalBracketsTheMedianAndIsReproducible() throws {
+        let distribution = try #require(Distribution([10.0, 12, 11, 13, 50, 11, 12, 10, 12, 11]))
+        let interval = distribution.medianConfidenceInterval()
+        #expect(interval.low <= distribution.median && distribution.median <= interval.high)
+        #expect(interval.low >= distribution.min && interval.high <= distribution.max)
+        #expect(interval.high < 50, "one outlier must not drag the median's interval to it")
+        #expect(distribution.medianConfidenceInterval() == interval, "seeded: same runs, same interval")
+        let constant = try #require(Distribution([7.0, 7, 7, 7]))
+        #expect(constant.medianConfidenceInterval() == (7, 7))
+    }
+
+    @Test func unstableCellsAreFlaggedButTinySpreadsAreNot() {
+        let noisy = [20, 26, 31, 22, 35].enumerated().map { result("data", .none, run: $0 + 1, baseline: 0, peak: $1 * 1_000_000) }
+        #expect(CellSummary(cell: noisy[0].cell, runs: noisy).stabilityWarning?.contains("unstable") == true)
+        // 300-400 KB with a large CV: below the RSS counters' resolution, so not instability.
+        let tiny = [300, 390, 310, 400, 305].enumerated().map { result("download", .none, run: $0 + 1, baseline: 0, peak: $1 * 1_000) }
+        #expect(CellSummary(cell: tiny[0].cell, runs: tiny).stabilityWarning == nil)
+        #expect(SummaryTable.render(CellSummary.summarize(noisy)).contains("warning:"))
+    }
+
+    @Test func summaryCSVHasOneRowPerCell() throws {
+        let rows = [1, 2, 3].map { result("data", .none, run: $0, baseline: 0, peak: 30_000_000 + $0) }
+            + [1, 2].map { result("download", .full, run: $0, baseline: 0, peak: 96_000_000) }
+        let parsed = try CSV.parse(SummaryCSV.render(CellSummary.summarize(rows)))
+        #expect(parsed.count == 3)
+        let median = try #require(parsed[0].firstIndex(of: "peak_rss_delta_median_bytes"))
+        #expect(parsed[1][median] == "30000002")
+        #expect(parsed[1][try #require(parsed[0].firstIndex(of: "article_over_baseline_bytes"))] == "30000000")
+    }
+}

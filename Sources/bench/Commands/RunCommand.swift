@@ -108,7 +108,7 @@ struct RunCommand: ParsableCommand {
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
         }
-        print("wrote \(writer.trialsCSV.path), \(writer.timelineCSV.path), \(writer.trialsJSON.path)")
+        print("wrote \([writer.trialsCSV, writer.summaryCSV, writer.timelineCSV, writer.trialsJSON].map(\.path).joined(separator: ", "))")
         if Interruption.requested { throw ExitCode(BenchExitCode.interrupted.rawValue) }
         if !failed.isEmpty { throw ExitCode(BenchExitCode.runFailed.rawValue) }
     }
