@@ -55,6 +55,10 @@ public enum ChildTrial {
             _ = sampler.stop()
             throw error
         }
+        let rendered = MonotonicClock.now()
+        var settle = timespec(tv_sec: Int(spec.settleNanos / 1_000_000_000), tv_nsec: Int(spec.settleNanos % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&settle, &remaining) != 0 && errno == EINTR { settle = remaining }
         let final = sampler.sampleNow()
         let exactPeak = exactHeap?.read().peak
         let hwm = ProcessMemory.peakResidentBytes()
@@ -74,8 +78,8 @@ public enum ChildTrial {
         result.baselineHeapExactBytes = exactBaseline
         result.peakHeapExactBytes = exactPeak
         result.fetchSeconds = Double(fetched - baseline.time) / 1e9
-        result.renderSeconds = Double(final.time - fetched) / 1e9
-        result.durationSeconds = Double(final.time - baseline.time) / 1e9
+        result.renderSeconds = Double(rendered - fetched) / 1e9
+        result.durationSeconds = Double(rendered - baseline.time) / 1e9
         result.imageWidth = image?.width
         result.imageHeight = image?.height
         result.samples = window.count

@@ -3,7 +3,8 @@ import Foundation
 import Harness
 
 /// The child side of a run: `bench _trial <spec JSON>`, started by the parent, never by hand.
-/// Reports its TrialResult as JSON on fd 3 (stdout when fd 3 is not open, for debugging).
+/// Reports its TrialResult as JSON on fd 3, or on stdout with `--stdout` (to run a trial
+/// standalone, e.g. under heaptrack or valgrind: see scripts/validate.py).
 struct TrialCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ChildProcessLauncher.trialSubcommand,
@@ -12,6 +13,9 @@ struct TrialCommand: ParsableCommand {
 
     @Argument(help: "The trial's TrialSpec as JSON.")
     var spec: String
+
+    @Flag(name: .customLong("stdout"), help: "Write the report to stdout instead of fd 3.")
+    var reportToStandardOutput = false
 
     func run() throws {
         let decoded: TrialSpec
@@ -22,7 +26,7 @@ struct TrialCommand: ParsableCommand {
         }
         let result = ChildTrial.run(decoded)
         let report = try JSONEncoder().encode(result)
-        let descriptor = fcntl(ChildProcess.reportDescriptor, F_GETFD) >= 0 ? ChildProcess.reportDescriptor : STDOUT_FILENO
+        let descriptor = reportToStandardOutput ? STDOUT_FILENO : ChildProcess.reportDescriptor
         try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: report)
         // Leave at once: the measurement is done, and tearing down URLSession's threads buys nothing.
         Foundation.exit(BenchExitCode.success.rawValue)
