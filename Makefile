@@ -3,7 +3,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 RESULTS ?= results
 
-.PHONY: setup build bench test clean
+.PHONY: setup build bench test validate clean
 
 setup:
 	@bash scripts/setup.sh
@@ -18,6 +18,11 @@ bench: build
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup
 	$(SWIFT) test --no-parallel
+
+# Our heap and RSS peaks against heaptrack, valgrind massif and /usr/bin/time -v (results/validation.md).
+# Needs: apt-get install heaptrack valgrind time
+validate: build
+	python3 scripts/validate.py --bench .build/release/bench --out $(RESULTS)
 
 clean:
 	rm -rf .build

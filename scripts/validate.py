@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Checks the harness's memory figures against independent tools, for the article's four cases.
+
+For each case (data/download x none/full, system allocator) one trial child is run
+standalone (`bench _trial --stdout SPEC`) against `bench serve`, several ways:
+
+  ours       with libHeapPeak.so preloaded: exact heap peak and peak RSS, as `bench run` reports them
+  heaptrack  under heaptrack: its "peak heap memory consumption" (requested bytes, decimal units)
+  massif     under valgrind --tool=massif --peak-inaccuracy=0: the largest mem_heap_B
+  time -v    under /usr/bin/time -v: "Maximum resident set size", compared with the same
+             process's own peak RSS report
+
+All figures are whole-process absolutes (baseline included), because the tools know nothing
+of our measured window. Writes results/validation.csv and results/validation.md.
+
+Usage: scripts/validate.py [--bench .build/release/bench] [--runs 3] [--out results]
+Needs heaptrack, valgrind and time (apt-get install heaptrack valgrind time).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CASES = [("data", "none"), ("data", "full"), ("download", "none"), ("download", "full")]
+
+
+def trial_spec(strategy, render, url, work_directory):
+    return json.dumps({
+        "strategy": strategy, "render": render, "allocator": "system", "run": 1,
+        "url": url, "warmupURL": url.rsplit("/", 1)[0] + "/warmup",
+        "workDirectory": "file://" + work_directory + "/", "maxPixel": 1024,
+        "sampleIntervalNanos": 500000, "timeoutSeconds": 600, "settleNanos": 50000000,
+    })
+
+
+def report_from(stdout):
+    """The child's JSON report: the line that is a JSON object (heaptrack also writes to stdout)."""
+    for line in stdout.splitlines():
+        if line.startswith("{"):
+            report = json.loads(line)
+            if report.get("status") != "ok":
+                raise SystemExit(f"validate: trial failed: {report.get('status')}: {report.get('error')}")
+            return report
+    raise SystemExit("validate: the trial printed no report:\n" + stdout[-2000:])
+
+
+def run(command, env=None, cwd=None):
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=900)
+    if result.returncode != 0:
+        raise SystemExit(f"validate: {' '.join(command[:3])} ... exited {result.returncode}:\n{result.stderr[-2000:]}")
+    return result
+
+
+def start_server(bench):
+    server = subprocess.Popen([bench, "serve", "--seconds", "3600"], stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    match = re.search(r"(http://127\.0\.0\.1:\d+/\S+)", line)
+    if not match:
+        server.kill()
+        raise SystemExit(f"validate: bench serve did not start: {line!r}")
+    return server, match.group(1)
+
+
+def heaptrack_peak_bytes(output_base):
+    text = run(["heaptrack_print", "-f", output_base + ".zst"]).stdout
+    match = re.search(r"peak heap memory consumption: ([\d.]+)([KMG]?)", text)
+    if not match:
+        raise SystemExit("validate: heaptrack_print gave no peak")
+    scale = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[match.group(2)]  # heaptrack prints decimal units
+    return float(match.group(1)) * scale
+
+
+def massif_peak_bytes(path):
+    with open(path) as massif:
+        return max(int(value) for value in re.findall(r"mem_heap_B=(\d+)", massif.read()))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bench", default=".build/release/bench")
+    parser.add_argument("--runs", type=int, default=3, help="runs per case for ours and time -v")
+    parser.add_argument("--out", default="results")
+    options = parser.parse_args()
+
+    missing = [tool for tool in ("heaptrack", "heaptrack_print", "valgrind", "strip") if not shutil.which(tool)]
+    if not os.path.exists("/usr/bin/time"):
+        missing.append("/usr/bin/time")
+    if missing:
+        raise SystemExit(f"validate: missing {', '.join(missing)}; install: apt-get install heaptrack valgrind time binutils")
+    bench = os.path.abspath(options.bench)
+    interposer = os.path.join(os.path.dirname(bench), "libHeapPeak.so")
+    if not os.path.exists(bench) or not os.path.exists(interposer):
+        raise SystemExit(f"validate: {bench} or {interposer} not found; run `swift build -c release` first")
+
+    scratch = tempfile.mkdtemp(prefix="bench-validate-")
+    # valgrind 3.19 cannot read the DWARF 5 that Swift 6 emits: give it a copy without debug info.
+    bench_for_valgrind = os.path.join(scratch, "bench")
+    run(["strip", "--strip-debug", "-o", bench_for_valgrind, bench])
+    server, url = start_server(bench)
+    rows = []
+    started = time.time()
+    try:
+        for strategy, render in CASES:
+            work = os.path.join(scratch, "work")
+            os.makedirs(work, exist_ok=True)
+            spec = trial_spec(strategy, render, url, work)
+            base_env = {**os.environ, "TMPDIR": work}
+            base_env.pop("LD_PRELOAD", None)
+
+            ours = [report_from(run([bench, "_trial", "--stdout", spec],
+                                    env={**base_env, "LD_PRELOAD": interposer}).stdout)
+                    for _ in range(options.runs)]
+            timed = []
+            for _ in range(options.runs):
+                result = run(["/usr/bin/time", "-v", bench, "_trial", "--stdout", spec], env=base_env)
+                maximum = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1)) * 1024
+                timed.append((maximum, report_from(result.stdout)["peakRSSBytes"]))
+
+            heaptrack_base = os.path.join(scratch, f"heaptrack-{strategy}-{render}")
+            run(["heaptrack", "-o", heaptrack_base, bench, "_trial", "--stdout", spec], env=base_env, cwd=scratch)
+            massif_file = os.path.join(scratch, f"massif-{strategy}-{render}.out")
+            run(["valgrind", "--tool=massif", "--peak-inaccuracy=0", f"--massif-out-file={massif_file}",
+                 bench_for_valgrind, "_trial", "--stdout", spec], env=base_env)
+
+            row = {
+                "strategy": strategy, "render": render,
+                "ours_heap_peak_bytes": statistics.median(r["peakHeapExactBytes"] for r in ours),
+                "ours_heap_peak_min_bytes": min(r["peakHeapExactBytes"] for r in ours),
+                "ours_heap_peak_max_bytes": max(r["peakHeapExactBytes"] for r in ours),
+                "heaptrack_heap_peak_bytes": heaptrack_peak_bytes(heaptrack_base),
+                "massif_heap_peak_bytes": massif_peak_bytes(massif_file),
+                "ours_rss_peak_bytes": statistics.median(peak for _, peak in timed),
+                "time_v_max_rss_bytes": statistics.median(maximum for maximum, _ in timed),
+                "ours_baseline_rss_bytes": statistics.median(r["baselineRSSBytes"] for r in ours),
+            }
+            rows.append(row)
+            print(f"validate: {strategy}+{render} done ({time.time() - started:.0f} s)", file=sys.stderr)
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    os.makedirs(options.out, exist_ok=True)
+    columns = list(rows[0].keys())
+    with open(os.path.join(options.out, "validation.csv"), "w") as csv_file:
+        csv_file.write(",".join(columns) + "\n")
+        for row in rows:
+            csv_file.write(",".join(str(int(row[c])) if isinstance(row[c], float) else str(row[c]) for c in columns) + "\n")
+    with open(os.path.join(options.out, "validation.md"), "w") as report:
+        report.write(markdown(rows, options.runs))
+    print(markdown(rows, options.runs))
+
+
+def difference(ours, theirs):
+    return f"{(ours - theirs) / theirs * 100:+.2f}%"
+
+
+def markdown(rows, runs):
+    mb = lambda value: f"{value / 1e6:.2f}"
+    lines = [
+        "<!-- generated by scripts/validate.py; do not edit -->",
+        f"Whole-process peaks in MB (10^6 bytes), system allocator; ours is the median of {runs} runs "
+        "(min-max in brackets), heaptrack and massif one run each.",
+        "",
+        "| case | ours: exact heap peak | heaptrack | ours vs heaptrack | massif | ours vs massif "
+        "| ours: peak RSS | time -v max RSS | ours vs time -v |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['strategy']}+{row['render']} "
+            f"| {mb(row['ours_heap_peak_bytes'])} [{mb(row['ours_heap_peak_min_bytes'])}-{mb(row['ours_heap_peak_max_bytes'])}] "
+            f"| {mb(row['heaptrack_heap_peak_bytes'])} | {difference(row['ours_heap_peak_bytes'], row['heaptrack_heap_peak_bytes'])} "
+            f"| {mb(row['massif_heap_peak_bytes'])} | {difference(row['ours_heap_peak_bytes'], row['massif_heap_peak_bytes'])} "
+            f"| {mb(row['ours_rss_peak_bytes'])} | {mb(row['time_v_max_rss_bytes'])} "
+            f"| {difference(row['ours_rss_peak_bytes'], row['time_v_max_rss_bytes'])} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
