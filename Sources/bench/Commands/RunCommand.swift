@@ -38,7 +38,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seconds a child may take before it is killed and recorded as a timeout.")
     var timeout = 60.0
 
-    @Option(help: "Folder for trials.csv, timeline.csv and trials.json.")
+    @Flag(help: "Run children without libHeapPeak.so (no exact heap peak; for measuring its cost).")
+    var noExactHeap = false
+
+    @Option(help: "Folder for trials.csv, summary.csv, timeline.csv and trials.json.")
     var out = "results"
 
     func validate() throws {
@@ -79,7 +82,8 @@ struct RunCommand: ParsableCommand {
         settings.timeoutSeconds = timeout
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
-        let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings)
+        let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
+                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap))
         let writer = ResultsWriter(directory: URL(fileURLWithPath: out, isDirectory: true))
         let progress = ProgressLine()
         Interruption.install()
