@@ -13,6 +13,9 @@ set encoding utf8
 # One colour per series, the same everywhere: colour-blind-safe (Okabe-Ito).
 array palette[8] = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000']
 series_color(i) = palette[(i - 1) % 8 + 1]
+# Point shapes too, so that series past the eighth colour stay apart.
+array shapes[6] = [7, 5, 9, 11, 13, 15]
+series_point(i) = shapes[(i - 1) % 6 + 1]
 
 set border 3 lc rgb '#444444'
 set tics nomirror textcolor rgb '#333333'

@@ -17,4 +17,4 @@ set grid xtics
 set style line 90 dt 3 lc rgb '#999999'
 plot x with lines ls 90 title '1 and 2 x payload', 2 * x with lines ls 90 notitle, \
      for [i = 1:sweep_count] file index (i - 1) using 1:7 with lines lw 2 lc rgb series_color(i) notitle, \
-     for [i = 1:sweep_count] file index (i - 1) using 1:2:5:6 with yerrorbars pt 7 ps 1 lc rgb series_color(i) title sweep_title[i]
+     for [i = 1:sweep_count] file index (i - 1) using 1:2:5:6 with yerrorbars pt series_point(i) ps 1.1 lc rgb series_color(i) title sweep_title[i]
