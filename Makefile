@@ -3,7 +3,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 RESULTS ?= results
 
-.PHONY: setup build bench test validate clean
+.PHONY: setup build bench sweep plots test validate clean
 
 setup:
 	@bash scripts/setup.sh
@@ -14,6 +14,19 @@ build: setup
 # The default benchmark: the article's four cases, both allocators, 5 runs each.
 bench: build
 	.build/release/bench run --out $(RESULTS) $(BENCH_ARGS)
+	@bash scripts/environment.sh > $(RESULTS)/environment.txt
+
+# Peak memory against payload size (1-32 MB fixtures), every strategy, fetch only.
+sweep: build
+	.build/release/bench sweep --out $(RESULTS) $(SWEEP_ARGS)
+	@bash scripts/environment.sh > $(RESULTS)/environment.txt
+
+# Charts (SVG and PNG in results/charts) and REPORT.md's tables, from the CSVs in results/;
+# measures first when they are missing. Fails if gnuplot warns.
+plots: build
+	@test -f $(RESULTS)/trials.csv || $(MAKE) bench
+	@test -f $(RESULTS)/sweep.csv || $(MAKE) sweep
+	BENCH=.build/release/bench bash scripts/plots.sh $(RESULTS)
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup

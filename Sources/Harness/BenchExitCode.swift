@@ -10,6 +10,10 @@ public enum BenchExitCode: Int32, Sendable {
     case noBaseline = 5
     /// Bad command-line input (sysexits' EX_USAGE).
     case usage = 64
+    /// `bench report`: an input file is malformed (EX_DATAERR).
+    case badInput = 65
+    /// `bench report`: an input file is missing, e.g. no trials.csv yet (EX_NOINPUT).
+    case noInput = 66
     /// The harness itself could not work: server did not start, fixture not writable (EX_SOFTWARE).
     case internalError = 70
     /// Stopped by SIGINT after writing what was measured (128 + SIGINT).

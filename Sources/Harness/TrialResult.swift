@@ -23,6 +23,12 @@ public struct TimelinePoint: Codable, Sendable, Equatable {
     public var seconds: Double
     public var residentBytes: Int
     public var allocatedBytes: Int
+
+    public init(seconds: Double, residentBytes: Int, allocatedBytes: Int) {
+        self.seconds = seconds
+        self.residentBytes = residentBytes
+        self.allocatedBytes = allocatedBytes
+    }
 }
 
 /// The measurements of one run, as reported by the child (or made up by the parent when it failed).

@@ -85,3 +85,29 @@ import Report
                              extra: ["--timeout", "2"], status: "timeout")
     }
 }
+
+@Suite struct ReportAndSweepInputTests {
+    @Test func reportWithoutTrialsCSVSaysWhatToRun() throws {
+        let folder = BenchProcess.temporaryFolder()
+        let output = try BenchProcess.run(["report", "--results", folder.path])
+        #expect(output.status == 66)
+        #expect(output.standardError.contains("trials.csv does not exist"))
+        #expect(output.standardError.contains("make bench"))
+    }
+
+    @Test func reportWithAMalformedTrialsCSVIsADataError() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "strategy,render\ndata,none\n".write(to: folder.appendingPathComponent("trials.csv"), atomically: true, encoding: .utf8)
+        let output = try BenchProcess.run(["report", "--results", folder.path])
+        #expect(output.status == 65)
+        #expect(output.standardError.contains("missing column(s) allocator, run, status"))
+    }
+
+    @Test(arguments: [["--sizes", "1,x"], ["--sizes", ""], ["--sizes", "1000"], ["--strategy", "pigeon"], ["--render", "sideways"]])
+    func sweepRejectsBadOptions(arguments: [String]) throws {
+        let output = try BenchProcess.run(["sweep"] + arguments)
+        #expect(output.status == 64, "\(arguments): \(output.standardError)")
+    }
+}

@@ -150,3 +150,59 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
         #expect(parsed[1][try #require(parsed[0].firstIndex(of: "article_over_baseline_bytes"))] == "30000000")
     }
 }
+
+@Suite struct GeneratedSectionsTests {
+    static let document = """
+        Intro <!-- a plain comment --> stays.
+        The payload is <!-- value:payload -->old<!-- /value:payload --> MB.
+        <!-- table:numbers -->
+        stale
+        <!-- /table:numbers -->
+        Outro.
+        """
+
+    @Test func replacesOnlyTheMarkedPartsAndIsIdempotent() throws {
+        let once = try GeneratedSections.apply(to: Self.document, blocks: ["numbers": "| a |\n"], values: ["payload": "13.1"])
+        #expect(once.contains("The payload is <!-- value:payload -->13.1<!-- /value:payload --> MB."))
+        #expect(once.contains("<!-- table:numbers -->\n| a |\n<!-- /table:numbers -->"))
+        #expect(!once.contains("stale"))
+        #expect(once.hasPrefix("Intro <!-- a plain comment --> stays.") && once.hasSuffix("Outro."))
+        #expect(try GeneratedSections.apply(to: once, blocks: ["numbers": "| a |\n"], values: ["payload": "13.1"]) == once)
+        #expect(GeneratedSections.block("numbers", in: once) == "\n| a |\n")
+    }
+
+    @Test func unknownNameIsAnErrorThatListsTheKnownOnes() {
+        #expect {
+            try GeneratedSections.apply(to: Self.document, blocks: [:], values: ["payload": "1"])
+        } throws: { error in
+            String(describing: error).contains("unknown table 'numbers'")
+        }
+    }
+
+    @Test func unclosedMarkerIsAnError() {
+        #expect(throws: ReportError.self) {
+            try GeneratedSections.apply(to: "<!-- value:x -->1", blocks: [:], values: ["x": "2"])
+        }
+    }
+}
+
+@Suite struct LinearFitTests {
+    @Test func recoversAnExactLine() throws {
+        let fit = try #require(LinearFit([(1, 5), (2, 7), (4, 11), (8, 19)]))
+        #expect(abs(fit.slope - 2) < 1e-12 && abs(fit.intercept - 3) < 1e-12)
+        #expect(abs(fit(10) - 23) < 1e-12)
+    }
+
+    @Test func needsTwoDistinctXs() {
+        #expect(LinearFit([(1, 5)]) == nil)
+        #expect(LinearFit([(1, 5), (1, 6)]) == nil)
+    }
+}
+
+@Suite struct MarkdownTableTests {
+    @Test func parsesWhatItRenders() {
+        let text = MarkdownTable.render(header: ["case", "MB"], rows: [["a | b", "1.0"], ["c", "2.5"]], leftAligned: 1)
+        #expect(text.contains("|---|---:|"))
+        #expect(MarkdownTable.parse(text) == [["case", "MB"], ["a | b", "1.0"], ["c", "2.5"]])
+    }
+}

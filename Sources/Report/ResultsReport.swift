@@ -1,0 +1,112 @@
+import Foundation
+import Harness
+
+/// Reads a results folder and regenerates what is derived from it: the chart data that the
+/// gnuplot scripts draw, and the tables and quoted numbers of REPORT.md.
+public struct ResultsReport {
+    public var directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public var trialsCSV: URL { directory.appendingPathComponent("trials.csv") }
+    public var timelineCSV: URL { directory.appendingPathComponent("timeline.csv") }
+    public var trialsJSON: URL { directory.appendingPathComponent("trials.json") }
+    public var sweepCSV: URL { directory.appendingPathComponent("sweep.csv") }
+    public var environmentText: URL { directory.appendingPathComponent("environment.txt") }
+
+    /// trials.csv is required; the timeline, sweep, context and environment are used when present.
+    public func load() throws -> ReportFigures {
+        guard FileManager.default.fileExists(atPath: trialsCSV.path) else {
+            throw ReportError.missing(trialsCSV, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
+        }
+        let trials = try parse(trialsCSV) { try TrialsCSV.parse($0) }
+        guard !trials.isEmpty else { throw ReportError("\(trialsCSV.path) has no rows") }
+
+        var timelines: [RunKey: [TimelinePoint]] = [:]
+        if FileManager.default.fileExists(atPath: timelineCSV.path) {
+            let keys = TimelineRun.keys(for: trials)
+            timelines = try parse(timelineCSV) { try TimelineCSV.parse($0, keep: keys) }
+        }
+        var sweep: [(step: SweepStep, result: TrialResult)] = []
+        if FileManager.default.fileExists(atPath: sweepCSV.path) {
+            sweep = try parse(sweepCSV) { try SweepCSV.parse($0) }
+        }
+        var context: RunContext?
+        if let json = try? Data(contentsOf: trialsJSON) {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            context = try? decoder.decode(JSONExport.self, from: json).context
+        }
+        let environment = try? String(contentsOf: environmentText, encoding: .utf8)
+        return ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
+                             context: context, environment: environment)
+    }
+
+    /// Writes the `.dat` files and `vars.gp` into `folder`, removing stale ones this run did not write
+    /// (a sweep.dat left from an older sweep.csv would be drawn as if it were current).
+    @discardableResult
+    public func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files = figures.chart.files()
+        for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        where (stale.hasSuffix(".dat") || stale == "vars.gp") && files[stale] == nil {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
+        }
+        return try files.keys.sorted().map { name in
+            let url = folder.appendingPathComponent(name)
+            try AtomicFile.write(files[name]!, to: url)
+            return url
+        }
+    }
+
+    /// Regenerates the marked parts of the report at `url`; a missing report is started from a skeleton.
+    public func updateReport(_ figures: ReportFigures, at url: URL) throws {
+        let existing = (try? String(contentsOf: url, encoding: .utf8)) ?? Self.skeleton
+        let updated = try GeneratedSections.apply(to: existing, blocks: figures.blocks(), values: figures.values())
+        if updated != existing { try AtomicFile.write(updated, to: url) }
+    }
+
+    /// Only the generated parts: the prose that explains them is written by a person.
+    static let skeleton = """
+        # Results
+
+        ## Method
+        <!-- table:method --><!-- /table:method -->
+
+        ## The article's four cases
+        <!-- table:article --><!-- /table:article -->
+
+        ## Every strategy and renderer
+        <!-- table:matrix --><!-- /table:matrix -->
+
+        ## Payload-size sweep
+        <!-- table:sweep-sizes --><!-- /table:sweep-sizes -->
+
+        <!-- table:sweep --><!-- /table:sweep -->
+
+        """
+
+    private func parse<T>(_ url: URL, _ body: (String) throws -> T) throws -> T {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw ReportError("cannot read \(url.path): \(error.localizedDescription)")
+        }
+        do {
+            return try body(text)
+        } catch {
+            throw ReportError("\(url.path): \(error)")
+        }
+    }
+}
+
+extension ReportError {
+    static func missing(_ url: URL, hint: String) -> ReportError {
+        var error = ReportError("\(url.path) does not exist; \(hint)")
+        error.isMissingInput = true
+        return error
+    }
+}

@@ -1,0 +1,43 @@
+import Harness
+import Probe
+
+/// One run's identity in timeline.csv.
+public struct RunKey: Hashable, Sendable {
+    public var cell: TrialCell
+    public var run: Int
+
+    public init(cell: TrialCell, run: Int) {
+        self.cell = cell
+        self.run = run
+    }
+}
+
+extension TimelineCSV {
+    /// The samples of the runs in `keep`, in file order. Other runs' lines are skipped unparsed:
+    /// the file holds every sample of every run and only a few are charted.
+    public static func parse(_ text: String, keep: Set<RunKey>) throws -> [RunKey: [TimelinePoint]] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
+        guard let headerLine = lines.next() else { throw CSVError("empty timeline: no header row") }
+        let header = headerLine.split(separator: ",").map(String.init)
+        guard header == Self.header else {
+            throw CSVError("not a timeline.csv: expected columns \(Self.header.joined(separator: ",")), found \(headerLine)")
+        }
+        let wanted = Set(keep.map { "\($0.cell.strategy),\($0.cell.render.rawValue),\($0.cell.allocator.rawValue),\($0.run)," })
+        var points: [RunKey: [TimelinePoint]] = [:]
+        var lineNumber = 1
+        while let line = lines.next() {
+            lineNumber += 1
+            // Strategy names hold no commas, so the first four fields are a plain prefix.
+            guard wanted.contains(where: { line.hasPrefix($0) }) else { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == Self.header.count, let render = RenderMode(rawValue: fields[1]),
+                  let allocator = Allocator(rawValue: fields[2]), let run = Int(fields[3]),
+                  let seconds = Double(fields[5]), let resident = Int(fields[6]), let allocated = Int(fields[7]) else {
+                throw CSVError("timeline line \(lineNumber): cannot read '\(line)'")
+            }
+            let key = RunKey(cell: TrialCell(strategy: fields[0], render: render, allocator: allocator), run: run)
+            points[key, default: []].append(TimelinePoint(seconds: seconds, residentBytes: resident, allocatedBytes: allocated))
+        }
+        return points
+    }
+}

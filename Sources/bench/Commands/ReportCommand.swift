@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Report
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Aggregate the results for the charts and regenerate REPORT.md's tables from the CSVs.",
+        discussion: """
+        Reads trials.csv (required), timeline.csv, sweep.csv, trials.json and environment.txt from the \
+        results folder. Writes gnuplot's input (.dat files and vars.gp) and rewrites the parts of the \
+        report between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept. \
+        `make plots` runs this, then the gnuplot scripts.
+
+        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed; 66 trials.csv is missing.
+        """)
+
+    @Option(help: "Folder with trials.csv and the other results.")
+    var results = "results"
+
+    @Option(help: "Folder for the chart data (default: <results>/charts/data).")
+    var dataOut: String?
+
+    @Option(help: "The report to regenerate (default: <results>/REPORT.md); created from a skeleton if missing.")
+    var reportFile: String?
+
+    @Flag(help: "Only write the chart data; leave the report alone.")
+    var noReport = false
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: results, isDirectory: true)
+        let report = ResultsReport(directory: folder)
+        let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
+        let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
+        do {
+            let figures = try report.load()
+            let written = try report.writeChartData(figures, to: dataFolder)
+            print("wrote \(written.count) chart data files to \(dataFolder.path)")
+            if !noReport {
+                try report.updateReport(figures, at: reportURL)
+                print("regenerated the tables of \(reportURL.path)")
+            }
+        } catch let error as ReportError {
+            BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).exit()
+        }
+    }
+}

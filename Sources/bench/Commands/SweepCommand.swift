@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Imaging
+import Probe
+import Report
+import Strategies
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Measure peak memory against payload size: the same strategies on fixtures of several sizes.",
+        discussion: """
+        For each size, a fixture of about that many bytes is made (3:2 like the article's photo, \
+        quality 90, sides a multiple of 16, pixel count from the bytes per pixel of the article's \
+        6000x4000 fixture) and measured with its own server and runner, one fresh child per run. \
+        The fitted slope of peak RSS over payload size is the number of bytes a strategy holds per \
+        byte of payload. Writes <out>/sweep.csv.
+
+        Examples:
+          bench sweep                                   every strategy, 1-32 MB, fetch only, glibc malloc
+          bench sweep --strategy data --strategy download --sizes 1,4,16 --runs 5
+
+        Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 130 interrupted.
+        """)
+
+    @Option(name: .customLong("strategy"), parsing: .singleValue,
+            help: ArgumentHelp("Strategy to measure; repeat for several. (default: all; see `bench list`)", valueName: "name"))
+    var strategies: [String] = []
+
+    @Option(help: "Renderer for every run: none, full or thumbnail.")
+    var render: RenderMode = .none
+
+    @Option(help: "Allocator of the measured child: system or jemalloc.")
+    var allocator: Allocator = .system
+
+    @Option(help: "Runs per strategy and size, each in a fresh child process.")
+    var runs = 3
+
+    @Option(help: "Payload sizes to aim for, in MB (10^6 bytes), comma-separated.")
+    var sizes = "1,2,4,8,16,32"
+
+    @Option(help: "Time between memory samples in the child, in microseconds.")
+    var sampleIntervalUs = 500
+
+    @Option(help: "Seconds a child may take before it is killed and recorded as a timeout.")
+    var timeout = 60.0
+
+    @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
+    var fixtureCache: String?
+
+    @Option(help: "Folder for sweep.csv.")
+    var out = "results"
+
+    var sizesMB: [Double] { sizes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+
+    var strategyNames: [String] {
+        strategies.isEmpty || strategies.contains("all") ? StrategyCatalog.names
+            : strategies.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    func validate() throws {
+        let valid = StrategyCatalog.names + ["all"]
+        for name in strategies where !valid.contains(name) {
+            throw ValidationError("unknown strategy '\(name)'; valid choices: \(valid.joined(separator: ", "))")
+        }
+        let parts = sizes.split(separator: ",", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count == sizesMB.count, sizesMB.allSatisfy({ $0 >= 0.05 && $0 <= 200 }) else {
+            throw ValidationError("--sizes '\(sizes)' must be comma-separated numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32")
+        }
+        guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
+        guard (50...1_000_000).contains(sampleIntervalUs) else {
+            throw ValidationError("--sample-interval-us must be between 50 and 1000000")
+        }
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
+    }
+
+    func run() throws {
+        var settings = TrialSettings()
+        settings.sampleIntervalNanos = UInt64(sampleIntervalUs) * 1000
+        settings.timeoutSeconds = timeout
+        if let fixtureCache { settings.fixtureCacheDirectory = URL(fileURLWithPath: fixtureCache, isDirectory: true) }
+
+        let steps: [SweepStep]
+        do {
+            let bytesPerPixel = try Self.articleBytesPerPixel(cache: settings.fixtureCacheDirectory)
+            steps = sizesMB.sorted().map { Self.step(targetBytes: Int($0 * 1e6), bytesPerPixel: bytesPerPixel) }
+        } catch {
+            BenchFailure(.internalError, "cannot make the article's fixture to size the others: \(error)").exit()
+        }
+
+        let plan = BenchmarkPlan(strategies: strategyNames, renders: [render], allocators: [allocator], runs: runs)
+        let planned = plan.schedule().count * steps.count
+        let file = URL(fileURLWithPath: out, isDirectory: true).appendingPathComponent("sweep.csv")
+        let progress = ProgressLine()
+        Interruption.install()
+
+        var rows: [(step: SweepStep, result: TrialResult)] = []
+        for step in steps where !Interruption.requested {
+            // A runner per size: its own fixture and server, children as isolated as in `bench run`.
+            let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
+                                         settings: settings)
+            do {
+                _ = try runner.run(onResult: { latest, _, _ in
+                    rows.append((step, latest))
+                    progress.show(latest, index: rows.count, total: planned)
+                    try? AtomicFile.write(SweepCSV.render(rows), to: file)
+                }, shouldStop: { Interruption.requested })
+            } catch {
+                progress.finish()
+                BenchFailure(.internalError, "cannot measure the \(step.width)x\(step.height) fixture: \(error)").exit()
+            }
+        }
+        progress.finish()
+        try AtomicFile.write(SweepCSV.render(rows), to: file)
+
+        for series in ChartData(trials: [], timelines: [:], sweep: rows).sweep {
+            let slope = series.fit.map { String(format: "%.2f bytes held per payload byte", $0.slope) } ?? "no fit"
+            print("\(series.title): \(slope); " + series.points.map {
+                String(format: "%.1f MB -> %.1f MB", $0.payloadBytes / 1e6, $0.peakRSSDelta.median / 1e6)
+            }.joined(separator: ", "))
+        }
+        let failed = rows.filter { !$0.result.isSuccess }
+        for (step, failure) in failed {
+            printError("run failed: \(failure.cell) at \(step.width)x\(step.height) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
+        }
+        print("wrote \(file.path)")
+        if Interruption.requested { throw ExitCode(BenchExitCode.interrupted.rawValue) }
+        if !failed.isEmpty { throw ExitCode(BenchExitCode.runFailed.rawValue) }
+    }
+
+    /// Bytes per pixel of the article's fixture: the generator's grain makes JPEG size close to
+    /// proportional to the pixel count, so this one ratio sizes every other fixture.
+    static func articleBytesPerPixel(cache: URL) throws -> Double {
+        let file = try FixtureGenerator.cachedFixture(.article, in: cache)
+        let bytes = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
+        return Double(bytes?.intValue ?? 0) / Double(FixtureSpec.article.width * FixtureSpec.article.height)
+    }
+
+    /// A 3:2 fixture of about `targetBytes`, sides rounded to whole 16-pixel MCUs.
+    static func step(targetBytes: Int, bytesPerPixel: Double) -> SweepStep {
+        let pixels = Double(targetBytes) / bytesPerPixel
+        let height = max(16, Int((pixels / 1.5).squareRoot() / 16 + 0.5) * 16)
+        let width = max(16, Int(Double(height) * 1.5 / 16 + 0.5) * 16)
+        return SweepStep(targetBytes: targetBytes, width: width, height: height)
+    }
+}
+
+extension SweepStep {
+    /// The article's fixture parameters (quality, seed, baseline) at this step's size.
+    var fixture: FixtureSpec {
+        var spec = FixtureSpec.article
+        spec.width = width
+        spec.height = height
+        return spec
+    }
+}

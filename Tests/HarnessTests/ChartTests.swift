@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `scripts/plots.sh` on a copy of the committed results, with the real `bench report` and gnuplot:
+/// every chart is drawn as a real PNG and a well-formed SVG, and gnuplot says nothing on stderr.
+@Suite(.serialized) struct ChartTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let charts = ["article", "timeline", "sweep", "matrix"]
+
+    /// Draws into a temporary copy so the committed charts are never touched by a test.
+    static let drawn: (folder: URL, status: Int32, output: String) = {
+        let folder = BenchProcess.temporaryFolder()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt"] {
+            try? FileManager.default.copyItem(at: root.appendingPathComponent("results/\(name)"),
+                                              to: folder.appendingPathComponent(name))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root.appendingPathComponent("scripts/plots.sh").path, folder.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["BENCH": BenchProcess.executable]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return (folder, -1, "cannot start plots.sh: \(error)") }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (folder, process.terminationStatus, output)
+    }()
+
+    func file(_ chart: String, _ format: String) -> URL {
+        Self.drawn.folder.appendingPathComponent("charts/\(chart).\(format)")
+    }
+
+    @Test func plotsScriptSucceedsWithoutGnuplotWarnings() {
+        #expect(Self.drawn.status == 0, "\(Self.drawn.output)")
+        #expect(!Self.drawn.output.lowercased().contains("warning"), "\(Self.drawn.output)")
+    }
+
+    @Test(arguments: charts)
+    func pngIsARealNonTrivialImage(chart: String) throws {
+        let data = try Data(contentsOf: file(chart, "png"))
+        #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "PNG signature")
+        // IHDR follows the signature: width and height, big-endian.
+        let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width >= 800 && height >= 400, "\(width)x\(height)")
+        #expect(data.count > 20_000, "\(data.count) bytes is too small for a drawn chart")
+    }
+
+    @Test(arguments: charts)
+    func svgIsWellFormedWithAnSVGRootAndDrawing(chart: String) throws {
+        let data = try Data(contentsOf: file(chart, "svg"))
+        let document = try XMLDocument(data: data, options: [])
+        #expect(document.rootElement()?.name == "svg")
+        let paths = try document.nodes(forXPath: "//*[local-name()='path']")
+        #expect(paths.count >= 10, "only \(paths.count) paths")
+        #expect(data.count > 10_000)
+    }
+}

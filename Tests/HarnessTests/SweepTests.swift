@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import Report
+
+/// `bench sweep` for real: fixtures of two sizes, real children, the data and download tasks.
+@Suite struct SweepTests {
+    @Test func sweepMeasuresEachSizeAndTheDataTaskGrowsWithIt() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try BenchProcess.run(["sweep", "--strategy", "data", "--strategy", "download",
+                                           "--sizes", "1,4", "--runs", "1", "--out", folder.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("bytes held per payload byte"))
+
+        let rows = try SweepCSV.parse(String(contentsOf: folder.appendingPathComponent("sweep.csv"), encoding: .utf8))
+        #expect(rows.count == 4, "2 strategies x 2 sizes x 1 run")
+        for row in rows {
+            #expect(row.result.isSuccess, "\(row.result.error)")
+            let payload = Double(row.result.payloadBytes ?? 0)
+            // Sized from the article fixture's bytes per pixel: close to the target, not exact.
+            #expect(abs(payload - Double(row.step.targetBytes)) < 0.3 * Double(row.step.targetBytes),
+                    "\(row.step): \(payload) bytes")
+            #expect(row.step.width % 16 == 0 && row.step.height % 16 == 0)
+        }
+        let data = rows.filter { $0.result.strategy == "data" }.sorted { $0.step.targetBytes < $1.step.targetBytes }
+        #expect(data.count == 2)
+        if data.count == 2 {
+            // 3 MB more payload must show as more held memory: the body is in memory.
+            #expect((data[1].result.peakRSSDeltaBytes ?? 0) - (data[0].result.peakRSSDeltaBytes ?? 0) > 2_000_000)
+        }
+    }
+}

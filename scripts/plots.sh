@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Draws the charts of a results folder as SVG and PNG in <results>/charts, and regenerates the
+# tables of <results>/REPORT.md. `bench report` turns the CSVs into gnuplot's input; gnuplot
+# only draws. Any output gnuplot writes to stderr (a warning included) fails the run.
+#
+# Usage: scripts/plots.sh [results-folder]      (BENCH=path/to/bench, default .build/release/bench)
+set -euo pipefail
+
+results=${1:-results}
+bench=${BENCH:-.build/release/bench}
+plots_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/plots" && pwd)
+charts="$results/charts"
+data="$charts/data"
+
+if [ ! -x "$bench" ]; then
+  echo "plots: $bench is not built; run 'swift build -c release' or set BENCH" >&2
+  exit 66
+fi
+command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/setup.sh" >&2; exit 69; }
+
+"$bench" report --results "$results" --data-out "$data"
+
+drawn=()
+for chart in article timeline sweep matrix; do
+  # A chart whose data is absent (no timeline.csv or sweep.csv) is skipped, and an old image of it removed.
+  case $chart in
+    timeline) input="$data/timeline.dat" ;;
+    sweep) input="$data/sweep.dat" ;;
+    *) input="$data/$chart.dat" ;;
+  esac
+  if [ ! -f "$input" ]; then
+    echo "plots: skipping $chart: no $(basename "$input") (its CSV is missing)" >&2
+    rm -f "$charts/$chart.svg" "$charts/$chart.png"
+    continue
+  fi
+  for format in svg png; do
+    if ! warnings=$(gnuplot -e "plots_dir='$plots_dir'; data_dir='$data'; out_base='$charts/$chart'; format='$format'" \
+                      "$plots_dir/$chart.gp" 2>&1 >/dev/null) || [ -n "$warnings" ]; then
+      echo "plots: gnuplot failed or warned on $chart.$format:" >&2
+      echo "$warnings" >&2
+      exit 1
+    fi
+    drawn+=("$charts/$chart.$format")
+  done
+done
+echo "drew ${drawn[*]}"
