@@ -35,11 +35,11 @@ public enum ChildTrial {
         }
         try Renderer.warmUp(mode: spec.render)
 
-        let sampler = try MemorySampler(heap: heap, intervalNanos: spec.sampleIntervalNanos,
+        let exactHeap = ExactHeapPeak()
+        let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
                                         maximumDurationSeconds: spec.timeoutSeconds + 5)
         try sampler.start()
         try ProcessMemory.resetPeakResident()
-        let exactHeap = ExactHeapPeak()
         let exactBaseline = exactHeap?.reset()
         let baseline = sampler.sampleNow()
         result.warmupSeconds = Double(baseline.time - started) / 1e9
@@ -86,6 +86,7 @@ public enum ChildTrial {
         result.samplerHertz = window.achievedHertz
         result.maxSampleGapMillis = Double(window.maxGapNanos) / 1e6
         result.samplerRealtime = sampler.isRealtime
+        result.samplerCPUSeconds = Double(recording.cpuNanos) / 1e9
         result.timeline = recording.window(from: baseline.time, to: final.time).map {
             TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
                           residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)

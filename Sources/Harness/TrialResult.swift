@@ -74,6 +74,8 @@ public struct TrialResult: Codable, Sendable {
     public var samples: Int?
     public var samplerHertz: Double?
     public var maxSampleGapMillis: Double?
+    /// CPU time of the sampler thread over its whole life (start to stop), and per sample.
+    public var samplerCPUSeconds: Double?
     /// Whether the sampler thread ran with real-time priority (SCHED_FIFO).
     public var samplerRealtime: Bool?
 

@@ -60,6 +60,7 @@ extension TrialsCSV {
                let delta = try integer("peak_allocated_delta_bytes") {
                 result.baselineAllocatedBytes = peak - delta
             }
+            result.samplerCPUSeconds = try number("sampler_cpu_s")
             result.samplerRealtime = try integer("sampler_realtime").map { $0 != 0 }
             result.baselineHeapExactBytes = try integer("baseline_heap_exact_bytes")
             result.peakHeapExactBytes = try integer("peak_heap_exact_bytes")

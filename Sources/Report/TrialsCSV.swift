@@ -35,6 +35,7 @@ public enum TrialsCSV {
         ("samples", { text($0.samples) }),
         ("sampler_hz", { text($0.samplerHertz, digits: 0) }),
         ("max_gap_ms", { text($0.maxSampleGapMillis, digits: 3) }),
+        ("sampler_cpu_s", { text($0.samplerCPUSeconds) }),
         ("sampler_realtime", { $0.samplerRealtime.map { $0 ? "1" : "0" } ?? "" }),
         ("baseline_heap_exact_bytes", { text($0.baselineHeapExactBytes) }),
         ("peak_heap_exact_bytes", { text($0.peakHeapExactBytes) }),
