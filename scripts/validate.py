@@ -11,7 +11,8 @@ standalone (`bench _trial --stdout SPEC`) against `bench serve`, several ways:
              process's own peak RSS report
 
 All figures are whole-process absolutes (baseline included), because the tools know nothing
-of our measured window. Writes results/validation.csv and results/validation.md.
+of our measured window. Writes results/validation.csv and results/validation.md, and puts the
+table into results/REPORT.md between its <!-- validation --> markers.
 
 Usage: scripts/validate.py [--bench .build/release/bench] [--runs 3] [--out results]
 Needs heaptrack, valgrind and time (apt-get install heaptrack valgrind time).
@@ -152,9 +153,27 @@ def main():
         csv_file.write(",".join(columns) + "\n")
         for row in rows:
             csv_file.write(",".join(str(int(row[c])) if isinstance(row[c], float) else str(row[c]) for c in columns) + "\n")
+    table = markdown(rows, options.runs)
     with open(os.path.join(options.out, "validation.md"), "w") as report:
-        report.write(markdown(rows, options.runs))
-    print(markdown(rows, options.runs))
+        report.write(table)
+    replace_section(os.path.join(options.out, "REPORT.md"), table)
+    print(table)
+
+
+def replace_section(report_path, table):
+    """Puts the table between REPORT.md's validation markers, if the report has them."""
+    begin, end = "<!-- validation -->", "<!-- /validation -->"
+    if not os.path.exists(report_path):
+        return
+    with open(report_path) as report:
+        text = report.read()
+    if begin not in text or end not in text:
+        print(f"validate: {report_path} has no {begin} section; wrote validation.md only", file=sys.stderr)
+        return
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(report_path, "w") as report:
+        report.write(head + begin + "\n" + table + end + tail)
 
 
 def difference(ours, theirs):
