@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // MARK: C libraries and thin shims
@@ -41,7 +42,15 @@ let package = Package(
         // In-child measurement: RSS and heap sampler, VmHWM reset.
         .target(name: "Probe", dependencies: ["CHeapStats"]),
         // The ways of fetching an image that are measured (URLSession, libcurl, ...).
-        .target(name: "Strategies", dependencies: ["CLibCurl"]),
+        // The article's custom Combine publisher for URLSession download tasks (OpenCombine).
+        .target(name: "DownloadPublisher", dependencies: [
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        .target(name: "Strategies", dependencies: [
+            "CLibCurl", "DownloadPublisher", "Imaging",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        ]),
         // Trial specs and results, the child's trial, and the parent that spawns children.
         .target(name: "Harness", dependencies: ["Probe", "Strategies", "Imaging", "LoopbackServer"]),
         // Statistics, CSV/JSON exporters and the summary table.
@@ -56,6 +65,12 @@ let package = Package(
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
         .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
+        // Each strategy and the download publisher against the real loopback server.
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
+        .testTarget(name: "DownloadPublisherTests", dependencies: [
+            "DownloadPublisher", "LoopbackServer",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
         // Spawns the real `bench` binary against the real server.
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench"]),
     ],

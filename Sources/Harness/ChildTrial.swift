@@ -108,6 +108,7 @@ public enum ChildTrial {
         case let fetch as FetchError:
             switch fetch {
             case .httpStatus: return (.httpError, fetch.description)
+            case .undecodable: return (.decodeError, fetch.description)
             case .transport, .lengthMismatch, .storage: return (.transportError, fetch.description)
             }
         case let imaging as ImagingError:

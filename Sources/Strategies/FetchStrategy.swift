@@ -20,6 +20,7 @@ public enum Payload {
 /// A finished fetch: the payload and what the server said about it.
 public struct FetchOutcome {
     public var payload: Payload
+    /// 0 when the API does not report it (`Data(contentsOf:)`).
     public var statusCode: Int
     /// Content-Length as announced, or -1 when unknown.
     public var expectedContentLength: Int64
@@ -67,6 +68,8 @@ public enum FetchError: Error, CustomStringConvertible, Equatable {
     case lengthMismatch(expected: Int64, received: Int)
     /// The body could not be stored (download moved, file written).
     case storage(String)
+    /// The body is not what the server said it is (a strategy that decodes while fetching).
+    case undecodable(String)
 
     public var description: String {
         switch self {
@@ -75,6 +78,7 @@ public enum FetchError: Error, CustomStringConvertible, Equatable {
         case .lengthMismatch(let expected, let received):
             return "body has \(received) bytes but Content-Length announced \(expected)"
         case .storage(let message): return "cannot store the body: \(message)"
+        case .undecodable(let message): return "cannot decode the body: \(message)"
         }
     }
 }

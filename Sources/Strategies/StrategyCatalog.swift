@@ -3,6 +3,15 @@ public enum StrategyCatalog {
     public static let all: [any FetchStrategy.Type] = [
         DataTaskStrategy.self,
         DownloadTaskStrategy.self,
+        AsyncDataStrategy.self,
+        AsyncDownloadStrategy.self,
+        DataStreamStrategy.self,
+        DataPublisherStrategy.self,
+        DownloadPublisherStrategy.self,
+        FutureStrategy.self,
+        ContentsOfStrategy.self,
+        CurlMemoryStrategy.self,
+        CurlFileStrategy.self,
     ]
 
     /// Known-answer strategies that check the probe; runnable by name, left out of `all`.

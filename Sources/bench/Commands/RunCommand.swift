@@ -107,7 +107,10 @@ struct RunCommand: ParsableCommand {
             runsPerCell: matrix.runs, sampleIntervalNanos: settings.sampleIntervalNanos)
         try writer.writeAll(results, context: context)
 
-        print(SummaryTable.render(CellSummary.summarize(results)))
+        let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(results))
+        print("Cells ranked by median peak RSS delta, smallest first.")
+        print(SummaryTable.render(summaries))
+        print(PayloadCopiesTable.render(summaries))
         let failed = results.filter { !$0.isSuccess }
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")

@@ -10,7 +10,7 @@ extension Allocator: ExpressibleByArgument {}
 /// What to measure: the strategy x renderer x allocator matrix and how many runs of each.
 struct MatrixOptions: ParsableArguments {
     @Option(name: .customLong("strategy"), parsing: .singleValue,
-            help: ArgumentHelp("Strategy to measure; repeat for several, or 'all'. See `bench list`.",
+            help: ArgumentHelp("Strategy to measure; repeat for several, or 'all'. See `bench list`. (default: data and download, the article's two)",
                                valueName: "name"))
     var strategies: [String] = []
 
@@ -26,9 +26,13 @@ struct MatrixOptions: ParsableArguments {
     var runs = 5
 
     var strategyNames: [String] {
-        if strategies.isEmpty || strategies.contains("all") { return StrategyCatalog.names }
+        if strategies.isEmpty { return MatrixOptions.articleStrategies }
+        if strategies.contains("all") { return StrategyCatalog.names }
         return strategies.reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
+
+    /// The article's two code paths: the default, so a bare `bench` reproduces its table.
+    static let articleStrategies = ["data", "download"]
 
     var plan: BenchmarkPlan {
         BenchmarkPlan(strategies: strategyNames,

@@ -26,18 +26,29 @@ extension BenchFailure {
 }
 
 /// One line on stderr, redrawn after every trial, when stderr is a terminal (as hyperfine does).
+/// Otherwise (CI logs, pipes) a plain line at most every 10 seconds, and one for the last trial.
 final class ProgressLine {
     private let enabled = isatty(STDERR_FILENO) != 0
     private let started = Date()
+    private var lastPlainLine = Date.distantPast
 
     func show(_ result: TrialResult, index: Int, total: Int) {
-        guard enabled else { return }
+        guard enabled else {
+            if index == total || Date().timeIntervalSince(lastPlainLine) >= 10 {
+                lastPlainLine = Date()
+                FileHandle.standardError.write(Data((describe(result, index: index, total: total) + "\n").utf8))
+            }
+            return
+        }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + describe(result, index: index, total: total)).utf8))
+    }
+
+    private func describe(_ result: TrialResult, index: Int, total: Int) -> String {
         let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
         let elapsed = Date().timeIntervalSince(started)
         let eta = index > 0 ? elapsed / Double(index) * Double(total - index) : 0
-        let line = String(format: "[%d/%d] %@ run %d: %@   (%.0f s, ~%.0f s left)",
-                          index, total, result.cell.description, result.run, peak, elapsed, eta)
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        return String(format: "[%d/%d] %@ run %d: %@   (%.0f s, ~%.0f s left)",
+                      index, total, result.cell.description, result.run, peak, elapsed, eta)
     }
 
     func finish() {

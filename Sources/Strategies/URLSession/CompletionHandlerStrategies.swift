@@ -43,18 +43,14 @@ public final class DownloadTaskStrategy: FetchStrategy {
 
     public func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
-        let destination = workDirectory.appendingPathComponent(UUID().uuidString + ".download")
+        let destination = freshDestination(in: workDirectory)
         session.downloadTask(with: url) { temporaryFile, response, error in
             completion.finish(Result {
                 // FoundationNetworking never deletes the temporary file; on failure remove it here.
                 defer { if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) } }
                 let http = try validateResponse(response, error: error)
                 guard let temporaryFile else { throw FetchError.storage("no file was downloaded") }
-                do {
-                    try FileManager.default.moveItem(at: temporaryFile, to: destination)
-                } catch {
-                    throw FetchError.storage("moving \(temporaryFile.path) failed: \(error)")
-                }
+                try moveDownloadedFile(temporaryFile, to: destination)
                 let outcome = FetchOutcome(payload: .file(destination), statusCode: http.statusCode,
                                            expectedContentLength: http.expectedContentLength)
                 try checkLength(of: outcome.payload.byteCount, against: http)
@@ -62,45 +58,5 @@ public final class DownloadTaskStrategy: FetchStrategy {
             })
         }.resume()
         return try completion.wait()
-    }
-}
-
-/// Maps URLSession's (response, error) pair to an HTTP response with a 2xx status, or throws.
-func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
-    if let error {
-        throw FetchError.transport(String(describing: error))
-    }
-    guard let http = response as? HTTPURLResponse else {
-        throw FetchError.transport("no HTTP response")
-    }
-    guard (200..<300).contains(http.statusCode) else {
-        throw FetchError.httpStatus(http.statusCode)
-    }
-    return http
-}
-
-/// A body that is shorter than Content-Length was cut off: never measure it as a success.
-func checkLength(of received: Int, against response: HTTPURLResponse) throws {
-    let expected = response.expectedContentLength
-    if expected >= 0 && Int64(received) != expected {
-        throw FetchError.lengthMismatch(expected: expected, received: received)
-    }
-}
-
-/// Turns a completion handler into a blocking call: the child has nothing else to do while it waits.
-final class BlockingCompletion<Value>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<Value, Error>?
-
-    func finish(_ result: Result<Value, Error>) {
-        self.result = result
-        done.signal()
-    }
-
-    func wait() throws -> Value {
-        done.wait()
-        let value = try result!.get()
-        result = nil  // the caller becomes the only owner of the payload
-        return value
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import OpenCombine
+
+/// The link between one subscriber and one download task. The task is created and resumed
+/// on the first positive demand (only one value is ever sent, so later demand changes
+/// nothing); `cancel()` is forwarded to the task, and after it nothing reaches the subscriber.
+final class DownloadTaskSubscription<S: Subscriber>: Subscription
+where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
+    private let lock = NSLock()
+    private var publisher: DownloadTaskPublisher?
+    private var subscriber: S?
+    private var task: URLSessionDownloadTask?
+
+    init(publisher: DownloadTaskPublisher, subscriber: S) {
+        self.publisher = publisher
+        self.subscriber = subscriber
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > .none else { return }
+        let created: URLSessionDownloadTask? = lock.withLock {
+            guard task == nil, let publisher else { return nil }  // already started, or cancelled
+            // The handler keeps this subscription alive until the task ends, even if the subscriber lets go.
+            let task = publisher.session.downloadTask(with: publisher.request) { location, response, error in
+                self.finish(location: location, response: response, error: error)
+            }
+            self.task = task
+            return task
+        }
+        created?.resume()
+    }
+
+    func cancel() {
+        let running: URLSessionDownloadTask? = lock.withLock {
+            let running = task
+            terminate()
+            return running
+        }
+        running?.cancel()
+    }
+
+    /// The task's completion handler. The file must be moved before it returns.
+    private func finish(location: URL?, response: URLResponse?, error: Error?) {
+        let ended: (S, URL)? = lock.withLock {
+            guard let subscriber, let publisher else { return nil }
+            terminate()
+            return (subscriber, publisher.destinationDirectory)
+        }
+        guard let (subscriber, directory) = ended else {
+            // Cancelled: nobody wants the file (FoundationNetworking would leave it behind).
+            if let location { try? FileManager.default.removeItem(at: location) }
+            return
+        }
+        switch Self.outcome(location: location, response: response, error: error, directory: directory) {
+        case .success(let output):
+            _ = subscriber.receive(output)
+            subscriber.receive(completion: .finished)
+        case .failure(let error):
+            subscriber.receive(completion: .failure(error))
+        }
+    }
+
+    private static func outcome(location: URL?, response: URLResponse?, error: Error?,
+                                directory: URL) -> Result<DownloadTaskPublisher.Output, URLError> {
+        if let error {
+            if let location { try? FileManager.default.removeItem(at: location) }
+            return .failure(URLError.mapping(error))
+        }
+        guard let location, let response else {
+            return .failure(URLError(.badServerResponse))
+        }
+        let destination = directory.appendingPathComponent(UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: location, to: destination)
+        } catch {
+            try? FileManager.default.removeItem(at: location)
+            return .failure(URLError(.cannotMoveFile, userInfo: [NSUnderlyingErrorKey: error]))
+        }
+        return .success((url: destination, response: response))
+    }
+
+    /// Drops every reference; must be called with the lock held.
+    private func terminate() {
+        publisher = nil
+        subscriber = nil
+        task = nil
+    }
+}
+
+extension URLError {
+    /// The completion handler's error as a `URLError`: FoundationNetworking reports `NSError`s in
+    /// `NSURLErrorDomain`, which do not always cast; anything else is `.unknown`, cause kept.
+    static func mapping(_ error: Error) -> URLError {
+        if let urlError = error as? URLError { return urlError }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain {
+            return URLError(URLError.Code(rawValue: nsError.code) ?? .unknown, userInfo: nsError.userInfo)
+        }
+        return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import OpenCombine
+
+/// The article's subscriber: it holds its subscription strongly (so nothing else needs to keep
+/// the pipeline alive), asks for exactly one value, and releases the subscription on completion.
+/// `cancel()` cancels the subscription, and so the task behind it.
+/// Completion arrives on the session's queue while `cancel()` may come from any thread: a lock guards the subscription.
+public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
+    private let lock = NSLock()
+    private let receiveValue: (Input) -> Void
+    private let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    private var subscription: Subscription?
+    private let demand: Subscribers.Demand
+
+    public init(demand: Subscribers.Demand = .max(1),
+                receiveValue: @escaping (Input) -> Void,
+                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.demand = demand
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+
+    public func receive(subscription: Subscription) {
+        lock.withLock { self.subscription = subscription }
+        if demand > .none { subscription.request(demand) }
+    }
+
+    public func receive(_ input: Input) -> Subscribers.Demand {
+        receiveValue(input)
+        return .none
+    }
+
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        receiveCompletion(completion)
+        lock.withLock { subscription = nil }  // the subscription, and the task it owned, can go now
+    }
+
+    /// Asks for more values; used when the subscriber was made with demand `.none`.
+    public func request(_ demand: Subscribers.Demand) {
+        lock.withLock { subscription }?.request(demand)
+    }
+
+    public func cancel() {
+        let current = lock.withLock {
+            defer { subscription = nil }
+            return subscription
+        }
+        current?.cancel()
+    }
+
+    /// Whether the subscriber still holds a subscription (false after completion or cancel).
+    public var isSubscribed: Bool { lock.withLock { subscription != nil } }
+}

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import OpenCombine
+import OpenCombineFoundation
+
+/// The companion sources' `dataTaskPublisher` pipeline: the status is checked in `tryMap`,
+/// failures are retried, and the pipeline ends in a fallback value instead of a failure
+/// (as `replaceError(with:)` / `catch` do there). Here the fallback carries the error, so a
+/// failed fetch is still reported as one rather than measured as a placeholder.
+public final class DataPublisherStrategy: FetchStrategy {
+    public static let name = "data-publisher"
+    public static let summary = "OpenCombine dataTaskPublisher: status check in tryMap, retry(\(retries)), catch to a fallback value"
+
+    /// Extra attempts after the first: each one is a new request.
+    public static let retries = 2
+
+    public init(workDirectory: URL) {}
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        let completion = BlockingCompletion<FetchOutcome>()
+        let pipeline = URLSession.shared.ocombine.dataTaskPublisher(for: url)
+            .tryMap { data, response -> FetchOutcome in
+                let http = try validateResponse(response, error: nil)
+                try checkLength(of: data.count, against: http)
+                return FetchOutcome(payload: .memory(data), statusCode: http.statusCode,
+                                    expectedContentLength: http.expectedContentLength)
+            }
+            .retry(Self.retries)
+            .map { Result<FetchOutcome, Error>.success($0) }
+            .catch { error in Just(.failure(FetchError.mapping(error))) }  // the fallback value
+            .sink { completion.finish($0) }
+        return try withExtendedLifetime(pipeline) { try completion.wait() }
+    }
+}
+
+extension FetchError {
+    /// Errors out of Combine pipelines: ours pass through, URLSession's become transport errors.
+    static func mapping(_ error: Error) -> FetchError {
+        if let fetchError = error as? FetchError { return fetchError }
+        if let urlError = error as? URLError {
+            return .transport("URLError \(urlError.code.rawValue): \(urlError.localizedDescription)")
+        }
+        return .transport(String(describing: error))
+    }
+}

@@ -1,0 +1,52 @@
+import DownloadPublisher
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import OpenCombine
+
+/// The article's Combine part: its custom `DownloadTaskPublisher` (the file is moved into the
+/// work folder before the task's handler returns), the status checked in `tryMap`, and the
+/// article's subscriber that holds its subscription and lets go of it on completion.
+public final class DownloadPublisherStrategy: FetchStrategy {
+    public static let name = "download-publisher"
+    public static let summary = "the article's custom DownloadTaskPublisher (OpenCombine): file moved, then status checked in tryMap"
+
+    private let workDirectory: URL
+
+    public init(workDirectory: URL) {
+        self.workDirectory = workDirectory
+    }
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        let completion = BlockingCompletion<FetchOutcome>()
+        var received: FetchOutcome?
+        let subscriber = RetainingSubscriber<FetchOutcome, Error>(
+            receiveValue: { received = $0 },
+            receiveCompletion: { end in
+                switch end {
+                case .finished:
+                    completion.finish(received.map { .success($0) }
+                                      ?? .failure(FetchError.transport("the publisher finished without a value")))
+                case .failure(let error):
+                    completion.finish(.failure(FetchError.mapping(error)))
+                }
+                received = nil
+            })
+        URLSession.shared.downloadTaskPublisher(for: url, movingTo: workDirectory)
+            .tryMap { file, response -> FetchOutcome in
+                do {
+                    let http = try validateResponse(response, error: nil)
+                    let outcome = FetchOutcome(payload: .file(file), statusCode: http.statusCode,
+                                               expectedContentLength: http.expectedContentLength)
+                    try checkLength(of: outcome.payload.byteCount, against: http)
+                    return outcome
+                } catch {
+                    try? FileManager.default.removeItem(at: file)
+                    throw error
+                }
+            }
+            .subscribe(subscriber)
+        return try completion.wait()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// libcurl straight into memory: the floor for strategies that hold the body as `Data`.
+/// The buffer grows by doubling with realloc (large blocks are remapped, not copied) and is
+/// trimmed and handed to `Data` without a copy at the end.
+public final class CurlMemoryStrategy: FetchStrategy {
+    public static let name = "curl-memory"
+    public static let summary = "libcurl directly, write callback appending to a growing malloc buffer handed to Data uncopied (the floor for Data)"
+
+    private let transfer: CurlTransfer
+
+    public init(workDirectory: URL) {
+        transfer = try! CurlTransfer()  // fails only when libcurl cannot allocate a handle
+    }
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        let buffer = GrowingBuffer()
+        let response = try transfer.get(url) { chunk in buffer.append(chunk) }
+        try checkStatusAndLength(response, received: buffer.count)
+        return FetchOutcome(payload: .memory(buffer.takeData()), statusCode: response.statusCode,
+                            expectedContentLength: response.expectedContentLength)
+    }
+}
+
+/// libcurl straight into a file with write(2): the floor for strategies that hold a file.
+public final class CurlFileStrategy: FetchStrategy {
+    public static let name = "curl-file"
+    public static let summary = "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
+
+    private let transfer: CurlTransfer
+    private let workDirectory: URL
+
+    public init(workDirectory: URL) {
+        transfer = try! CurlTransfer()
+        self.workDirectory = workDirectory
+    }
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        let destination = freshDestination(in: workDirectory)
+        let descriptor = try createFile(destination)
+        var written = 0
+        let response: CurlTransfer.Response
+        do {
+            defer { close(descriptor) }
+            response = try transfer.get(url) { chunk in
+                guard writeAll(descriptor, chunk) else { return false }
+                written += chunk.count
+                return true
+            }
+            try checkStatusAndLength(response, received: written)
+        } catch {
+            try? FileManager.default.removeItem(at: destination)
+            throw error
+        }
+        return FetchOutcome(payload: .file(destination), statusCode: response.statusCode,
+                            expectedContentLength: response.expectedContentLength)
+    }
+}
+
+private func checkStatusAndLength(_ response: CurlTransfer.Response, received: Int) throws {
+    guard (200..<300).contains(response.statusCode) else { throw FetchError.httpStatus(response.statusCode) }
+    let expected = response.expectedContentLength
+    if expected >= 0 && Int64(received) != expected {
+        throw FetchError.lengthMismatch(expected: expected, received: received)
+    }
+}

@@ -1,0 +1,76 @@
+import CLibCurl
+import Foundation
+
+/// One libcurl easy handle, kept for the strategy's lifetime so that the connection opened
+/// by the warm-up is reused by the measured fetch (as URLSession keeps its connections).
+/// Every received chunk is handed to the caller's closure: where it goes is the strategy's choice.
+final class CurlTransfer {
+    private let handle: UnsafeMutableRawPointer
+
+    init() throws {
+        guard let handle = curl_easy_init() else { throw FetchError.transport("curl_easy_init failed") }
+        self.handle = handle
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    struct Response {
+        var statusCode: Int
+        /// Content-Length as announced, or -1 when unknown.
+        var expectedContentLength: Int64
+    }
+
+    /// GETs `url`, calling `receive` with each chunk as libcurl delivers it. `receive` returns
+    /// false to abort (its storage failed), which ends the transfer with CURLE_WRITE_ERROR.
+    func get(_ url: URL, receive: @escaping (UnsafeRawBufferPointer) -> Bool) throws -> Response {
+        let context = ChunkReceiver(receive)
+        let unmanaged = Unmanaged.passRetained(context)
+        defer { unmanaged.release() }
+
+        try check(curlshim_setopt_string(handle, CURLOPT_URL, url.absoluteString))
+        try check(curlshim_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
+        try check(curlshim_setopt_long(handle, CURLOPT_NOSIGNAL, 1))  // no SIGALRM in a threaded process
+        try check(curlshim_setopt_write_callback(handle, curlWriteCallback))
+        try check(curlshim_setopt_pointer(handle, CURLOPT_WRITEDATA, unmanaged.toOpaque()))
+
+        let result = curl_easy_perform(handle)
+        if let storageError = context.failure {
+            throw storageError
+        }
+        try check(result)
+
+        var status = 0
+        try check(curlshim_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status))
+        var length: curl_off_t = -1
+        try check(curlshim_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length))
+        return Response(statusCode: status, expectedContentLength: Int64(length))
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else {
+            throw FetchError.transport("libcurl error \(code.rawValue): \(String(cString: curl_easy_strerror(code)))")
+        }
+    }
+}
+
+/// The write callback's context: the strategy's closure, and why it stopped, if it did.
+private final class ChunkReceiver {
+    let receive: (UnsafeRawBufferPointer) -> Bool
+    var failure: FetchError?
+
+    init(_ receive: @escaping (UnsafeRawBufferPointer) -> Bool) {
+        self.receive = receive
+    }
+}
+
+/// libcurl's CURLOPT_WRITEFUNCTION: returning fewer bytes than given aborts the transfer.
+private func curlWriteCallback(data: UnsafeMutablePointer<CChar>?, size: Int, count: Int,
+                               context: UnsafeMutableRawPointer?) -> Int {
+    let receiver = Unmanaged<ChunkReceiver>.fromOpaque(context!).takeUnretainedValue()
+    let byteCount = size * count
+    guard receiver.receive(UnsafeRawBufferPointer(start: data, count: byteCount)) else {
+        receiver.failure = .storage("the received bytes could not be stored")
+        return 0
+    }
+    return byteCount
+}

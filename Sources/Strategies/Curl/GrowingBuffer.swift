@@ -1,0 +1,36 @@
+import Foundation
+
+/// A malloc'd byte buffer that doubles its capacity with realloc. glibc and jemalloc serve
+/// blocks this large from mmap and grow them with mremap, so growing does not copy, and pages
+/// past the end of the data are never touched, so they never count in RSS.
+final class GrowingBuffer {
+    private var bytes: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private(set) var count = 0
+
+    deinit { free(bytes) }
+
+    /// Appends `chunk`; false if memory ran out.
+    func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard !chunk.isEmpty else { return true }
+        if count + chunk.count > capacity {
+            var newCapacity = max(capacity, 64 * 1024)
+            while newCapacity < count + chunk.count { newCapacity *= 2 }
+            guard let grown = realloc(bytes, newCapacity) else { return false }
+            bytes = grown
+            capacity = newCapacity
+        }
+        (bytes! + count).copyMemory(from: chunk.baseAddress!, byteCount: chunk.count)
+        count += chunk.count
+        return true
+    }
+
+    /// The bytes as `Data`, which takes over the block (trimmed to size): no copy.
+    func takeData() -> Data {
+        guard let block = bytes, count > 0 else { return Data() }
+        let trimmed = realloc(block, count) ?? block
+        bytes = nil
+        capacity = 0
+        return Data(bytesNoCopy: trimmed, count: count, deallocator: .free)
+    }
+}

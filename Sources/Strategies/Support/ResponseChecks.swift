@@ -1,0 +1,26 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Maps URLSession's (response, error) pair to an HTTP response with a 2xx status, or throws.
+func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
+    if let error {
+        throw FetchError.transport(String(describing: error))
+    }
+    guard let http = response as? HTTPURLResponse else {
+        throw FetchError.transport("no HTTP response")
+    }
+    guard (200..<300).contains(http.statusCode) else {
+        throw FetchError.httpStatus(http.statusCode)
+    }
+    return http
+}
+
+/// A body that is shorter than Content-Length was cut off: never measure it as a success.
+func checkLength(of received: Int, against response: HTTPURLResponse) throws {
+    let expected = response.expectedContentLength
+    if expected >= 0 && Int64(received) != expected {
+        throw FetchError.lengthMismatch(expected: expected, received: received)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// async/await: `URLSession.data(from:)` returns the whole body as `Data`, like the data task.
+public final class AsyncDataStrategy: FetchStrategy {
+    public static let name = "async-data"
+    public static let summary = "async/await URLSession.data(from:); the whole body returned as Data"
+
+    public init(workDirectory: URL) {}
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        try runBlocking {
+            let data: Data, response: URLResponse
+            do {
+                (data, response) = try await URLSession.shared.data(from: url)
+            } catch {
+                throw FetchError.transport(String(describing: error))
+            }
+            let http = try validateResponse(response, error: nil)
+            try checkLength(of: data.count, against: http)
+            return FetchOutcome(payload: .memory(data), statusCode: http.statusCode,
+                                expectedContentLength: http.expectedContentLength)
+        }
+    }
+}
+
+/// async/await: `URLSession.download(from:)` returns a temporary file, moved into the work folder.
+public final class AsyncDownloadStrategy: FetchStrategy {
+    public static let name = "async-download"
+    public static let summary = "async/await URLSession.download(from:); the body streams to a file, then moved"
+
+    private let workDirectory: URL
+
+    public init(workDirectory: URL) {
+        self.workDirectory = workDirectory
+    }
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        let destination = freshDestination(in: workDirectory)
+        return try runBlocking {
+            let temporaryFile: URL, response: URLResponse
+            do {
+                (temporaryFile, response) = try await URLSession.shared.download(from: url)
+            } catch {
+                throw FetchError.transport(String(describing: error))
+            }
+            defer { try? FileManager.default.removeItem(at: temporaryFile) }  // gone already when moved
+            let http = try validateResponse(response, error: nil)
+            try moveDownloadedFile(temporaryFile, to: destination)
+            let outcome = FetchOutcome(payload: .file(destination), statusCode: http.statusCode,
+                                       expectedContentLength: http.expectedContentLength)
+            try checkLength(of: outcome.payload.byteCount, against: http)
+            return outcome
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `Data(contentsOf:)` on an http URL: the common anti-pattern. It blocks the calling thread
+/// for the whole transfer and reports neither the status nor the headers. On Linux it runs a
+/// data task in a fresh URLSession and then copies the body twice (into an NSData, then into
+/// the Data it returns), and it fails on most non-2xx statuses without saying which.
+public final class ContentsOfStrategy: FetchStrategy {
+    public static let name = "contents-of"
+    public static let summary = "Data(contentsOf:) on the URL: the anti-pattern; blocks a thread, no status or headers"
+
+    public init(workDirectory: URL) {}
+
+    public func fetch(url: URL) throws -> FetchOutcome {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw FetchError.transport("Data(contentsOf:) failed (it does not say why or with which status): \(error)")
+        }
+        return FetchOutcome(payload: .memory(data), statusCode: 0, expectedContentLength: -1)
+    }
+}
