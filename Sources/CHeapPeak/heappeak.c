@@ -15,7 +15,8 @@
 #include <string.h>
 
 static _Atomic int64_t live_bytes;
-static _Atomic int64_t peak_bytes;
+static _Atomic int64_t peak_bytes;      // since the last reset: the measured window
+static _Atomic int64_t lifetime_bytes;  // never reset: comparable with heaptrack and massif
 
 static void *(*next_malloc)(size_t);
 static void (*next_free)(void *);
@@ -57,14 +58,19 @@ static void resolve(void) {
     resolving = 0;
 }
 
+static void raise_to(_Atomic int64_t *maximum, int64_t value) {
+    int64_t seen = atomic_load_explicit(maximum, memory_order_relaxed);
+    while (value > seen && !atomic_compare_exchange_weak_explicit(maximum, &seen, value, memory_order_relaxed,
+                                                                  memory_order_relaxed)) {}
+}
+
 static void account(void *pointer, int sign) {
     if (pointer == NULL || from_bootstrap(pointer)) return;
     int64_t size = (int64_t)next_usable_size(pointer);
     int64_t now = atomic_fetch_add_explicit(&live_bytes, sign * size, memory_order_relaxed) + sign * size;
     if (sign > 0) {
-        int64_t peak = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
-        while (now > peak && !atomic_compare_exchange_weak_explicit(&peak_bytes, &peak, now, memory_order_relaxed,
-                                                                    memory_order_relaxed)) {}
+        raise_to(&peak_bytes, now);
+        raise_to(&lifetime_bytes, now);
     }
 }
 
@@ -152,6 +158,11 @@ void heappeak_read(uint64_t *live, uint64_t *peak) {
     int64_t high = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
     *live = now > 0 ? (uint64_t)now : 0;
     *peak = high > 0 ? (uint64_t)high : 0;
+}
+
+uint64_t heappeak_lifetime(void) {
+    int64_t high = atomic_load_explicit(&lifetime_bytes, memory_order_relaxed);
+    return high > 0 ? (uint64_t)high : 0;
 }
 
 void heappeak_reset(void) {

@@ -85,3 +85,9 @@ void heapstats_exact_reset(void) {
     heappeak_reset_function *reset = (heappeak_reset_function *)dlsym(RTLD_DEFAULT, "heappeak_reset");
     if (reset != NULL) reset();
 }
+
+uint64_t heapstats_exact_lifetime_peak(void) {
+    typedef uint64_t lifetime_function(void);
+    lifetime_function *lifetime = (lifetime_function *)dlsym(RTLD_DEFAULT, "heappeak_lifetime");
+    return lifetime != NULL ? lifetime() : 0;
+}

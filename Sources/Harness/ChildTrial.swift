@@ -77,6 +77,7 @@ public enum ChildTrial {
         result.finalAllocatedBytes = final.allocatedBytes
         result.baselineHeapExactBytes = exactBaseline
         result.peakHeapExactBytes = exactPeak
+        result.lifetimePeakHeapExactBytes = exactHeap?.lifetimePeak()
         result.fetchSeconds = Double(fetched - baseline.time) / 1e9
         result.renderSeconds = Double(rendered - fetched) / 1e9
         result.durationSeconds = Double(rendered - baseline.time) / 1e9

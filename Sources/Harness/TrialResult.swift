@@ -57,6 +57,8 @@ public struct TrialResult: Codable, Sendable {
     /// nil when the child ran without the interposer.
     public var baselineHeapExactBytes: Int?
     public var peakHeapExactBytes: Int?
+    /// The exact heap maximum over the child's whole life (start-up and warm-up included).
+    public var lifetimePeakHeapExactBytes: Int?
 
     public var fetchSeconds: Double?
     public var renderSeconds: Double?

@@ -63,6 +63,12 @@ public struct ExactHeapPeak: Sendable {
         return read().live
     }
 
+    /// The maximum over the process's whole life, start-up and warm-up included (what heaptrack
+    /// and massif report), as opposed to `read().peak`, the maximum since `reset()`.
+    public func lifetimePeak() -> Int {
+        Int(heapstats_exact_lifetime_peak())
+    }
+
     public func read() -> (live: Int, peak: Int) {
         var live: UInt64 = 0, peak: UInt64 = 0
         _ = heapstats_exact_read(&live, &peak)

@@ -15,8 +15,15 @@ public final class CalibrationSpikeStrategy: FetchStrategy {
 
     public init(workDirectory: URL) {}
 
+    /// Where the block is published while it is held: a pointer that escapes to a global keeps
+    /// the optimizer from removing a malloc, memset and free whose memory is never read.
+    nonisolated(unsafe) public static var heldBlock: UnsafeMutableRawPointer?
+
+    @_optimize(none)
     public func fetch(url: URL) throws -> FetchOutcome {
         guard let block = malloc(Self.spikeBytes) else { throw FetchError.storage("malloc of the spike failed") }
+        Self.heldBlock = block
+        defer { Self.heldBlock = nil }
         memset(block, 0x5A, Self.spikeBytes)
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -10,6 +10,9 @@
 /// Live heap bytes now, and their maximum since the last reset.
 void heappeak_read(uint64_t *live, uint64_t *peak);
 
+/// The maximum of live heap bytes over the process's whole life, never reset.
+uint64_t heappeak_lifetime(void);
+
 /// Sets the maximum to the current live bytes (called when the measured window opens).
 void heappeak_reset(void);
 
