@@ -31,17 +31,22 @@ enum BenchProcess {
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
         // Drain the pipes on other threads so a chatty child cannot block on a full pipe.
-        var outData = Data(), errData = Data()
+        let outData = PipeContents(), errData = PipeContents()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { outData.data = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        group.wait()
+        group.wait()  // orders the reader threads' writes before these reads
         return Output(status: process.terminationStatus,
-                      standardOutput: String(decoding: outData, as: UTF8.self),
-                      standardError: String(decoding: errData, as: UTF8.self))
+                      standardOutput: String(decoding: outData.data, as: UTF8.self),
+                      standardError: String(decoding: errData.data, as: UTF8.self))
+    }
+
+    /// What one reader thread collected; read only after the DispatchGroup has been waited on.
+    final class PipeContents: @unchecked Sendable {
+        var data = Data()
     }
 
     static func temporaryFolder() -> URL {
