@@ -1,11 +1,11 @@
 import Foundation
 
 /// libcurl straight into memory: the floor for strategies that hold the body as `Data`.
-/// The buffer grows by doubling with realloc (large blocks are remapped, not copied) and is
-/// trimmed and handed to `Data` without a copy at the end.
+/// The buffer is sized from Content-Length when the server announces it (otherwise it grows
+/// by doubling) and handed to `Data` without a copy at the end: one copy of the body, no more.
 public final class CurlMemoryStrategy: FetchStrategy {
     public static let name = "curl-memory"
-    public static let summary = "libcurl directly, write callback appending to a growing malloc buffer handed to Data uncopied (the floor for Data)"
+    public static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
 
     private let transfer: CurlTransfer
 
@@ -15,7 +15,10 @@ public final class CurlMemoryStrategy: FetchStrategy {
 
     public func fetch(url: URL) throws -> FetchOutcome {
         let buffer = GrowingBuffer()
-        let response = try transfer.get(url) { chunk in buffer.append(chunk) }
+        let response = try transfer.get(url, announced: { length in
+            // A doubling buffer would peak at old + new block under jemalloc, which copies on realloc.
+            if length > 0 { buffer.reserve(Int(length)) }
+        }, receive: { chunk in buffer.append(chunk) })
         try checkStatusAndLength(response, received: buffer.count)
         return FetchOutcome(payload: .memory(buffer.takeData()), statusCode: response.statusCode,
                             expectedContentLength: response.expectedContentLength)

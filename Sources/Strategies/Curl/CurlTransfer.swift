@@ -22,8 +22,10 @@ final class CurlTransfer {
 
     /// GETs `url`, calling `receive` with each chunk as libcurl delivers it. `receive` returns
     /// false to abort (its storage failed), which ends the transfer with CURLE_WRITE_ERROR.
-    func get(_ url: URL, receive: @escaping (UnsafeRawBufferPointer) -> Bool) throws -> Response {
-        let context = ChunkReceiver(receive)
+    /// `announced` is called once, before the first chunk, with Content-Length (-1 if unknown).
+    func get(_ url: URL, announced: @escaping (Int64) -> Void = { _ in },
+             receive: @escaping (UnsafeRawBufferPointer) -> Bool) throws -> Response {
+        let context = ChunkReceiver(handle: handle, announced: announced, receive: receive)
         let unmanaged = Unmanaged.passRetained(context)
         defer { unmanaged.release() }
 
@@ -55,11 +57,26 @@ final class CurlTransfer {
 
 /// The write callback's context: the strategy's closure, and why it stopped, if it did.
 private final class ChunkReceiver {
+    let handle: UnsafeMutableRawPointer
+    let announced: (Int64) -> Void
     let receive: (UnsafeRawBufferPointer) -> Bool
+    var headersSeen = false
     var failure: FetchError?
 
-    init(_ receive: @escaping (UnsafeRawBufferPointer) -> Bool) {
+    init(handle: UnsafeMutableRawPointer, announced: @escaping (Int64) -> Void,
+         receive: @escaping (UnsafeRawBufferPointer) -> Bool) {
+        self.handle = handle
+        self.announced = announced
         self.receive = receive
+    }
+
+    /// The headers are complete by the first body byte, so Content-Length is known here.
+    func announceOnce() {
+        guard !headersSeen else { return }
+        headersSeen = true
+        var length: curl_off_t = -1
+        if curlshim_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) != CURLE_OK { length = -1 }
+        announced(Int64(length))
     }
 }
 
@@ -68,6 +85,7 @@ private func curlWriteCallback(data: UnsafeMutablePointer<CChar>?, size: Int, co
                                context: UnsafeMutableRawPointer?) -> Int {
     let receiver = Unmanaged<ChunkReceiver>.fromOpaque(context!).takeUnretainedValue()
     let byteCount = size * count
+    receiver.announceOnce()
     guard receiver.receive(UnsafeRawBufferPointer(start: data, count: byteCount)) else {
         receiver.failure = .storage("the received bytes could not be stored")
         return 0

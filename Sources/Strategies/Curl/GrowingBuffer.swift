@@ -1,14 +1,22 @@
 import Foundation
 
-/// A malloc'd byte buffer that doubles its capacity with realloc. glibc and jemalloc serve
-/// blocks this large from mmap and grow them with mremap, so growing does not copy, and pages
-/// past the end of the data are never touched, so they never count in RSS.
+/// A malloc'd byte buffer that doubles its capacity with realloc when it runs out. Pages past
+/// the end of the data are never touched, so they do not count in RSS; but growing costs
+/// differently per allocator: glibc moves large blocks with mremap (no copy), jemalloc copies
+/// into a new block, so both old and new are resident for a moment. `reserve` avoids growing.
 final class GrowingBuffer {
     private var bytes: UnsafeMutableRawPointer?
     private var capacity = 0
     private(set) var count = 0
 
     deinit { free(bytes) }
+
+    /// Makes room for `capacity` bytes in one allocation (only before anything is appended).
+    func reserve(_ capacity: Int) {
+        guard bytes == nil, capacity > 0, let block = malloc(capacity) else { return }
+        bytes = block
+        self.capacity = capacity
+    }
 
     /// Appends `chunk`; false if memory ran out.
     func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
