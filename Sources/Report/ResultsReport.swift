@@ -3,18 +3,12 @@ import Harness
 
 /// Reads a results folder and regenerates what is derived from it: the chart data that the
 /// gnuplot scripts draw, and the tables and quoted numbers of REPORT.md.
-public struct ResultsReport {
+public struct ResultsReport: ResultsFolder {
     public var directory: URL
 
     public init(directory: URL) {
         self.directory = directory
     }
-
-    public var trialsCSV: URL { directory.appendingPathComponent("trials.csv") }
-    public var timelineCSV: URL { directory.appendingPathComponent("timeline.csv") }
-    public var trialsJSON: URL { directory.appendingPathComponent("trials.json") }
-    public var sweepCSV: URL { directory.appendingPathComponent("sweep.csv") }
-    public var environmentText: URL { directory.appendingPathComponent("environment.txt") }
 
     /// trials.csv is required; the timeline, sweep, context and environment are used when present.
     public func load() throws -> ReportFigures {

@@ -3,17 +3,12 @@ import Harness
 
 /// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json.
 /// Each file is replaced atomically, so a crash or Ctrl-C leaves the last complete version.
-public struct ResultsWriter {
+public struct ResultsWriter: ResultsFolder {
     public var directory: URL
 
     public init(directory: URL) {
         self.directory = directory
     }
-
-    public var trialsCSV: URL { directory.appendingPathComponent("trials.csv") }
-    public var timelineCSV: URL { directory.appendingPathComponent("timeline.csv") }
-    public var trialsJSON: URL { directory.appendingPathComponent("trials.json") }
-    public var summaryCSV: URL { directory.appendingPathComponent("summary.csv") }
 
     /// Cheap enough to call after every trial: the rows measured so far are never lost.
     public func writeTrials(_ results: [TrialResult]) throws {

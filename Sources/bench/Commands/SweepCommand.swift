@@ -91,7 +91,7 @@ struct SweepCommand: ParsableCommand {
 
         let plan = BenchmarkPlan(strategies: strategyNames, renders: [render], allocators: [allocator], runs: runs)
         let planned = plan.schedule().count * steps.count
-        let file = URL(fileURLWithPath: out, isDirectory: true).appendingPathComponent("sweep.csv")
+        let file = ResultsWriter(directory: URL(fileURLWithPath: out, isDirectory: true)).sweepCSV
         let progress = ProgressLine()
         Interruption.install()
 

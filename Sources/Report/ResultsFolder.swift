@@ -1,0 +1,15 @@
+import Foundation
+
+/// The files of a results folder, named once for everything that writes or reads them.
+public protocol ResultsFolder {
+    var directory: URL { get }
+}
+
+extension ResultsFolder {
+    public var trialsCSV: URL { directory.appendingPathComponent("trials.csv") }
+    public var timelineCSV: URL { directory.appendingPathComponent("timeline.csv") }
+    public var trialsJSON: URL { directory.appendingPathComponent("trials.json") }
+    public var summaryCSV: URL { directory.appendingPathComponent("summary.csv") }
+    public var sweepCSV: URL { directory.appendingPathComponent("sweep.csv") }
+    public var environmentText: URL { directory.appendingPathComponent("environment.txt") }
+}
