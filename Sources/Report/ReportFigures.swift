@@ -76,7 +76,7 @@ public struct ReportFigures {
             values[key + "_min_mb"] = mb(rss.min)
             values[key + "_max_mb"] = mb(rss.max)
             values[key + "_cv_pct"] = String(format: "%.1f", rss.coefficientOfVariation * 100)
-            if let heap = summary.peakAllocatedDelta { values[key + "_heap_mb"] = mb(heap.median) }
+            if let heap = summary.heapPeakDelta?.distribution { values[key + "_heap_mb"] = mb(heap.median) }
             if let final = summary.finalRSSDelta {
                 values[key + "_final_mb"] = mb(final.median)
                 if let payloadBytes { values[key + "_final_minus_payload_mb"] = mb(final.median - Double(payloadBytes)) }
@@ -139,7 +139,7 @@ public struct ReportFigures {
             for allocator in chart.allocators {
                 let summary = chart.summary(article.cell(allocator))
                 row.append(summary?.peakRSSDelta.map { "\(mb($0.median)) (\(mb($0.min))–\(mb($0.max)))" } ?? "–")
-                row.append(summary?.peakAllocatedDelta.map { mb($0.median) } ?? "–")
+                row.append(summary?.heapPeakDelta.map { mb($0.distribution.median) } ?? "–")
                 row.append(summary?.finalRSSDelta.map { mb($0.median) } ?? "–")
             }
             rows.append(row)
@@ -159,7 +159,7 @@ public struct ReportFigures {
                 rows.append([cell.caseTitle, allocator.title, "\(summary.succeeded)/\(summary.succeeded + summary.failed)",
                              mb(rss.median), mb(rss.p10), mb(rss.p90), mb(rss.min), mb(rss.max),
                              String(format: "%.1f%%", rss.coefficientOfVariation * 100),
-                             summary.peakAllocatedDelta.map { mb($0.median) } ?? "–",
+                             summary.heapPeakDelta.map { mb($0.distribution.median) } ?? "–",
                              summary.finalRSSDelta.map { mb($0.median) } ?? "–",
                              summary.bytesHeldPerPayloadByte.map { String(format: "%.2f", $0) } ?? "–"])
             }

@@ -20,9 +20,9 @@ do for [i = 1:matrix_count] { set ytics add (matrix_title[i] i - 1) }
 unset grid
 set grid xtics lc rgb '#dddddd'
 set border 1
-set lmargin 24
+set lmargin 32  # room for the longest label, "download-publisher + thumbnail"
 set key at screen 0.5, screen 0.01 center bottom horizontal nobox reverse Left width 1
-set bmargin 6
+set bmargin 7
 
 bitmap(y) = exists('bitmap_mb') ? bitmap_mb : NaN
 payload(y) = exists('payload_mb') ? payload_mb : NaN
