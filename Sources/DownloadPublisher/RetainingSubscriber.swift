@@ -31,8 +31,10 @@ public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     public func receive(completion: Subscribers.Completion<Failure>) {
+        // Let go first (the subscription, and the task it owned, can go now), then tell: whoever
+        // is told of the completion must find the subscriber already unsubscribed.
+        lock.withLock { subscription = nil }
         receiveCompletion(completion)
-        lock.withLock { subscription = nil }  // the subscription, and the task it owned, can go now
     }
 
     /// Asks for more values; used when the subscriber was made with demand `.none`.
