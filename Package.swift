@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
+        // For Benchmarks/, a package of its own that depends on this one by path.
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Strategies", targets: ["Strategies"]),
+        .library(name: "LoopbackServer", targets: ["LoopbackServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
