@@ -20,18 +20,14 @@ test: setup
 	$(SWIFT) test --no-parallel
 
 # The memory gate (see results/README.md): the article's four cases, both allocators, a few runs,
-# compared with the committed baseline. Exit 2 regression, 3 failed or missing runs, 5 no baseline.
-GATE_MATRIX ?= --strategy data --strategy download --render none --render full
-GATE_RUNS ?= 5
-GATE_OUT ?= .build/gate
+# compared with the committed baseline. scripts/gate.sh exits 2 regression, 3 failed or missing runs,
+# 5 no baseline (make itself reports any failure as 2; call the script for the distinct status).
 gate: build
-	.build/release/bench run $(GATE_MATRIX) --runs $(GATE_RUNS) --out $(GATE_OUT)
-	.build/release/bench compare $(RESULTS)/baseline.json $(GATE_OUT)/trials.json --thresholds $(RESULTS)/thresholds.json
+	bash scripts/gate.sh
 
 # Re-measure the gate's reference on this machine; review and commit results/baseline.json.
-BASELINE_RUNS ?= 10
 baseline: build
-	.build/release/bench baseline update $(GATE_MATRIX) --runs $(BASELINE_RUNS) --out $(GATE_OUT)/baseline-run --baseline $(RESULTS)/baseline.json
+	bash scripts/gate.sh baseline
 
 # package-benchmark on the building blocks, checked against Benchmarks/Thresholds (see Benchmarks/README.md).
 benchmarks: setup

@@ -14,6 +14,7 @@ struct BaselineUpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Write the baseline from a new run of the matrix, or from an existing export.",
+        usage: "bench baseline update [--from <export>] [--baseline <path>] [<bench run options>]",
         discussion: """
         Without --from, measures like `bench run` (same options; its exports go to --out) and \
         writes the baseline from that run. A run with failed trials is refused: a baseline must \
