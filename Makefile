@@ -3,7 +3,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 RESULTS ?= results
 
-.PHONY: setup build bench sweep plots test validate clean
+.PHONY: setup build bench sweep plots test validate gate baseline benchmarks clean
 
 setup:
 	@bash scripts/setup.sh
@@ -36,6 +36,20 @@ test: setup
 # Needs: apt-get install heaptrack valgrind time
 validate: build
 	python3 scripts/validate.py --bench .build/release/bench --out $(RESULTS)
+
+# The memory gate (see results/README.md): the article's four cases, both allocators, a few runs,
+# compared with the committed baseline. scripts/gate.sh exits 2 regression, 3 failed or missing runs,
+# 5 no baseline (make itself reports any failure as 2; call the script for the distinct status).
+gate: build
+	bash scripts/gate.sh
+
+# Re-measure the gate's reference on this machine; review and commit results/baseline.json.
+baseline: build
+	bash scripts/gate.sh baseline
+
+# package-benchmark on the building blocks, checked against Benchmarks/Thresholds (see Benchmarks/README.md).
+benchmarks: setup
+	cd Benchmarks && $(SWIFT) package benchmark thresholds check --path Thresholds
 
 clean:
 	rm -rf .build

@@ -8,6 +8,10 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
         // Preloaded into measured children only (never linked into bench): exact heap high-water mark.
         .library(name: "HeapPeak", type: .dynamic, targets: ["CHeapPeak"]),
+        // For Benchmarks/, a package of its own that depends on this one by path.
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Strategies", targets: ["Strategies"]),
+        .library(name: "LoopbackServer", targets: ["LoopbackServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

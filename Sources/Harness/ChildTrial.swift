@@ -25,6 +25,7 @@ public enum ChildTrial {
 
     private static func measure(_ spec: TrialSpec, startedAt started: UInt64, into result: inout TrialResult) throws {
         let heap = try HeapCounters(expecting: spec.allocator)
+        let injection = try InjectedRegression.fromEnvironment()
         guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
             throw TrialError("unknown strategy '\(spec.strategy)'; valid: \(StrategyCatalog.names.joined(separator: ", "))")
         }
@@ -47,9 +48,11 @@ public enum ChildTrial {
         let outcome: FetchOutcome
         let image: DecodedImage?
         let fetched: UInt64
+        var injectedCopy: Any?  // test-only (BENCH_INJECT_REGRESSION); nil in real runs
         do {
             outcome = try strategy.fetch(url: spec.url)
             fetched = MonotonicClock.now()
+            injectedCopy = injection?.apply(to: outcome.payload)
             image = try Renderer.render(outcome.payload, mode: spec.render, maxPixel: spec.maxPixel)
         } catch {
             _ = sampler.stop()
@@ -92,7 +95,7 @@ public enum ChildTrial {
             TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
                           residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)
         }
-        withExtendedLifetime((outcome, image)) {}
+        withExtendedLifetime((outcome, image, injectedCopy)) {}
         if case .file(let file) = outcome.payload {
             try? FileManager.default.removeItem(at: file)
         }

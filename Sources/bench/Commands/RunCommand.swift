@@ -58,6 +58,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--sample-interval-us must be between 50 and 1000000")
         }
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
+        do { _ = try InjectedRegression.fromEnvironment() } catch { throw ValidationError("\(error)") }
     }
 
     static func httpURL(_ text: String, option: String) throws -> URL {
@@ -69,6 +70,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let injected = try? InjectedRegression.fromEnvironment() {
+            printError("warning: \(InjectedRegression.environmentVariable)=\(injected.rawValue): a deliberate regression is injected (test only)")
+        }
         let source: ImageSource
         if let url {
             source = .external(url: try Self.httpURL(url, option: "--url"),

@@ -1,0 +1,158 @@
+import Foundation
+import Harness
+
+/// What the gate concluded about one metric of one cell, best to worst for the build.
+public enum GateVerdict: String, Sendable, Comparable {
+    /// Smaller by more than the tolerance, and significantly so. Reported, never fails.
+    case improvement
+    case ok
+    /// Grew by more than the tolerance, but the runs do not show it significantly (noise). Does not fail.
+    case unconfirmed
+    /// A cell only CURRENT has. Does not fail.
+    case new
+    /// The baseline has no successful run of this cell.
+    case noBaseline = "no baseline"
+    /// Grew by more than the tolerance, and significantly.
+    case regression
+    /// CURRENT lacks a cell of the baseline.
+    case missing
+    /// Some runs of the cell failed in CURRENT.
+    case failed
+
+    static let order: [GateVerdict] = [.improvement, .ok, .unconfirmed, .new, .noBaseline, .regression, .missing, .failed]
+    public static func < (lhs: GateVerdict, rhs: GateVerdict) -> Bool {
+        order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+    }
+
+    /// The exit status this verdict asks for: a broken run (3) outranks a regression (2),
+    /// which outranks a missing baseline cell (5).
+    public var exitCode: BenchExitCode {
+        switch self {
+        case .improvement, .ok, .unconfirmed, .new: return .success
+        case .noBaseline: return .noBaseline
+        case .regression: return .regression
+        case .missing, .failed: return .runFailed
+        }
+    }
+}
+
+/// One metric of one cell, baseline against current.
+public struct MetricComparison: Sendable {
+    public var cell: TrialCell
+    public var metric: GateMetric
+    public var baseline: Distribution?
+    public var current: Distribution?
+    /// Growth of the median the tolerance allows (bytes).
+    public var allowed: Double?
+    /// One-sided Mann-Whitney p-values: current above baseline, and current below.
+    public var pGreater: Double?
+    public var pLess: Double?
+    public var verdict: GateVerdict
+    public var failedRuns: Int = 0
+
+    public var change: Double? {
+        guard let baseline, let current else { return nil }
+        return current.median - baseline.median
+    }
+}
+
+/// Compares CURRENT with BASELINE cell by cell, metric by metric.
+///
+/// The rule: a metric regresses when its median grew by more than its tolerance
+/// (max of absolute bytes and relative percent of the baseline median) AND a one-sided
+/// Mann-Whitney U test says the current runs are larger than the baseline runs at the
+/// configured level. The median alone ignores one wild run; the rank test alone would flag
+/// tiny but consistent shifts; both together ask for a shift that is large and real.
+/// When the samples are too small for the test ever to reach the level, the threshold
+/// decides alone and a warning says so (a gate that cannot fail would be worse).
+public struct GateComparison: Sendable {
+    public var comparisons: [MetricComparison]
+    public var warnings: [String]
+    public var thresholds: GateThresholds
+
+    public init(baseline: [TrialResult], current: [TrialResult], thresholds: GateThresholds) {
+        self.thresholds = thresholds
+        var comparisons: [MetricComparison] = []
+        var warnings: [String] = []
+        let baselineRuns = Dictionary(grouping: baseline, by: \.cell)
+        let currentRuns = Dictionary(grouping: current, by: \.cell)
+        let cells = Set(baselineRuns.keys).union(currentRuns.keys).sorted()
+        var untestable: Set<String> = []
+
+        for cell in cells {
+            let oldRuns = (baselineRuns[cell] ?? []).filter(\.isSuccess)
+            let newRuns = currentRuns[cell] ?? []
+            let failedRuns = newRuns.filter { !$0.isSuccess }
+            for metric in thresholds.comparedMetrics {
+                let tolerance = thresholds.metrics[metric]!
+                let old = oldRuns.compactMap { metric.value(of: $0) }.map(Double.init)
+                let new = newRuns.filter(\.isSuccess).compactMap { metric.value(of: $0) }.map(Double.init)
+                var comparison = MetricComparison(cell: cell, metric: metric, baseline: Distribution(old),
+                                                  current: Distribution(new), verdict: .ok,
+                                                  failedRuns: failedRuns.count)
+                if baselineRuns[cell] == nil {
+                    comparison.verdict = .new
+                } else if newRuns.isEmpty {
+                    comparison.verdict = .missing
+                } else if old.isEmpty {
+                    comparison.verdict = .noBaseline
+                } else if !failedRuns.isEmpty || new.isEmpty {
+                    comparison.verdict = .failed
+                } else {
+                    let allowed = tolerance.allowedGrowth(fromMedian: comparison.baseline!.median)
+                    comparison.allowed = allowed
+                    comparison.pGreater = MannWhitneyU.greater(new, than: old)?.pValue
+                    comparison.pLess = MannWhitneyU.greater(old, than: new)?.pValue
+                    let testable = MannWhitneyU.smallestPValue(n1: new.count, n2: old.count) < thresholds.significanceLevel
+                    if !testable { untestable.insert("\(new.count) current vs \(old.count) baseline runs") }
+                    let change = comparison.change!
+                    if change > allowed {
+                        let significant = !testable || comparison.pGreater! < thresholds.significanceLevel
+                        comparison.verdict = significant ? .regression : .unconfirmed
+                    } else if change < -allowed && (!testable || comparison.pLess! < thresholds.significanceLevel) {
+                        comparison.verdict = .improvement
+                    }
+                }
+                warnings += Self.stabilityWarnings(comparison, tolerance: tolerance, cvWarningPercent: thresholds.cvWarningPercent)
+                comparisons.append(comparison)
+            }
+            if !failedRuns.isEmpty {
+                let reasons = Set(failedRuns.map { "\($0.status.rawValue): \($0.error)" }).sorted().prefix(3)
+                warnings.append("\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))")
+            }
+        }
+        for sizes in untestable.sorted() {
+            warnings.append("\(sizes) are too few for the significance test at \(thresholds.significanceLevel) "
+                            + "(smallest reachable p is above it): the threshold alone decides; use more runs")
+        }
+        self.comparisons = comparisons
+        self.warnings = warnings
+    }
+
+    /// High spread makes a gate flap or go blind. Medians below the absolute tolerance are
+    /// left out: there the absolute allowance already absorbs a large relative wobble.
+    static func stabilityWarnings(_ comparison: MetricComparison, tolerance: Tolerance, cvWarningPercent: Double) -> [String] {
+        [("BASELINE", comparison.baseline), ("CURRENT", comparison.current)].compactMap { side, distribution in
+            guard let distribution, distribution.count > 1,
+                  abs(distribution.median) > Double(tolerance.absoluteBytes),
+                  distribution.coefficientOfVariation * 100 > cvWarningPercent else { return nil }
+            return String(format: "%@ %@: unstable in %@ (CV %.1f%% over %d runs > %.0f%%); "
+                          + "use more runs (--runs 10) or pin the benchmark to a quiet core (taskset -c 1)",
+                          comparison.cell.description, comparison.metric.label, side,
+                          distribution.coefficientOfVariation * 100, distribution.count, cvWarningPercent)
+        }
+    }
+
+    /// The worst verdict per cell.
+    public var cellVerdicts: [(cell: TrialCell, verdict: GateVerdict)] {
+        var worst: [TrialCell: GateVerdict] = [:]
+        for comparison in comparisons { worst[comparison.cell] = max(worst[comparison.cell] ?? .improvement, comparison.verdict) }
+        return worst.keys.sorted().map { ($0, worst[$0]!) }
+    }
+
+    public var exitCode: BenchExitCode {
+        let codes = Set(comparisons.map(\.verdict.exitCode))
+        for code in [BenchExitCode.runFailed, .regression, .noBaseline] where codes.contains(code) { return code }
+        return .success
+    }
+}

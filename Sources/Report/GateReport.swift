@@ -1,0 +1,88 @@
+import Foundation
+import Harness
+
+/// The gate's table: every cell and metric with baseline, current, change and verdict,
+/// as plain text for a terminal or as Markdown for a pull-request comment.
+public enum GateReport {
+    public enum Format: String, CaseIterable, Sendable {
+        case text, markdown
+    }
+
+    static let header = ["cell", "metric", "runs", "baseline", "current", "change", "allowed", "p", "verdict"]
+
+    public static func render(_ gate: GateComparison, format: Format) -> String {
+        let rows = gate.comparisons.map(row)
+        let title = "Medians in MB (10^6 bytes) over the warmed-up baseline; allowed = max(absolute, "
+            + "relative x baseline); p = one-sided Mann-Whitney U, current > baseline; a regression needs "
+            + "change > allowed and p < \(gate.thresholds.significanceLevel)."
+        var text: String
+        switch format {
+        case .text:
+            text = "Memory gate. " + title + "\n" + TextTable.render(header: header, rows: rows)
+        case .markdown:
+            text = "### Memory gate\n\n" + title + "\n\n" + markdownTable(rows: rows.map { row in
+                row.enumerated().map { $0.offset == 8 && $0.element != "ok" ? "**\($0.element)**" : $0.element }
+            })
+        }
+        text += "\n" + summary(gate)
+        let bullet = format == .markdown ? "- " : "warning: "
+        if !gate.warnings.isEmpty {
+            text += "\n" + gate.warnings.map { bullet + $0 }.joined(separator: "\n") + "\n"
+        }
+        return text
+    }
+
+    static func row(_ comparison: MetricComparison) -> [String] {
+        let runs = "\(comparison.baseline?.count ?? 0)/\(comparison.current?.count ?? 0)"
+            + (comparison.failedRuns > 0 ? " (+\(comparison.failedRuns) failed)" : "")
+        var change = "-"
+        if let delta = comparison.change, let baseline = comparison.baseline?.median {
+            change = signedMB(delta)
+            if baseline != 0 { change += String(format: " (%+.1f%%)", delta / abs(baseline) * 100) }
+        }
+        return [
+            comparison.cell.description, comparison.metric.label, runs,
+            mb(comparison.baseline?.median), mb(comparison.current?.median), change,
+            comparison.allowed.map { "±" + mb($0) } ?? "-",
+            comparison.pGreater.map { pValue($0) } ?? "-",
+            comparison.verdict == .regression ? "REGRESSION" : comparison.verdict.rawValue,
+        ]
+    }
+
+    static func summary(_ gate: GateComparison) -> String {
+        let cells = gate.cellVerdicts
+        let counts = Dictionary(grouping: cells, by: \.verdict).mapValues(\.count)
+        let parts = GateVerdict.order.reversed().compactMap { verdict in
+            counts[verdict].map { "\($0) \(verdict.rawValue)" }
+        }
+        var line = "\(cells.count) cells: " + parts.joined(separator: ", ")
+        let regressed = cells.filter { $0.verdict == .regression }.map(\.cell.description)
+        if !regressed.isEmpty { line += "\nregressed: " + regressed.joined(separator: ", ") }
+        switch gate.exitCode {
+        case .success: line += "\nverdict: PASS"
+        case .regression: line += "\nverdict: FAIL (regression, exit 2)"
+        case .runFailed: line += "\nverdict: FAIL (runs failed or cells missing in CURRENT, exit 3)"
+        case .noBaseline: line += "\nverdict: FAIL (no baseline for some cells, exit 5)"
+        default: break
+        }
+        return line + "\n"
+    }
+
+    static func markdownTable(rows: [[String]]) -> String {
+        let lines = [header, header.map { _ in "---" }] + rows
+        return lines.map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+            .joined(separator: "\n") + "\n"
+    }
+
+    static func mb(_ bytes: Double?) -> String {
+        bytes.map { String(format: "%.2f", $0 / 1e6) } ?? "-"
+    }
+
+    static func signedMB(_ bytes: Double) -> String {
+        String(format: "%+.2f", bytes / 1e6)
+    }
+
+    static func pValue(_ p: Double) -> String {
+        p < 0.001 ? String(format: "%.0e", p) : String(format: "%.3f", p)
+    }
+}

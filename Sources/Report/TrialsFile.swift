@@ -1,0 +1,63 @@
+import Foundation
+import Harness
+
+/// Reads a run's export back, whichever format it is in: trials.json (`{context, trials}`)
+/// or trials.csv. JSON is recognised by its first character, not by the file's name.
+public enum TrialsFile {
+    public enum LoadError: Error, CustomStringConvertible, Equatable {
+        case missing(path: String)
+        /// No rows: an empty file, a header only, or `"trials": []`.
+        case empty(path: String)
+        case malformed(path: String, problem: String)
+
+        public var description: String {
+            switch self {
+            case .missing(let path): return "\(path): no such file"
+            case .empty(let path): return "\(path): no trials in the file"
+            case .malformed(let path, let problem): return "\(path) is not a trials.csv or trials.json: \(problem)"
+            }
+        }
+    }
+
+    public static func load(_ path: String) throws -> [TrialResult] {
+        guard FileManager.default.fileExists(atPath: path) else { throw LoadError.missing(path: path) }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw LoadError.malformed(path: path, problem: error.localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LoadError.malformed(path: path, problem: "not UTF-8 text")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { throw LoadError.empty(path: path) }
+
+        let trials: [TrialResult]
+        do {
+            if trimmed.hasPrefix("{") {
+                trials = try JSONDecoder.trials.decode(Exported.self, from: data).trials
+            } else {
+                trials = try TrialsCSV.parse(text)
+            }
+        } catch let error as DecodingError {
+            throw LoadError.malformed(path: path, problem: describe(error))
+        } catch {
+            throw LoadError.malformed(path: path, problem: String(describing: error))
+        }
+        if trials.isEmpty { throw LoadError.empty(path: path) }
+        return trials
+    }
+
+    /// The part of trials.json the gate needs; the context is optional so hand-made files work.
+    struct Exported: Decodable {
+        var trials: [TrialResult]
+    }
+}
+
+extension JSONDecoder {
+    /// Reads what `JSONExport.encoded()` writes (ISO 8601 dates).
+    public static var trials: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Report
+
+struct BaselineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baseline",
+        abstract: "Manage the gate's reference run (results/baseline.json).",
+        subcommands: [BaselineUpdateCommand.self])
+}
+
+struct BaselineUpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Write the baseline from a new run of the matrix, or from an existing export.",
+        usage: "bench baseline update [--from <export>] [--baseline <path>] [<bench run options>]",
+        discussion: """
+        Without --from, measures like `bench run` (same options; its exports go to --out) and \
+        writes the baseline from that run. A run with failed trials is refused: a baseline must \
+        hold only successful runs. Measure with the build the gate uses (release) on the machine \
+        that runs the gate, and commit the file.
+
+        Examples:
+          bench baseline update --strategy data --strategy download --runs 10
+          bench baseline update --from results/trials.json
+
+        Exit status: 0 written; 3 the run or the export has failed trials, or cannot be read; \
+        64 bad options; 70 the harness could not start.
+        """)
+
+    @OptionGroup var measurement: RunCommand
+
+    @Option(help: "Take the runs from this trials.json or trials.csv instead of measuring.")
+    var from: String?
+
+    @Option(help: "Where the baseline is written.")
+    var baseline = "results/baseline.json"
+
+    func run() throws {
+        let source = from ?? ResultsWriter(directory: URL(fileURLWithPath: measurement.out, isDirectory: true)).trialsJSON.path
+        if from == nil {
+            do {
+                try measurement.run()
+            } catch let exit as ExitCode where exit.rawValue == BenchExitCode.runFailed.rawValue {
+                BenchFailure(.runFailed, "baseline not written: some runs failed (see \(source))").exit()
+            }
+        }
+        let trials: [TrialResult]
+        do {
+            trials = try TrialsFile.load(source)
+        } catch {
+            BenchFailure(.runFailed, "baseline not written: \(error)").exit()
+        }
+        let failed = trials.filter { !$0.isSuccess }
+        guard failed.isEmpty else {
+            BenchFailure(.runFailed, "baseline not written: \(failed.count) of \(trials.count) runs in \(source) failed, "
+                         + "e.g. \(failed[0].cell) run \(failed[0].run): \(failed[0].error)").exit()
+        }
+
+        let context = try Self.context(of: source, trials: trials)
+        let destination = URL(fileURLWithPath: baseline)
+        try AtomicFile.write(JSONExport(context: context, trials: trials).encoded(), to: destination)
+        let cells = Set(trials.map(\.cell))
+        print("wrote \(destination.path): \(cells.count) cells, \(trials.count) runs")
+    }
+
+    /// The export's own context when it has one (trials.json), else a new one saying where the rows came from.
+    static func context(of path: String, trials: [TrialResult]) throws -> RunContext {
+        if let data = FileManager.default.contents(atPath: path),
+           let export = try? JSONDecoder.trials.decode(JSONExport.self, from: data) {
+            return export.context
+        }
+        let runs = Dictionary(grouping: trials, by: \.cell).values.map(\.count).max() ?? 0
+        return RunContext(command: CommandLine.arguments.joined(separator: " "), source: "rows of \(path)",
+                          payloadBytes: trials.compactMap(\.payloadBytes).max(), runsPerCell: runs, sampleIntervalNanos: 0)
+    }
+}
