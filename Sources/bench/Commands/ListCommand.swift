@@ -19,9 +19,11 @@ struct ListCommand: ParsableCommand {
         print("  full       decode to 8-bit RGBA (4 bytes a pixel), kept alive as if on screen")
         print("  thumbnail  libjpeg DCT-scaled decode bounded by --max-pixel; never the full bitmap")
         print("\nAllocators (--allocator):")
-        print("  system     glibc malloc; heap counters from mallinfo2()")
-        print("  jemalloc   libjemalloc.so.2 preloaded into the child; counters from mallctl"
+        print("  system     glibc malloc")
+        print("  jemalloc   libjemalloc.so.2 preloaded into the child"
               + (JemallocLibrary.locate() == nil ? " (NOT FOUND: run scripts/setup.sh)" : ""))
+        print("  Under either, libHeapPeak.so (built next to bench) is preloaded too and keeps the exact heap peak;")
+        print("  with --no-exact-heap the heap comes from the allocator's own counters (mallinfo2, mallctl).")
     }
 }
 
