@@ -11,6 +11,6 @@ struct Bench: ParsableCommand {
         Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
         """,
         subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, TrialCommand.self,
-                      SweepCommand.self, ReportCommand.self],
+                      SweepCommand.self, ReportCommand.self, ScenarioCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)
 }
