@@ -14,6 +14,8 @@ public final class RowLoader: @unchecked Sendable {
     public struct Counters: Sendable {
         public var started = 0, completed = 0, cancelled = 0, failed = 0
         public var bytesDelivered = 0
+        /// Partial downloads of cancelled tasks that FoundationNetworking left in TMPDIR, removed by us.
+        public var orphanedFilesRemoved = 0
     }
 
     /// Called on a background queue with the row's image (nil for render `none`).
@@ -162,6 +164,27 @@ public final class RowLoader: @unchecked Sendable {
         }
         if let image { deliver(row, image) }
         startWaiting()
+        removeOrphanedDownloads()
+    }
+
+    /// True when nothing waits and every started request has reported back.
+    public var isIdle: Bool { lock.withLock { slotsInUse == 0 && waiting.isEmpty } }
+
+    /// A cancelled download task reports no file, and FoundationNetworking never deletes its
+    /// partial `<UUID>.tmp` in TMPDIR. When no request is in progress no task owns a temporary
+    /// file, so every one left is an orphan. Under the lock: no task can start meanwhile.
+    private func removeOrphanedDownloads() {
+        guard strategy == .download else { return }
+        lock.withLock {
+            guard slotsInUse == 0 else { return }
+            let folder = FileManager.default.temporaryDirectory
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for name in names where name.hasSuffix(".tmp") {
+                if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil {
+                    counters.orphanedFilesRemoved += 1
+                }
+            }
+        }
     }
 }
 

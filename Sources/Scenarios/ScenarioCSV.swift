@@ -37,6 +37,7 @@ public enum ScenarioCSV {
         ("cache_hits", { String($0.cacheHits) }),
         ("cache_evictions", { String($0.cacheEvictions) }),
         ("cache_final_bytes", { String($0.cacheFinalBytes) }),
+        ("orphaned_files_removed", { String($0.orphanedFilesRemoved) }),
         ("leftover_files", { String($0.leftoverFiles) }),
         ("duration_s", { String(format: "%.3f", $0.durationSeconds) }),
         ("error", { $0.error }),

@@ -23,6 +23,8 @@ public struct ScrollResult: Codable, Sendable {
     public var requestsFailed = 0
     /// Body bytes of the requests that finished their transfer.
     public var bytesDelivered = 0
+    /// Partial downloads of cancelled tasks left in TMPDIR by FoundationNetworking, which the loader removed.
+    public var orphanedFilesRemoved = 0
     /// Rows that entered the window, and those that got their image while visible.
     public var rowsEntered = 0
     public var rowsShown = 0

@@ -53,7 +53,9 @@ public enum ScrollSimulation {
         let deadline = MonotonicClock.now() + UInt64(spec.timeoutSeconds * 1e9)
         while !rows.allShown(visible) && MonotonicClock.now() < deadline { usleep(2_000) }
         let scrolled = MonotonicClock.now()
-        sleep(until: scrolled + spec.settleNanos)
+        // Cancelled tasks report back after the fact; the steady state is when all have.
+        while !loader.isIdle && MonotonicClock.now() < deadline { usleep(2_000) }
+        sleep(until: MonotonicClock.now() + spec.settleNanos)
         let final = sampler.sampleNow()
         let exactPeak = exactHeap?.read().peak
         let hwm = ProcessMemory.peakResidentBytes()
@@ -74,6 +76,7 @@ public enum ScrollSimulation {
         result.requestsCancelled = counters.cancelled
         result.requestsFailed = counters.failed
         result.bytesDelivered = counters.bytesDelivered
+        result.orphanedFilesRemoved = counters.orphanedFilesRemoved
         rows.report(into: &result)
         if !rows.allShown(visible) {
             result.status = "timeout"

@@ -19,24 +19,32 @@ final class SharedRequestsTests: XCTestCase {
         // A slow first byte keeps the transfer in flight while all eight subscribe.
         let url = server.url(for: "/image.jpg", fault: .slowFirstByte(milliseconds: 300))
         let requests = SharedRequests()
-        let received = NSMutableArray()
+        let received = Received()
         let done = DispatchGroup()
         var subscriptions: [AnyCancellable] = []
         for _ in 0..<8 {
             done.enter()
             subscriptions.append(requests.publisher(for: url).sink(
                 receiveCompletion: { _ in done.leave() },
-                receiveValue: { data in received.add(data as NSData) }))
+                receiveValue: { data in received.add(data) }))
         }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         withExtendedLifetime(subscriptions) {}
 
         XCTAssertEqual(server.requestCount(path: "/image.jpg"), 1)
-        XCTAssertEqual(received.count, 8)
-        let bodies = received.compactMap { $0 as? Data }
+        let bodies = received.all
+        XCTAssertEqual(bodies.count, 8)
         XCTAssertTrue(bodies.allSatisfy { $0 == body })
         // One buffer, eight references: the subscribers did not get copies.
         let addresses = Set(bodies.map { $0.withUnsafeBytes { Int(bitPattern: $0.baseAddress) } })
         XCTAssertEqual(addresses.count, 1)
     }
+}
+
+/// The bodies the subscribers received, kept as the same `Data` values (no bridging copies).
+private final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bodies: [Data] = []
+    func add(_ body: Data) { lock.withLock { bodies.append(body) } }
+    var all: [Data] { lock.withLock { bodies } }
 }
