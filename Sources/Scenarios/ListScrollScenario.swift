@@ -21,6 +21,10 @@ public struct ListScrollScenario {
         public var fixtures: [FixtureSpec]
         public var fixtureCacheDirectory: URL
         public var timeoutSeconds = 120.0
+        public var retries = 0
+        public var fault: ScrollFault?
+        public var faultEvery = 4
+        public var memoryLimitBytes: Int?
 
         public init(strategy: ScrollStrategy, render: RenderMode, fixtures: [FixtureSpec], fixtureCacheDirectory: URL) {
             self.strategy = strategy
@@ -59,12 +63,20 @@ public struct ListScrollScenario {
         defer { server.shutdown() }
 
         var spec = ScrollSpec(strategy: settings.strategy, render: settings.render,
-                              rowURLs: (0..<settings.rows).map { server.url(for: "/row/\($0).jpg") },
+                              rowURLs: (0..<settings.rows).map { row in
+                                  let path = "/row/\(row).jpg"
+                                  guard let fault = settings.fault, row % settings.faultEvery == 0 else { return server.url(for: path) }
+                                  return server.url(for: path, fault: fault.serverFault(bodyBytes: bodies[row % bodies.count].count))
+                              },
                               warmupURL: server.url(for: "/warmup.jpg"), visibleRows: settings.visibleRows,
                               rowsPerSecond: settings.rowsPerSecond, maxConcurrent: settings.maxConcurrent,
                               cacheLimitBytes: settings.cacheLimitBytes, workDirectory: workDirectory)
         spec.maxPixel = settings.maxPixel
         spec.timeoutSeconds = settings.timeoutSeconds
+        spec.retries = settings.retries
+        spec.fault = settings.fault
+        spec.faultEvery = settings.faultEvery
+        spec.memoryLimitBytes = settings.memoryLimitBytes
         defer { try? FileManager.default.removeItem(at: workDirectory) }
 
         var result = launcher.launch(spec)
@@ -73,7 +85,8 @@ public struct ListScrollScenario {
         result.bytesSent = server.bytesSent - warmups * warmup.count
         result.serverRequests = server.totalRequestCount - warmups
         result.payloadBytesAllRows = payloadBytesAllRows
-        result.leftoverFiles = (try? FileManager.default.subpathsOfDirectory(atPath: workDirectory.path).count) ?? 0
+        result.leftoverFiles = ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
+            .filter { $0 != MemoryBudget.peakFileName }.count
         return result
     }
 }

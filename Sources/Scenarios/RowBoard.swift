@@ -22,6 +22,7 @@ final class RowBoard: @unchecked Sendable {
     private var timesToImage: [UInt64] = []
     private var entered = 0
     private var cacheHits = 0
+    private var fallbacks = 0
 
     init(cache: CostLimitedCache<CacheKey, DecodedImage>?, cacheKeySize: Int) {
         self.cache = cache
@@ -52,10 +53,17 @@ final class RowBoard: @unchecked Sendable {
         }
     }
 
-    func deliver(row: Int, image: DecodedImage?) {
+    /// The row's image, or its failure: then it shows a placeholder, which counts as shown
+    /// (the user sees the row settle) but not in the time to image.
+    func deliver(row: Int, result: Result<DecodedImage?, Error>) {
+        let image = try? result.get()
         let url: URL? = lock.withLock {
             guard let entered = enteredAt[row], shown[row] == nil else { return nil }
             shown[row] = .some(image)
+            if image == nil, case .failure = result {
+                fallbacks += 1
+                return nil
+            }
             timesToImage.append(MonotonicClock.now() - entered)
             return urls[row]
         }
@@ -71,6 +79,7 @@ final class RowBoard: @unchecked Sendable {
             result.rowsEntered = entered
             result.rowsShown = timesToImage.count
             result.cacheHits = cacheHits
+            result.rowsFallback = fallbacks
             let sorted = timesToImage.sorted()
             if !sorted.isEmpty {
                 let middle = sorted.count / 2

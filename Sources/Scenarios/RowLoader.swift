@@ -13,30 +13,36 @@ import Strategies
 public final class RowLoader: @unchecked Sendable {
     public struct Counters: Sendable {
         public var started = 0, completed = 0, cancelled = 0, failed = 0
+        /// Requests started again after a failure (each is also counted in `started`).
+        public var retried = 0
         public var bytesDelivered = 0
         /// Partial downloads of cancelled tasks that FoundationNetworking left in TMPDIR, removed by us.
         public var orphanedFilesRemoved = 0
     }
 
-    /// Called on a background queue with the row's image (nil for render `none`).
-    public typealias Delivery = @Sendable (_ row: Int, _ image: DecodedImage?) -> Void
+    /// Called on a background queue with the row's image (nil for render `none`), or the error
+    /// that remained after every retry (the row then shows a fallback placeholder).
+    public typealias Delivery = @Sendable (_ row: Int, _ image: Result<DecodedImage?, Error>) -> Void
 
     private let strategy: ScrollStrategy
     private let render: RenderMode
     private let maxPixel: Int
     private let maxConcurrent: Int
+    private let retries: Int
     private let session: URLSession
     private let deliver: Delivery
     private let decodeQueue = DispatchQueue(label: "row-decode", attributes: .concurrent)
 
     private let lock = NSLock()
-    private var waiting: [(row: Int, url: URL)] = []
+    private var waiting: [(row: Int, url: URL, attempt: Int)] = []
     /// Row to its running request; the id tells a re-requested row from its cancelled predecessor.
     private var running: [Int: (id: Int, task: URLSessionTask)] = [:]
     private var slotsInUse = 0
     private var counters = Counters()
 
-    public init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, deliver: @escaping Delivery) {
+    public init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, retries: Int = 0,
+                deliver: @escaping Delivery) {
+        self.retries = retries
         self.strategy = strategy
         self.render = render
         self.maxPixel = maxPixel
@@ -66,7 +72,7 @@ public final class RowLoader: @unchecked Sendable {
     }
 
     public func request(row: Int, url: URL) {
-        lock.withLock { waiting.append((row, url)) }
+        lock.withLock { waiting.append((row, url, 0)) }
         startWaiting()
     }
 
@@ -89,7 +95,7 @@ public final class RowLoader: @unchecked Sendable {
                 slotsInUse += 1
                 counters.started += 1
                 let id = counters.started
-                let task = makeTask(url: next.url) { [self] result in finish(row: next.row, id: id, result) }
+                let task = makeTask(url: next.url) { [self] result in finish(next, id: id, result) }
                 running[next.row] = (id, task)  // before resume, so the completion always finds it
                 return task
             }
@@ -148,21 +154,27 @@ public final class RowLoader: @unchecked Sendable {
         }
     }
 
-    private func finish(row: Int, id: Int, _ result: Result<DecodedImage?, Error>) {
-        let image: DecodedImage?? = lock.withLock {
+    /// A failed request goes back to the front of the queue while it has retries left (as
+    /// Combine's `retry(n)` resubscribes at once); after the last one the row gets its fallback.
+    private func finish(_ request: (row: Int, url: URL, attempt: Int), id: Int, _ result: Result<DecodedImage?, Error>) {
+        let delivery: Result<DecodedImage?, Error>? = lock.withLock {
             slotsInUse -= 1
-            guard running[row]?.id == id else { return nil }  // cancelled meanwhile
-            running[row] = nil
+            guard running[request.row]?.id == id else { return nil }  // cancelled meanwhile
+            running[request.row] = nil
             switch result {
-            case .success(let image):
+            case .success:
                 counters.completed += 1
-                return .some(image)
+                return result
+            case .failure where request.attempt < retries:
+                counters.retried += 1
+                waiting.insert((request.row, request.url, request.attempt + 1), at: 0)
+                return nil
             case .failure:
                 counters.failed += 1
-                return nil
+                return result
             }
         }
-        if let image { deliver(row, image) }
+        if let delivery { deliver(request.row, delivery) }
         startWaiting()
         removeOrphanedDownloads()
     }

@@ -41,11 +41,16 @@ public struct ScenarioLauncher {
                 return result
             }
             let lastLines = String(decoding: output.standardError, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: " | ")
+            // Over a memory budget the child traps without a report; its last recorded peak remains.
+            failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory) ?? 0
             if output.timedOut {
                 failed.status = "timeout"
             } else if let signal = output.terminatingSignal {
                 failed.status = "killed"
                 failed.error = "signal \(signal) (\(String(cString: strsignal(signal)))) "
+            } else {
+                failed.status = "failed"
+                failed.error = "exit status \(output.exitStatus ?? -1) "
             }
             failed.error += "child left no report: \(lastLines)"
         } catch {

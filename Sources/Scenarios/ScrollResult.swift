@@ -20,7 +20,11 @@ public struct ScrollResult: Codable, Sendable {
     public var requestsStarted = 0
     public var requestsCompleted = 0
     public var requestsCancelled = 0
+    /// Requests that failed after their last retry, and the retries made.
     public var requestsFailed = 0
+    public var requestsRetried = 0
+    /// Rows that showed a placeholder because their request failed.
+    public var rowsFallback = 0
     /// Body bytes of the requests that finished their transfer.
     public var bytesDelivered = 0
     /// Partial downloads of cancelled tasks left in TMPDIR by FoundationNetworking, which the loader removed.

@@ -20,11 +20,19 @@ public enum ScrollSimulation {
     }
 
     private static func measure(_ spec: ScrollSpec, into result: inout ScrollResult) throws {
+        var peakRecorder: DispatchSourceTimer?
+        if let limit = spec.memoryLimitBytes {
+            peakRecorder = MemoryBudget.recordPeak(in: spec.workDirectory)
+            try MemoryBudget.apply(limitBytes: limit)
+        }
+        defer { peakRecorder?.cancel() }
         let heap = try HeapCounters(expecting: spec.allocator)
         let rows = RowBoard(cache: spec.cacheLimitBytes > 0 ? CostLimitedCache(costLimit: spec.cacheLimitBytes) : nil,
                             cacheKeySize: spec.render == .thumbnail ? spec.maxPixel : 0)
         let loader = RowLoader(strategy: spec.strategy, render: spec.render, maxPixel: spec.maxPixel,
-                               maxConcurrent: spec.maxConcurrent) { row, image in rows.deliver(row: row, image: image) }
+                               maxConcurrent: spec.maxConcurrent, retries: spec.retries) { row, result in
+            rows.deliver(row: row, result: result)
+        }
         if let warmupURL = spec.warmupURL { try loader.warmUp(url: warmupURL) }
 
         let exactHeap = ExactHeapPeak()
@@ -75,6 +83,7 @@ public enum ScrollSimulation {
         result.requestsCompleted = counters.completed
         result.requestsCancelled = counters.cancelled
         result.requestsFailed = counters.failed
+        result.requestsRetried = counters.retried
         result.bytesDelivered = counters.bytesDelivered
         result.orphanedFilesRemoved = counters.orphanedFilesRemoved
         rows.report(into: &result)

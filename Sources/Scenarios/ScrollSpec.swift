@@ -28,6 +28,13 @@ public struct ScrollSpec: Codable, Sendable, Equatable {
     /// Decoded-image cache limit in bytes; 0 turns the cache off.
     public var cacheLimitBytes: Int
     public var maxPixel: Int = 256
+    /// Times a failed request is tried again before the row falls back to a placeholder.
+    public var retries = 0
+    /// The fault the server acts out on every `faultEvery`-th row (none when nil), on every attempt.
+    public var fault: ScrollFault?
+    public var faultEvery = 4
+    /// RLIMIT_DATA for the child, in bytes (see MemoryBudget), or nil for no limit.
+    public var memoryLimitBytes: Int?
     /// TMPDIR of the child; the parent counts what is left in it, then deletes it.
     public var workDirectory: URL
     public var sampleIntervalNanos: UInt64 = 1_000_000

@@ -8,7 +8,8 @@ import XCTest
 final class ListScrollTests: XCTestCase {
     /// Each row is visible for 0.1 s, and its body needs about 0.5 s at the throttled rate: most rows
     /// leave before their transfer ends, and cancelling must stop those transfers at the server.
-    func scroll(_ strategy: ScrollStrategy, cacheLimit: Int = 0, bandwidth: Int? = 500_000) throws -> ScrollResult {
+    func scroll(_ strategy: ScrollStrategy, cacheLimit: Int = 0, bandwidth: Int? = 500_000,
+                configure: (inout ListScrollScenario.Settings) -> Void = { _ in }) throws -> ScrollResult {
         var settings = ListScrollScenario.Settings(
             strategy: strategy, render: .thumbnail,
             fixtures: [FixtureSpec(width: 1600, height: 1200, quality: 85, seed: 31),
@@ -21,6 +22,7 @@ final class ListScrollTests: XCTestCase {
         settings.cacheLimitBytes = cacheLimit
         settings.bandwidthBytesPerSecond = bandwidth
         settings.timeoutSeconds = 60
+        configure(&settings)
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
         let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
             .run(workDirectory: work)
@@ -45,6 +47,27 @@ final class ListScrollTests: XCTestCase {
             }
             // The rows on screen when scrolling stops always get their images.
             XCTAssertGreaterThanOrEqual(result.rowsShown, 2, "\(strategy)")
+        }
+    }
+
+    /// Every other row's body is cut off halfway, on every attempt: each such row costs its
+    /// retries in wasted bytes, then shows a placeholder, and no partial file stays behind.
+    func testRetriesUnderTruncatedBodiesFallBackAndLeaveNoFiles() throws {
+        for strategy in ScrollStrategy.allCases {
+            let result = try scroll(strategy, bandwidth: nil) { settings in
+                settings.rows = 8
+                settings.rowsPerSecond = 10
+                settings.fault = .truncate
+                settings.faultEvery = 2
+                settings.retries = 2
+            }
+            XCTAssertGreaterThan(result.requestsFailed, 0, "\(strategy)")
+            XCTAssertGreaterThan(result.requestsRetried, 0, "\(strategy)")
+            XCTAssertLessThanOrEqual(result.requestsRetried, 2 * (result.requestsFailed + result.requestsCancelled), "\(strategy)")
+            XCTAssertGreaterThan(result.rowsFallback, 0, "\(strategy)")
+            XCTAssertGreaterThan(result.bytesWasted, 0, "\(strategy): truncated bodies crossed the wire for nothing")
+            XCTAssertEqual(result.serverRequests, result.requestsStarted, "\(strategy)")
+            XCTAssertEqual(result.leftoverFiles, 0, "\(strategy): files left in the child's TMPDIR")
         }
     }
 

@@ -58,6 +58,18 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Fixture sizes the rows cycle over, WIDTHxHEIGHT comma-separated (default: 8 sizes, 0.5-24 MP).")
     var sizes: String?
 
+    @Option(help: "Server fault on every --fault-every-th row, on every attempt: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var fault: String?
+
+    @Option(help: "Which rows get --fault: every N-th, from row 0.")
+    var faultEvery = 4
+
+    @Option(help: "Times a failed request is retried (0...5) before its row shows a placeholder.")
+    var retries = 0
+
+    @Option(help: "Hard limit on the child's memory (RLIMIT_DATA: heap and private mappings), bytes with k/M/G suffix; over it the child is killed.")
+    var memoryLimit: String?
+
     @Option(help: "Runs of each combination.")
     var runs = 1
 
@@ -75,11 +87,17 @@ struct ListScrollCommand: ParsableCommand {
         _ = try renderers()
         _ = try caps()
         _ = try cacheLimitBytes()
+        _ = try memoryLimitBytes()
         _ = try fixtures()
         guard (1...10_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 10000 (got \(rows))") }
         guard (1...rows).contains(visible) else { throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))") }
         guard speed > 0 && speed <= 1000 else { throw ValidationError("--speed must be in (0, 1000] rows a second (got \(speed))") }
         guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000") }
+        if let fault, ScrollFault(rawValue: fault) == nil {
+            throw ValidationError("--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (1...10_000).contains(faultEvery) else { throw ValidationError("--fault-every must be between 1 and 10000 (got \(faultEvery))") }
+        guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5 (got \(retries))") }
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be between 1 and 100") }
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
     }
@@ -105,6 +123,10 @@ struct ListScrollCommand: ParsableCommand {
                         settings.maxPixel = maxPixel
                         settings.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
                         settings.timeoutSeconds = timeout
+                        settings.fault = fault.flatMap(ScrollFault.init(rawValue:))
+                        settings.faultEvery = faultEvery
+                        settings.retries = retries
+                        settings.memoryLimitBytes = try memoryLimitBytes()
                         let work = FileManager.default.temporaryDirectory
                             .appendingPathComponent("bench-scenario-\(getpid())-\(UUID().uuidString.prefix(8))")
                         let result: ScrollResult
@@ -142,12 +164,24 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func cacheLimitBytes() throws -> Int {
+        try Self.byteCount(cacheLimit, option: "--cache-limit", example: "0 (off), 50000000, 64M or 1G")
+    }
+
+    func memoryLimitBytes() throws -> Int? {
+        guard let memoryLimit else { return nil }
+        let bytes = try Self.byteCount(memoryLimit, option: "--memory-limit", example: "300M or 1G")
+        guard bytes >= 16 << 20 else { throw ValidationError("--memory-limit must be at least 16M: the child cannot start below that") }
+        return bytes
+    }
+
+    /// Bytes with an optional binary k, M or G suffix.
+    static func byteCount(_ text: String, option: String, example: String) throws -> Int {
         let multipliers: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
-        var text = cacheLimit.lowercased()
+        var digits = text.lowercased()
         var multiplier = 1
-        if let last = text.last, let value = multipliers[last] { multiplier = value; text.removeLast() }
-        guard let number = Int(text), number >= 0, number <= (1 << 40) / multiplier else {
-            throw ValidationError("--cache-limit '\(cacheLimit)' is not a byte count; expected e.g. 0 (off), 50000000, 64M or 1G")
+        if let last = digits.last, let value = multipliers[last] { multiplier = value; digits.removeLast() }
+        guard let number = Int(digits), number >= 0, number <= (1 << 40) / multiplier else {
+            throw ValidationError("\(option) '\(text)' is not a byte count; expected e.g. \(example)")
         }
         return number * multiplier
     }

@@ -1,0 +1,41 @@
+import Foundation
+import Probe
+
+/// A hard memory limit the child puts on itself, like the system killing an app over budget.
+///
+/// RLIMIT_DATA, set with setrlimit before the warm-up: since Linux 4.7 it caps the heap and
+/// every private writable mapping (malloc's arenas and mmap'd blocks, thread stacks), so an
+/// allocation over budget fails and Swift traps. RLIMIT_AS would also count libraries and
+/// the address space malloc reserves without touching, which says little about memory; and
+/// cgroup v2 is not available here (/sys/fs/cgroup has no cgroup.controllers).
+/// Because a trapped child cannot report, it keeps its peak RSS in a file the parent reads.
+public enum MemoryBudget {
+    static let peakFileName = "peak-rss"
+
+    public static func apply(limitBytes: Int) throws {
+        var limit = rlimit(rlim_cur: rlim_t(limitBytes), rlim_max: rlim_t(limitBytes))
+        guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else {
+            throw ScenarioError("setrlimit(RLIMIT_DATA, \(limitBytes)) failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes VmHWM to `<folder>/peak-rss` every 10 ms (one open descriptor, 8 bytes, no allocation per write).
+    public static func recordPeak(in folder: URL) -> DispatchSourceTimer? {
+        let descriptor = open(folder.appendingPathComponent(peakFileName).path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "peak-rss"))
+        timer.schedule(deadline: .now(), repeating: .milliseconds(10))
+        timer.setEventHandler {
+            var peak = Int64(ProcessMemory.peakResidentBytes() ?? 0)
+            _ = pwrite(descriptor, &peak, 8, 0)
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// The last peak a child recorded in `folder`, or nil.
+    public static func recordedPeak(in folder: URL) -> Int? {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(peakFileName)), data.count == 8 else { return nil }
+        return Int(data.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
+    }
+}
