@@ -13,10 +13,23 @@ public enum MemoryBudget {
     static let peakFileName = "peak-rss"
 
     public static func apply(limitBytes: Int) throws {
+        // Below what is mapped already, every later allocation fails, threads cannot start and
+        // the child hangs rather than dies: say so instead.
+        if let used = dataSegmentBytes(), limitBytes < used + 16 << 20 {
+            throw ScenarioError("--memory-limit \(limitBytes) bytes leaves no room: the child already uses \(used) bytes of RLIMIT_DATA (VmData) before any work; allow at least 16 MiB more")
+        }
         var limit = rlimit(rlim_cur: rlim_t(limitBytes), rlim_max: rlim_t(limitBytes))
         guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else {
             throw ScenarioError("setrlimit(RLIMIT_DATA, \(limitBytes)) failed: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// VmData from /proc/self/status: what RLIMIT_DATA counts.
+    static func dataSegmentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmData:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
     }
 
     /// Writes VmHWM to `<folder>/peak-rss` every 10 ms (one open descriptor, 8 bytes, no allocation per write).

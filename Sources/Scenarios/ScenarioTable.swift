@@ -2,7 +2,7 @@ import Foundation
 
 /// The console line printed after each list-scroll run (the CSV has every column).
 public enum ScenarioTable {
-    public static let header = "strategy  render     cap  status   peak RSS  final RSS  peak heap  sent/payload  wasted    started/done/cancelled  cache hits  t-to-image med/max ms"
+    public static let header = "strategy  render     cap  status   peak RSS  final RSS  peak heap  sent/payload  wasted    started/done/cancelled/failed  cache hits  t-to-image med/max ms"
 
     public static func line(_ r: ScrollResult) -> String {
         func mb(_ bytes: Int) -> String { String(format: "%6.1f MB", Double(bytes) / 1e6) }
@@ -16,7 +16,7 @@ public enum ScenarioTable {
             mb(r.peakHeapBytes - r.baselineHeapBytes),
             String(format: "%5.0f/%-5.0f MB", Double(r.bytesSent) / 1e6, Double(r.payloadBytesAllRows) / 1e6),
             mb(r.bytesWasted),
-            "\(r.requestsStarted)/\(r.requestsCompleted)/\(r.requestsCancelled)".padding(toLength: 22, withPad: " ", startingAt: 0),
+            "\(r.requestsStarted)/\(r.requestsCompleted)/\(r.requestsCancelled)/\(r.requestsFailed)".padding(toLength: 29, withPad: " ", startingAt: 0),
             String(format: "%10d", r.cacheHits),
             "\(times[0])/\(times[1])",
         ].joined(separator: "  ")

@@ -90,3 +90,22 @@ func benchExecutable() -> String {
     }
     fatalError("bench binary not found near \(testBinary); build it with `swift build`")
 }
+
+final class MemoryBudgetTests: XCTestCase {
+    /// A budget below what the child maps before any work is refused with a message, not a hang.
+    func testBudgetBelowTheChildsOwnFootprintIsAClearError() throws {
+        var settings = ListScrollScenario.Settings(
+            strategy: .data, render: .thumbnail, fixtures: [FixtureSpec(width: 320, height: 240, seed: 33)],
+            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-fixtures"))
+        settings.rows = 2
+        settings.visibleRows = 1
+        settings.memoryLimitBytes = 1 << 20
+        settings.timeoutSeconds = 30
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
+        let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
+            .run(workDirectory: work)
+        XCTAssertEqual(result.status, "error")
+        XCTAssertTrue(result.error.contains("VmData"), result.error)
+        XCTAssertEqual(result.requestsStarted, 0)
+    }
+}
