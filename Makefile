@@ -3,7 +3,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 RESULTS ?= results
 
-.PHONY: setup build bench sweep plots test validate gate baseline benchmarks clean
+.PHONY: setup build bench sweep scenario plots test validate gate baseline benchmarks clean
 
 setup:
 	@bash scripts/setup.sh
@@ -20,6 +20,12 @@ bench: build
 sweep: build
 	.build/release/bench sweep --out $(RESULTS) $(SWEEP_ARGS)
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
+
+# The scrolling list: peak memory by cap on requests in progress, data vs download, full vs thumbnail.
+SCENARIO_ARGS ?= --strategy data,download --render full,thumbnail --max-concurrent 1,2,4,6,8,16 \
+	--rows 60 --visible 8 --speed 20 --bandwidth 10M --runs 3
+scenario: build
+	.build/release/bench scenario list-scroll --out $(RESULTS) $(SCENARIO_ARGS)
 
 # Charts (SVG and PNG in results/charts) and REPORT.md's tables, from the CSVs in results/;
 # measures first when they are missing. Fails if gnuplot warns.

@@ -59,8 +59,14 @@ let package = Package(
         .target(name: "Harness", dependencies: ["Probe", "Strategies", "Imaging", "LoopbackServer"]),
         // Statistics, CSV/JSON exporters and the summary table.
         .target(name: "Report", dependencies: ["Harness"]),
+        // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
+        .target(name: "Scenarios", dependencies: [
+            "Harness", "Report", "Imaging", "LoopbackServer", "Probe",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        ]),
         .executableTarget(name: "bench", dependencies: [
-            "Harness", "Report", "Imaging", "LoopbackServer",
+            "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -76,6 +82,10 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         // Spawns the real `bench` binary against the real server.
+        .testTarget(name: "ScenariosTests", dependencies: [
+            "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench"]),
     ],
     swiftLanguageModes: [.v5]

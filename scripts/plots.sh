@@ -43,4 +43,16 @@ for chart in article timeline sweep matrix; do
     drawn+=("$charts/$chart.$format")
   done
 done
+# The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
+if [ -f "$results/scenario.csv" ]; then
+  for format in svg png; do
+    if ! warnings=$(gnuplot -e "csv='$results/scenario.csv'; out_base='$charts/scenario'; format='$format'" \
+                      "$plots_dir/scenario.gp" 2>&1 >/dev/null) || [ -n "$warnings" ]; then
+      echo "plots: gnuplot failed or warned on scenario.$format:" >&2
+      echo "$warnings" >&2
+      exit 1
+    fi
+    drawn+=("$charts/scenario.$format")
+  done
+fi
 echo "drew ${drawn[*]}"

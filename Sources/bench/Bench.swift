@@ -11,6 +11,7 @@ struct Bench: ParsableCommand {
         Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
         """,
         subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, SweepCommand.self,
-                      ReportCommand.self, CompareCommand.self, BaselineCommand.self, TrialCommand.self],
+                      ScenarioCommand.self, ReportCommand.self, CompareCommand.self, BaselineCommand.self,
+                      TrialCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)
 }

@@ -9,13 +9,13 @@ import Testing
 @Suite(.serialized) struct ChartTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let charts = ["article", "timeline", "sweep", "matrix"]
+    static let charts = ["article", "timeline", "sweep", "matrix", "scenario"]
 
     /// Draws into a temporary copy so the committed charts are never touched by a test.
     static let drawn: (folder: URL, status: Int32, output: String) = {
         let folder = BenchProcess.temporaryFolder()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt"] {
+        for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "scenario.csv"] {
             try? FileManager.default.copyItem(at: root.appendingPathComponent("results/\(name)"),
                                               to: folder.appendingPathComponent(name))
         }

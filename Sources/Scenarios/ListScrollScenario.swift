@@ -1,0 +1,92 @@
+import Foundation
+import Harness
+import Imaging
+import LoopbackServer
+
+/// The parent side of `bench scenario list-scroll`: serves one distinct URL per row (bodies
+/// cycle over a few fixtures of different sizes) from the loopback server, runs the scroll in
+/// a child, and adds what only the parent can see: bytes the server sent, its request count,
+/// and files the child left in its work folder.
+public struct ListScrollScenario {
+    public struct Settings {
+        public var strategy: ScrollStrategy
+        public var render: RenderMode
+        public var rows = 100
+        public var visibleRows = 8
+        public var rowsPerSecond = 20.0
+        public var maxConcurrent = 4
+        public var cacheLimitBytes = 0
+        public var maxPixel = 256
+        public var bandwidthBytesPerSecond: Int?
+        public var fixtures: [FixtureSpec]
+        public var fixtureCacheDirectory: URL
+        public var timeoutSeconds = 120.0
+        public var retries = 0
+        public var fault: ScrollFault?
+        public var faultEvery = 4
+        public var memoryLimitBytes: Int?
+
+        public init(strategy: ScrollStrategy, render: RenderMode, fixtures: [FixtureSpec], fixtureCacheDirectory: URL) {
+            self.strategy = strategy
+            self.render = render
+            self.fixtures = fixtures
+            self.fixtureCacheDirectory = fixtureCacheDirectory
+        }
+    }
+
+    /// The default fixtures: a photo library's mix, from 0.5 to 24 megapixels (seeds make them distinct).
+    public static let defaultFixtures: [FixtureSpec] = [
+        (6000, 4000), (800, 600), (4000, 3000), (1600, 1200), (3000, 2000), (1024, 768), (2400, 1600), (1200, 900),
+    ].enumerated().map { FixtureSpec(width: $0.element.0, height: $0.element.1, quality: 85, seed: UInt64(100 + $0.offset)) }
+
+    public var settings: Settings
+    public var launcher: ScenarioLauncher
+
+    public init(settings: Settings, launcher: ScenarioLauncher = ScenarioLauncher()) {
+        self.settings = settings
+        self.launcher = launcher
+    }
+
+    public func run(workDirectory: URL) throws -> ScrollResult {
+        let bodies = try settings.fixtures.map { try Data(contentsOf: FixtureGenerator.cachedFixture($0, in: settings.fixtureCacheDirectory)) }
+        let warmup = try Data(contentsOf: FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 48, seed: 7),
+                                                                         in: settings.fixtureCacheDirectory))
+        let server = LoopbackServer(configuration: .init(bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond))
+        server.addResource(path: "/warmup.jpg", body: warmup, contentType: "image/jpeg")
+        var payloadBytesAllRows = 0
+        for row in 0..<settings.rows {
+            let body = bodies[row % bodies.count]
+            server.addResource(path: "/row/\(row).jpg", body: body, contentType: "image/jpeg")
+            payloadBytesAllRows += body.count
+        }
+        try server.start()
+        defer { server.shutdown() }
+
+        var spec = ScrollSpec(strategy: settings.strategy, render: settings.render,
+                              rowURLs: (0..<settings.rows).map { row in
+                                  let path = "/row/\(row).jpg"
+                                  guard let fault = settings.fault, row % settings.faultEvery == 0 else { return server.url(for: path) }
+                                  return server.url(for: path, fault: fault.serverFault(bodyBytes: bodies[row % bodies.count].count))
+                              },
+                              warmupURL: server.url(for: "/warmup.jpg"), visibleRows: settings.visibleRows,
+                              rowsPerSecond: settings.rowsPerSecond, maxConcurrent: settings.maxConcurrent,
+                              cacheLimitBytes: settings.cacheLimitBytes, workDirectory: workDirectory)
+        spec.maxPixel = settings.maxPixel
+        spec.timeoutSeconds = settings.timeoutSeconds
+        spec.retries = settings.retries
+        spec.fault = settings.fault
+        spec.faultEvery = settings.faultEvery
+        spec.memoryLimitBytes = settings.memoryLimitBytes
+        defer { try? FileManager.default.removeItem(at: workDirectory) }
+
+        var result = launcher.launch(spec)
+        // The warm-up is one whole transfer of a known body before the baseline; the rest is the scroll.
+        let warmups = server.requestCount(path: "/warmup.jpg")
+        result.bytesSent = server.bytesSent - warmups * warmup.count
+        result.serverRequests = server.totalRequestCount - warmups
+        result.payloadBytesAllRows = payloadBytesAllRows
+        result.leftoverFiles = ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
+            .filter { $0 != MemoryBudget.peakFileName }.count
+        return result
+    }
+}

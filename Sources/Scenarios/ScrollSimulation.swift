@@ -1,0 +1,103 @@
+import Foundation
+import Harness
+import Imaging
+import Probe
+
+/// The child side of `bench scenario list-scroll`: moves a window of rows over the list,
+/// starting a request for each row that enters and cancelling the request of each row that
+/// leaves, and measures RSS and heap from a warmed-up baseline to the end of the scroll.
+public enum ScrollSimulation {
+    public static func run(_ spec: ScrollSpec) -> ScrollResult {
+        var result = ScrollResult(spec: spec)
+        result.pid = getpid()
+        do {
+            try measure(spec, into: &result)
+        } catch {
+            result.status = "error"
+            result.error = String(describing: error)
+        }
+        return result
+    }
+
+    private static func measure(_ spec: ScrollSpec, into result: inout ScrollResult) throws {
+        var peakRecorder: DispatchSourceTimer?
+        if let limit = spec.memoryLimitBytes {
+            peakRecorder = MemoryBudget.recordPeak(in: spec.workDirectory)
+            try MemoryBudget.apply(limitBytes: limit)
+        }
+        defer { peakRecorder?.cancel() }
+        let heap = try HeapCounters(expecting: spec.allocator)
+        let rows = RowBoard(cache: spec.cacheLimitBytes > 0 ? CostLimitedCache(costLimit: spec.cacheLimitBytes) : nil,
+                            cacheKeySize: spec.render == .thumbnail ? spec.maxPixel : 0)
+        let loader = RowLoader(strategy: spec.strategy, render: spec.render, maxPixel: spec.maxPixel,
+                               maxConcurrent: spec.maxConcurrent, retries: spec.retries) { row, result in
+            rows.deliver(row: row, result: result)
+        }
+        if let warmupURL = spec.warmupURL { try loader.warmUp(url: warmupURL) }
+
+        let exactHeap = ExactHeapPeak()
+        let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
+                                        maximumDurationSeconds: spec.timeoutSeconds + 5)
+        try sampler.start()
+        try ProcessMemory.resetPeakResident()
+        let exactBaseline = exactHeap?.reset()
+        let baseline = sampler.sampleNow()
+
+        var visible = Set<Int>()
+        let stepNanos = UInt64(1e9 / spec.rowsPerSecond)
+        for (step, top) in spec.windowPath.enumerated() {
+            sleep(until: baseline.time + UInt64(step) * stepNanos)
+            let now = Set(top..<min(top + spec.visibleRows, spec.rowURLs.count))
+            for row in visible.subtracting(now).sorted() {
+                loader.cancel(row: row)
+                rows.leave(row)
+            }
+            for row in now.subtracting(visible).sorted() where !rows.enter(row, url: spec.rowURLs[row]) {
+                loader.request(row: row, url: spec.rowURLs[row])
+            }
+            visible = now
+        }
+        // The user stops scrolling: wait (bounded) for the rows on screen to get their images.
+        let deadline = MonotonicClock.now() + UInt64(spec.timeoutSeconds * 1e9)
+        while !rows.allShown(visible) && MonotonicClock.now() < deadline { usleep(2_000) }
+        let scrolled = MonotonicClock.now()
+        // Cancelled tasks report back after the fact; the steady state is when all have.
+        while !loader.isIdle && MonotonicClock.now() < deadline { usleep(2_000) }
+        sleep(until: MonotonicClock.now() + spec.settleNanos)
+        let final = sampler.sampleNow()
+        let exactPeak = exactHeap?.read().peak
+        let hwm = ProcessMemory.peakResidentBytes()
+        let recording = sampler.stop()
+
+        let window = recording.statistics(from: baseline.time, to: final.time)
+        result.baselineRSSBytes = baseline.residentBytes
+        result.peakRSSBytes = max(window.maxResidentBytes, final.residentBytes, hwm ?? 0)
+        result.finalRSSBytes = final.residentBytes
+        result.baselineHeapBytes = exactBaseline ?? baseline.allocatedBytes
+        result.peakHeapBytes = exactPeak ?? max(window.maxAllocatedBytes, final.allocatedBytes)
+        result.finalHeapBytes = final.allocatedBytes
+        result.durationSeconds = Double(scrolled - baseline.time) / 1e9
+
+        let counters = loader.snapshot
+        result.requestsStarted = counters.started
+        result.requestsCompleted = counters.completed
+        result.requestsCancelled = counters.cancelled
+        result.requestsFailed = counters.failed
+        result.requestsRetried = counters.retried
+        result.bytesDelivered = counters.bytesDelivered
+        result.orphanedFilesRemoved = counters.orphanedFilesRemoved
+        rows.report(into: &result)
+        if !rows.allShown(visible) {
+            result.status = "timeout"
+            result.error = "rows on screen still had no image after \(spec.timeoutSeconds) s"
+        }
+    }
+
+    private static func sleep(until time: UInt64) {
+        let now = MonotonicClock.now()
+        guard time > now else { return }
+        var wait = timespec(tv_sec: Int((time - now) / 1_000_000_000), tv_nsec: Int((time - now) % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&wait, &remaining) != 0 && errno == EINTR { wait = remaining }
+    }
+}

@@ -1,0 +1,217 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Imaging
+import Scenarios
+
+/// `bench scenario ...`: app-like workloads, each measured in a fresh child process.
+struct ScenarioCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenario",
+        abstract: "Measure app-like workloads (a scrolling list with cancellation, a cache, a concurrency cap).",
+        subcommands: [ListScrollCommand.self])
+}
+
+struct ListScrollCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list-scroll",
+        abstract: "Scroll a list of images: rows entering the window start a request, rows leaving cancel theirs.",
+        discussion: """
+        Each row has its own URL on the embedded loopback server; bodies cycle over --sizes. The window of \
+        --visible rows moves --speed rows a second to the end of the list and back, so rows seen twice can \
+        come from the cache. Lists (comma-separated) of strategies, renderers and caps run every combination, \
+        each in a fresh child. Rows are appended to <out>/scenario.csv.
+
+        Examples:
+          bench scenario list-scroll --strategy data --render thumbnail --max-concurrent 4
+          bench scenario list-scroll --strategy data,download --render full,thumbnail --max-concurrent 1,2,4,6,8,16
+          bench scenario list-scroll --cache-limit 64M --bandwidth 20M --speed 5
+        """)
+
+    @Option(help: "Cancellable strategies, comma-separated: \(ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var strategy = "data"
+
+    @Option(help: "Renderers, comma-separated: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var render = "thumbnail"
+
+    @Option(help: "Caps on requests in progress (fetch and decode), comma-separated, each 1...16.")
+    var maxConcurrent = "4"
+
+    @Option(help: "Rows in the list.")
+    var rows = 100
+
+    @Option(help: "Rows visible at once (the window).")
+    var visible = 8
+
+    @Option(help: "Scroll speed in rows per second.")
+    var speed = 20.0
+
+    @Option(help: "Decoded-image cache limit in bytes (k/M/G suffixes, binary); 0 turns the cache off.")
+    var cacheLimit = "0"
+
+    @Option(help: "Throttle each response of the embedded server, bytes per second with k/M/G suffix (e.g. 20M).")
+    var bandwidth: ByteRate?
+
+    @Option(help: "Longest side of a thumbnail, in pixels.")
+    var maxPixel = 256
+
+    @Option(help: "Fixture sizes the rows cycle over, WIDTHxHEIGHT comma-separated (default: 8 sizes, 0.5-24 MP).")
+    var sizes: String?
+
+    @Option(help: "Server fault on every --fault-every-th row, on every attempt: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var fault: String?
+
+    @Option(help: "Which rows get --fault: every N-th, from row 0.")
+    var faultEvery = 4
+
+    @Option(help: "Times a failed request is retried (0...5) before its row shows a placeholder.")
+    var retries = 0
+
+    @Option(help: "Hard limit on the child's memory (RLIMIT_DATA: heap and private mappings), bytes with k/M/G suffix; over it the child is killed.")
+    var memoryLimit: String?
+
+    @Option(help: "Runs of each combination.")
+    var runs = 1
+
+    @Option(help: "Seconds a scroll may take before it is recorded as a timeout.")
+    var timeout = 120.0
+
+    @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
+    var fixtureCache: String?
+
+    @Option(help: "Folder for scenario.csv.")
+    var out = "results"
+
+    func validate() throws {
+        _ = try strategies()
+        _ = try renderers()
+        _ = try caps()
+        _ = try cacheLimitBytes()
+        _ = try memoryLimitBytes()
+        _ = try fixtures()
+        guard (1...10_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 10000 (got \(rows))") }
+        guard (1...rows).contains(visible) else { throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))") }
+        guard speed > 0 && speed <= 1000 else { throw ValidationError("--speed must be in (0, 1000] rows a second (got \(speed))") }
+        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000") }
+        if let fault, ScrollFault(rawValue: fault) == nil {
+            throw ValidationError("--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (1...10_000).contains(faultEvery) else { throw ValidationError("--fault-every must be between 1 and 10000 (got \(faultEvery))") }
+        guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5 (got \(retries))") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs must be between 1 and 100") }
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
+    }
+
+    func run() throws {
+        let outFolder = URL(fileURLWithPath: out, isDirectory: true)
+        try FileManager.default.createDirectory(at: outFolder, withIntermediateDirectories: true)
+        let csv = outFolder.appendingPathComponent("scenario.csv")
+        let cache = fixtureCache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FixtureGenerator.defaultCacheDirectory
+        var failures = 0
+        print(ScenarioTable.header)
+        for strategy in try strategies() {
+            for render in try renderers() {
+                for cap in try caps() {
+                    for _ in 0..<runs {
+                        var settings = ListScrollScenario.Settings(strategy: strategy, render: render,
+                                                                   fixtures: try fixtures(), fixtureCacheDirectory: cache)
+                        settings.rows = rows
+                        settings.visibleRows = visible
+                        settings.rowsPerSecond = speed
+                        settings.maxConcurrent = cap
+                        settings.cacheLimitBytes = try cacheLimitBytes()
+                        settings.maxPixel = maxPixel
+                        settings.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
+                        settings.timeoutSeconds = timeout
+                        settings.fault = fault.flatMap(ScrollFault.init(rawValue:))
+                        settings.faultEvery = faultEvery
+                        settings.retries = retries
+                        settings.memoryLimitBytes = try memoryLimitBytes()
+                        let work = FileManager.default.temporaryDirectory
+                            .appendingPathComponent("bench-scenario-\(getpid())-\(UUID().uuidString.prefix(8))")
+                        let result: ScrollResult
+                        do {
+                            result = try ListScrollScenario(settings: settings).run(workDirectory: work)
+                        } catch {
+                            BenchFailure(.internalError, "cannot run the scenario: \(error)").exit()
+                        }
+                        try ScenarioCSV.append([result], to: csv)
+                        print(ScenarioTable.line(result))
+                        if result.status != "ok" {
+                            failures += 1
+                            printError("scenario failed: \(strategy.rawValue)/\(render.rawValue)/cap \(cap): \(result.status): \(result.error)")
+                        }
+                    }
+                }
+            }
+        }
+        print("wrote \(csv.path)")
+        if failures > 0 { throw ExitCode(BenchExitCode.runFailed.rawValue) }
+    }
+
+    // MARK: Parsing lists, with errors that name the valid choices
+
+    func strategies() throws -> [ScrollStrategy] {
+        try list(strategy, option: "--strategy") { ScrollStrategy(rawValue: $0) }
+    }
+
+    func renderers() throws -> [RenderMode] {
+        try list(render, option: "--render") { RenderMode(rawValue: $0) }
+    }
+
+    func caps() throws -> [Int] {
+        try list(maxConcurrent, option: "--max-concurrent", choices: "whole numbers 1...16") { Int($0).flatMap { (1...16).contains($0) ? $0 : nil } }
+    }
+
+    func cacheLimitBytes() throws -> Int {
+        try Self.byteCount(cacheLimit, option: "--cache-limit", example: "0 (off), 50000000, 64M or 1G")
+    }
+
+    func memoryLimitBytes() throws -> Int? {
+        guard let memoryLimit else { return nil }
+        let bytes = try Self.byteCount(memoryLimit, option: "--memory-limit", example: "300M or 1G")
+        guard bytes >= 16 << 20 else { throw ValidationError("--memory-limit must be at least 16M: the child cannot start below that") }
+        return bytes
+    }
+
+    /// Bytes with an optional binary k, M or G suffix.
+    static func byteCount(_ text: String, option: String, example: String) throws -> Int {
+        let multipliers: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        var digits = text.lowercased()
+        var multiplier = 1
+        if let last = digits.last, let value = multipliers[last] { multiplier = value; digits.removeLast() }
+        guard let number = Int(digits), number >= 0, number <= (1 << 40) / multiplier else {
+            throw ValidationError("\(option) '\(text)' is not a byte count; expected e.g. \(example)")
+        }
+        return number * multiplier
+    }
+
+    func fixtures() throws -> [FixtureSpec] {
+        guard let sizes else { return ListScrollScenario.defaultFixtures }
+        return try sizes.split(separator: ",").enumerated().map { offset, text in
+            let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts.allSatisfy({ (16...30_000).contains($0) }) else {
+                throw ValidationError("--sizes entry '\(text)' is not WIDTHxHEIGHT with sides 16...30000, e.g. 1600x1200")
+            }
+            return FixtureSpec(width: parts[0], height: parts[1], quality: 85, seed: UInt64(100 + offset))
+        }
+    }
+
+    private func list<Value>(_ text: String, option: String, choices: String? = nil,
+                             parse: (String) -> Value?) throws -> [Value] where Value: Any {
+        let items = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        guard !items.isEmpty else { throw ValidationError("\(option) is empty") }
+        return try items.map { item in
+            guard let value = parse(item) else {
+                let valid = choices ?? validChoices(for: option)
+                throw ValidationError("\(option) '\(item)' is not valid; valid: \(valid)")
+            }
+            return value
+        }
+    }
+
+    private func validChoices(for option: String) -> String {
+        option == "--strategy" ? ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")
+            : RenderMode.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Harness
+import Imaging
+@testable import Scenarios
+import XCTest
+
+/// Runs the real scroll in a real `bench _scenario` child against the real loopback server.
+final class ListScrollTests: XCTestCase {
+    /// Each row is visible for 0.1 s, and its body needs about 0.5 s at the throttled rate: most rows
+    /// leave before their transfer ends, and cancelling must stop those transfers at the server.
+    func scroll(_ strategy: ScrollStrategy, cacheLimit: Int = 0, bandwidth: Int? = 500_000,
+                configure: (inout ListScrollScenario.Settings) -> Void = { _ in }) throws -> ScrollResult {
+        var settings = ListScrollScenario.Settings(
+            strategy: strategy, render: .thumbnail,
+            fixtures: [FixtureSpec(width: 1600, height: 1200, quality: 85, seed: 31),
+                       FixtureSpec(width: 1200, height: 900, quality: 85, seed: 32)],
+            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-fixtures"))
+        settings.rows = 12
+        settings.visibleRows = 2
+        settings.rowsPerSecond = 20
+        settings.maxConcurrent = 2
+        settings.cacheLimitBytes = cacheLimit
+        settings.bandwidthBytesPerSecond = bandwidth
+        settings.timeoutSeconds = 60
+        configure(&settings)
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
+        let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
+            .run(workDirectory: work)
+        print(ScenarioTable.line(result))
+        XCTAssertEqual(result.status, "ok", result.error)
+        return result
+    }
+
+    func testCancellationStopsTransfersAndLeavesNoFiles() throws {
+        for strategy in ScrollStrategy.allCases {
+            let result = try scroll(strategy)
+            XCTAssertGreaterThan(result.requestsCancelled, 0, "\(strategy)")
+            XCTAssertLessThan(result.bytesSent, result.payloadBytesAllRows / 2,
+                              "\(strategy): cancelled transfers went on at the server")
+            XCTAssertGreaterThan(result.bytesWasted, 0, "\(strategy)")
+            XCTAssertGreaterThanOrEqual(result.bytesSent, result.bytesDelivered, "\(strategy)")
+            XCTAssertEqual(result.serverRequests, result.requestsStarted, "\(strategy)")
+            XCTAssertEqual(result.leftoverFiles, 0, "\(strategy): files left in the child's TMPDIR")
+            if strategy == .download {
+                // FoundationNetworking leaves a partial file per cancelled download; the loader removes them.
+                XCTAssertGreaterThan(result.orphanedFilesRemoved, 0)
+            }
+            // The rows on screen when scrolling stops always get their images.
+            XCTAssertGreaterThanOrEqual(result.rowsShown, 2, "\(strategy)")
+        }
+    }
+
+    /// Every other row's body is cut off halfway, on every attempt: each such row costs its
+    /// retries in wasted bytes, then shows a placeholder, and no partial file stays behind.
+    func testRetriesUnderTruncatedBodiesFallBackAndLeaveNoFiles() throws {
+        for strategy in ScrollStrategy.allCases {
+            let result = try scroll(strategy, bandwidth: nil) { settings in
+                settings.rows = 8
+                settings.rowsPerSecond = 10
+                settings.fault = .truncate
+                settings.faultEvery = 2
+                settings.retries = 2
+            }
+            XCTAssertGreaterThan(result.requestsFailed, 0, "\(strategy)")
+            XCTAssertGreaterThan(result.requestsRetried, 0, "\(strategy)")
+            XCTAssertLessThanOrEqual(result.requestsRetried, 2 * (result.requestsFailed + result.requestsCancelled), "\(strategy)")
+            XCTAssertGreaterThan(result.rowsFallback, 0, "\(strategy)")
+            XCTAssertGreaterThan(result.bytesWasted, 0, "\(strategy): truncated bodies crossed the wire for nothing")
+            XCTAssertEqual(result.serverRequests, result.requestsStarted, "\(strategy)")
+            XCTAssertEqual(result.leftoverFiles, 0, "\(strategy): files left in the child's TMPDIR")
+        }
+    }
+
+    func testScrollingBackIsServedFromTheCache() throws {
+        // Unthrottled, so rows get their images before they leave, and the way back finds them cached.
+        let result = try scroll(.data, cacheLimit: 64 << 20, bandwidth: nil)
+        XCTAssertGreaterThan(result.cacheHits, 0)
+        XCTAssertLessThanOrEqual(result.cacheFinalBytes, 64 << 20)
+    }
+}
+
+/// The `bench` binary SwiftPM built next to the test bundle.
+func benchExecutable() -> String {
+    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent("bench").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    fatalError("bench binary not found near \(testBinary); build it with `swift build`")
+}
+
+final class MemoryBudgetTests: XCTestCase {
+    /// A budget below what the child maps before any work is refused with a message, not a hang.
+    func testBudgetBelowTheChildsOwnFootprintIsAClearError() throws {
+        var settings = ListScrollScenario.Settings(
+            strategy: .data, render: .thumbnail, fixtures: [FixtureSpec(width: 320, height: 240, seed: 33)],
+            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-fixtures"))
+        settings.rows = 2
+        settings.visibleRows = 1
+        settings.memoryLimitBytes = 1 << 20
+        settings.timeoutSeconds = 30
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
+        let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
+            .run(workDirectory: work)
+        XCTAssertEqual(result.status, "error")
+        XCTAssertTrue(result.error.contains("VmData"), result.error)
+        XCTAssertEqual(result.requestsStarted, 0)
+    }
+}
