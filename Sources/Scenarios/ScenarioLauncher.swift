@@ -35,7 +35,7 @@ public struct ScenarioLauncher {
             let output = try ChildProcess.run(
                 executable: executable,
                 arguments: [Self.subcommand, String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)],
-                environment: environment, timeoutSeconds: spec.timeoutSeconds + 30)
+                environment: environment, timeoutSeconds: spec.scrollSeconds + spec.timeoutSeconds + 30)
             failed.pid = output.pid
             if !output.timedOut, let result = try? JSONDecoder().decode(ScrollResult.self, from: output.report) {
                 return result

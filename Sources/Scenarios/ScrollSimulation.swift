@@ -37,7 +37,7 @@ public enum ScrollSimulation {
 
         let exactHeap = ExactHeapPeak()
         let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
-                                        maximumDurationSeconds: spec.timeoutSeconds + 5)
+                                        maximumDurationSeconds: spec.scrollSeconds + spec.timeoutSeconds + 5)
         try sampler.start()
         try ProcessMemory.resetPeakResident()
         let exactBaseline = exactHeap?.reset()

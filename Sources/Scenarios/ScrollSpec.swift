@@ -54,6 +54,9 @@ public struct ScrollSpec: Codable, Sendable, Equatable {
         self.workDirectory = workDirectory
     }
 
+    /// How long the window moves; the timeout counts from when it stops.
+    public var scrollSeconds: Double { Double(windowPath.count) / rowsPerSecond }
+
     /// The window's top row at each step: 0, 1, ... last, then back to 0 when `scrollBack`.
     public var windowPath: [Int] {
         let last = max(0, rowURLs.count - visibleRows)

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import LoopbackServer
 import OpenCombine
+import OpenCombineFoundation
+import Probe
 import Scenarios
 import XCTest
 
@@ -38,6 +40,43 @@ final class SharedRequestsTests: XCTestCase {
         // One buffer, eight references: the subscribers did not get copies.
         let addresses = Set(bodies.map { $0.withUnsafeBytes { Int(bitPattern: $0.baseAddress) } })
         XCTAssertEqual(addresses.count, 1)
+    }
+}
+
+extension SharedRequestsTests {
+    /// The memory difference: eight separate publishers hold eight bodies, shared ones hold one.
+    func testSharingKeepsOneBodyWhereSeparateRequestsKeepEight() throws {
+        let server = LoopbackServer()
+        let body = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        server.addResource(path: "/image.jpg", body: body)
+        try server.start()
+        defer { server.shutdown() }
+        let url = server.url(for: "/image.jpg", fault: .slowFirstByte(milliseconds: 300))
+        let heap = try HeapCounters(expecting: .system)
+
+        func retainedBytes(_ publisher: () -> AnyPublisher<Data, URLError>) -> (bytes: Int, bodies: Int) {
+            let before = heap.read().allocated
+            let received = Received()
+            let done = DispatchGroup()
+            var subscriptions: [AnyCancellable] = []
+            for _ in 0..<8 {
+                done.enter()
+                subscriptions.append(publisher().sink(receiveCompletion: { _ in done.leave() },
+                                                      receiveValue: { received.add($0) }))
+            }
+            _ = done.wait(timeout: .now() + 30)
+            subscriptions.removeAll()
+            return (heap.read().allocated - before, received.all.count)
+        }
+
+        let requests = SharedRequests()
+        let shared = retainedBytes { requests.publisher(for: url) }
+        let separate = retainedBytes { URLSession.shared.ocombine.dataTaskPublisher(for: url).map(\.data).eraseToAnyPublisher() }
+        print("8 subscribers: shared retain \(shared.bytes) bytes, separate \(separate.bytes) bytes (body \(body.count))")
+        XCTAssertEqual(shared.bodies, 8)
+        XCTAssertEqual(separate.bodies, 8)
+        XCTAssertEqual(server.requestCount(path: "/image.jpg"), 1 + 8)
+        XCTAssertGreaterThanOrEqual(separate.bytes - shared.bytes, 6 * body.count)
     }
 }
 
