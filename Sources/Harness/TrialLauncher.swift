@@ -66,11 +66,17 @@ public struct ChildProcessLauncher: TrialLauncher {
     /// The parent's environment, with the allocator chosen for this child and TMPDIR in its work folder
     /// (FoundationNetworking puts download tasks' temporary files there and never deletes them).
     func environment(for spec: TrialSpec) throws -> [String: String] {
+        try environment(workDirectory: spec.workDirectory, allocator: spec.allocator)
+    }
+
+    /// The environment of any measured child (trial or scenario): the parent's, with TMPDIR in
+    /// the child's work folder and the preloads for the allocator asked for.
+    public func environment(workDirectory: URL, allocator: Allocator) throws -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = spec.workDirectory.path
+        environment["TMPDIR"] = workDirectory.path
         // The interposer comes first so that its malloc wraps the allocator's (RTLD_NEXT).
         var preload = heapPeakLibrary.map { [$0] } ?? []
-        if spec.allocator == .jemalloc {
+        if allocator == .jemalloc {
             guard let jemallocLibrary else {
                 throw ChildProcessError("jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)")
             }

@@ -6,15 +6,12 @@ import Harness
 public struct ScenarioLauncher {
     public static let subcommand = "_scenario"
 
-    public var executable: String
-    public var heapPeakLibrary: String?
-    public var jemallocLibrary: String?
+    /// A trial's launcher, for the executable and the environment a measured child gets.
+    public var children: ChildProcessLauncher
+    public var executable: String { children.executable }
 
     public init(executable: String? = nil) {
-        let executable = executable ?? ChildProcessLauncher.currentExecutable()
-        self.executable = executable
-        heapPeakLibrary = HeapPeakLibrary.locate(besides: executable)
-        jemallocLibrary = JemallocLibrary.locate()
+        children = ChildProcessLauncher(executable: executable)
     }
 
     /// Runs the child; the work folder is left for the caller to inspect and delete.
@@ -23,15 +20,8 @@ public struct ScenarioLauncher {
         failed.status = "error"
         do {
             try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
-            var environment = ProcessInfo.processInfo.environment
-            // FoundationNetworking puts download tasks' temporary files in TMPDIR.
-            environment["TMPDIR"] = spec.workDirectory.path
-            var preload = heapPeakLibrary.map { [$0] } ?? []
-            if spec.allocator == .jemalloc {
-                guard let jemallocLibrary else { throw ScenarioError("jemalloc requested but libjemalloc.so.2 was not found") }
-                preload.append(jemallocLibrary)
-            }
-            environment["LD_PRELOAD"] = preload.isEmpty ? nil : preload.joined(separator: ":")
+            // FoundationNetworking puts download tasks' temporary files in TMPDIR: the work folder.
+            let environment = try children.environment(workDirectory: spec.workDirectory, allocator: spec.allocator)
             let output = try ChildProcess.run(
                 executable: executable,
                 arguments: [Self.subcommand, String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)],
