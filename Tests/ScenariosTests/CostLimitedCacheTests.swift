@@ -2,34 +2,34 @@ import Foundation
 import Imaging
 import Probe
 @testable import Scenarios
-import XCTest
+import Testing
 
-final class CostLimitedCacheTests: XCTestCase {
-    func testTotalCostNeverExceedsTheLimit() {
+@Suite(.serialized) struct CostLimitedCacheTests {
+    @Test func totalCostNeverExceedsTheLimit() {
         let cache = CostLimitedCache<Int, String>(costLimit: 1000)
         for key in 0..<50 {
             cache.insert("v\(key)", for: key, cost: 90 + key % 7 * 20)
-            XCTAssertLessThanOrEqual(cache.totalCost, 1000)
+            #expect(cache.totalCost <= 1000)
         }
-        XCTAssertGreaterThan(cache.evictionCount, 0)
+        #expect(cache.evictionCount > 0)
     }
 
-    func testEvictsTheLeastRecentlyUsedEntry() {
+    @Test func evictsTheLeastRecentlyUsedEntry() {
         let cache = CostLimitedCache<String, Int>(costLimit: 300)
         cache.insert(1, for: "a", cost: 100)
         cache.insert(2, for: "b", cost: 100)
         cache.insert(3, for: "c", cost: 100)
-        XCTAssertEqual(cache.value(for: "a"), 1)  // a is now more recent than b
+        #expect(cache.value(for: "a") == 1)  // a is now more recent than b
         cache.insert(4, for: "d", cost: 100)
-        XCTAssertNil(cache.value(for: "b"))
-        XCTAssertEqual(cache.value(for: "a"), 1)
-        XCTAssertEqual(cache.value(for: "d"), 4)
+        #expect(cache.value(for: "b") == nil)
+        #expect(cache.value(for: "a") == 1)
+        #expect(cache.value(for: "d") == 4)
     }
 
     /// Why the scenario does not use NSCache: on Linux it keeps under its cost limit (inside
     /// setObject) by evicting the cheapest entries first, so a big, old image survives while the
     /// thumbnail just inserted goes.
-    func testNSCacheOnLinuxEvictsByCostNotByRecency() {
+    @Test func nsCacheOnLinuxEvictsByCostNotByRecency() {
         let cache = NSCache<NSString, NSNumber>()
         cache.totalCostLimit = 250
         cache.setObject(1, forKey: "big-and-old", cost: 200)
@@ -42,19 +42,19 @@ final class CostLimitedCacheTests: XCTestCase {
         _ = ours.value(for: "small")
         ours.insert(3, for: "small-newest", cost: 50)
 
-        XCTAssertNil(ours.value(for: "big-and-old"), "LRU drops the oldest entry")
-        XCTAssertNotNil(ours.value(for: "small-newest"))
+        #expect(ours.value(for: "big-and-old") == nil, "LRU drops the oldest entry")
+        #expect(ours.value(for: "small-newest") != nil)
         #if os(Linux)
         let kept = ["big-and-old": 200, "small": 50, "small-newest": 50].filter { cache.object(forKey: $0.key as NSString) != nil }
-        XCTAssertLessThanOrEqual(kept.values.reduce(0, +), 250, "NSCache honours its cost limit inside setObject")
-        XCTAssertNotNil(kept["big-and-old"], "NSCache kept the old, expensive entry")
-        XCTAssertNil(kept["small-newest"], "NSCache dropped a cheap entry, here the one just inserted")
+        #expect(kept.values.reduce(0, +) <= 250, "NSCache honours its cost limit inside setObject")
+        #expect(kept["big-and-old"] != nil, "NSCache kept the old, expensive entry")
+        #expect(kept["small-newest"] == nil, "NSCache dropped a cheap entry, here the one just inserted")
         #endif
     }
 
     /// With a limit of L bytes of decoded images, the heap the cache retains stays under L
     /// plus the bookkeeping overhead, which is measured here.
-    func testRetainedHeapStaysUnderTheLimitPlusOverhead() throws {
+    @Test func retainedHeapStaysUnderTheLimitPlusOverhead() throws {
         let heap = try HeapCounters(expecting: .system)
         let jpeg = try JPEGEncoder.encodeRGB(width: 160, height: 120, quality: 80, progressive: false) { y, row in
             for x in 0..<160 * 3 { row[x] = UInt8(truncatingIfNeeded: x &+ y) }
@@ -69,10 +69,10 @@ final class CostLimitedCacheTests: XCTestCase {
         let retained = heap.read().allocated - before
         let overhead = retained - cache!.totalCost
         print("cache of \(cache!.count) images: \(cache!.totalCost) bytes of pixels, \(retained) bytes retained, overhead \(overhead) bytes")
-        XCTAssertLessThanOrEqual(cache!.totalCost, limit)
-        XCTAssertGreaterThan(cache!.evictionCount, 0)
-        XCTAssertLessThanOrEqual(retained, limit + 64 * 1024, "retained heap beyond the limit plus 64 KiB of bookkeeping")
+        #expect(cache!.totalCost <= limit)
+        #expect(cache!.evictionCount > 0)
+        #expect(retained <= limit + 64 * 1024, "retained heap beyond the limit plus 64 KiB of bookkeeping")
         cache = nil
-        XCTAssertLessThan(heap.read().allocated - before, retained, "dropping the cache gives the images back")
+        #expect(heap.read().allocated - before < retained, "dropping the cache gives the images back")
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import Harness
 import Imaging
 @testable import Scenarios
-import XCTest
+import Testing
 
 /// Runs the real scroll in a real `bench _scenario` child against the real loopback server.
-final class ListScrollTests: XCTestCase {
+@Suite(.serialized) struct ListScrollTests {
     /// Each row is visible for 0.1 s, and its body needs about 0.5 s at the throttled rate: most rows
     /// leave before their transfer ends, and cancelling must stop those transfers at the server.
     func scroll(_ strategy: ScrollStrategy, cacheLimit: Int = 0, bandwidth: Int? = 500_000,
@@ -27,32 +27,31 @@ final class ListScrollTests: XCTestCase {
         let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
             .run(workDirectory: work)
         print(ScenarioTable.line(result))
-        XCTAssertEqual(result.status, "ok", result.error)
+        #expect(result.status == "ok", "\(result.error)")
         return result
     }
 
-    func testCancellationStopsTransfersAndLeavesNoFiles() throws {
+    @Test func cancellationStopsTransfersAndLeavesNoFiles() throws {
         for strategy in ScrollStrategy.allCases {
             let result = try scroll(strategy)
-            XCTAssertGreaterThan(result.requestsCancelled, 0, "\(strategy)")
-            XCTAssertLessThan(result.bytesSent, result.payloadBytesAllRows / 2,
-                              "\(strategy): cancelled transfers went on at the server")
-            XCTAssertGreaterThan(result.bytesWasted, 0, "\(strategy)")
-            XCTAssertGreaterThanOrEqual(result.bytesSent, result.bytesDelivered, "\(strategy)")
-            XCTAssertEqual(result.serverRequests, result.requestsStarted, "\(strategy)")
-            XCTAssertEqual(result.leftoverFiles, 0, "\(strategy): files left in the child's TMPDIR")
+            #expect(result.requestsCancelled > 0, "\(strategy)")
+            #expect(result.bytesSent < result.payloadBytesAllRows / 2, "\(strategy): cancelled transfers went on at the server")
+            #expect(result.bytesWasted > 0, "\(strategy)")
+            #expect(result.bytesSent >= result.bytesDelivered, "\(strategy)")
+            #expect(result.serverRequests == result.requestsStarted, "\(strategy)")
+            #expect(result.leftoverFiles == 0, "\(strategy): files left in the child's TMPDIR")
             if strategy == .download {
                 // FoundationNetworking leaves a partial file per cancelled download; the loader removes them.
-                XCTAssertGreaterThan(result.orphanedFilesRemoved, 0)
+                #expect(result.orphanedFilesRemoved > 0)
             }
             // The rows on screen when scrolling stops always get their images.
-            XCTAssertGreaterThanOrEqual(result.rowsShown, 2, "\(strategy)")
+            #expect(result.rowsShown >= 2, "\(strategy)")
         }
     }
 
     /// Every other row's body is cut off halfway, on every attempt: each such row costs its
     /// retries in wasted bytes, then shows a placeholder, and no partial file stays behind.
-    func testRetriesUnderTruncatedBodiesFallBackAndLeaveNoFiles() throws {
+    @Test func retriesUnderTruncatedBodiesFallBackAndLeaveNoFiles() throws {
         for strategy in ScrollStrategy.allCases {
             let result = try scroll(strategy, bandwidth: nil) { settings in
                 settings.rows = 8
@@ -61,21 +60,21 @@ final class ListScrollTests: XCTestCase {
                 settings.faultEvery = 2
                 settings.retries = 2
             }
-            XCTAssertGreaterThan(result.requestsFailed, 0, "\(strategy)")
-            XCTAssertGreaterThan(result.requestsRetried, 0, "\(strategy)")
-            XCTAssertLessThanOrEqual(result.requestsRetried, 2 * (result.requestsFailed + result.requestsCancelled), "\(strategy)")
-            XCTAssertGreaterThan(result.rowsFallback, 0, "\(strategy)")
-            XCTAssertGreaterThan(result.bytesWasted, 0, "\(strategy): truncated bodies crossed the wire for nothing")
-            XCTAssertEqual(result.serverRequests, result.requestsStarted, "\(strategy)")
-            XCTAssertEqual(result.leftoverFiles, 0, "\(strategy): files left in the child's TMPDIR")
+            #expect(result.requestsFailed > 0, "\(strategy)")
+            #expect(result.requestsRetried > 0, "\(strategy)")
+            #expect(result.requestsRetried <= 2 * (result.requestsFailed + result.requestsCancelled), "\(strategy)")
+            #expect(result.rowsFallback > 0, "\(strategy)")
+            #expect(result.bytesWasted > 0, "\(strategy): truncated bodies crossed the wire for nothing")
+            #expect(result.serverRequests == result.requestsStarted, "\(strategy)")
+            #expect(result.leftoverFiles == 0, "\(strategy): files left in the child's TMPDIR")
         }
     }
 
-    func testScrollingBackIsServedFromTheCache() throws {
+    @Test func scrollingBackIsServedFromTheCache() throws {
         // Unthrottled, so rows get their images before they leave, and the way back finds them cached.
         let result = try scroll(.data, cacheLimit: 64 << 20, bandwidth: nil)
-        XCTAssertGreaterThan(result.cacheHits, 0)
-        XCTAssertLessThanOrEqual(result.cacheFinalBytes, 64 << 20)
+        #expect(result.cacheHits > 0)
+        #expect(result.cacheFinalBytes <= 64 << 20)
     }
 }
 
@@ -91,9 +90,9 @@ func benchExecutable() -> String {
     fatalError("bench binary not found near \(testBinary); build it with `swift build`")
 }
 
-final class MemoryBudgetTests: XCTestCase {
+@Suite(.serialized) struct MemoryBudgetTests {
     /// A budget below what the child maps before any work is refused with a message, not a hang.
-    func testBudgetBelowTheChildsOwnFootprintIsAClearError() throws {
+    @Test func budgetBelowTheChildsOwnFootprintIsAClearError() throws {
         var settings = ListScrollScenario.Settings(
             strategy: .data, render: .thumbnail, fixtures: [FixtureSpec(width: 320, height: 240, seed: 33)],
             fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-fixtures"))
@@ -104,8 +103,8 @@ final class MemoryBudgetTests: XCTestCase {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
         let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
             .run(workDirectory: work)
-        XCTAssertEqual(result.status, "error")
-        XCTAssertTrue(result.error.contains("VmData"), result.error)
-        XCTAssertEqual(result.requestsStarted, 0)
+        #expect(result.status == "error")
+        #expect(result.error.contains("VmData"), "\(result.error)")
+        #expect(result.requestsStarted == 0)
     }
 }

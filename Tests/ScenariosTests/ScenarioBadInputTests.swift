@@ -1,9 +1,9 @@
 import Foundation
-import XCTest
+import Testing
 
 /// Bad input to `bench scenario list-scroll` exits 64 with a message naming the valid choices.
-final class ScenarioBadInputTests: XCTestCase {
-    func testBadOptionsExit64NamingTheValidChoices() throws {
+@Suite(.serialized) struct ScenarioBadInputTests {
+    @Test func badOptionsExit64NamingTheValidChoices() throws {
         let cases: [(arguments: [String], expected: String)] = [
             (["--strategy", "curl-memory"], "valid: data, download"),
             (["--render", "huge"], "valid: none, full, thumbnail"),
@@ -22,8 +22,8 @@ final class ScenarioBadInputTests: XCTestCase {
             try process.run()
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 64, "\(arguments)")
-            XCTAssertTrue(message.contains(expected), "\(arguments): \(message)")
+            #expect(process.terminationStatus == 64, "\(arguments)")
+            #expect(message.contains(expected), "\(arguments): \(message)")
         }
     }
 }

@@ -7,11 +7,11 @@ import OpenCombine
 import OpenCombineFoundation
 import Probe
 import Scenarios
-import XCTest
+import Testing
 
-final class SharedRequestsTests: XCTestCase {
+@Suite(.serialized) struct SharedRequestsTests {
     /// Eight subscribers to one URL: one request at the server and one body in memory.
-    func testEightSubscribersShareOneRequestAndOneBody() throws {
+    @Test func eightSubscribersShareOneRequestAndOneBody() throws {
         let server = LoopbackServer()
         let body = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         server.addResource(path: "/image.jpg", body: body)
@@ -30,22 +30,22 @@ final class SharedRequestsTests: XCTestCase {
                 receiveCompletion: { _ in done.leave() },
                 receiveValue: { data in received.add(data) }))
         }
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        #expect(done.wait(timeout: .now() + 30) == .success)
         withExtendedLifetime(subscriptions) {}
 
-        XCTAssertEqual(server.requestCount(path: "/image.jpg"), 1)
+        #expect(server.requestCount(path: "/image.jpg") == 1)
         let bodies = received.all
-        XCTAssertEqual(bodies.count, 8)
-        XCTAssertTrue(bodies.allSatisfy { $0 == body })
+        #expect(bodies.count == 8)
+        #expect(bodies.allSatisfy { $0 == body })
         // One buffer, eight references: the subscribers did not get copies.
         let addresses = Set(bodies.map { $0.withUnsafeBytes { Int(bitPattern: $0.baseAddress) } })
-        XCTAssertEqual(addresses.count, 1)
+        #expect(addresses.count == 1)
     }
 }
 
 extension SharedRequestsTests {
     /// The memory difference: eight separate publishers hold eight bodies, shared ones hold one.
-    func testSharingKeepsOneBodyWhereSeparateRequestsKeepEight() throws {
+    @Test func sharingKeepsOneBodyWhereSeparateRequestsKeepEight() throws {
         let server = LoopbackServer()
         let body = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         server.addResource(path: "/image.jpg", body: body)
@@ -73,10 +73,10 @@ extension SharedRequestsTests {
         let shared = retainedBytes { requests.publisher(for: url) }
         let separate = retainedBytes { URLSession.shared.ocombine.dataTaskPublisher(for: url).map(\.data).eraseToAnyPublisher() }
         print("8 subscribers: shared retain \(shared.bytes) bytes, separate \(separate.bytes) bytes (body \(body.count))")
-        XCTAssertEqual(shared.bodies, 8)
-        XCTAssertEqual(separate.bodies, 8)
-        XCTAssertEqual(server.requestCount(path: "/image.jpg"), 1 + 8)
-        XCTAssertGreaterThanOrEqual(separate.bytes - shared.bytes, 6 * body.count)
+        #expect(shared.bodies == 8)
+        #expect(separate.bodies == 8)
+        #expect(server.requestCount(path: "/image.jpg") == 1 + 8)
+        #expect(separate.bytes - shared.bytes >= 6 * body.count)
     }
 }
 
