@@ -32,11 +32,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Longest side the thumbnail renderer aims for, in pixels.")
     var maxPixel = 1024
 
-    @Option(help: "Time between memory samples in the child, in microseconds.")
-    var sampleIntervalUs = 500
-
-    @Option(help: "Seconds a child may take before it is killed and recorded as a timeout.")
-    var timeout = 60.0
+    @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
 
     @Flag(help: "Run children without libHeapPeak.so (no exact heap peak; for measuring its cost).")
     var noExactHeap = false
@@ -54,10 +50,6 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
         }
         guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000") }
-        guard (50...1_000_000).contains(sampleIntervalUs) else {
-            throw ValidationError("--sample-interval-us must be between 50 and 1000000")
-        }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
         do { _ = try InjectedRegression.fromEnvironment() } catch { throw ValidationError("\(error)") }
     }
 
@@ -82,8 +74,7 @@ struct RunCommand: ParsableCommand {
         }
         var settings = TrialSettings()
         settings.maxPixel = maxPixel
-        settings.sampleIntervalNanos = UInt64(sampleIntervalUs) * 1000
-        settings.timeoutSeconds = timeout
+        timing.apply(to: &settings)
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,

@@ -106,7 +106,7 @@ struct ListScrollCommand: ParsableCommand {
         let outFolder = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: outFolder, withIntermediateDirectories: true)
         let csv = outFolder.appendingPathComponent("scenario.csv")
-        let cache = fixtureCache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FixtureGenerator.defaultCacheDirectory
+        let cache = FixtureOptions.cacheDirectory(fixtureCache)
         var failures = 0
         print(ScenarioTable.header)
         for strategy in try strategies() {

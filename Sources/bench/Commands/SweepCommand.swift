@@ -40,11 +40,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Payload sizes to aim for, in MB (10^6 bytes), comma-separated.")
     var sizes = "1,2,4,8,16,32"
 
-    @Option(help: "Time between memory samples in the child, in microseconds.")
-    var sampleIntervalUs = 500
-
-    @Option(help: "Seconds a child may take before it is killed and recorded as a timeout.")
-    var timeout = 60.0
+    @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
 
     @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
     var fixtureCache: String?
@@ -55,31 +51,22 @@ struct SweepCommand: ParsableCommand {
     var sizesMB: [Double] { sizes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
 
     var strategyNames: [String] {
-        strategies.isEmpty || strategies.contains("all") ? StrategyCatalog.names
-            : strategies.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        StrategySelection.names(strategies, whenEmpty: StrategyCatalog.names)
     }
 
     func validate() throws {
-        let valid = StrategyCatalog.names + ["all"]
-        for name in strategies where !valid.contains(name) {
-            throw ValidationError("unknown strategy '\(name)'; valid choices: \(valid.joined(separator: ", "))")
-        }
+        try StrategySelection.validate(strategies, allowingCalibration: false)
         let parts = sizes.split(separator: ",", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.count == sizesMB.count, sizesMB.allSatisfy({ $0 >= 0.05 && $0 <= 200 }) else {
             throw ValidationError("--sizes '\(sizes)' must be comma-separated numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32")
         }
         guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
-        guard (50...1_000_000).contains(sampleIntervalUs) else {
-            throw ValidationError("--sample-interval-us must be between 50 and 1000000")
-        }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
     }
 
     func run() throws {
         var settings = TrialSettings()
-        settings.sampleIntervalNanos = UInt64(sampleIntervalUs) * 1000
-        settings.timeoutSeconds = timeout
-        if let fixtureCache { settings.fixtureCacheDirectory = URL(fileURLWithPath: fixtureCache, isDirectory: true) }
+        timing.apply(to: &settings)
+        settings.fixtureCacheDirectory = FixtureOptions.cacheDirectory(fixtureCache)
 
         let steps: [SweepStep]
         do {

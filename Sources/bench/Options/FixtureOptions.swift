@@ -32,8 +32,11 @@ struct FixtureOptions: ParsableArguments {
         return spec
     }
 
-    var cacheDirectory: URL {
-        fixtureCache.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FixtureGenerator.defaultCacheDirectory
+    var cacheDirectory: URL { Self.cacheDirectory(fixtureCache) }
+
+    /// A `--fixture-cache` value as a folder, or the default cache when it is not given.
+    static func cacheDirectory(_ path: String?) -> URL {
+        path.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FixtureGenerator.defaultCacheDirectory
     }
 
     func validate() throws {

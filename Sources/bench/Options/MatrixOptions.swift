@@ -26,9 +26,7 @@ struct MatrixOptions: ParsableArguments {
     var runs = 5
 
     var strategyNames: [String] {
-        if strategies.isEmpty { return MatrixOptions.articleStrategies }
-        if strategies.contains("all") { return StrategyCatalog.names }
-        return strategies.reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
+        StrategySelection.names(strategies, whenEmpty: MatrixOptions.articleStrategies)
     }
 
     /// The article's two code paths: the default, so a bare `bench` reproduces its table.
@@ -42,11 +40,7 @@ struct MatrixOptions: ParsableArguments {
     }
 
     func validate() throws {
-        let valid = StrategyCatalog.names + ["all"]
-        let calibration = StrategyCatalog.calibration.map { $0.name }
-        for name in strategies where !valid.contains(name) && !calibration.contains(name) {
-            throw ValidationError("unknown strategy '\(name)'; valid choices: \(valid.joined(separator: ", "))")
-        }
+        try StrategySelection.validate(strategies, allowingCalibration: true)
         guard (1...10_000).contains(runs) else {
             throw ValidationError("--runs must be between 1 and 10000 (got \(runs))")
         }
