@@ -21,6 +21,20 @@ command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/
 "$bench" report --results "$results" --data-out "$data"
 
 drawn=()
+# draw CHART GNUPLOT-SETTINGS: runs plots/CHART.gp once per format; fails on any gnuplot output.
+draw() {
+  local chart=$1 settings=$2 format warnings
+  for format in svg png; do
+    if ! warnings=$(gnuplot -e "$settings; out_base='$charts/$chart'; format='$format'" \
+                      "$plots_dir/$chart.gp" 2>&1 >/dev/null) || [ -n "$warnings" ]; then
+      echo "plots: gnuplot failed or warned on $chart.$format:" >&2
+      echo "$warnings" >&2
+      exit 1
+    fi
+    drawn+=("$charts/$chart.$format")
+  done
+}
+
 for chart in article timeline sweep matrix; do
   # A chart whose data is absent (no timeline.csv or sweep.csv) is skipped, and an old image of it removed.
   case $chart in
@@ -33,26 +47,10 @@ for chart in article timeline sweep matrix; do
     rm -f "$charts/$chart.svg" "$charts/$chart.png"
     continue
   fi
-  for format in svg png; do
-    if ! warnings=$(gnuplot -e "plots_dir='$plots_dir'; data_dir='$data'; out_base='$charts/$chart'; format='$format'" \
-                      "$plots_dir/$chart.gp" 2>&1 >/dev/null) || [ -n "$warnings" ]; then
-      echo "plots: gnuplot failed or warned on $chart.$format:" >&2
-      echo "$warnings" >&2
-      exit 1
-    fi
-    drawn+=("$charts/$chart.$format")
-  done
+  draw "$chart" "plots_dir='$plots_dir'; data_dir='$data'"
 done
 # The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
 if [ -f "$results/scenario.csv" ]; then
-  for format in svg png; do
-    if ! warnings=$(gnuplot -e "csv='$results/scenario.csv'; out_base='$charts/scenario'; format='$format'" \
-                      "$plots_dir/scenario.gp" 2>&1 >/dev/null) || [ -n "$warnings" ]; then
-      echo "plots: gnuplot failed or warned on scenario.$format:" >&2
-      echo "$warnings" >&2
-      exit 1
-    fi
-    drawn+=("$charts/scenario.$format")
-  done
+  draw scenario "csv='$results/scenario.csv'"
 fi
 echo "drew ${drawn[*]}"
