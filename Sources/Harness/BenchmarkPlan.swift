@@ -33,9 +33,10 @@ public struct BenchmarkPlan: Sendable, Equatable {
 
 /// Where the image comes from.
 public enum ImageSource: Sendable {
-    /// The project's fixture, served by the embedded loopback server.
-    case embedded(fixture: FixtureSpec, bandwidthBytesPerSecond: Int?)
-    /// A server of the user's; `warmupURL` (small) is fetched before the baseline when given.
+    /// The project's fixture, served by the embedded loopback server; `warmUp` fetches its
+    /// 1 KiB `/warmup` before the baseline (false measures the first request of the process).
+    case embedded(fixture: FixtureSpec, bandwidthBytesPerSecond: Int?, warmUp: Bool = true)
+    /// A server of the user's; `warmupURL` is fetched before the baseline when given (nil: cold).
     case external(url: URL, warmupURL: URL?)
 }
 

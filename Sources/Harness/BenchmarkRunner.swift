@@ -59,7 +59,7 @@ public final class BenchmarkRunner {
         switch source {
         case .external(let url, let warmupURL):
             return Target(url: url, warmupURL: warmupURL, server: nil)
-        case .embedded(let fixture, let bandwidth):
+        case .embedded(let fixture, let bandwidth, let warmUp):
             let file = try FixtureGenerator.cachedFixture(fixture, in: settings.fixtureCacheDirectory)
             let body = try Data(contentsOf: file)
             var configuration = LoopbackServer.Configuration()
@@ -68,7 +68,7 @@ public final class BenchmarkRunner {
             server.addResource(path: BenchmarkRunner.fixturePath, body: body, contentType: "image/jpeg")
             try server.start()
             return Target(url: server.url(for: BenchmarkRunner.fixturePath),
-                          warmupURL: server.url(for: "/warmup"), server: server)
+                          warmupURL: warmUp ? server.url(for: "/warmup") : nil, server: server)
         }
     }
 

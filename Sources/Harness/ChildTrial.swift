@@ -31,8 +31,17 @@ public enum ChildTrial {
         }
         let strategy = strategyType.init(workDirectory: spec.workDirectory)
 
+        result.warmedUp = spec.warmupURL != nil
         if let warmupURL = spec.warmupURL {
-            do { try strategy.warmUp(url: warmupURL) } catch { throw TrialError("warm-up failed: \(error)", cause: error) }
+            do {
+                try strategy.warmUp(url: warmupURL)
+            } catch FetchError.httpStatus {
+                // The exchange completed (session, connection and transport are set up): that is
+                // all a warm-up is for, and an origin's root may well answer 404.
+            } catch {
+                throw TrialError("warm-up on \(warmupURL.absoluteString) failed: \(error) "
+                                 + "(give a small resource that answers 2xx with --warmup-url, or measure --cold)", cause: error)
+            }
         }
         try Renderer.warmUp(mode: spec.render)
 

@@ -71,6 +71,8 @@ public struct TrialResult: Codable, Sendable {
     public var wallSeconds: Double?
     public var imageWidth: Int?
     public var imageHeight: Int?
+    /// Whether the child fetched a warm-up resource before its baseline (false: a cold first request).
+    public var warmedUp: Bool?
 
     /// Sampler fidelity over the window.
     public var samples: Int?

@@ -62,6 +62,7 @@ extension TrialsCSV {
             }
             result.samplerCPUSeconds = try number("sampler_cpu_s")
             result.samplerRealtime = try integer("sampler_realtime").map { $0 != 0 }
+            result.warmedUp = try integer("warmed_up").map { $0 != 0 }
             result.baselineHeapExactBytes = try integer("baseline_heap_exact_bytes")
             result.peakHeapExactBytes = try integer("peak_heap_exact_bytes")
             result.fetchSeconds = try number("fetch_s")

@@ -40,6 +40,7 @@ public enum TrialsCSV {
         ("baseline_heap_exact_bytes", { text($0.baselineHeapExactBytes) }),
         ("peak_heap_exact_bytes", { text($0.peakHeapExactBytes) }),
         ("peak_heap_exact_delta_bytes", { text($0.peakHeapExactDeltaBytes) }),
+        ("warmed_up", { $0.warmedUp.map { $0 ? "1" : "0" } ?? "" }),
     ]
 
     public static func render(_ results: [TrialResult]) -> String {

@@ -23,8 +23,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Measure this http(s) URL instead of the embedded server's fixture.")
     var url: String?
 
-    @Option(help: "With --url: a small resource fetched through the strategy before the baseline (warm-up).")
+    @Option(help: "With --url: the resource each child fetches through its strategy before the baseline (warm-up). (default: the origin's root, http(s)://host:port/)")
     var warmupURL: String?
+
+    @Flag(help: "Measure the first request of a fresh process: no warm-up fetch before the baseline (the decoder is still warmed up).")
+    var cold = false
 
     @Option(help: "Throttle the embedded server, bytes per second with k/M/G suffix (e.g. 20M).")
     var bandwidth: ByteRate?
@@ -46,11 +49,25 @@ struct RunCommand: ParsableCommand {
             guard url != nil else { throw ValidationError("--warmup-url only applies with --url") }
             _ = try Self.httpURL(warmupURL, option: "--warmup-url")
         }
+        if cold && warmupURL != nil {
+            throw ValidationError("--cold measures without a warm-up fetch; it cannot go with --warmup-url")
+        }
         if url != nil && bandwidth != nil {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
         }
         guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000") }
         do { _ = try InjectedRegression.fromEnvironment() } catch { throw ValidationError("\(error)") }
+    }
+
+    /// The root of `url`'s origin (scheme, host and port): the default warm-up target, so that the
+    /// session, the connection and libcurl are set up against the server that is measured.
+    static func origin(of url: URL) -> URL {
+        var components = URLComponents()
+        components.scheme = url.scheme
+        components.host = url.host
+        components.port = url.port
+        components.path = "/"
+        return components.url ?? url
     }
 
     static func httpURL(_ text: String, option: String) throws -> URL {
@@ -67,10 +84,14 @@ struct RunCommand: ParsableCommand {
         }
         let source: ImageSource
         if let url {
-            source = .external(url: try Self.httpURL(url, option: "--url"),
-                               warmupURL: try warmupURL.map { try Self.httpURL($0, option: "--warmup-url") })
+            let measured = try Self.httpURL(url, option: "--url")
+            let warmup = cold ? nil : try warmupURL.map { try Self.httpURL($0, option: "--warmup-url") } ?? Self.origin(of: measured)
+            source = .external(url: measured, warmupURL: warmup)
+            printError(warmup.map { "warm-up: each child fetches \($0.absoluteString) through its strategy before the baseline (same origin); --cold measures the first request instead" }
+                       ?? "cold: no warm-up fetch; each child's first request is measured (session, connection and libcurl set-up included)")
         } else {
-            source = .embedded(fixture: fixture.spec, bandwidthBytesPerSecond: bandwidth?.bytesPerSecond)
+            source = .embedded(fixture: fixture.spec, bandwidthBytesPerSecond: bandwidth?.bytesPerSecond, warmUp: !cold)
+            if cold { printError("cold: no warm-up fetch; each child's first request is measured (session, connection and libcurl set-up included)") }
         }
         var settings = TrialSettings()
         settings.maxPixel = maxPixel
