@@ -76,4 +76,6 @@ url="http://127.0.0.1:$port/fixture.jpg"
 "$bench" run --url "$url" --strategy all --render none --runs "$runs" --out "$out/warm"
 "$bench" run --url "$url" --strategy all --render none --runs "$runs" --cold --out "$out/cold"
 "$nginx_bin" -v > "$out/nginx-version.txt" 2>&1
+# The comparison is of peaks; every sample of every run (megabytes of CSV) is not needed.
+rm -f "$out/warm/timeline.csv" "$out/cold/timeline.csv"
 echo "cold-warm: wrote $out/warm and $out/cold"

@@ -10,13 +10,17 @@ public struct ReportFigures {
     public var context: RunContext?
     /// `environment.txt`, written next to the results when they were measured.
     public var environment: String?
+    /// The `cold-warm` runs (scripts/cold-warm.sh), when the folder has them.
+    public var coldWarm: ColdWarmComparison?
 
     static let megabyte = 1_000_000.0
 
-    public init(chart: ChartData, context: RunContext? = nil, environment: String? = nil) {
+    public init(chart: ChartData, context: RunContext? = nil, environment: String? = nil,
+                coldWarm: ColdWarmComparison? = nil) {
         self.chart = chart
         self.context = context
         self.environment = environment
+        self.coldWarm = coldWarm
     }
 
     // MARK: Facts read off the runs
@@ -116,6 +120,19 @@ public struct ReportFigures {
         for article in ArticleCase.all {
             values["article_\(article.strategy)_\(article.render.rawValue)_mb"] = String(format: "%.0f", Double(article.articleBytes) / Self.megabyte)
         }
+        if let coldWarm {
+            values["coldwarm_server"] = coldWarm.server ?? "an external server"
+            for allocator in coldWarm.allocators {
+                for strategy in coldWarm.strategies {
+                    guard let cost = coldWarm.firstRequestCost(strategy: strategy, allocator: allocator) else { continue }
+                    let key = "coldwarm_\(strategy)_\(allocator.rawValue)"
+                    values[key + "_warm_mb"] = mb(cost.warm.median)
+                    values[key + "_cold_mb"] = mb(cost.cold.median)
+                    values[key + "_cost_mb"] = mb(cost.cold.median - cost.warm.median)
+                    if let heap = cost.coldHeap { values[key + "_cold_heap_mb"] = mb(heap.median) }
+                }
+            }
+        }
         return values
     }
 
@@ -123,7 +140,32 @@ public struct ReportFigures {
 
     public func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
-         "sweep": sweepTable(), "sweep-sizes": sweepSizesTable()]
+         "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable()]
+    }
+
+    /// Each strategy's peak RSS over baseline warmed up and cold, and the difference: what the
+    /// first request of a process costs. Fetch only; medians over runs.
+    public func coldWarmTable() -> String {
+        guard let coldWarm else { return "No cold-warm runs: run `scripts/cold-warm.sh results/cold-warm`.\n" }
+        var header = ["strategy"]
+        for allocator in coldWarm.allocators {
+            header += ["\(allocator.title): warm", "cold", "cold − warm", "cold heap peak"]
+        }
+        let rows = coldWarm.strategies.map { strategy -> [String] in
+            var row = [strategy]
+            for allocator in coldWarm.allocators {
+                guard let cost = coldWarm.firstRequestCost(strategy: strategy, allocator: allocator) else {
+                    row += ["–", "–", "–", "–"]
+                    continue
+                }
+                row += [mb(cost.warm.median), mb(cost.cold.median), mb(cost.cold.median - cost.warm.median),
+                        cost.coldHeap.map { mb($0.median) } ?? "–"]
+            }
+            return row
+        }
+        return "Peak RSS over baseline in MB, fetch only, medians over runs; the image from "
+            + (coldWarm.server ?? "an external server") + " on loopback.\n\n"
+            + MarkdownTable.render(header: header, rows: rows, leftAligned: 1)
     }
 
     /// The article's four cases: its iOS figure beside our peak RSS over baseline (median and range)

@@ -34,8 +34,9 @@ public struct ResultsReport: ResultsFolder {
             context = try? decoder.decode(JSONExport.self, from: json).context
         }
         let environment = try? String(contentsOf: environmentText, encoding: .utf8)
+        let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in try parse(url) { try TrialsCSV.parse($0) } }
         return ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
-                             context: context, environment: environment)
+                             context: context, environment: environment, coldWarm: coldWarm)
     }
 
     /// Writes the `.dat` files and `vars.gp` into `folder`, removing stale ones this run did not write
