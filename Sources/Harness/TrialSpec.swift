@@ -29,7 +29,8 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     /// Pause after the render, still sampled, before the final reading: frameworks finish work
     /// after their completion handler returns (URLSession frees its receive buffer then), and
     /// "final" means the steady state with the image on screen.
-    public var settleNanos: UInt64 = 50_000_000
+    public var settleNanos: UInt64 = TrialSpec.defaultSettleNanos
+    public static let defaultSettleNanos: UInt64 = 50_000_000
     /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
     public var launchedAtNanos: UInt64?
 

@@ -4,7 +4,11 @@ import Harness
 /// for the cells it measured. Shown beside ours; see shared/ARTICLE.md.
 public enum ArticleReference {
     public static let payloadBytes = 13_100_000
-    public static let bitmapBytes = 6000 * 4000 * 4
+    public static let imageWidth = 6000
+    public static let imageHeight = 4000
+    public static let bitmapBytes = imageWidth * imageHeight * 4
+    /// The idle app the article's gauge read before any fetch.
+    public static let idleAppBytes = 52_000_000
 
     public static func overBaselineBytes(strategy: String, render: RenderMode) -> Int? {
         switch (strategy, render) {

@@ -12,15 +12,18 @@ public struct ReportFigures {
     public var environment: String?
     /// The `cold-warm` runs (scripts/cold-warm.sh), when the folder has them.
     public var coldWarm: ColdWarmComparison?
+    /// validation.csv's rows (scripts/validate.py), numeric columns by name, when the folder has it.
+    public var validation: [[String: Double]]?
 
     static let megabyte = 1_000_000.0
 
     public init(chart: ChartData, context: RunContext? = nil, environment: String? = nil,
-                coldWarm: ColdWarmComparison? = nil) {
+                coldWarm: ColdWarmComparison? = nil, validation: [[String: Double]]? = nil) {
         self.chart = chart
         self.context = context
         self.environment = environment
         self.coldWarm = coldWarm
+        self.validation = validation
     }
 
     // MARK: Facts read off the runs
@@ -44,7 +47,7 @@ public struct ReportFigures {
     // MARK: Values quoted in sentences
 
     public func values() -> [String: String] {
-        var values: [String: String] = [:]
+        var values = proseValues()
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -140,7 +143,27 @@ public struct ReportFigures {
 
     public func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
-         "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable()]
+         "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
+         "summary": articleSummaryTable(), "article-claims": articleClaimsTable()]
+    }
+
+    /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.
+    public func articleClaimsTable() -> String {
+        let idle = Double(ArticleReference.idleAppBytes)
+        var rows = [["idle app", String(format: "~%.0f", idle / Self.megabyte), "0"]]
+        for article in ArticleCase.all {
+            let over = Double(article.articleBytes)
+            rows.append([article.title, String(format: "~%.0f", (idle + over) / Self.megabyte), String(format: "~%.0f", over / Self.megabyte)])
+        }
+        return MarkdownTable.render(header: ["case", "app total (MB)", "over the idle app (MB)"], rows: rows, leftAligned: 1)
+    }
+
+    /// What `bench run` prints for its default matrix (the article's four cases, both allocators),
+    /// from the committed runs of those cells: the README's example output.
+    public func articleSummaryTable() -> String {
+        let articleRuns = chart.trials.filter { run in ArticleCase.all.contains { $0.cell(run.allocator) == run.cell } }
+        let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(articleRuns))
+        return "```\nCells ranked by median peak RSS delta, smallest first.\n" + SummaryTable.render(summaries) + "```\n"
     }
 
     /// Each strategy's peak RSS over baseline warmed up and cold, and the difference: what the

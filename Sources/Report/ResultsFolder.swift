@@ -12,6 +12,8 @@ extension ResultsFolder {
     public var summaryCSV: URL { directory.appendingPathComponent("summary.csv") }
     public var sweepCSV: URL { directory.appendingPathComponent("sweep.csv") }
     public var environmentText: URL { directory.appendingPathComponent("environment.txt") }
+    /// scripts/validate.py's comparison with heaptrack, massif and time -v.
+    public var validationCSV: URL { directory.appendingPathComponent("validation.csv") }
     /// scripts/cold-warm.sh's two runs (warm/ and cold/), when measured.
     public var coldWarmFolder: URL { directory.appendingPathComponent("cold-warm", isDirectory: true) }
 }

@@ -35,8 +35,19 @@ public struct ResultsReport: ResultsFolder {
         }
         let environment = try? String(contentsOf: environmentText, encoding: .utf8)
         let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in try parse(url) { try TrialsCSV.parse($0) } }
+        var validation: [[String: Double]]?
+        if FileManager.default.fileExists(atPath: validationCSV.path) {
+            validation = try parse(validationCSV) { text in
+                let rows = try CSV.parse(text).filter { $0 != [""] }
+                guard let header = rows.first else { return [] }
+                return rows.dropFirst().map { fields in
+                    Dictionary(zip(header, fields).compactMap { name, field in Double(field).map { (name, $0) } },
+                               uniquingKeysWith: { first, _ in first })
+                }
+            }
+        }
         return ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
-                             context: context, environment: environment, coldWarm: coldWarm)
+                             context: context, environment: environment, coldWarm: coldWarm, validation: validation)
     }
 
     /// Writes the `.dat` files and `vars.gp` into `folder`, removing stale ones this run did not write
@@ -99,7 +110,7 @@ public struct ResultsReport: ResultsFolder {
 }
 
 extension ReportError {
-    static func missing(_ url: URL, hint: String) -> ReportError {
+    public static func missing(_ url: URL, hint: String) -> ReportError {
         var error = ReportError("\(url.path) does not exist; \(hint)")
         error.isMissingInput = true
         return error

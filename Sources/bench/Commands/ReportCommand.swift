@@ -28,6 +28,9 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Only write the chart data; leave the report alone.")
     var noReport = false
 
+    @Option(help: "Also regenerate the marked figures of this document (README.md, for the committed reference only).")
+    var readme: String?
+
     func run() throws {
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         let report = ResultsReport(directory: folder)
@@ -40,6 +43,14 @@ struct ReportCommand: ParsableCommand {
             if !noReport {
                 try report.updateReport(figures, at: reportURL)
                 print("regenerated the tables of \(reportURL.path)")
+            }
+            if let readme {
+                let url = URL(fileURLWithPath: readme)
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    throw ReportError.missing(url, hint: "--readme names the document to regenerate, e.g. README.md")
+                }
+                try report.updateReport(figures, at: url)
+                print("regenerated the figures of \(url.path)")
             }
         } catch let error as ReportError {
             BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).exit()
