@@ -10,12 +10,17 @@ import Report
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system"]
 
     /// A `bench` process started in a folder of its own (cwd, TMPDIR), signalled and waited on.
+    /// Spawned with posix_spawn and a clean signal mask and dispositions, as a shell starts it:
+    /// Foundation's Process would pass on the test thread's blocked signals, and a blocked
+    /// SIGTERM would never reach the old code either.
     final class RunningBench {
-        let process = Process()
         let folder: URL
         let scratch: URL
         let outputFile: URL
         let errorFile: URL
+        let pid: Int32
+        private var exitStatus: Int32?
+        private var exited = false
 
         init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder()) throws {
             self.folder = folder
@@ -23,20 +28,48 @@ import Report
             outputFile = folder.appendingPathComponent("stdout.txt")
             errorFile = folder.appendingPathComponent("stderr.txt")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: BenchProcess.executable)
-            process.arguments = arguments
-            process.currentDirectoryURL = folder
+
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var noMask = sigset_t(), defaults = sigset_t()
+            sigemptyset(&noMask)
+            sigemptyset(&defaults)
+            [SIGINT, SIGTERM, SIGHUP, SIGPIPE].forEach { sigaddset(&defaults, $0) }
+            posix_spawnattr_setsigmask(&attributes, &noMask)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+            // env -C: the working directory (runs/ is relative to it) and TMPDIR (scratch and rescue folders).
             var environment = ProcessInfo.processInfo.environment
-            environment["TMPDIR"] = scratch.path  // the run's scratch and rescue folders land here
-            process.environment = environment
-            process.standardOutput = try FileHandle(forWritingTo: outputFile)
-            process.standardError = try FileHandle(forWritingTo: errorFile)
-            try process.run()
+            environment["TMPDIR"] = scratch.path
+            let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid: pid_t = 0
+            let status = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+            guard status == 0 else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "posix_spawn: \(String(cString: strerror(status)))"])
+            }
+            self.pid = pid
         }
 
-        var pid: Int32 { process.processIdentifier }
+        var isRunning: Bool {
+            if exited { return false }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+            exited = true
+            let signal = status & 0x7f
+            exitStatus = signal == 0 ? (status >> 8) & 0xff : nil
+            return false
+        }
+
         var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
         var standardOutput: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
 
@@ -46,13 +79,13 @@ import Report
         /// test fails). Returns the exit status, or nil when the process died of a signal.
         func wait(limit: TimeInterval = 120) -> Int32? {
             let deadline = Date().addingTimeInterval(limit)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning {
+            while isRunning && Date() < deadline { usleep(20_000) }
+            if isRunning {
                 Issue.record("bench did not exit within \(Int(limit)) s: \(standardError)")
                 kill(pid, SIGKILL)
+                while isRunning { usleep(10_000) }
             }
-            process.waitUntilExit()
-            return process.terminationReason == .exit ? process.terminationStatus : nil
+            return exitStatus
         }
 
         /// The children (`bench _trial`, `bench _scenario`) running now.
@@ -61,7 +94,7 @@ import Report
         /// Waits until a child other than `except` runs; nil if none appears within `limit` seconds.
         func waitForChild(except: Set<Int32> = [], limit: TimeInterval = 120) -> Int32? {
             let deadline = Date().addingTimeInterval(limit)
-            while Date() < deadline && process.isRunning {
+            while Date() < deadline && isRunning {
                 if let child = children.first(where: { !except.contains($0) }) { return child }
                 usleep(10_000)
             }
@@ -92,7 +125,11 @@ import Report
         }
 
         deinit {
-            if process.isRunning { kill(pid, SIGKILL) }
+            if isRunning {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
             try? FileManager.default.removeItem(at: folder)
         }
     }
@@ -109,7 +146,7 @@ import Report
     /// Waits for `file` to hold at least `lines` lines (bounded).
     static func waitForLines(_ file: URL, _ lines: Int, while bench: RunningBench, limit: TimeInterval = 120) -> Bool {
         let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline && bench.process.isRunning {
+        while Date() < deadline && bench.isRunning {
             if let text = try? String(contentsOf: file, encoding: .utf8),
                text.split(separator: "\n").count >= lines { return true }
             usleep(20_000)
