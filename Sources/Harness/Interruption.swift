@@ -59,10 +59,10 @@ public enum Interruption {
         let seen = count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
         if seen == 1 {
             firstSignal.store(number, ordering: .releasing)
-            say("\(name(of: number)) received: stopping the running child, writing what was measured (again to stop faster)")
+            say("\(name(of: number)) received: stopping (a running child is killed, what was measured is written; send it again to stop faster)")
             killRunningChild()
         } else if seen == 2 {
-            say("\(name(of: number)) again: killing the running child and removing scratch folders now")
+            say("\(name(of: number)) again: killing any running child and removing scratch folders now (a third one exits at once)")
             killRunningChild()
             removeScratchFolders()
         } else {

@@ -7,7 +7,7 @@ import Foundation
 ///   file system) fails in a second, not after every trial (exit 73);
 /// - locked (flock on `.bench.lock`, held until the process exits), so two runs cannot write
 ///   one folder: the second is refused with the first one's pid (exit 75).
-public final class OutputFolder: ResultsFolder, @unchecked Sendable {
+public final class OutputFolder: ResultsFolder, Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public enum Kind: Sendable { case cannotCreate, busy }
         public var kind: Kind

@@ -3,7 +3,8 @@ import Foundation
 /// Writes a run's files into its folder and, when that fails mid-run (disk full, folder gone),
 /// keeps them anyway: in a rescue folder under $TMPDIR, and as a last resort on stderr.
 /// Never throws: a failed write must not cost the rows measured so far.
-public final class RescuingWriter: @unchecked Sendable {
+/// Used from the thread that runs the trials only.
+public final class RescuingWriter {
     public let folder: OutputFolder
     /// Why the folder could not be written, once it could not.
     public private(set) var failure: String?
