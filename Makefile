@@ -1,9 +1,14 @@
 # The two commands a new machine needs: `make bench` and `make test`.
+# A user's runs go into runs/<UTC time>/ (gitignored; runs/latest is the newest). results/ is the
+# committed reference that the tests read: only `make reference` writes it.
 SWIFT ?= swift
 BENCH_ARGS ?=
 RESULTS ?= results
+RUNS ?= runs
+BENCH ?= .build/release/bench
+comma := ,
 
-.PHONY: setup build bench sweep scenario plots test validate gate baseline benchmarks clean
+.PHONY: setup build bench sweep scenario plots reference test validate gate baseline benchmarks clean
 
 setup:
 	@bash scripts/setup.sh
@@ -11,28 +16,50 @@ setup:
 build: setup
 	$(SWIFT) build -c release
 
-# The default benchmark: the article's four cases, both allocators, 5 runs each.
-bench: build
-	.build/release/bench run --out $(RESULTS) $(BENCH_ARGS)
-	@bash scripts/environment.sh > $(RESULTS)/environment.txt
+# measure COMMAND: runs `bench COMMAND`, then saves scripts/environment.sh's output into the run's new
+# folder and says where it is (also when some runs failed or it was interrupted); keeps bench's exit status.
+define measure
+	@echo "$(BENCH) $(1)"; before=$$(readlink $(RUNS)/latest 2>/dev/null); status=0; \
+	$(BENCH) $(1) || status=$$?; \
+	after=$$(readlink $(RUNS)/latest 2>/dev/null); \
+	if [ -n "$$after" ] && [ "$$after" != "$$before" ]; then \
+	  bash scripts/environment.sh > "$(RUNS)/$$after/environment.txt"; \
+	  echo "make: results in $(RUNS)/$$after ($(RUNS)/latest)$(2)"; \
+	fi; exit $$status
+endef
 
-# Peak memory against payload size (1-32 MB fixtures), every strategy, fetch only.
+# The default benchmark: the article's four cases, both allocators, 5 runs each, into a new runs/<UTC time>/.
+bench: build
+	$(call measure,run $(BENCH_ARGS),; charts: make plots)
+
+# Peak memory against payload size (1-32 MB fixtures), every strategy, fetch only, into a new runs/<UTC time>/.
 sweep: build
-	.build/release/bench sweep --out $(RESULTS) $(SWEEP_ARGS)
-	@bash scripts/environment.sh > $(RESULTS)/environment.txt
+	$(call measure,sweep $(SWEEP_ARGS),)
 
 # The scrolling list: peak memory by cap on requests in progress, data vs download, full vs thumbnail.
-SCENARIO_ARGS ?= --strategy data,download --render full,thumbnail --max-concurrent 1,2,4,6,8,16 \
+SCENARIO_ARGS ?= --strategy data$(comma)download --render full$(comma)thumbnail --max-concurrent 1$(comma)2$(comma)4$(comma)6$(comma)8$(comma)16 \
 	--rows 60 --visible 8 --speed 20 --bandwidth 10M --runs 3
 scenario: build
-	.build/release/bench scenario list-scroll --out $(RESULTS) $(SCENARIO_ARGS)
+	$(call measure,scenario list-scroll $(SCENARIO_ARGS),)
 
-# Charts (SVG and PNG in results/charts) and REPORT.md's tables, from the CSVs in results/;
-# measures first when they are missing. Fails if gnuplot warns.
+# Charts (SVG and PNG in <run>/charts) and <run>/REPORT.md's tables, for the latest run that has a
+# trials.csv; measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.
 plots: build
-	@test -f $(RESULTS)/trials.csv || $(MAKE) bench
-	@test -f $(RESULTS)/sweep.csv || $(MAKE) sweep
-	BENCH=.build/release/bench bash scripts/plots.sh $(RESULTS)
+	@run=$$(bash scripts/latest-run.sh $(RUNS)); \
+	if [ -z "$$run" ]; then \
+	  echo "make plots: no run with a trials.csv in $(RUNS)/ yet: measuring one first (make bench)"; \
+	  $(MAKE) --no-print-directory bench; run=$$(bash scripts/latest-run.sh $(RUNS)); \
+	fi; \
+	if [ -z "$$run" ]; then echo "make plots: still no run with a trials.csv in $(RUNS)/" >&2; exit 66; fi; \
+	BENCH=$(BENCH) bash scripts/plots.sh "$$run"
+
+# Re-measures the committed reference in results/ (a few minutes): the full matrix, the sweep,
+# the environment, then the charts and results/REPORT.md's tables. Review and commit the changes.
+reference: build
+	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS)
+	$(BENCH) sweep --out $(RESULTS)
+	@bash scripts/environment.sh > $(RESULTS)/environment.txt
+	BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup
@@ -41,7 +68,7 @@ test: setup
 # Our heap and RSS peaks against heaptrack, valgrind massif and /usr/bin/time -v (results/validation.md).
 # Needs: apt-get install heaptrack valgrind time
 validate: build
-	python3 scripts/validate.py --bench .build/release/bench --out $(RESULTS)
+	python3 scripts/validate.py --bench $(BENCH) --out $(RESULTS)
 
 # The memory gate (see results/README.md): the article's four cases, both allocators, a few runs,
 # compared with the committed baseline. scripts/gate.sh exits 2 regression, 3 failed or missing runs,

@@ -4,6 +4,7 @@
 # only draws. Any output gnuplot writes to stderr (a warning included) fails the run.
 #
 # Usage: scripts/plots.sh [results-folder]      (BENCH=path/to/bench, default .build/release/bench)
+# `make plots` passes the latest run (runs/<UTC time>/); `make reference` passes results/.
 set -euo pipefail
 
 results=${1:-results}
@@ -54,3 +55,4 @@ if [ -f "$results/scenario.csv" ]; then
   draw scenario "csv='$results/scenario.csv'"
 fi
 echo "drew ${drawn[*]}"
+echo "plots: charts in $charts, report in ${results%/}/REPORT.md"

@@ -16,6 +16,17 @@ public enum BenchExitCode: Int32, Sendable {
     case noInput = 66
     /// The harness itself could not work: server did not start, fixture not writable (EX_SOFTWARE).
     case internalError = 70
+    /// The output folder cannot be created or written, found before the first trial (EX_CANTCREAT).
+    case cannotCreateOutput = 73
+    /// Writing the output failed during the run (disk full, folder removed): the rows were kept
+    /// elsewhere, in a rescue folder or on stderr, and the message says where (EX_IOERR).
+    case outputLost = 74
+    /// Another bench run holds the output folder's lock (EX_TEMPFAIL: try again later).
+    case outputBusy = 75
+    /// Stopped by SIGHUP after writing what was measured (128 + SIGHUP).
+    case hangup = 129
     /// Stopped by SIGINT after writing what was measured (128 + SIGINT).
     case interrupted = 130
+    /// Stopped by SIGTERM after writing what was measured (128 + SIGTERM).
+    case terminated = 143
 }

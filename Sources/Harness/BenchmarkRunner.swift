@@ -20,7 +20,8 @@ public final class BenchmarkRunner {
     }
 
     /// Runs the plan. `onResult` gets every row as it arrives, with all rows so far (so they can
-    /// be written at once) and the number of trials planned; `shouldStop` is asked between trials (Ctrl-C).
+    /// be written at once) and the number of trials planned; `shouldStop` is asked between trials and after each (Ctrl-C, SIGTERM:
+    /// a trial whose child was killed by the interruption is dropped, not recorded as a failure).
     /// Throws only when the harness cannot start (fixture or server); failed trials are rows.
     public func run(onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
                     shouldStop: () -> Bool = { false }) throws -> [TrialResult] {
@@ -30,7 +31,12 @@ public final class BenchmarkRunner {
         let schedule = plan.schedule()
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("bench-\(getpid())-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A second signal removes it too, should this thread not get to its defer in time.
+        Interruption.registerScratch(scratch)
+        defer {
+            try? FileManager.default.removeItem(at: scratch)
+            Interruption.unregisterScratch(scratch)
+        }
 
         var results: [TrialResult] = []
         for (index, item) in schedule.enumerated() {
@@ -42,6 +48,8 @@ public final class BenchmarkRunner {
                 maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
                 timeoutSeconds: settings.timeoutSeconds)
             let result = launcher.launch(spec)
+            // A child killed because the run was interrupted is not a measurement: no row.
+            if shouldStop() && !result.isSuccess { break }
             results.append(result)
             onResult(result, results, schedule.count)
         }

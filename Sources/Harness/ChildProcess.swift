@@ -13,11 +13,15 @@ public struct ChildProcessOutput: Sendable {
     public var exitStatus: Int32?
     public var terminatingSignal: Int32?
     public var timedOut: Bool
+    /// Killed because the run was interrupted (SIGINT, SIGTERM): not a measurement.
+    public var interrupted = false
 }
 
 /// Spawns a program with `posix_spawn` (exec, never a fork of the big parent), with fd 3
 /// connected to a pipe for its report, stderr captured, stdin and stdout on /dev/null,
-/// in its own process group so a terminal's Ctrl-C reaches only the parent.
+/// in its own process group so a terminal's Ctrl-C reaches only the parent. When the run is
+/// interrupted (`Interruption`), the child's process group is killed at once instead of waiting
+/// out the timeout.
 /// swift-subprocess is not used because it closes every descriptor above 2 in the child.
 public enum ChildProcess {
     public static let reportDescriptor: Int32 = 3
@@ -42,7 +46,7 @@ public enum ChildProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaultSignals = sigset_t()
         sigemptyset(&defaultSignals)
-        [SIGPIPE, SIGINT, SIGTERM].forEach { sigaddset(&defaultSignals, $0) }
+        [SIGPIPE, SIGINT, SIGTERM, SIGHUP].forEach { sigaddset(&defaultSignals, $0) }
         var noMask = sigset_t()
         sigemptyset(&noMask)
         posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
@@ -62,26 +66,33 @@ public enum ChildProcess {
             throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
         }
 
+        Interruption.setRunningChild(pid)
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         var report = Data(), standardError = Data()
-        var timedOut = !drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
+        let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
+        var timedOut = drained == .deadline
+        var interrupted = drained == .interrupted
         var status: Int32 = 0
         // Both pipes are closed; the child should be exiting. Give it until the deadline.
         while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() >= deadline {
-                timedOut = true
+            if !interrupted && Interruption.requested { interrupted = true }
+            if interrupted || timedOut || Date() >= deadline {
+                timedOut = !interrupted
+                kill(-pid, SIGKILL)  // the child's process group, whatever it started included
                 kill(pid, SIGKILL)
+                Interruption.setRunningChild(0)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 break
             }
             usleep(1000)
         }
+        Interruption.setRunningChild(0)
         let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
         return ChildProcessOutput(
             pid: pid, report: report, standardError: standardError,
             exitStatus: signaled ? nil : (status >> 8) & 0xff,
             terminatingSignal: signaled ? status & 0x7f : nil,
-            timedOut: timedOut)
+            timedOut: timedOut, interrupted: interrupted)
     }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
@@ -95,17 +106,21 @@ public enum ChildProcess {
         return (descriptors[0], descriptors[1])
     }
 
-    /// Reads both pipes until both reach end of file (true) or the deadline passes (false).
+    enum DrainEnd { case finished, deadline, interrupted }
+
+    /// Reads both pipes until both reach end of file, the deadline passes, or the run is interrupted.
     private static func drain(_ first: Int32, into firstData: inout Data,
-                              and second: Int32, into secondData: inout Data, until deadline: Date) -> Bool {
+                              and second: Int32, into secondData: inout Data, until deadline: Date) -> DrainEnd {
         var open = [first: true, second: true]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.values.contains(true) {
+            if Interruption.requested { return .interrupted }
             let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return false }
+            if remaining <= 0 { return .deadline }
             var polled = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&polled, nfds_t(polled.count), Int32(min(remaining, 1) * 1000) + 1)
-            if ready < 0 && errno != EINTR { return false }
+            // A short poll so that an interruption is seen within 50 ms.
+            let ready = poll(&polled, nfds_t(polled.count), Int32(min(remaining, 0.05) * 1000) + 1)
+            if ready < 0 && errno != EINTR { return .deadline }
             for entry in polled where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
@@ -115,7 +130,7 @@ public enum ChildProcess {
                 }
             }
         }
-        return true
+        return .finished
     }
 }
 

@@ -17,6 +17,8 @@ public struct ResultsReport: ResultsFolder {
         }
         let trials = try parse(trialsCSV) { try TrialsCSV.parse($0) }
         guard !trials.isEmpty else { throw ReportError("\(trialsCSV.path) has no rows") }
+        // trials.csv, timeline.csv and trials.json must be one run's (same run id, same row count).
+        do { try RunConsistency.check(self) } catch { throw ReportError("\(error)") }
 
         var timelines: [RunKey: [TimelinePoint]] = [:]
         if FileManager.default.fileExists(atPath: timelineCSV.path) {

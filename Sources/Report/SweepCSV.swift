@@ -19,8 +19,8 @@ public struct SweepStep: Sendable, Equatable {
 public enum SweepCSV {
     public static let stepColumns = ["target_bytes", "fixture_width", "fixture_height"]
 
-    public static func render(_ rows: [(step: SweepStep, result: TrialResult)]) -> String {
-        let trials = TrialsCSV.render(rows.map(\.result)).split(separator: "\n", omittingEmptySubsequences: false)
+    public static func render(_ rows: [(step: SweepStep, result: TrialResult)], runID: String? = nil) -> String {
+        let trials = TrialsCSV.render(rows.map(\.result), runID: runID).split(separator: "\n", omittingEmptySubsequences: false)
         var lines = [CSV.line(stepColumns) + "," + trials[0]]
         for (offset, row) in rows.enumerated() {
             let step = [row.step.targetBytes, row.step.width, row.step.height].map(String.init)

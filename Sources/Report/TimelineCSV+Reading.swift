@@ -19,7 +19,8 @@ extension TimelineCSV {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
         guard let headerLine = lines.next() else { throw CSVError("empty timeline: no header row") }
         let header = headerLine.split(separator: ",").map(String.init)
-        guard header == Self.header else {
+        // Files of this version end with a run_id column; older ones do not.
+        guard header == Self.header || header == Self.header + [TrialsCSV.runIDColumn] else {
             throw CSVError("not a timeline.csv: expected columns \(Self.header.joined(separator: ",")), found \(headerLine)")
         }
         let wanted = Set(keep.map { "\($0.cell.strategy),\($0.cell.render.rawValue),\($0.cell.allocator.rawValue),\($0.run)," })
@@ -30,7 +31,7 @@ extension TimelineCSV {
             // Strategy names hold no commas, so the first four fields are a plain prefix.
             guard wanted.contains(where: { line.hasPrefix($0) }) else { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == Self.header.count, let render = RenderMode(rawValue: fields[1]),
+            guard fields.count == header.count, let render = RenderMode(rawValue: fields[1]),
                   let allocator = Allocator(rawValue: fields[2]), let run = Int(fields[3]),
                   let seconds = Double(fields[5]), let resident = Int(fields[6]), let allocated = Int(fields[7]) else {
                 throw CSVError("timeline line \(lineNumber): cannot read '\(line)'")

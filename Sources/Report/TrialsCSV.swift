@@ -43,9 +43,14 @@ public enum TrialsCSV {
         ("warmed_up", { $0.warmedUp.map { $0 ? "1" : "0" } ?? "" }),
     ]
 
-    public static func render(_ results: [TrialResult]) -> String {
-        var lines = [CSV.line(columns.map(\.name))]
-        lines += results.map { result in CSV.line(columns.map { $0.value(result) }) }
+    /// The column naming the run a row belongs to: every file of one run carries the same id.
+    public static let runIDColumn = "run_id"
+
+    /// With `runID`, a last `run_id` column says which run wrote each row.
+    public static func render(_ results: [TrialResult], runID: String? = nil) -> String {
+        let suffix = runID.map { [$0] } ?? []
+        var lines = [CSV.line(columns.map(\.name) + (runID == nil ? [] : [runIDColumn]))]
+        lines += results.map { result in CSV.line(columns.map { $0.value(result) } + suffix) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -59,13 +64,15 @@ public enum TrialsCSV {
 public enum TimelineCSV {
     public static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes"]
 
-    public static func render(_ results: [TrialResult]) -> String {
-        var text = CSV.line(header) + "\n"
+    /// With `runID`, a last `run_id` column as in trials.csv.
+    public static func render(_ results: [TrialResult], runID: String? = nil) -> String {
+        var text = CSV.line(header + (runID == nil ? [] : [TrialsCSV.runIDColumn])) + "\n"
+        let suffix = runID.map { "," + CSV.line([$0]) } ?? ""
         for result in results {
             let prefix = CSV.line([result.strategy, result.render.rawValue, result.allocator.rawValue,
                                    String(result.run), String(result.pid)])
             for point in result.timeline {
-                text += "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes)\n"
+                text += "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes)\(suffix)\n"
             }
         }
         return text
@@ -101,6 +108,13 @@ public struct RunContext: Codable, Sendable {
     public var payloadBytes: Int?
     public var runsPerCell: Int
     public var sampleIntervalMicros: Double
+    /// The id in the run_id column of the run's CSVs (absent in files from older versions).
+    public var runID: String?
+    /// Trials the plan had, and trials recorded (fewer when the run was interrupted).
+    public var plannedRuns: Int?
+    public var completedRuns: Int?
+    /// The signal that interrupted the run ("SIGINT", "SIGTERM"), if one did.
+    public var interruptedBy: String?
 
     public init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()

@@ -44,6 +44,15 @@ public enum TrialsFile {
             throw LoadError.malformed(path: path, problem: String(describing: error))
         }
         if trials.isEmpty { throw LoadError.empty(path: path) }
+        // A run's export beside the other files of its run: they must agree (one run, no cut file).
+        let url = URL(fileURLWithPath: path)
+        if ["trials.csv", "trials.json"].contains(url.lastPathComponent) {
+            do {
+                try RunConsistency.check(ResultsWriter(directory: url.deletingLastPathComponent()))
+            } catch {
+                throw LoadError.malformed(path: path, problem: String(describing: error))
+            }
+        }
         return trials
     }
 

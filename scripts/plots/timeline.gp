@@ -7,8 +7,9 @@ load plots_dir.'/common.gp'
 file = data_dir.'/timeline.dat'
 marks = data_dir.'/timeline_marks.dat'
 # Cases 1 and 2 of the article are fetch only, 3 and 4 add the render; draw 3, 4, then 1, 2.
-order(k) = k <= timeline_count - 2 ? k + 2 : k - (timeline_count - 2)
-dashed(i) = i <= 2 ? 2 : 1
+# A run of fewer cases (e.g. one strategy) is drawn in file order, solid.
+order(k) = timeline_count != 4 ? k : (k <= timeline_count - 2 ? k + 2 : k - (timeline_count - 2))
+dashed(i) = timeline_count == 4 && i <= 2 ? 2 : 1
 
 set multiplot layout 2, 1 title sprintf("Memory over time, the median run of each case (%s)", timeline_allocator) font ',14'
 set lmargin 11; set rmargin 3

@@ -38,7 +38,7 @@ struct BaselineUpdateCommand: ParsableCommand {
     var baseline = "results/baseline.json"
 
     func run() throws {
-        let source = from ?? ResultsWriter(directory: URL(fileURLWithPath: measurement.out, isDirectory: true)).trialsJSON.path
+        let source = from ?? ResultsWriter(directory: URL(fileURLWithPath: measurement.out ?? "runs/latest", isDirectory: true)).trialsJSON.path
         if from == nil {
             do {
                 try measurement.run()

@@ -13,8 +13,15 @@ struct RunCommand: ParsableCommand {
           bench --strategy data --render full --allocator jemalloc --runs 10
           bench --url http://127.0.0.1:8080/photo.jpg --strategy all
 
+        Output: by default a new folder runs/<UTC time>/ (runs/latest points to the newest); \
+        --out DIR writes into DIR instead. results/ holds the committed reference: `make reference` \
+        re-measures it.
+
         Exit status: 0 all runs succeeded; 3 some runs failed (they are rows with a status);
-        64 bad command-line input; 70 the harness could not start; 130 interrupted.
+        64 bad command-line input; 70 the harness could not start; 73 the output folder cannot be
+        created or written (checked before the first trial); 74 writing failed during the run (the
+        files are in the rescue folder named on stderr); 75 another run holds the output folder;
+        130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
         """)
 
     @OptionGroup(title: "Matrix") var matrix: MatrixOptions
@@ -40,8 +47,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run children without libHeapPeak.so (no exact heap peak; for measuring its cost).")
     var noExactHeap = false
 
-    @Option(help: "Folder for trials.csv, summary.csv, timeline.csv and trials.json.")
-    var out = "results"
+    @Option(help: "Folder for trials.csv, summary.csv, timeline.csv and trials.json (default: a new runs/<UTC time>/).")
+    var out: String?
 
     func validate() throws {
         if let url { _ = try Self.httpURL(url, option: "--url") }
@@ -98,11 +105,13 @@ struct RunCommand: ParsableCommand {
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
+        Interruption.install()
+        let folder = Self.openOutput(out)
+        let sink = RescuingWriter(folder: folder)
+        let writer = ResultsWriter(rescuing: sink)
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
                                      launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap))
-        let writer = ResultsWriter(directory: URL(fileURLWithPath: out, isDirectory: true))
         let progress = ProgressLine()
-        Interruption.install()
 
         let results: [TrialResult]
         do {
@@ -116,12 +125,16 @@ struct RunCommand: ParsableCommand {
         }
         progress.finish()
 
-        let context = RunContext(
+        var context = RunContext(
             command: CommandLine.arguments.joined(separator: " "),
             source: url ?? "embedded fixture \(fixture.spec.fileName)",
             payloadBytes: results.compactMap(\.payloadBytes).max(),
             runsPerCell: matrix.runs, sampleIntervalNanos: settings.sampleIntervalNanos)
+        context.plannedRuns = matrix.plan.schedule().count
+        context.completedRuns = results.count
+        context.interruptedBy = Interruption.signalName
         try writer.writeAll(results, context: context)
+        if sink.failure == nil { folder.markLatest() }
 
         let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(results))
         print("Cells ranked by median peak RSS delta, smallest first.")
@@ -131,8 +144,36 @@ struct RunCommand: ParsableCommand {
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
         }
-        print("wrote \([writer.trialsCSV, writer.summaryCSV, writer.timelineCSV, writer.trialsJSON].map(\.path).joined(separator: ", "))")
-        if Interruption.requested { throw ExitCode(BenchExitCode.interrupted.rawValue) }
-        if !failed.isEmpty { throw ExitCode(BenchExitCode.runFailed.rawValue) }
+        try Self.finish(sink: sink, written: writer.writtenFiles, completed: results.count,
+                    planned: context.plannedRuns ?? results.count, failed: !failed.isEmpty)
+    }
+
+    /// Opens the output folder before the first trial, or exits 73 (unwritable) or 75 (in use).
+    static func openOutput(_ out: String?) -> OutputFolder {
+        do {
+            return try OutputFolder.open(out: out)
+        } catch let failure as OutputFolder.Failure {
+            BenchFailure(failure.kind == .busy ? .outputBusy : .cannotCreateOutput, failure.description).exit()
+        } catch {
+            BenchFailure(.cannotCreateOutput, "cannot open the output folder: \(error)").exit()
+        }
+    }
+
+    /// Says where the files are and exits: 74 when they are not where asked, 128+signal when
+    /// interrupted, 3 when some runs failed.
+    static func finish(sink: RescuingWriter, written: [URL], completed: Int, planned: Int, failed: Bool) throws {
+        if let lost = sink.failureSummary {
+            if Interruption.requested { printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(completed) of \(planned) runs") }
+            printError("bench: \(lost)")
+            throw ExitCode(BenchExitCode.outputLost.rawValue)
+        }
+        print("wrote \(written.map(\.path).joined(separator: ", "))")
+        print("results in \(sink.folder.directory.path)")
+        if Interruption.requested {
+            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(completed) of \(planned) runs; "
+                       + "what was measured is written")
+            throw ExitCode(Interruption.exitStatus)
+        }
+        if failed { throw ExitCode(BenchExitCode.runFailed.rawValue) }
     }
 }

@@ -20,7 +20,11 @@ struct ListScrollCommand: ParsableCommand {
         Each row has its own URL on the embedded loopback server; bodies cycle over --sizes. The window of \
         --visible rows moves --speed rows a second to the end of the list and back, so rows seen twice can \
         come from the cache. Lists (comma-separated) of strategies, renderers and caps run every combination, \
-        each in a fresh child. Rows are appended to <out>/scenario.csv.
+        each in a fresh child. Rows are appended to <out>/scenario.csv (default: a new runs/<UTC time>/).
+
+        Exit status: 0 every scroll finished; 3 some failed; 64 bad input; 70 harness error; 73 the \
+        output folder cannot be written; 74 writing failed during the run (rows kept in the rescue \
+        folder named on stderr); 75 another run holds the folder; 130/143 interrupted (SIGINT/SIGTERM).
 
         Examples:
           bench scenario list-scroll --strategy data --render thumbnail --max-concurrent 4
@@ -79,8 +83,8 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
     var fixtureCache: String?
 
-    @Option(help: "Folder for scenario.csv.")
-    var out = "results"
+    @Option(help: "Folder for scenario.csv (default: a new runs/<UTC time>/).")
+    var out: String?
 
     func validate() throws {
         _ = try strategies()
@@ -103,16 +107,18 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func run() throws {
-        let outFolder = URL(fileURLWithPath: out, isDirectory: true)
-        try FileManager.default.createDirectory(at: outFolder, withIntermediateDirectories: true)
-        let csv = outFolder.appendingPathComponent("scenario.csv")
+        Interruption.install()
+        let folder = RunCommand.openOutput(out)
+        var csv = folder.directory.appendingPathComponent("scenario.csv")
+        var writeFailure: String?
         let cache = FixtureOptions.cacheDirectory(fixtureCache)
-        var failures = 0
+        var failures = 0, completed = 0
+        let planned = try strategies().count * renderers().count * caps().count * runs
         print(ScenarioTable.header)
-        for strategy in try strategies() {
-            for render in try renderers() {
-                for cap in try caps() {
-                    for _ in 0..<runs {
+        for strategy in try strategies() where !Interruption.requested {
+            for render in try renderers() where !Interruption.requested {
+                for cap in try caps() where !Interruption.requested {
+                    for _ in 0..<runs where !Interruption.requested {
                         var settings = ListScrollScenario.Settings(strategy: strategy, render: render,
                                                                    fixtures: try fixtures(), fixtureCacheDirectory: cache)
                         settings.rows = rows
@@ -130,12 +136,29 @@ struct ListScrollCommand: ParsableCommand {
                         let work = FileManager.default.temporaryDirectory
                             .appendingPathComponent("bench-scenario-\(getpid())-\(UUID().uuidString.prefix(8))")
                         let result: ScrollResult
+                        Interruption.registerScratch(work)
+                        defer { Interruption.unregisterScratch(work) }
                         do {
                             result = try ListScrollScenario(settings: settings).run(workDirectory: work)
                         } catch {
                             BenchFailure(.internalError, "cannot run the scenario: \(error)").exit()
                         }
-                        try ScenarioCSV.append([result], to: csv)
+                        // A child killed because the run was interrupted is not a measurement: no row.
+                        if Interruption.requested && result.status != "ok" { break }
+                        completed += 1
+                        do {
+                            try ScenarioCSV.append([result], to: csv)
+                        } catch {
+                            // Disk full or folder gone: the rows go on in a rescue folder, and the exit says so.
+                            writeFailure = "cannot write \(csv.path): \(error)"
+                            let rescue = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rescue-\(folder.runID)")
+                            try? FileManager.default.createDirectory(at: rescue, withIntermediateDirectories: true)
+                            csv = rescue.appendingPathComponent("scenario.csv")
+                            printError("bench: \(writeFailure!); the rows are kept in \(csv.path) instead (exit status 74 at the end)")
+                            do { try ScenarioCSV.append([result], to: csv) } catch {
+                                printError("bench: \(csv.path) cannot be written either (\(error)); the row: \(ScenarioTable.line(result))")
+                            }
+                        }
                         print(ScenarioTable.line(result))
                         if result.status != "ok" {
                             failures += 1
@@ -146,6 +169,15 @@ struct ListScrollCommand: ParsableCommand {
             }
         }
         print("wrote \(csv.path)")
+        if let writeFailure {
+            printError("bench: \(writeFailure); the rows are in \(csv.path)")
+            throw ExitCode(BenchExitCode.outputLost.rawValue)
+        }
+        if writeFailure == nil && completed > 0 { folder.markLatest() }
+        if Interruption.requested {
+            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(completed) of \(planned) scrolls; what was measured is written")
+            throw ExitCode(Interruption.exitStatus)
+        }
         if failures > 0 { throw ExitCode(BenchExitCode.runFailed.rawValue) }
     }
 

@@ -21,7 +21,13 @@ struct SweepCommand: ParsableCommand {
           bench sweep                                   every strategy, 1-32 MB, fetch only, glibc malloc
           bench sweep --strategy data --strategy download --sizes 1,4,16 --runs 5
 
-        Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 130 interrupted.
+        Output: by default a new folder runs/<UTC time>/ (runs/latest points to the newest); --out DIR \
+        writes into DIR instead.
+
+        Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 73 the \
+        output folder cannot be written (checked before the first run); 74 writing failed during the run \
+        (the file is in the rescue folder named on stderr); 75 another run holds the output folder; \
+        130/143 interrupted by SIGINT/SIGTERM (what was measured is written).
         """)
 
     @Option(name: .customLong("strategy"), parsing: .singleValue,
@@ -45,8 +51,8 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
     var fixtureCache: String?
 
-    @Option(help: "Folder for sweep.csv.")
-    var out = "results"
+    @Option(help: "Folder for sweep.csv (default: a new runs/<UTC time>/).")
+    var out: String?
 
     var sizesMB: [Double] { sizes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
 
@@ -64,6 +70,8 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        Interruption.install()
+        let folder = RunCommand.openOutput(out)
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = FixtureOptions.cacheDirectory(fixtureCache)
@@ -78,9 +86,9 @@ struct SweepCommand: ParsableCommand {
 
         let plan = BenchmarkPlan(strategies: strategyNames, renders: [render], allocators: [allocator], runs: runs)
         let planned = plan.schedule().count * steps.count
-        let file = ResultsWriter(directory: URL(fileURLWithPath: out, isDirectory: true)).sweepCSV
+        let sink = RescuingWriter(folder: folder)
+        let runID = folder.runID
         let progress = ProgressLine()
-        Interruption.install()
 
         var rows: [(step: SweepStep, result: TrialResult)] = []
         for step in steps where !Interruption.requested {
@@ -91,7 +99,7 @@ struct SweepCommand: ParsableCommand {
                 _ = try runner.run(onResult: { latest, _, _ in
                     rows.append((step, latest))
                     progress.show(latest, index: rows.count, total: planned)
-                    try? AtomicFile.write(SweepCSV.render(rows), to: file)
+                    sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))])
                 }, shouldStop: { Interruption.requested })
             } catch {
                 progress.finish()
@@ -99,7 +107,8 @@ struct SweepCommand: ParsableCommand {
             }
         }
         progress.finish()
-        try AtomicFile.write(SweepCSV.render(rows), to: file)
+        let written = sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))], final: true)
+        if sink.failure == nil { folder.markLatest() }
 
         for series in ChartData(trials: [], timelines: [:], sweep: rows).sweep {
             let slope = series.fit.map { String(format: "%.2f bytes held per payload byte", $0.slope) } ?? "no fit"
@@ -111,9 +120,7 @@ struct SweepCommand: ParsableCommand {
         for (step, failure) in failed {
             printError("run failed: \(failure.cell) at \(step.width)x\(step.height) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
         }
-        print("wrote \(file.path)")
-        if Interruption.requested { throw ExitCode(BenchExitCode.interrupted.rawValue) }
-        if !failed.isEmpty { throw ExitCode(BenchExitCode.runFailed.rawValue) }
+        try RunCommand.finish(sink: sink, written: written, completed: rows.count, planned: planned, failed: !failed.isEmpty)
     }
 
     /// Bytes per pixel of the article's fixture: the generator's grain makes JPEG size close to

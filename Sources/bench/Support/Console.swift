@@ -56,18 +56,3 @@ final class ProgressLine {
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }
-
-/// Ctrl-C asks the run to stop after the current trial and write what it has;
-/// a second Ctrl-C kills the parent at once (children are in their own process group).
-enum Interruption {
-    static var requested: Bool { interruptRequested != 0 }
-
-    static func install() {
-        signal(SIGINT) { _ in
-            interruptRequested = 1
-            signal(SIGINT, SIG_DFL)
-        }
-    }
-}
-
-nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0

@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// SIGINT, SIGTERM and SIGHUP ask a run to stop: the running child is killed at once (its whole
+/// process group), no further trial starts, and what was measured is written; the command then
+/// exits with 128 + the signal. A second signal kills the running child again and removes the
+/// scratch folders right away (the parent is already winding down); a third exits at once.
+/// Handled on a dispatch queue (DispatchSource), never in an async signal handler.
+public enum Interruption {
+    private static let count = Atomic<Int>(0)
+    private static let firstSignal = Atomic<Int32>(0)
+    /// The child in progress (its pid is also its process group), 0 when there is none.
+    private static let runningChild = Atomic<Int32>(0)
+    private static let sources = Mutex<[any DispatchSourceSignal]>([])
+    private static let scratchFolders = Mutex<Set<String>>([])
+
+    public static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// True once any handled signal arrived.
+    public static var requested: Bool { count.load(ordering: .acquiring) > 0 }
+
+    /// The first signal received, if any.
+    public static var signal: Int32? {
+        let value = firstSignal.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    /// 128 + the first signal (130 for SIGINT, 143 for SIGTERM), as a shell reports a signal's death.
+    public static var exitStatus: Int32 { 128 + (signal ?? SIGINT) }
+
+    /// "SIGINT", "SIGTERM" or "SIGHUP".
+    public static var signalName: String? { signal.map(name(of:)) }
+
+    public static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
+
+    /// Idempotent. The default actions are ignored and replaced by dispatch sources.
+    public static func install() {
+        sources.withLock { installed in
+            guard installed.isEmpty else { return }
+            for number in handledSignals {
+                Glibc.signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInitiated))
+                source.setEventHandler { received(number) }
+                source.resume()
+                installed.append(source)
+            }
+        }
+    }
+
+    static func received(_ number: Int32) {
+        let seen = count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        if seen == 1 {
+            firstSignal.store(number, ordering: .releasing)
+            say("\(name(of: number)) received: stopping (a running child is killed, what was measured is written; send it again to stop faster)")
+            killRunningChild()
+        } else if seen == 2 {
+            say("\(name(of: number)) again: killing any running child and removing scratch folders now (a third one exits at once)")
+            killRunningChild()
+            removeScratchFolders()
+        } else {
+            say("\(name(of: number)) a third time: exiting at once")
+            killRunningChild()
+            removeScratchFolders()
+            exit(128 + number)
+        }
+    }
+
+    private static func say(_ message: String) {
+        FileHandle.standardError.write(Data(("\nbench: " + message + "\n").utf8))
+    }
+
+    // MARK: What a signal must not leave behind
+
+    /// Called by `ChildProcess` once the child exists, and with 0 before it is reaped.
+    static func setRunningChild(_ pid: Int32) {
+        runningChild.store(pid, ordering: .releasing)
+    }
+
+    static func killRunningChild() {
+        let pid = runningChild.load(ordering: .acquiring)
+        guard pid > 0 else { return }
+        kill(-pid, SIGKILL)  // its process group: whatever it started goes too
+        kill(pid, SIGKILL)
+    }
+
+    /// A folder removed by a second signal if the code that owns it has not removed it yet.
+    public static func registerScratch(_ folder: URL) {
+        _ = scratchFolders.withLock { $0.insert(folder.path) }
+    }
+
+    public static func unregisterScratch(_ folder: URL) {
+        _ = scratchFolders.withLock { $0.remove(folder.path) }
+    }
+
+    static func removeScratchFolders() {
+        let folders = scratchFolders.withLock { $0 }
+        for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+    }
+}

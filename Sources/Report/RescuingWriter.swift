@@ -1,0 +1,80 @@
+import Foundation
+
+/// Writes a run's files into its folder and, when that fails mid-run (disk full, folder gone),
+/// keeps them anyway: in a rescue folder under $TMPDIR, and as a last resort on stderr.
+/// Never throws: a failed write must not cost the rows measured so far.
+/// Used from the thread that runs the trials only.
+public final class RescuingWriter {
+    public let folder: OutputFolder
+    /// Why the folder could not be written, once it could not.
+    public private(set) var failure: String?
+    /// Where the files went instead.
+    public private(set) var rescueFolder: URL?
+    private var rescueFailed = false
+
+    public init(folder: OutputFolder) {
+        self.folder = folder
+    }
+
+    /// Where the files are now: the run's folder, or the rescue folder after a failure.
+    public var currentFolder: URL { rescueFolder ?? folder.directory }
+
+    /// Writes every file (name -> contents). `final` prints the files on stderr if neither the
+    /// folder nor a rescue folder can hold them. Returns the URLs written.
+    @discardableResult
+    public func write(_ files: [(name: String, contents: Data)], final: Bool = false) -> [URL] {
+        if failure == nil {
+            do {
+                return try files.map { file in
+                    let url = folder.directory.appendingPathComponent(file.name)
+                    try AtomicFile.write(file.contents, to: url)
+                    return url
+                }
+            } catch {
+                failure = String(describing: error)
+                openRescueFolder()
+            }
+        }
+        if let rescueFolder, !rescueFailed {
+            do {
+                return try files.map { file in
+                    let url = rescueFolder.appendingPathComponent(file.name)
+                    try AtomicFile.write(file.contents, to: url)
+                    return url
+                }
+            } catch {
+                rescueFailed = true
+                FileHandle.standardError.write(Data("bench: the rescue folder \(rescueFolder.path) cannot be written either: \(error)\n".utf8))
+            }
+        }
+        if final {
+            for file in files {
+                FileHandle.standardError.write(Data("bench: --- \(file.name) (kept here: no folder could be written) ---\n".utf8))
+                FileHandle.standardError.write(file.contents)
+            }
+        }
+        return []
+    }
+
+    private func openRescueFolder() {
+        let rescue = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rescue-\(folder.runID)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: rescue, withIntermediateDirectories: true)
+            rescueFolder = rescue
+            FileHandle.standardError.write(Data(("\nbench: \(failure ?? "cannot write"); the run goes on and its files are kept in "
+                                                 + "\(rescue.path) instead (exit status 74 at the end)\n").utf8))
+        } catch {
+            rescueFailed = true
+            FileHandle.standardError.write(Data("\nbench: \(failure ?? "cannot write"); no rescue folder either (\(error)): the files will be printed on stderr at the end\n".utf8))
+        }
+    }
+
+    /// The closing message after a failure, naming where the files are.
+    public var failureSummary: String? {
+        guard let failure else { return nil }
+        if let rescueFolder, !rescueFailed {
+            return "\(failure); the run's files are in \(rescueFolder.path)"
+        }
+        return "\(failure); the run's files were printed on stderr above"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Harness
+
+/// Checks that the files of a results folder are one run's: the same run id in trials.csv,
+/// timeline.csv and trials.json, as many rows in trials.csv as trials.json says the run has,
+/// and no timeline of a run that trials.csv lacks. A trials.csv cut at a row boundary, or files
+/// left from two runs (one interrupted while writing, or two runs on one folder), are refused
+/// rather than reported as if they were a run. Files of older versions (no run id) are checked
+/// for what they have: counts and timelines.
+public enum RunConsistency {
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Throws a message naming what disagrees; nothing when the files agree or are absent.
+    public static func check(_ folder: any ResultsFolder) throws {
+        var problems: [String] = []
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: folder.trialsCSV.path),
+              let text = try? String(contentsOf: folder.trialsCSV, encoding: .utf8) else { return }
+        let rows = ((try? CSV.parse(text)) ?? []).filter { !($0.count == 1 && $0[0].isEmpty) }
+        guard let header = rows.first else { return }
+        let body = rows.dropFirst()
+        let idColumn = header.firstIndex(of: TrialsCSV.runIDColumn)
+        let csvIDs = Set(idColumn.map { column in body.compactMap { column < $0.count ? $0[column] : nil } } ?? [])
+        let csvID = csvIDs.count == 1 ? csvIDs.first : nil
+        if csvIDs.count > 1 {
+            problems.append("trials.csv mixes rows of \(csvIDs.count) runs (\(csvIDs.sorted().joined(separator: ", ")))")
+        }
+        let keyColumns = ["strategy", "render", "allocator", "run"].compactMap { header.firstIndex(of: $0) }
+        let trialKeys = Set(body.map { row in keyColumns.map { $0 < row.count ? row[$0] : "" }.joined(separator: ",") })
+
+        if let data = manager.contents(atPath: folder.trialsJSON.path),
+           let export = try? JSONDecoder.trials.decode(ExportedRun.self, from: data) {
+            let jsonID = export.context?.runID
+            if jsonID != csvID && (jsonID != nil || csvID != nil) {
+                problems.append("trials.csv is from run \(csvID ?? "(no run id)") but trials.json from run \(jsonID ?? "(no run id)")")
+            } else if export.trials.count != body.count {
+                problems.append("trials.csv has \(body.count) rows but trials.json (run \(jsonID ?? "without id")) has \(export.trials.count): "
+                                + "trials.csv was cut or rewritten")
+            }
+        }
+
+        if let timeline = try? String(contentsOf: folder.timelineCSV, encoding: .utf8) {
+            var lines = timeline.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
+            let timelineHeader = lines.next().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
+            let hasID = timelineHeader.last == TrialsCSV.runIDColumn
+            var timelineIDs = Set<Substring>()
+            var timelineKeys = Set<Substring>()
+            while let line = lines.next() {
+                // strategy,render,allocator,run,... : the key is everything before the fourth comma.
+                var commas = 0
+                var end = line.startIndex
+                for index in line.indices where line[index] == "," {
+                    commas += 1
+                    if commas == 4 { end = index; break }
+                }
+                timelineKeys.insert(line[..<end])
+                if hasID, let last = line.lastIndex(of: ",") { timelineIDs.insert(line[line.index(after: last)...]) }
+            }
+            let ids = Set(timelineIDs.map(String.init))
+            if hasID != (csvID != nil) || (hasID && ids != Set([csvID].compactMap { $0 }) && !timelineKeys.isEmpty) {
+                let shown = ids.isEmpty ? "(no run id)" : ids.sorted().joined(separator: ", ")
+                problems.append("timeline.csv is from run \(shown) but trials.csv from run \(csvID ?? "(no run id)")")
+            } else {
+                let foreign = timelineKeys.map(String.init).filter { !trialKeys.contains($0) }.sorted()
+                if !foreign.isEmpty {
+                    problems.append("timeline.csv has samples of \(foreign.count) run(s) that trials.csv lacks "
+                                    + "(e.g. \(foreign[0].replacingOccurrences(of: ",", with: " "))): trials.csv was cut or rewritten")
+                }
+            }
+        }
+
+        guard problems.isEmpty else {
+            throw Problem(description: "the files of \(folder.directory.path) are not one run's: " + problems.joined(separator: "; ")
+                          + ". A run was interrupted while writing, or two runs wrote here; measure again, "
+                          + "or point at a folder that holds one run (runs/<time>/)")
+        }
+    }
+
+    struct ExportedRun: Decodable {
+        var context: RunContext?
+        var trials: [Trial]
+        struct Trial: Decodable {}
+    }
+}

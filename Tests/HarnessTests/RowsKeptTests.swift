@@ -1,0 +1,408 @@
+import Foundation
+import Testing
+import LoopbackServer
+import Report
+
+/// Nothing measured is lost and nothing is left behind: the real `bench` binary, real children,
+/// real signals, a real unwritable folder and a real full tmpfs. Each test fails on the old
+/// behaviour it guards against (named in its comment).
+@Suite(.serialized) struct RowsKeptTests {
+    static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system"]
+
+    /// A `bench` process started in a folder of its own (cwd, TMPDIR), signalled and waited on.
+    /// Spawned with posix_spawn and a clean signal mask and dispositions, as a shell starts it:
+    /// Foundation's Process would pass on the test thread's blocked signals, and a blocked
+    /// SIGTERM would never reach the old code either.
+    final class RunningBench {
+        let folder: URL
+        let scratch: URL
+        let outputFile: URL
+        let errorFile: URL
+        let pid: Int32
+        private var exitStatus: Int32?
+        private var exited = false
+
+        init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder()) throws {
+            self.folder = folder
+            scratch = folder.appendingPathComponent("tmp")
+            outputFile = folder.appendingPathComponent("stdout.txt")
+            errorFile = folder.appendingPathComponent("stderr.txt")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var noMask = sigset_t(), defaults = sigset_t()
+            sigemptyset(&noMask)
+            sigemptyset(&defaults)
+            [SIGINT, SIGTERM, SIGHUP, SIGPIPE].forEach { sigaddset(&defaults, $0) }
+            posix_spawnattr_setsigmask(&attributes, &noMask)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+            // env -C: the working directory (runs/ is relative to it) and TMPDIR (scratch and rescue folders).
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = scratch.path
+            let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid: pid_t = 0
+            let status = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+            guard status == 0 else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "posix_spawn: \(String(cString: strerror(status)))"])
+            }
+            self.pid = pid
+        }
+
+        var isRunning: Bool {
+            if exited { return false }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+            exited = true
+            let signal = status & 0x7f
+            exitStatus = signal == 0 ? (status >> 8) & 0xff : nil
+            return false
+        }
+
+        var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+        var standardOutput: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+
+        func signal(_ number: Int32) { kill(pid, number) }
+
+        /// Waits for the exit (bounded: a run still going after `limit` seconds is killed and the
+        /// test fails). Returns the exit status, or nil when the process died of a signal.
+        func wait(limit: TimeInterval = 120) -> Int32? {
+            let deadline = Date().addingTimeInterval(limit)
+            while isRunning && Date() < deadline { usleep(20_000) }
+            if isRunning {
+                Issue.record("bench did not exit within \(Int(limit)) s: \(standardError)")
+                kill(pid, SIGKILL)
+                while isRunning { usleep(10_000) }
+            }
+            return exitStatus
+        }
+
+        /// The children (`bench _trial`, `bench _scenario`) running now.
+        var children: [Int32] { Self.processes().filter { $0.parent == pid }.map(\.pid) }
+
+        /// Waits until a child other than `except` runs; nil if none appears within `limit` seconds.
+        func waitForChild(except: Set<Int32> = [], limit: TimeInterval = 120) -> Int32? {
+            let deadline = Date().addingTimeInterval(limit)
+            while Date() < deadline && isRunning {
+                if let child = children.first(where: { !except.contains($0) }) { return child }
+                usleep(10_000)
+            }
+            return nil
+        }
+
+        /// Scratch folders (bench-*) left in this run's TMPDIR.
+        var scratchLeft: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).filter { $0.hasPrefix("bench-") && !$0.hasPrefix("bench-rescue-") }
+        }
+
+        static func processes() -> [(pid: Int32, parent: Int32, state: Character)] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return nil }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 2, let parent = Int32(fields[1]), let state = fields[0].first else { return nil }
+                return (pid, parent, state)
+            }
+        }
+
+        /// Running or sleeping (an exited, reaped process has no /proc entry; a zombie does not count).
+        static func isAlive(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].split(separator: " ").first?.first
+            return state != "Z" && state != "X"
+        }
+
+        deinit {
+            if isRunning {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    static func rows(_ url: URL) throws -> [[String]] {
+        try CSV.parse(String(contentsOf: url, encoding: .utf8)).filter { !($0.count == 1 && $0[0].isEmpty) }
+    }
+
+    static func context(_ folder: URL) throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json")))
+        return try #require((json as? [String: Any])?["context"] as? [String: Any])
+    }
+
+    /// Waits for `file` to hold at least `lines` lines (bounded).
+    static func waitForLines(_ file: URL, _ lines: Int, while bench: RunningBench, limit: TimeInterval = 120) -> Bool {
+        let deadline = Date().addingTimeInterval(limit)
+        while Date() < deadline && bench.isRunning {
+            if let text = try? String(contentsOf: file, encoding: .utf8),
+               text.split(separator: "\n").count >= lines { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    // MARK: 1. Runs never rewrite the committed reference
+
+    /// Old: `bench run` wrote into ./results (the committed reference the tests read).
+    @Test func runWithoutOutWritesItsOwnRunFolderNeverResults() throws {
+        let folder = BenchProcess.temporaryFolder()
+        let reference = folder.appendingPathComponent("results/trials.csv")
+        try FileManager.default.createDirectory(at: reference.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "the committed reference\n".write(to: reference, atomically: true, encoding: .utf8)
+
+        let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2"], folder: folder)
+        #expect(bench.wait() == 0, "\(bench.standardError)")
+        #expect(try String(contentsOf: reference, encoding: .utf8) == "the committed reference\n", "results/ was rewritten")
+
+        let latest = folder.appendingPathComponent("runs/latest")
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: latest.path)
+        #expect(target.range(of: #"^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$"#, options: .regularExpression) != nil, "runs/<UTC time>: \(target)")
+        let trials = try Self.rows(latest.appendingPathComponent("trials.csv"))
+        #expect(trials.count == 3, "a header and two rows")
+        let idColumn = try #require(trials.first?.firstIndex(of: "run_id"))
+        let context = try Self.context(latest)
+        #expect(trials.dropFirst().allSatisfy { $0[idColumn] == context["runID"] as? String }, "one run id in trials.csv and trials.json")
+        for name in ["timeline.csv", "summary.csv", "trials.json"] {
+            #expect(FileManager.default.fileExists(atPath: latest.appendingPathComponent(name).path), "\(name)")
+        }
+        #expect(bench.standardOutput.contains("results in \(folder.appendingPathComponent("runs").path)/\(target)")
+                || bench.standardOutput.contains("runs/\(target)"), "says where the results are")
+    }
+
+    // MARK: 2. An unwritable --out is found before the first trial
+
+    /// Old: every trial ran, then exit 1 with a raw Foundation error, every row lost.
+    @Test func outThatIsAFileIsRefusedBeforeTheFirstTrial() throws {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("not-a-folder")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let output = try BenchProcess.run(["run"] + Self.quick + ["--runs", "1", "--out", file.path])
+        #expect(output.status == 73, "\(output.standardError)")
+        #expect(output.standardError.contains(file.path) && output.standardError.contains("is a file, not a folder"))
+        #expect(!output.standardError.contains("[1/1]"), "no trial ran")
+    }
+
+    /// A read-only file system (chmod does not stop root). Old: exit 1 after every trial.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
+    func outOnAReadOnlyFileSystemIsRefusedBeforeTheFirstTrial() throws {
+        let mount = try TinyMount(options: "size=1m,ro")
+        defer { mount.unmount() }
+        for out in [mount.path.path, mount.path.appendingPathComponent("sub").path] {
+            let output = try BenchProcess.run(["run"] + Self.quick + ["--runs", "1", "--out", out])
+            #expect(output.status == 73, "\(out): \(output.standardError)")
+            #expect(output.standardError.contains(out) && output.standardError.contains("Read-only file system"), "\(output.standardError)")
+            #expect(!output.standardError.contains("[1/1]"), "no trial ran")
+        }
+        for command in [["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
+                        ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"]] {
+            let output = try BenchProcess.run(command + ["--out", mount.path.path])
+            #expect(output.status == 73, "\(command[0]): \(output.standardError)")
+        }
+    }
+
+    // MARK: 2-3. A disk that fills during the run: rows kept elsewhere, no temp file left
+
+    /// Old: exit 1 with a raw error, the rows lost, and a temp file left keeping the disk full.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
+    func diskFullDuringTheRunKeepsTheRowsInARescueFolder() throws {
+        let mount = try TinyMount(options: "size=64k")
+        defer { mount.unmount() }
+        let out = mount.path.appendingPathComponent("run")
+        let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2", "--bandwidth", "20M", "--out", out.path])
+        #expect(bench.waitForChild() != nil, "a trial starts")
+        mount.fill()
+        let status = bench.wait()
+        #expect(status == 74, "\(bench.standardError)")
+        #expect(bench.standardError.contains("No space left on device"), "\(bench.standardError)")
+        let rescue = try #require(
+            (try FileManager.default.contentsOfDirectory(atPath: bench.scratch.path)).first { $0.hasPrefix("bench-rescue-") },
+            "a rescue folder in TMPDIR")
+        #expect(bench.standardError.contains(rescue), "the message says where the rows are")
+        let rescued = bench.scratch.appendingPathComponent(rescue)
+        #expect(try Self.rows(rescued.appendingPathComponent("trials.csv")).count == 3, "both rows kept")
+        #expect(FileManager.default.fileExists(atPath: rescued.appendingPathComponent("trials.json").path))
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "failed atomic writes left \(left)")
+        #expect(bench.scratchLeft.isEmpty)
+    }
+
+    // MARK: 4. Two runs on one folder
+
+    /// Old: both ran and exited 0; one run's rows were silently gone.
+    @Test func secondRunOnTheSameFolderIsRefusedAndTheFirstKeepsItsRows() throws {
+        let bench = try RunningBench(["run"] + Self.quick + ["--runs", "1", "--bandwidth", "2M", "--out", "shared"])
+        defer { _ = bench.wait() }
+        let out = bench.folder.appendingPathComponent("shared")
+        #expect(bench.waitForChild() != nil, "the first run's trial starts")
+        for command in [["run"] + Self.quick + ["--runs", "1"],
+                        ["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
+                        ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"]] {
+            let second = try BenchProcess.run(command + ["--out", out.path])
+            #expect(second.status == 75, "\(command[0]): \(second.standardError)")
+            #expect(second.standardError.contains(out.path) && second.standardError.contains("pid \(bench.pid)"),
+                    "names the folder and the other run: \(second.standardError)")
+        }
+        #expect(bench.wait() == 0, "\(bench.standardError)")
+        #expect(try Self.rows(out.appendingPathComponent("trials.csv")).count == 2, "the first run's row")
+    }
+
+    // MARK: 5. Signals
+
+    /// Old: SIGTERM killed the parent: no summary, timeline or JSON, the child orphaned, the scratch folder left.
+    @Test func sigtermWritesEveryFileStopsTheChildAndRemovesScratch() throws {
+        let bench = try RunningBench(["run"] + Self.quick + ["--runs", "3", "--bandwidth", "4M", "--out", "out"])
+        let out = bench.folder.appendingPathComponent("out")
+        #expect(Self.waitForLines(out.appendingPathComponent("trials.csv"), 2, while: bench), "the first run is recorded")
+        let first = Set(try Self.rows(out.appendingPathComponent("trials.csv")).dropFirst().compactMap { Int32($0[4]) })
+        let child = try #require(bench.waitForChild(except: first), "the second trial's child")
+        bench.signal(SIGTERM)
+        #expect(bench.wait() == 143, "\(bench.standardError)")
+        #expect(bench.standardError.contains("interrupted by SIGTERM after 1 of 3 runs"), "\(bench.standardError)")
+        #expect(!RunningBench.isAlive(child), "the running child is stopped")
+        #expect(bench.scratchLeft.isEmpty, "scratch left: \(bench.scratchLeft)")
+        for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name)")
+        }
+        let context = try Self.context(out)
+        #expect(context["interruptedBy"] as? String == "SIGTERM")
+        #expect(context["completedRuns"] as? Int == 1 && context["plannedRuns"] as? Int == 3)
+        // The files are one consistent set: bench report accepts them.
+        let report = try BenchProcess.run(["report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
+                                           "--report-file", bench.folder.appendingPathComponent("REPORT.md").path])
+        #expect(report.status == 0, "\(report.standardError)")
+    }
+
+    /// Old: the second Ctrl-C killed the parent at once and orphaned the child (own process group) and its scratch.
+    @Test func secondSigintStillKillsTheChildAndLeavesTheFilesWritten() throws {
+        let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2", "--bandwidth", "1M", "--out", "out"])
+        let out = bench.folder.appendingPathComponent("out")
+        let child = try #require(bench.waitForChild(), "a trial's child")
+        bench.signal(SIGINT)
+        // The second signal once the first was seen (two at once may arrive as one).
+        let deadline = Date().addingTimeInterval(5)
+        while !bench.standardError.contains("SIGINT received") && Date() < deadline { usleep(10_000) }
+        bench.signal(SIGINT)
+        #expect(bench.wait() == 130, "\(bench.standardError)")
+        #expect(!RunningBench.isAlive(child), "the child is killed, not orphaned")
+        #expect(bench.scratchLeft.isEmpty, "scratch left: \(bench.scratchLeft)")
+        #expect(bench.standardError.contains("interrupted by SIGINT after 0 of 2 runs"))
+        #expect(try Self.context(out)["interruptedBy"] as? String == "SIGINT")
+    }
+
+    /// Old: Ctrl-C during a hung trial waited out the whole --timeout in silence (here the server's
+    /// 60 s delay). The bound of the wait (30 s) is below that delay: only a prompt kill passes.
+    @Test func sigintDuringAHungTrialKillsItAtOnce() throws {
+        let server = LoopbackServer()
+        server.addResource(path: "/hang.jpg", body: Data(repeating: 0, count: 1000))
+        try server.start()
+        defer { server.shutdown() }
+        let url = server.url(for: "/hang.jpg").absoluteString + "?fault=slowFirstByte&delayMs=60000"
+        let bench = try RunningBench(["run", "--url", url, "--strategy", "data", "--render", "none", "--allocator", "system",
+                                      "--runs", "1", "--timeout", "600", "--out", "out"])
+        let child = try #require(bench.waitForChild(), "the trial's child")
+        // Warm-up done and the fetch waiting for its first byte: the server has seen the request.
+        let deadline = Date().addingTimeInterval(60)
+        while server.requestCount(path: "/hang.jpg") == 0 && Date() < deadline { usleep(10_000) }
+        bench.signal(SIGINT)
+        #expect(bench.wait(limit: 30) == 130, "\(bench.standardError)")
+        #expect(!RunningBench.isAlive(child))
+        #expect(bench.standardError.contains("interrupted by SIGINT"))
+        #expect(bench.scratchLeft.isEmpty)
+    }
+
+    /// Old: Ctrl-C killed `bench scenario` and orphaned its child, which went on scrolling for minutes.
+    @Test func sigintOnAScenarioKillsItsChild() throws {
+        let bench = try RunningBench(["scenario", "list-scroll", "--sizes", "64x48", "--rows", "100", "--visible", "1",
+                                      "--speed", "1", "--out", "out"])
+        let child = try #require(bench.waitForChild(), "the scenario's child")
+        bench.signal(SIGINT)
+        #expect(bench.wait(limit: 60) == 130, "\(bench.standardError)")
+        #expect(!RunningBench.isAlive(child), "the scenario child is killed")
+        #expect(bench.standardError.contains("interrupted by SIGINT after 0 of 1 scrolls"), "\(bench.standardError)")
+        #expect(bench.scratchLeft.isEmpty, "scratch left: \(bench.scratchLeft)")
+    }
+
+    // MARK: 6. bench report checks a run's files against each other
+
+    /// Old: a trials.csv cut at a row boundary was reported as if it were the run (exit 0).
+    @Test func reportRefusesATrialsCSVCutAtARowBoundaryOrFromAnotherRun() throws {
+        let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2", "--out", "out"])
+        #expect(bench.wait() == 0, "\(bench.standardError)")
+        let out = bench.folder.appendingPathComponent("out")
+        let trials = out.appendingPathComponent("trials.csv")
+        let original = try String(contentsOf: trials, encoding: .utf8)
+        let report = ["report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
+                      "--report-file", bench.folder.appendingPathComponent("REPORT.md").path]
+        #expect(try BenchProcess.run(report).status == 0, "the whole run is accepted")
+
+        let lines = original.split(separator: "\n")
+        try (lines.prefix(2).joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
+        let cut = try BenchProcess.run(report)
+        #expect(cut.status == 65, "\(cut.standardError)")
+        #expect(cut.standardError.contains("trials.csv has 1 rows but trials.json"), "\(cut.standardError)")
+
+        // The same rows, but from another run (its id): refused too.
+        let header = try #require(lines.first).split(separator: ",")
+        #expect(header.last == "run_id")
+        let foreign = lines.enumerated().map { offset, line in
+            offset == 0 ? String(line) : line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") + ",another-run"
+        }
+        try (foreign.joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
+        let mixed = try BenchProcess.run(report)
+        #expect(mixed.status == 65, "\(mixed.standardError)")
+        #expect(mixed.standardError.contains("trials.csv is from run another-run but trials.json from run"), "\(mixed.standardError)")
+    }
+}
+
+/// A small tmpfs mounted for one test (the tests run as root): read-only, or tiny and then filled.
+struct TinyMount {
+    let path: URL
+
+    init(options: String) throws {
+        path = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", options, "tmpfs", path.path]
+        try mount.run()
+        mount.waitUntilExit()
+        guard mount.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "mount -t tmpfs -o \(options) failed"])
+        }
+    }
+
+    /// Writes a file until the file system is full.
+    func fill() {
+        let descriptor = open(path.appendingPathComponent("filler").path, O_WRONLY | O_CREAT, 0o644)
+        guard descriptor >= 0 else { return }
+        let block = [UInt8](repeating: 1, count: 4096)
+        while write(descriptor, block, block.count) > 0 {}
+        // Whatever a page still holds: fill it byte by byte.
+        while write(descriptor, block, 1) > 0 {}
+        close(descriptor)
+    }
+
+    func unmount() {
+        let umount = Process()
+        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+        umount.arguments = [path.path]
+        try? umount.run()
+        umount.waitUntilExit()
+        try? FileManager.default.removeItem(at: path)
+    }
+}
