@@ -7,6 +7,12 @@ import Foundation
 final class CurlTransfer {
     private let handle: UnsafeMutableRawPointer
 
+    /// Redirects followed before giving up. libcurl's own default is unlimited (-1) through
+    /// the API, so a redirect loop would spin until something else failed. URLSession gives
+    /// up with NSURLErrorHTTPTooManyRedirects; 16 is the limit the loopback server's redirect
+    /// loop measures for FoundationNetworking here (see the redirect test).
+    static let maximumRedirects = 16
+
     init() throws {
         guard let handle = curl_easy_init() else { throw FetchError.transport("curl_easy_init failed") }
         self.handle = handle
@@ -31,6 +37,7 @@ final class CurlTransfer {
 
         try check(curlshim_setopt_string(handle, CURLOPT_URL, url.absoluteString))
         try check(curlshim_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
+        try check(curlshim_setopt_long(handle, CURLOPT_MAXREDIRS, Self.maximumRedirects))
         try check(curlshim_setopt_long(handle, CURLOPT_NOSIGNAL, 1))  // no SIGALRM in a threaded process
         try check(curlshim_setopt_write_callback(handle, curlWriteCallback))
         try check(curlshim_setopt_pointer(handle, CURLOPT_WRITEDATA, unmanaged.toOpaque()))
@@ -49,6 +56,11 @@ final class CurlTransfer {
     }
 
     private func check(_ code: CURLcode) throws {
+        if code == CURLE_TOO_MANY_REDIRECTS {
+            var followed = 0
+            _ = curlshim_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &followed)
+            throw FetchError.transport("too many redirects (gave up after following \(followed); the limit is \(Self.maximumRedirects))")
+        }
         guard code == CURLE_OK else {
             throw FetchError.transport("libcurl error \(code.rawValue): \(String(cString: curl_easy_strerror(code)))")
         }
