@@ -21,6 +21,11 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var bodyWriter: BodyWriter?
     private var delayedStart: Scheduled<Void>?
     private var waitingForRequest: Scheduled<Void>?
+    /// From the request's end until the response's `.end` is written; stays true once a
+    /// response is cut short (truncate, reset), because that connection is closing. NIO's
+    /// pipelining handler releases queued requests when a channel closes: answering one then
+    /// would write a head after an unterminated one, a precondition failure (the process dies).
+    private var responding = false
 
     init(state: ServerState, bandwidthBytesPerSecond: Int?, requestTimeout: TimeAmount, idleTimeout: TimeAmount) {
         self.state = state
@@ -49,6 +54,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head = request else { return }
             request = nil
+            guard !responding, context.channel.isActive else { return }
+            responding = true
             waitingForRequest?.cancel()
             waitingForRequest = nil
             respond(context: context, plan: Router(state: state).plan(for: head))
@@ -125,6 +132,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch plan.ending {
         case .complete:
             let ended = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            responding = plan.closeAfterResponse  // a closing connection takes no further request
             if plan.closeAfterResponse {
                 ended.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             } else if context.channel.isActive {
