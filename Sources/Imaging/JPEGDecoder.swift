@@ -125,7 +125,7 @@ public enum JPEGDecoder {
     }
 
     private static func megabytes(_ bytes: Int) -> String {
-        bytes >= 10_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
+        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 
     private static func check(_ status: Int32, _ decoder: OpaquePointer) throws {

@@ -10,7 +10,10 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the loopback server on its own, so the fixture can be fetched by curl or another client.",
         discussion: """
         Serves /fixture.jpg, /warmup (1 KiB) and /status/<code>; any resource takes faults by query,
-        e.g. ?fault=truncate&afterBytes=1000000. Stops on Ctrl-C or after --seconds.
+        e.g. ?fault=truncate&afterBytes=1000000, ?fault=status&code=503 (200...599; other codes get 400),
+        ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request
+        within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections
+        a new one gets 503. Stops on Ctrl-C or after --seconds.
         """)
 
     @OptionGroup var fixture: FixtureOptions
