@@ -139,6 +139,31 @@ int jpegcodec_decoder_open_file(jpegcodec_decoder *d, const char *path) {
 int jpegcodec_decoder_image_width(const jpegcodec_decoder *d) { return (int)d->cinfo.image_width; }
 int jpegcodec_decoder_image_height(const jpegcodec_decoder *d) { return (int)d->cinfo.image_height; }
 
+int jpegcodec_decoder_buffers_coefficients(const jpegcodec_decoder *d) {
+    if (d->state != DEC_HEADER_READ) return 0;
+    return d->cinfo.progressive_mode || jpeg_has_multiple_scans((j_decompress_ptr)&d->cinfo);
+}
+
+uint64_t jpegcodec_decoder_coefficient_bytes(const jpegcodec_decoder *d) {
+    const struct jpeg_decompress_struct *c = &d->cinfo;
+    if (d->state != DEC_HEADER_READ || c->num_components < 1 || c->comp_info == NULL) return 0;
+    int max_h = 1, max_v = 1;
+    for (int i = 0; i < c->num_components; i++) {
+        if (c->comp_info[i].h_samp_factor > max_h) max_h = c->comp_info[i].h_samp_factor;
+        if (c->comp_info[i].v_samp_factor > max_v) max_v = c->comp_info[i].v_samp_factor;
+    }
+    uint64_t total = 0;
+    for (int i = 0; i < c->num_components; i++) {
+        uint64_t h = (uint64_t)c->comp_info[i].h_samp_factor, v = (uint64_t)c->comp_info[i].v_samp_factor;
+        uint64_t blocks_wide = ((uint64_t)c->image_width * h + (uint64_t)max_h * DCTSIZE - 1) / ((uint64_t)max_h * DCTSIZE);
+        uint64_t blocks_high = ((uint64_t)c->image_height * v + (uint64_t)max_v * DCTSIZE - 1) / ((uint64_t)max_v * DCTSIZE);
+        blocks_wide = (blocks_wide + h - 1) / h * h;  // libjpeg pads each buffer to whole MCUs
+        blocks_high = (blocks_high + v - 1) / v * v;
+        total += blocks_wide * blocks_high * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return total;
+}
+
 int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator,
                                 int *output_width, int *output_height) {
     if (d->state != DEC_HEADER_READ) return decoder_bad_call(d, "set_scale before the header or after decoding");

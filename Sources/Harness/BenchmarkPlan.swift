@@ -43,6 +43,7 @@ public enum ImageSource: Sendable {
 /// Per-trial settings that are the same across the whole matrix.
 public struct TrialSettings: Sendable {
     public var maxPixel = 1024
+    public var maxImagePixels = DecodeBudget.defaultMaxImagePixels
     public var sampleIntervalNanos: UInt64 = 500_000
     public var timeoutSeconds: Double = 60
     public var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory

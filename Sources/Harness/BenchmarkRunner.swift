@@ -41,12 +41,13 @@ public final class BenchmarkRunner {
         var results: [TrialResult] = []
         for (index, item) in schedule.enumerated() {
             if shouldStop() { break }
-            let spec = TrialSpec(
+            var spec = TrialSpec(
                 strategy: item.cell.strategy, render: item.cell.render, allocator: item.cell.allocator,
                 run: item.run, url: target.url, warmupURL: target.warmupURL,
                 workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"),
                 maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
                 timeoutSeconds: settings.timeoutSeconds)
+            spec.maxImagePixels = settings.maxImagePixels
             let result = launcher.launch(spec)
             // A child killed because the run was interrupted is not a measurement: no row.
             if shouldStop() && !result.isSuccess { break }

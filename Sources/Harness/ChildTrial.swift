@@ -62,7 +62,8 @@ public enum ChildTrial {
             outcome = try strategy.fetch(url: spec.url)
             fetched = MonotonicClock.now()
             injectedCopy = injection?.apply(to: outcome.payload)
-            image = try Renderer.render(outcome.payload, mode: spec.render, maxPixel: spec.maxPixel)
+            image = try Renderer.render(outcome.payload, mode: spec.render, maxPixel: spec.maxPixel,
+                                    maxImagePixels: spec.maxImagePixels)
         } catch {
             _ = sampler.stop()
             throw error

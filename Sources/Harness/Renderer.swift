@@ -6,7 +6,10 @@ import Strategies
 /// Bodies in memory are decoded from memory; files are decoded straight from the file.
 public enum Renderer {
     /// Returns the decoded image, which the caller keeps alive while measuring (it is "on screen").
-    public static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int) throws -> DecodedImage? {
+    /// Images whose decode would allocate more than `maxImagePixels` RGBA pixels are refused
+    /// (ImagingError.overBudget) before anything is allocated.
+    public static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int,
+                              maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage? {
         let source: JPEGSource
         switch payload {
         case .memory(let data): source = .memory(data)
@@ -14,8 +17,8 @@ public enum Renderer {
         }
         switch mode {
         case .none: return nil
-        case .full: return try JPEGDecoder.decodeFull(source)
-        case .thumbnail: return try JPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
+        case .full: return try JPEGDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
+        case .thumbnail: return try JPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         }
     }
 

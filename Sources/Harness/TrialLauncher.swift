@@ -86,17 +86,15 @@ public struct ChildProcessLauncher: TrialLauncher {
         return environment
     }
 
+    /// The row of a child that left no report: timeout, or the signal / exit status and the
+    /// child's own last words (the "Fatal error: ..." line), never the backtrace's image list.
     static func describeFailure(_ output: ChildProcessOutput, timeoutSeconds: Double) -> (TrialStatus, String) {
-        let lastLines = String(decoding: output.standardError, as: UTF8.self)
-            .split(separator: "\n").suffix(3).joined(separator: " | ")
-        let detail = lastLines.isEmpty ? "" : ": \(lastLines)"
         if output.timedOut {
-            return (.timeout, "killed after \(timeoutSeconds) s without finishing\(detail)")
+            let words = ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? ""
+            return (.timeout, "killed after \(timeoutSeconds) s without finishing\(words)")
         }
-        if let signal = output.terminatingSignal {
-            return (.crashed, "child killed by signal \(signal) (\(String(cString: strsignal(signal))))\(detail)")
-        }
-        return (.crashed, "child exited with status \(output.exitStatus ?? -1) without a report\(detail)")
+        return (.crashed, ChildFailure.describe(exitStatus: output.exitStatus, signal: output.terminatingSignal,
+                                                standardError: output.standardError))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Probe
 
 /// How the measured image is turned into pixels, "as if shown on screen".
@@ -24,6 +25,8 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     /// Folder for downloaded files; the parent deletes it after the child exits.
     public var workDirectory: URL
     public var maxPixel: Int
+    /// Decodes that would allocate more than this many RGBA pixels are refused (decode_error).
+    public var maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
     public var sampleIntervalNanos: UInt64
     public var timeoutSeconds: Double
     /// Pause after the render, still sampled, before the final reading: frameworks finish work

@@ -8,6 +8,8 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable {
     /// A JPEG that cannot be decoded: corrupt, truncated, unsupported, or too large.
     case decodeFailed(String)
     case encodeFailed(String)
+    /// Refused before decoding: the decode would allocate more than the pixel budget allows.
+    case overBudget(String)
     /// A file could not be opened, read, written or renamed.
     case io(String)
 
@@ -16,6 +18,7 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable {
         case .notAJPEG(let message): return "not a JPEG: \(message)"
         case .decodeFailed(let message): return "JPEG decode failed: \(message)"
         case .encodeFailed(let message): return "JPEG encode failed: \(message)"
+        case .overBudget(let message): return "JPEG refused: \(message)"
         case .io(let message): return "I/O error: \(message)"
         }
     }

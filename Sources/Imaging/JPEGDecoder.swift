@@ -7,6 +7,19 @@ public enum JPEGSource: Sendable {
     case file(path: String)
 }
 
+/// How much a decode may allocate, in pixels of RGBA output (4 bytes each), checked from the
+/// header before anything is allocated. A 125-byte JPEG can claim 60000x60000 pixels: its
+/// decode would take 14.4 GB, so a hostile or broken image must be refused, not measured.
+public enum DecodeBudget {
+    /// Pillow's limit: it warns above MAX_IMAGE_PIXELS (89,478,485, a 256 MiB 3-byte image)
+    /// and refuses at twice that. We refuse at the same 178,956,970 pixels: 716 MB of RGBA,
+    /// seven times the article's 6000x4000 photo (96 MB), and still fits a small machine.
+    public static let defaultMaxImagePixels = 178_956_970
+    /// The option that raises it, named in the error.
+    public static let option = "--max-image-pixels"
+    public static let validRange = 1...4_000_000_000
+}
+
 /// Decodes JPEGs with libjpeg-turbo, to RGBA at full size or DCT-scaled.
 public enum JPEGDecoder {
     /// Reads only the header.
@@ -17,9 +30,12 @@ public enum JPEGDecoder {
     }
 
     /// Full-size RGBA: one malloc of width*height*4, decoded row by row straight into it.
-    public static func decodeFull(_ source: JPEGSource) throws -> DecodedImage {
+    /// Refused (`ImagingError.overBudget`) before allocating when the bitmap, plus the
+    /// coefficient buffer of a progressive JPEG, is more than `maxImagePixels` * 4 bytes.
+    public static func decodeFull(_ source: JPEGSource,
+                                  maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         try withDecoder(source) { decoder in
-            try decode(decoder, numerator: 8)
+            try decode(decoder, numerator: 8, maxImagePixels: maxImagePixels)
         }
     }
 
@@ -36,13 +52,24 @@ public enum JPEGDecoder {
 
     /// A thumbnail from libjpeg's DCT scaling: the IDCT itself outputs the smaller
     /// size, so the full-size bitmap is never allocated.
-    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int) throws -> DecodedImage {
+    /// A huge image is still thumbnailed when what the decode really allocates fits the budget:
+    /// a baseline JPEG needs only the small output (and strips), a progressive one also keeps
+    /// every coefficient of the full image (2 bytes each) whatever the scale.
+    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
+                                       maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         try withDecoder(source) { decoder in
             let scale = thumbnailScale(width: Int(jpegcodec_decoder_image_width(decoder)),
                                        height: Int(jpegcodec_decoder_image_height(decoder)),
                                        maxPixel: maxPixel)
-            return try decode(decoder, numerator: scale.numerator)
+            return try decode(decoder, numerator: scale.numerator, maxImagePixels: maxImagePixels)
         }
+    }
+
+    /// Bytes a decode at `numerator`/8 of an image would allocate: the RGBA output, plus the
+    /// whole-image coefficient buffer when libjpeg keeps one. From the header only.
+    public static func allocationEstimate(of source: JPEGSource, numerator: Int = 8) throws
+        -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int) {
+        try withDecoder(source) { decoder in try estimate(decoder, numerator: numerator) }
     }
 
     // MARK: Private
@@ -68,12 +95,37 @@ public enum JPEGDecoder {
         }
     }
 
-    private static func decode(_ decoder: OpaquePointer, numerator: Int) throws -> DecodedImage {
+    private static func estimate(_ decoder: OpaquePointer, numerator: Int) throws
+        -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int) {
         var width: Int32 = 0, height: Int32 = 0
         try check(jpegcodec_decoder_set_scale(decoder, Int32(numerator), &width, &height), decoder)
-        let image = try DecodedImage(width: Int(width), height: Int(height))
+        let coefficients = jpegcodec_decoder_buffers_coefficients(decoder) != 0
+            ? Int(clamping: jpegcodec_decoder_coefficient_bytes(decoder)) : 0
+        return (Int(width), Int(height), Int(width) * Int(height) * 4, coefficients)
+    }
+
+    private static func decode(_ decoder: OpaquePointer, numerator: Int, maxImagePixels: Int) throws -> DecodedImage {
+        let plan = try estimate(decoder, numerator: numerator)
+        let budgetBytes = maxImagePixels.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxImagePixels * 4
+        let (total, overflow) = plan.outputBytes.addingReportingOverflow(plan.coefficientBytes)
+        if overflow || total > budgetBytes {
+            let width = Int(jpegcodec_decoder_image_width(decoder)), height = Int(jpegcodec_decoder_image_height(decoder))
+            let how = numerator == 8 ? "decoding it at full size"
+                : "decoding it at \(numerator)/8 (\(plan.outputWidth)x\(plan.outputHeight))"
+            var parts = ["\(megabytes(plan.outputBytes)) RGBA output"]
+            if plan.coefficientBytes > 0 { parts.append("\(megabytes(plan.coefficientBytes)) of DCT coefficients (progressive or multi-scan JPEG)") }
+            throw ImagingError.overBudget(
+                "image is \(width)x\(height) (\(width * height) pixels); \(how) would allocate \(megabytes(total)) "
+                + "(\(parts.joined(separator: " + "))), over the budget of \(maxImagePixels) pixels "
+                + "(\(megabytes(budgetBytes)) at 4 bytes a pixel); raise it with \(DecodeBudget.option)")
+        }
+        let image = try DecodedImage(width: plan.outputWidth, height: plan.outputHeight)
         try check(jpegcodec_decoder_read_rgba(decoder, image.pixels, image.byteCount), decoder)
         return image
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 
     private static func check(_ status: Int32, _ decoder: OpaquePointer) throws {

@@ -16,11 +16,30 @@ public final class LoopbackServer: @unchecked Sendable {
         public var port: Int
         /// Per-response pacing of body bytes; nil sends as fast as the socket takes them.
         public var bandwidthBytesPerSecond: Int?
+        /// Connections open at once; one more is answered 503 and closed. The default stays
+        /// well under the usual 1024 open files, so a flood of idle clients cannot starve the
+        /// process (or a benchmark run hosting the server) of descriptors.
+        public var maxConnections: Int
+        /// Seconds a new connection has to deliver its whole first request (headers and body);
+        /// then it is closed. Stops slowloris clients that trickle header bytes.
+        public var requestTimeoutSeconds: Double
+        /// Seconds a kept-alive connection may sit between responses and its next complete request.
+        public var idleTimeoutSeconds: Double
 
-        public init(host: String = "127.0.0.1", port: Int = 0, bandwidthBytesPerSecond: Int? = nil) {
+        public static let defaultMaxConnections = 256
+        public static let defaultRequestTimeoutSeconds = 10.0
+        public static let defaultIdleTimeoutSeconds = 60.0
+
+        public init(host: String = "127.0.0.1", port: Int = 0, bandwidthBytesPerSecond: Int? = nil,
+                    maxConnections: Int = Configuration.defaultMaxConnections,
+                    requestTimeoutSeconds: Double = Configuration.defaultRequestTimeoutSeconds,
+                    idleTimeoutSeconds: Double = Configuration.defaultIdleTimeoutSeconds) {
             self.host = host
             self.port = port
             self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
+            self.maxConnections = maxConnections
+            self.requestTimeoutSeconds = requestTimeoutSeconds
+            self.idleTimeoutSeconds = idleTimeoutSeconds
         }
     }
 
@@ -28,6 +47,7 @@ public final class LoopbackServer: @unchecked Sendable {
         case alreadyStarted
         case alreadyShutDown
         case invalidBandwidth(Int)
+        case invalidLimit(String)
     }
 
     public let configuration: Configuration
@@ -55,6 +75,21 @@ public final class LoopbackServer: @unchecked Sendable {
         state.setResource(Resource(body: buffer, contentType: contentType), for: LoopbackServer.normalized(path))
     }
 
+    /// Serves `count` paths `<prefix><n><suffix>` (n in 0..<count, e.g. "/row/17.jpg") over a
+    /// few bodies: path n gets `bodies[n % bodies.count]`. Each body is copied once into a
+    /// ByteBuffer that all its paths share, so 10,000 rows over 8 bodies hold 8 buffers.
+    public func addResourceFamily(prefix: String, suffix: String, count: Int, bodies: [Data],
+                                  contentType: String = "application/octet-stream") {
+        precondition(!bodies.isEmpty, "a resource family needs at least one body")
+        let resources = bodies.map { body -> Resource in
+            var buffer = ByteBufferAllocator().buffer(capacity: body.count)
+            _ = body.withUnsafeBytes { buffer.writeBytes($0) }
+            return Resource(body: buffer, contentType: contentType)
+        }
+        state.addFamily(ResourceFamily(prefix: LoopbackServer.normalized(prefix), suffix: suffix,
+                                       count: max(0, count), bodies: resources))
+    }
+
     /// Binds and returns once the server is listening.
     public func start() throws {
         try lock.withLock {
@@ -63,10 +98,21 @@ public final class LoopbackServer: @unchecked Sendable {
             if let rate = configuration.bandwidthBytesPerSecond, rate <= 0 {
                 throw ServerError.invalidBandwidth(rate)
             }
+            guard configuration.maxConnections >= 1 else {
+                throw ServerError.invalidLimit("maxConnections must be at least 1")
+            }
+            for (name, seconds) in [("requestTimeoutSeconds", configuration.requestTimeoutSeconds),
+                                    ("idleTimeoutSeconds", configuration.idleTimeoutSeconds)]
+            where !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
+                throw ServerError.invalidLimit("\(name) must be in (0, 86400], got \(seconds)")
+            }
 
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let state = self.state
             let bandwidth = configuration.bandwidthBytesPerSecond
+            let maxConnections = configuration.maxConnections
+            let requestTimeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeoutSeconds * 1e9))
+            let idleTimeout = TimeAmount.nanoseconds(Int64(configuration.idleTimeoutSeconds * 1e9))
             let bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -74,8 +120,14 @@ public final class LoopbackServer: @unchecked Sendable {
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
+                        guard state.openConnection(limit: maxConnections) else {
+                            try pipeline.addHandler(RefuseConnection())
+                            return
+                        }
+                        channel.closeFuture.whenComplete { _ in state.closeConnection() }
                         try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                        try pipeline.addHandler(HTTPHandler(state: state, bandwidthBytesPerSecond: bandwidth))
+                        try pipeline.addHandler(HTTPHandler(state: state, bandwidthBytesPerSecond: bandwidth,
+                                                            requestTimeout: requestTimeout, idleTimeout: idleTimeout))
                     }
                 }
             do {
@@ -140,6 +192,21 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Connections accepted so far: with keep-alive, several requests share one.
     public var connectionCount: Int { state.connectionCount }
+
+    /// Connections open now.
+    public var openConnectionCount: Int { state.openConnectionCount }
+
+    /// Connections answered 503 and closed because `maxConnections` were open.
+    public var refusedConnectionCount: Int { state.refusedConnectionCount }
+
+    /// Connections closed because no complete request arrived in time.
+    public var timedOutConnectionCount: Int { state.timedOutConnectionCount }
+
+    /// Distinct paths the server keeps a request count for (bounded: servable paths plus
+    /// at most `maxOtherPaths` others), and requests counted only in the shared bucket.
+    public var countedPathCount: Int { state.countedPathCount }
+    public var uncountedPathRequests: Int { state.uncountedPathRequests }
+    public static var maxOtherPaths: Int { ServerState.maxOtherPaths }
 
     /// Zeroes the request, connection and byte counters (for example between benchmark runs).
     public func resetCounters() { state.resetCounters() }

@@ -43,7 +43,7 @@ struct Router {
         do throws(ServerFault.ParseError) {
             let fault = try ServerFault.parse(query: query)
             plan = route(path: path, method: request.method)
-            if let fault { apply(fault, to: &plan) }
+            if let fault { apply(fault, to: &plan, path: path) }
         } catch {
             plan = Router.text(.badRequest, error.message + "\n")
         }
@@ -52,6 +52,17 @@ struct Router {
         if request.method == .HEAD || !plan.head.status.mayHaveResponseBody {
             plan.body = ByteBuffer()
             plan.ending = .complete
+            plan.writeInPieces = false
+        }
+        if !plan.head.status.mayHaveResponseBody {
+            // 204 and 304 have no body, so no framing either (RFC 9110 8.6, 15.3.5).
+            plan.head.headers.remove(name: "Transfer-Encoding")
+            if plan.head.status == .noContent { plan.head.headers.remove(name: "Content-Length") }
+        }
+        // The server only ever writes final responses: a 1xx head followed by the end of the
+        // response is a NIO precondition failure (the process dies). Never let one through.
+        if plan.head.status.code < 200 {
+            plan = Router.text(.internalServerError, "refusing to send interim status \(plan.head.status.code) as a final response\n")
         }
         plan.head.version = request.version
         if !request.isKeepAlive {
@@ -88,7 +99,7 @@ struct Router {
         return Router.ok(status: status, body: body, contentType: contentType)
     }
 
-    private func apply(_ fault: ServerFault, to plan: inout ResponsePlan) {
+    private func apply(_ fault: ServerFault, to plan: inout ResponsePlan, path: String) {
         switch fault.kind {
         case let .status(code, retryAfter):
             plan = Router.text(HTTPResponseStatus(statusCode: code), "fault: status \(code)\n")
@@ -106,6 +117,14 @@ struct Router {
             plan.head.headers.remove(name: "Content-Length")
             plan.head.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
             plan.writeInPieces = true
+        case let .redirect(hops):
+            if hops == 0 { return }  // the last hop: the resource itself
+            // Relative Location, so the client stays on this origin (127.0.0.1) whatever it is.
+            let query = ServerFault.redirect(hops: hops.map { $0 - 1 }).queryItems
+                .map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+            let target = (path.split(separator: "/").last.map(String.init) ?? "") + "?" + query
+            plan = Router.text(.found, "redirect to \(target)\n")
+            plan.head.headers.add(name: "Location", value: path.hasSuffix("/") ? "./?" + query : target)
         }
     }
 

@@ -15,6 +15,9 @@ public struct ServerFault: Sendable, Equatable {
         case reset(afterBytes: Int)
         /// Send the body with `Transfer-Encoding: chunked` and no `Content-Length`.
         case chunked
+        /// Answer 302 with a `Location` on the same path: `hops` more redirects before the
+        /// resource, or (nil) a loop to the same URL forever, for testing a client's limit.
+        case redirect(hops: Int?)
     }
 
     public var kind: Kind
@@ -30,9 +33,15 @@ public struct ServerFault: Sendable, Equatable {
     public static func truncate(afterBytes: Int) -> ServerFault { ServerFault(.truncate(afterBytes: afterBytes)) }
     public static func reset(afterBytes: Int) -> ServerFault { ServerFault(.reset(afterBytes: afterBytes)) }
     public static let chunked = ServerFault(.chunked)
+    /// `hops` redirects, then the resource; nil redirects to itself forever.
+    public static func redirect(hops: Int? = nil) -> ServerFault { ServerFault(.redirect(hops: hops)) }
 
     /// The values accepted for the `fault` query item, in the order they are documented.
-    public static let validNames = ["status", "slowFirstByte", "truncate", "reset", "chunked"]
+    public static let validNames = ["status", "slowFirstByte", "truncate", "reset", "chunked", "redirect"]
+
+    /// Status codes a `status` fault may ask for. 1xx are interim responses: a request must
+    /// still end with a final one, and NIO traps when a response ends after a 1xx head.
+    public static let statusCodes = 200...599
 
     /// The query items that select this fault; `LoopbackServer.url(for:fault:)` appends them.
     public var queryItems: [URLQueryItem] {
@@ -49,6 +58,9 @@ public struct ServerFault: Sendable, Equatable {
             return [URLQueryItem(name: "fault", value: "reset"), URLQueryItem(name: "afterBytes", value: String(afterBytes))]
         case .chunked:
             return [URLQueryItem(name: "fault", value: "chunked")]
+        case let .redirect(hops):
+            return [URLQueryItem(name: "fault", value: "redirect")]
+                + (hops.map { [URLQueryItem(name: "hops", value: String($0))] } ?? [])
         }
     }
 }
@@ -78,7 +90,11 @@ extension ServerFault {
 
         switch name {
         case "status":
-            let code = try integer("code", range: 100...599)
+            if let text = items["code"], let code = Int(text), (100...199).contains(code) {
+                throw ParseError(message: "code \(code) is an interim (1xx) status that cannot end a response; "
+                                 + "code must be an integer in \(statusCodes.lowerBound)...\(statusCodes.upperBound)")
+            }
+            let code = try integer("code", range: statusCodes)
             let retryAfter = items["retryAfter"] == nil ? nil : try integer("retryAfter", range: 0...86_400)
             return .status(code, retryAfterSeconds: retryAfter)
         case "slowFirstByte":
@@ -89,6 +105,8 @@ extension ServerFault {
             return .reset(afterBytes: try integer("afterBytes", range: 0...Int(Int32.max)))
         case "chunked":
             return .chunked
+        case "redirect":
+            return .redirect(hops: items["hops"] == nil ? nil : try integer("hops", range: 0...100))
         default:
             throw ParseError(message: "unknown fault '\(name)'; valid faults: \(validNames.joined(separator: ", "))")
         }

@@ -20,6 +20,7 @@ struct Throttle {
     /// When the bytes up to offset `sentAfterPiece` may have been sent.
     func deadline(forBytesSent sentAfterPiece: Int) -> NIODeadline {
         let nanoseconds = Double(sentAfterPiece) / Double(bytesPerSecond) * 1e9
-        return start + .nanoseconds(Int64(nanoseconds))
+        // Int64(Double) traps above Int64.max: a century is "never" for a response.
+        return start + .nanoseconds(Int64(min(nanoseconds, 3.2e18)))
     }
 }

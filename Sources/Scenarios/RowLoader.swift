@@ -27,6 +27,7 @@ public final class RowLoader: @unchecked Sendable {
     private let strategy: ScrollStrategy
     private let render: RenderMode
     private let maxPixel: Int
+    private let maxImagePixels: Int
     private let maxConcurrent: Int
     private let retries: Int
     private let session: URLSession
@@ -41,7 +42,8 @@ public final class RowLoader: @unchecked Sendable {
     private var counters = Counters()
 
     public init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, retries: Int = 0,
-                deliver: @escaping Delivery) {
+                maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels, deliver: @escaping Delivery) {
+        self.maxImagePixels = maxImagePixels
         self.retries = retries
         self.strategy = strategy
         self.render = render
@@ -106,13 +108,14 @@ public final class RowLoader: @unchecked Sendable {
 
     /// Makes the (not yet resumed) transfer; `completion` gets the decoded image, or the error, once.
     private func makeTask(url: URL, completion: @escaping @Sendable (Result<DecodedImage?, Error>) -> Void) -> URLSessionTask {
-        let render = self.render, maxPixel = self.maxPixel, decodeQueue = self.decodeQueue
+        let render = self.render, maxPixel = self.maxPixel, maxImagePixels = self.maxImagePixels
+        let decodeQueue = self.decodeQueue
         // Decoding leaves the session's (serial) delegate queue, as an app decodes off the main thread.
         let decode: @Sendable (Payload, Int) -> Void = { [weak self] payload, bytes in
             self?.lock.withLock { self?.counters.bytesDelivered += bytes }
             decodeQueue.async {
                 defer { if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) } }
-                completion(Result { try Renderer.render(payload, mode: render, maxPixel: maxPixel) })
+                completion(Result { try Renderer.render(payload, mode: render, maxPixel: maxPixel, maxImagePixels: maxImagePixels) })
             }
         }
         switch strategy {

@@ -1,10 +1,15 @@
 import Foundation
 import Harness
 
-/// Runs one scroll in a fresh child: `bench _scenario <spec JSON>`, report on fd 3, with the
-/// same preloads as a trial (libHeapPeak.so, jemalloc when asked) and TMPDIR in its work folder.
+/// Runs one scroll in a fresh child: `bench _scenario --spec-file <work>/scroll-spec.json`,
+/// report on fd 3, with the same preloads as a trial (libHeapPeak.so, jemalloc when asked)
+/// and TMPDIR in its work folder. The spec travels in a file, not in argv: it holds one URL
+/// per row, and Linux refuses a single argument over 128 KiB ("Argument list too long").
 public struct ScenarioLauncher {
     public static let subcommand = "_scenario"
+    public static let specFileOption = "--spec-file"
+    /// The spec's file in the child's work folder (not counted among the files the child leaves).
+    public static let specFileName = "scroll-spec.json"
 
     /// A trial's launcher, for the executable and the environment a measured child gets.
     public var children: ChildProcessLauncher
@@ -22,27 +27,27 @@ public struct ScenarioLauncher {
             try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
             // FoundationNetworking puts download tasks' temporary files in TMPDIR: the work folder.
             let environment = try children.environment(workDirectory: spec.workDirectory, allocator: spec.allocator)
+            let specFile = spec.workDirectory.appendingPathComponent(Self.specFileName)
+            try JSONEncoder().encode(spec).write(to: specFile)
             let output = try ChildProcess.run(
                 executable: executable,
-                arguments: [Self.subcommand, String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)],
+                arguments: [Self.subcommand, Self.specFileOption, specFile.path],
                 environment: environment, timeoutSeconds: spec.scrollSeconds + spec.timeoutSeconds + 30)
             failed.pid = output.pid
             if !output.timedOut, let result = try? JSONDecoder().decode(ScrollResult.self, from: output.report) {
                 return result
             }
-            let lastLines = String(decoding: output.standardError, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: " | ")
             // Over a memory budget the child traps without a report; its last recorded peak remains.
             failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory) ?? 0
             if output.timedOut {
                 failed.status = "timeout"
-            } else if let signal = output.terminatingSignal {
-                failed.status = "killed"
-                failed.error = "signal \(signal) (\(String(cString: strsignal(signal)))) "
+                failed.error = "child left no report: killed after \(String(format: "%.0f", spec.scrollSeconds + spec.timeoutSeconds + 30)) s"
+                    + (ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? "")
             } else {
-                failed.status = "failed"
-                failed.error = "exit status \(output.exitStatus ?? -1) "
+                failed.status = output.terminatingSignal != nil ? "killed" : "failed"
+                failed.error = "child left no report: " + ChildFailure.describe(
+                    exitStatus: output.exitStatus, signal: output.terminatingSignal, standardError: output.standardError)
             }
-            failed.error += "child left no report: \(lastLines)"
         } catch {
             failed.error = String(describing: error)
         }

@@ -30,7 +30,8 @@ public enum ScrollSimulation {
         let rows = RowBoard(cache: spec.cacheLimitBytes > 0 ? CostLimitedCache(costLimit: spec.cacheLimitBytes) : nil,
                             cacheKeySize: spec.render == .thumbnail ? spec.maxPixel : 0)
         let loader = RowLoader(strategy: spec.strategy, render: spec.render, maxPixel: spec.maxPixel,
-                               maxConcurrent: spec.maxConcurrent, retries: spec.retries) { row, result in
+                               maxConcurrent: spec.maxConcurrent, retries: spec.retries,
+                               maxImagePixels: spec.maxImagePixels) { row, result in
             rows.deliver(row: row, result: result)
         }
         if let warmupURL = spec.warmupURL { try loader.warmUp(url: warmupURL) }

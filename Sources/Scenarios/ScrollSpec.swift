@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Harness
 import Probe
 
@@ -28,6 +29,8 @@ public struct ScrollSpec: Codable, Sendable, Equatable {
     /// Decoded-image cache limit in bytes; 0 turns the cache off.
     public var cacheLimitBytes: Int
     public var maxPixel: Int = 256
+    /// Decodes that would allocate more than this many RGBA pixels are refused (the row fails).
+    public var maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
     /// Times a failed request is tried again before the row falls back to a placeholder.
     public var retries = 0
     /// The fault the server acts out on every `faultEvery`-th row (none when nil), on every attempt.

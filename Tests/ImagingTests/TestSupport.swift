@@ -37,6 +37,7 @@ extension ImagingError {
         case .decodeFailed: return "decodeFailed"
         case .encodeFailed: return "encodeFailed"
         case .io: return "io"
+        case .overBudget: return "overBudget"
         }
     }
 }

@@ -44,6 +44,14 @@ int jpegcodec_decoder_open_file(jpegcodec_decoder *d, const char *path);
 int jpegcodec_decoder_image_width(const jpegcodec_decoder *d);
 int jpegcodec_decoder_image_height(const jpegcodec_decoder *d);
 
+// 1 when decoding keeps every DCT coefficient of the whole image in memory until the
+// last scan (progressive, or sequential with several scans), 0 when it streams in strips.
+int jpegcodec_decoder_buffers_coefficients(const jpegcodec_decoder *d);
+// Bytes of that whole-image coefficient buffer (2 bytes per coefficient, each component
+// padded to whole MCUs), whatever the output scale: DCT scaling shrinks only the IDCT's
+// output. Computed from the header, before anything is allocated.
+uint64_t jpegcodec_decoder_coefficient_bytes(const jpegcodec_decoder *d);
+
 // Selects DCT scaling numerator/8 (numerator in 1...16, 8 = full size) and computes
 // the output size with jpeg_calc_output_dimensions.
 int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator,

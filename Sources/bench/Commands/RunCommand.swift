@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import Imaging
 import Report
 
 struct RunCommand: ParsableCommand {
@@ -36,11 +37,14 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Measure the first request of a fresh process: no warm-up fetch before the baseline (the decoder is still warmed up).")
     var cold = false
 
-    @Option(help: "Throttle the embedded server, bytes per second with k/M/G suffix (e.g. 20M).")
+    @Option(help: "Throttle the embedded server, bytes per second with k/M/G suffix (e.g. 20M).", transform: { try ByteRate.parse($0) })
     var bandwidth: ByteRate?
 
     @Option(help: "Longest side the thumbnail renderer aims for, in pixels.")
     var maxPixel = 1024
+
+    @Option(help: "Refuse to decode images whose decode would allocate more than this many RGBA pixels (decompression bombs); such runs are decode_error rows. Pillow's limit.")
+    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
 
@@ -62,7 +66,10 @@ struct RunCommand: ParsableCommand {
         if url != nil && bandwidth != nil {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
         }
-        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000") }
+        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
+        guard DecodeBudget.validRange.contains(maxImagePixels) else {
+            throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
+        }
         do { _ = try InjectedRegression.fromEnvironment() } catch { throw ValidationError("\(error)") }
     }
 
@@ -102,6 +109,7 @@ struct RunCommand: ParsableCommand {
         }
         var settings = TrialSettings()
         settings.maxPixel = maxPixel
+        settings.maxImagePixels = maxImagePixels
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 

@@ -53,11 +53,14 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Decoded-image cache limit in bytes (k/M/G suffixes, binary); 0 turns the cache off.")
     var cacheLimit = "0"
 
-    @Option(help: "Throttle each response of the embedded server, bytes per second with k/M/G suffix (e.g. 20M).")
+    @Option(help: "Throttle each response of the embedded server, bytes per second with k/M/G suffix (e.g. 20M).", transform: { try ByteRate.parse($0) })
     var bandwidth: ByteRate?
 
     @Option(help: "Longest side of a thumbnail, in pixels.")
     var maxPixel = 256
+
+    @Option(help: "Refuse to decode images whose decode would allocate more than this many RGBA pixels; such rows fail.")
+    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
 
     @Option(help: "Fixture sizes the rows cycle over, WIDTHxHEIGHT comma-separated (default: 8 sizes, 0.5-24 MP).")
     var sizes: String?
@@ -95,15 +98,19 @@ struct ListScrollCommand: ParsableCommand {
         _ = try fixtures()
         guard (1...10_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 10000 (got \(rows))") }
         guard (1...rows).contains(visible) else { throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))") }
-        guard speed > 0 && speed <= 1000 else { throw ValidationError("--speed must be in (0, 1000] rows a second (got \(speed))") }
-        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000") }
+        // A tiny speed would make the child's step (1e9 / speed ns) overflow its UInt64: bounded below too.
+        guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be between 0.01 and 1000 rows a second (got \(speed))") }
+        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
+        guard DecodeBudget.validRange.contains(maxImagePixels) else {
+            throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
+        }
         if let fault, ScrollFault(rawValue: fault) == nil {
             throw ValidationError("--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard (1...10_000).contains(faultEvery) else { throw ValidationError("--fault-every must be between 1 and 10000 (got \(faultEvery))") }
         guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5 (got \(retries))") }
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be between 1 and 100") }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))") }
     }
 
     func run() throws {
@@ -127,6 +134,7 @@ struct ListScrollCommand: ParsableCommand {
                         settings.maxConcurrent = cap
                         settings.cacheLimitBytes = try cacheLimitBytes()
                         settings.maxPixel = maxPixel
+                        settings.maxImagePixels = maxImagePixels
                         settings.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
                         settings.timeoutSeconds = timeout
                         settings.fault = fault.flatMap(ScrollFault.init(rawValue:))

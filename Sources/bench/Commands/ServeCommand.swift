@@ -10,7 +10,10 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the loopback server on its own, so the fixture can be fetched by curl or another client.",
         discussion: """
         Serves /fixture.jpg, /warmup (1 KiB) and /status/<code>; any resource takes faults by query,
-        e.g. ?fault=truncate&afterBytes=1000000. Stops on Ctrl-C or after --seconds.
+        e.g. ?fault=truncate&afterBytes=1000000, ?fault=status&code=503 (200...599; other codes get 400),
+        ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request
+        within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections
+        a new one gets 503. Stops on Ctrl-C or after --seconds.
         """)
 
     @OptionGroup var fixture: FixtureOptions
@@ -18,14 +21,33 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
     var port = 0
 
-    @Option(help: "Throttle, bytes per second with k/M/G suffix (e.g. 20M).")
+    @Option(help: "Throttle, bytes per second with k/M/G suffix (e.g. 20M).", transform: { try ByteRate.parse($0) })
     var bandwidth: ByteRate?
 
     @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
     var seconds: Double?
 
+    @Option(help: "Connections open at once; more are answered 503 and closed.")
+    var maxConnections = LoopbackServer.Configuration.defaultMaxConnections
+
+    @Option(help: "Seconds a connection has to send a complete request before it is closed (slow or idle clients).")
+    var requestTimeout = LoopbackServer.Configuration.defaultRequestTimeoutSeconds
+
+    @Option(help: "Seconds a kept-alive connection may wait for its next request.")
+    var idleTimeout = LoopbackServer.Configuration.defaultIdleTimeoutSeconds
+
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port))") }
+        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 31_536_000) {
+            throw ValidationError("--seconds must be a number of seconds in (0, 31536000] (got \(seconds)); leave it out to run until Ctrl-C")
+        }
+        guard (1...10_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be between 1 and 10000 (got \(maxConnections))")
+        }
+        for (option, value) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)]
+        where !(value.isFinite && value > 0 && value <= 86_400) {
+            throw ValidationError("\(option) must be a number of seconds in (0, 86400] (got \(value))")
+        }
     }
 
     func run() throws {
@@ -33,6 +55,9 @@ struct ServeCommand: ParsableCommand {
         var configuration = LoopbackServer.Configuration()
         configuration.port = port
         configuration.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
+        configuration.maxConnections = maxConnections
+        configuration.requestTimeoutSeconds = requestTimeout
+        configuration.idleTimeoutSeconds = idleTimeout
         let server = LoopbackServer(configuration: configuration)
         server.addResource(path: BenchmarkRunner.fixturePath, body: try Data(contentsOf: file), contentType: "image/jpeg")
         try server.start()

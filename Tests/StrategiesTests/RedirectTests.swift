@@ -1,0 +1,38 @@
+import Foundation
+import LoopbackServer
+import Strategies
+import Testing
+
+/// A server that redirects forever must not make a strategy spin: libcurl used to follow
+/// ~2,700 redirects in 1.6 s, then fail with a misleading error. Every strategy now gives up
+/// after following 20 (URLSession's own limit on Linux, which libcurl's now matches) with a
+/// transport error; the Combine data publisher retries, so it makes that attempt 1 + retries times.
+@Suite(.serialized) struct RedirectTests {
+    static let curlStrategies = StrategyCatalog.names.filter { $0.hasPrefix("curl") }
+
+    @Test(arguments: StrategyCatalog.names)
+    func aFewRedirectsAreFollowed(strategy: String) throws {
+        try fetch(strategy, Fixture.url(fault: .redirect(hops: 3))) { outcome, _ in
+            #expect(outcome.payload.byteCount == Fixture.size)
+        }
+    }
+
+    @Test(arguments: StrategyCatalog.names)
+    func aRedirectLoopIsABoundedTransportError(strategy: String) throws {
+        let before = Fixture.server.requestCount(path: Fixture.path)
+        let error = fetchError { try fetch(strategy, Fixture.url(fault: .redirect())) }
+        let requests = Fixture.server.requestCount(path: Fixture.path) - before
+        print("\(strategy): \(requests) requests for a redirect loop: \(String(describing: error))")
+        guard case .transport(let message)? = error else {
+            Issue.record("\(strategy): got \(String(describing: error))")
+            return
+        }
+        let attempts = strategy == DataPublisherStrategy.name ? 1 + DataPublisherStrategy.retries : 1
+        #expect(requests <= attempts * (1 + 20), "\(strategy) sent \(requests) requests")
+        #expect(message.lowercased().contains("too many") && message.contains("redirects"), "\(message)")
+        if Self.curlStrategies.contains(strategy) {
+            #expect(requests == 1 + 20, "\(strategy)")
+            #expect(message.contains("too many redirects (gave up after following 20"), "\(message)")
+        }
+    }
+}
