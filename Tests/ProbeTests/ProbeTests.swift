@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
+import Synchronization
 import Testing
 @testable import Probe
 
@@ -95,5 +97,73 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         #expect(statistics.maxResidentBytes == 6)
         #expect(statistics.maxAllocatedBytes == 60)
         #expect(statistics.maxGapNanos == 100)
+    }
+}
+
+/// Two threads reading one ProcessMemory at once, as the trial's main thread (`sampleNow()` for
+/// the baseline and final readings) and the sampler thread do. With one shared read buffer a
+/// reading can be torn: one thread parses while the other's pread overwrites the bytes. A third
+/// thread maps and unmaps an address-space reservation (PROT_NONE, no RSS) so the first field
+/// of statm (the program's size in pages) changes its number of digits: a torn reading then
+/// parses the resident field from the wrong offset and lands far outside sane bounds.
+@Suite(.serialized) struct ConcurrentStatmTests {
+    static let readsPerThread = 1_000_000
+
+    final class Hammer: Sendable {
+        let readersDone = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        let togglerDone = Atomic<Bool>(false)
+        let outOfBounds = Atomic<Int>(0)
+        let lowest = Atomic<Int>(Int.max)
+        let highest = Atomic<Int>(0)
+    }
+
+    /// Pages of address space to reserve so that statm's first field gains a digit.
+    static func reservationPages() throws -> Int {
+        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 128)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, 127) }
+        try #require(count > 0)
+        let size = try #require(Int(String(decoding: bytes[..<count], as: UTF8.self).split(separator: " ")[0]))
+        var power = 10
+        while power <= size { power *= 10 }
+        return power - size + power / 10  // past the next power of ten, with room for the process to move
+    }
+
+    @Test func twoReadersAtOnceNeverTear() throws {
+        let memory = try ProcessMemory()
+        let before = try #require(ProcessMemory.statusResidentBytes())
+        let reservation = try Self.reservationPages() * ProcessMemory.pageSize
+        let hammer = Hammer()
+        let lower = before / 2, upper = before * 2 + (256 << 20)
+
+        Thread {
+            while !hammer.stop.load(ordering: .acquiring) {
+                let mapping = mmap(nil, reservation, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                if let mapping, mapping != MAP_FAILED { munmap(mapping, reservation) }
+            }
+            hammer.togglerDone.store(true, ordering: .releasing)
+        }.start()
+        for _ in 0..<2 {
+            Thread {
+                for _ in 0..<Self.readsPerThread {
+                    let reading = memory.residentBytes()
+                    if reading < lower || reading > upper { hammer.outOfBounds.add(1, ordering: .relaxed) }
+                    hammer.lowest.min(reading, ordering: .relaxed)
+                    hammer.highest.max(reading, ordering: .relaxed)
+                }
+                hammer.readersDone.add(1, ordering: .releasing)
+            }.start()
+        }
+        while hammer.readersDone.load(ordering: .acquiring) < 2 { usleep(1_000) }
+        hammer.stop.store(true, ordering: .releasing)
+        while !hammer.togglerDone.load(ordering: .acquiring) { usleep(1_000) }
+
+        let after = try #require(ProcessMemory.statusResidentBytes())
+        #expect(abs(after - before) < 64 << 20, "the process itself moved by \(after - before) bytes: bounds would not hold")
+        #expect(hammer.outOfBounds.load(ordering: .relaxed) == 0,
+                "\(hammer.outOfBounds.load(ordering: .relaxed)) of \(2 * Self.readsPerThread) readings outside \(lower)...\(upper) (VmRSS \(before)); lowest \(hammer.lowest.load(ordering: .relaxed)), highest \(hammer.highest.load(ordering: .relaxed))")
     }
 }
