@@ -167,3 +167,60 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
                 "\(hammer.outOfBounds.load(ordering: .relaxed)) of \(2 * Self.readsPerThread) readings outside \(lower)...\(upper) (VmRSS \(before)); lowest \(hammer.lowest.load(ordering: .relaxed)), highest \(hammer.highest.load(ordering: .relaxed))")
     }
 }
+
+/// The exact heap counter of this very process: the test runner links Probe, so the allocation
+/// wrappers (CHeapPeak) are its malloc and friends, in front of glibc's. Serialized, and the
+/// suite runs with `swift test --no-parallel`: another test allocating at the same time would
+/// move the counter (the slack below is for the runtime's own small allocations).
+@Suite(.serialized) struct ExactHeapPeakTests {
+    static let size = 8 << 20
+    static let slack = 256 << 10
+
+    /// posix_memalign, aligned_alloc and valloc are counted when they allocate (the usable size,
+    /// at least what was asked and at most the alignment more) and released by free.
+    @Test(arguments: ["posix_memalign", "aligned_alloc", "valloc"])
+    func alignedAllocationsAreCountedAndReleased(function: String) throws {
+        let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
+        let alignment = function == "posix_memalign" ? 64 << 10 : ProcessMemory.pageSize
+        let before = exact.read().live
+        var block: UnsafeMutableRawPointer?
+        switch function {
+        case "posix_memalign": #expect(posix_memalign(&block, alignment, Self.size) == 0)
+        case "aligned_alloc": block = aligned_alloc(alignment, Self.size)
+        default: block = valloc(Self.size)
+        }
+        let pointer = try #require(block)
+        let during = exact.read().live
+        free(pointer)
+        let after = exact.read().live
+        #expect(Int(bitPattern: pointer) % alignment == 0)
+        #expect(during - before >= Self.size, "\(function): counted \(during - before) for \(Self.size) bytes")
+        #expect(during - before <= Self.size + alignment + Self.slack, "\(function): counted \(during - before)")
+        #expect(during - after >= Self.size, "\(function): free released \(during - after)")
+        #expect(during - after <= Self.size + alignment + Self.slack, "\(function): free released \(during - after)")
+    }
+
+    /// glibc moves a large (mmapped) chunk with mremap: the pages are remapped, not copied, and
+    /// the old and new blocks are never live together. The peak over the old block must be the
+    /// growth alone, not the whole new block (which counting it as a copy would give).
+    @Test func remappedReallocIsNotCountedAsACopy() throws {
+        let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
+        let old = 64 << 20, new = 128 << 20  // above glibc's largest mmap threshold (32 MiB): always mmapped
+        let block = try #require(malloc(old))
+        // glibc's chunk header: the size word before the block; bit 1 says mmapped.
+        let header = block.load(fromByteOffset: -MemoryLayout<Int>.size, as: UInt.self)
+        try #require(header & 2 != 0, "a \(old)-byte block is not an mmapped chunk")
+        // Occupy the page after the chunk so that mremap cannot grow it in place: it must move.
+        let end = block - 2 * MemoryLayout<Int>.size + Int(header & ~7)
+        let guardPage = mmap(end, ProcessMemory.pageSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+        defer { if let guardPage, guardPage != MAP_FAILED, guardPage == end { munmap(guardPage, ProcessMemory.pageSize) } }
+        let baseline = exact.reset()
+        let grown = try #require(realloc(block, new))
+        let peak = exact.read().peak
+        free(grown)
+        try #require(grown != block, "mremap grew the block in place: the case is not exercised")
+        let growth = peak - baseline
+        #expect(growth >= new - old, "peak over the old block \(growth), growth \(new - old)")
+        #expect(growth <= new - old + Self.slack, "peak over the old block \(growth): counted as a copy (\(new))?")
+    }
+}
