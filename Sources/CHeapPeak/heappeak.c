@@ -40,7 +40,7 @@ static size_t (*next_usable_size)(void *);
 // Whether glibc's allocator is the one behind RTLD_NEXT (jemalloc's mallctl is not visible):
 // only then may realloc read glibc's chunk header (see realloc).
 static bool glibc_behind;
-static size_t page_size;
+static _Atomic size_t page_size;
 
 // The next definitions are resolved at the first call into any wrapper. `resolution` goes from
 // UNRESOLVED to RESOLVING (one caller wins the compare-and-swap) to RESOLVED, stored with
@@ -70,7 +70,14 @@ static size_t bootstrap_size(const void *pointer) {
 
 static void *bootstrap_alloc(size_t alignment, size_t size) {
     if (alignment < BOOTSTRAP_ALIGNMENT) alignment = BOOTSTRAP_ALIGNMENT;
-    if (alignment & (alignment - 1) || size > sizeof(bootstrap_arena)) return NULL;
+    if (alignment & (alignment - 1)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (size > sizeof(bootstrap_arena)) {
+        errno = ENOMEM;
+        return NULL;
+    }
     size_t used = atomic_load_explicit(&bootstrap_used, memory_order_relaxed);
     size_t start, end;
     do {
@@ -87,8 +94,12 @@ static void *bootstrap_alloc(size_t alignment, size_t size) {
 }
 
 static size_t system_page_size(void) {
-    if (page_size == 0) page_size = (size_t)sysconf(_SC_PAGESIZE);  // reads the auxiliary vector; no allocation
-    return page_size;
+    size_t size = atomic_load_explicit(&page_size, memory_order_relaxed);
+    if (size == 0) {
+        size = (size_t)sysconf(_SC_PAGESIZE);  // from the auxiliary vector: no allocation
+        atomic_store_explicit(&page_size, size, memory_order_relaxed);
+    }
+    return size;
 }
 
 /// True once the next definitions are known. False while they are being resolved, by this
@@ -180,6 +191,8 @@ size_t malloc_usable_size(void *pointer) {
 /// mmapped: it remaps the pages (mremap), no copy, the two blocks are never live together. That
 /// case is told by the old chunk's IS_MMAPPED bit, read before the call, and only when glibc
 /// is the allocator behind this one (jemalloc has no such header, and always copies a move).
+/// (Under a tool that replaces glibc's allocator, valgrind, there is no such header either:
+/// run bench there with BENCH_EXACT_HEAP=off, as scripts/validate.py does, and nothing reads it.)
 void *realloc(void *pointer, size_t size) {
     if (from_bootstrap(pointer)) {
         void *moved = malloc(size);
