@@ -110,12 +110,28 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
     static let readsPerThread = 1_000_000
 
     final class Hammer: Sendable {
-        let readersDone = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
-        let togglerDone = Atomic<Bool>(false)
         let outOfBounds = Atomic<Int>(0)
         let lowest = Atomic<Int>(Int.max)
         let highest = Atomic<Int>(0)
+    }
+
+    final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Starts a thread that runs `body`; the caller joins it.
+    static func spawn(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var handle = pthread_t()
+        let status = pthread_create(&handle, nil, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        if status != 0 { Unmanaged<Body>.fromOpaque(context).release() }
+        try #require(status == 0, "pthread_create: \(status)")
+        return handle
     }
 
     /// Pages of address space to reserve so that statm's first field gains a digit.
@@ -139,27 +155,26 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         let hammer = Hammer()
         let lower = before / 2, upper = before * 2 + (256 << 20)
 
-        Thread {
+        let toggler = try Self.spawn {
             while !hammer.stop.load(ordering: .acquiring) {
                 let mapping = mmap(nil, reservation, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
                 if let mapping, mapping != MAP_FAILED { munmap(mapping, reservation) }
             }
-            hammer.togglerDone.store(true, ordering: .releasing)
-        }.start()
-        for _ in 0..<2 {
-            Thread {
+        }
+        let readers = try (0..<2).map { _ in
+            try Self.spawn {
                 for _ in 0..<Self.readsPerThread {
                     let reading = memory.residentBytes()
                     if reading < lower || reading > upper { hammer.outOfBounds.add(1, ordering: .relaxed) }
                     hammer.lowest.min(reading, ordering: .relaxed)
                     hammer.highest.max(reading, ordering: .relaxed)
                 }
-                hammer.readersDone.add(1, ordering: .releasing)
-            }.start()
+            }
         }
-        while hammer.readersDone.load(ordering: .acquiring) < 2 { usleep(1_000) }
+        // Joined, not just signalled: nothing of these threads may outlive the test.
+        for reader in readers { pthread_join(reader, nil) }
         hammer.stop.store(true, ordering: .releasing)
-        while !hammer.togglerDone.load(ordering: .acquiring) { usleep(1_000) }
+        pthread_join(toggler, nil)
 
         let after = try #require(ProcessMemory.statusResidentBytes())
         #expect(abs(after - before) < 64 << 20, "the process itself moved by \(after - before) bytes: bounds would not hold")
