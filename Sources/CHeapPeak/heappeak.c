@@ -122,6 +122,7 @@ static bool resolved(void) {
     next_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size");
     next_malloc = dlsym(RTLD_NEXT, "malloc");
     glibc_behind = dlsym(RTLD_NEXT, "mallctl") == NULL;  // a failed lookup allocates: from the arena
+    if (glibc_behind) (void)dlerror();  // and leaves an error that is not the program's: clear it
     system_page_size();
     const char *exact = getenv(HEAPPEAK_ENVIRONMENT_VARIABLE);
     atomic_store_explicit(&counting, !(exact != NULL && strcmp(exact, "off") == 0), memory_order_relaxed);

@@ -186,7 +186,9 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
 /// The exact heap counter of this very process: the test runner links Probe, so the allocation
 /// wrappers (CHeapPeak) are its malloc and friends, in front of glibc's. Serialized, and the
 /// suite runs with `swift test --no-parallel`: another test allocating at the same time would
-/// move the counter (the slack below is for the runtime's own small allocations).
+/// move the counter, and the runtime's own threads (a test before this one finishing its
+/// clean-up) still do, a little: the slack below, both ways. What the tests catch is whole
+/// blocks, megabytes: an allocation not counted, a free not released, a remap counted as a copy.
 @Suite(.serialized) struct ExactHeapPeakTests {
     static let size = 8 << 20
     static let slack = 256 << 10
@@ -209,9 +211,9 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         free(pointer)
         let after = exact.read().live
         #expect(Int(bitPattern: pointer) % alignment == 0)
-        #expect(during - before >= Self.size, "\(function): counted \(during - before) for \(Self.size) bytes")
+        #expect(during - before >= Self.size - Self.slack, "\(function): counted \(during - before) for \(Self.size) bytes")
         #expect(during - before <= Self.size + alignment + Self.slack, "\(function): counted \(during - before)")
-        #expect(during - after >= Self.size, "\(function): free released \(during - after)")
+        #expect(during - after >= Self.size - Self.slack, "\(function): free released \(during - after)")
         #expect(during - after <= Self.size + alignment + Self.slack, "\(function): free released \(during - after)")
     }
 
@@ -235,7 +237,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         free(grown)
         try #require(grown != block, "mremap grew the block in place: the case is not exercised")
         let growth = peak - baseline
-        #expect(growth >= new - old, "peak over the old block \(growth), growth \(new - old)")
+        #expect(growth >= new - old - Self.slack, "peak over the old block \(growth), growth \(new - old)")
         #expect(growth <= new - old + Self.slack, "peak over the old block \(growth): counted as a copy (\(new))?")
     }
 }
