@@ -192,6 +192,7 @@ size_t malloc_usable_size(void *pointer) {
 /// mmapped: it remaps the pages (mremap), no copy, the two blocks are never live together. That
 /// case is told by the old chunk's IS_MMAPPED bit, read before the call, and only when glibc
 /// is the allocator behind this one (jemalloc has no such header, and always copies a move).
+/// glibc copies an mmapped chunk only when mremap fails; that rare copy is not counted.
 /// (Under a tool that replaces glibc's allocator, valgrind, there is no such header either:
 /// run bench there with BENCH_EXACT_HEAP=off, as scripts/validate.py does, and nothing reads it.)
 void *realloc(void *pointer, size_t size) {
