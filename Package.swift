@@ -6,9 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
-        // Preloaded into measured children only (never linked into bench): exact heap high-water mark.
-        .library(name: "HeapPeak", type: .dynamic, targets: ["CHeapPeak"]),
-        // For Benchmarks/, a package of its own that depends on this one by path.
+        // For Benchmarks/, a package of its own that depends on this one by path. None of the three
+        // may reach CHeapPeak: Benchmarks/ links package-benchmark's own malloc interposer.
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Strategies", targets: ["Strategies"]),
         .library(name: "LoopbackServer", targets: ["LoopbackServer"]),
@@ -31,7 +30,8 @@ let package = Package(
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
         .target(name: "CHeapStats", dependencies: ["CJemalloc"]),
-        // Interposes malloc and friends to keep an exact live-bytes maximum; built as libHeapPeak.so.
+        // Defines malloc and friends to keep an exact live-bytes maximum. Linked into every
+        // executable that uses Probe (bench, the test runner): never into a library product.
         .target(name: "CHeapPeak"),
 
         // MARK: Swift modules, one job each
@@ -43,8 +43,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // In-child measurement: RSS and heap sampler, VmHWM reset.
-        .target(name: "Probe", dependencies: ["CHeapStats"]),
+        // In-child measurement: RSS and heap sampler, VmHWM reset, the exact heap peak.
+        .target(name: "Probe", dependencies: ["CHeapStats", "CHeapPeak"]),
         // The ways of fetching an image that are measured (URLSession, libcurl, ...).
         // The article's custom Combine publisher for URLSession download tasks (OpenCombine).
         .target(name: "DownloadPublisher", dependencies: [

@@ -4,8 +4,11 @@
 For each case (data/download x none/full, system allocator) one trial child is run
 standalone (`bench _trial --stdout SPEC`) against `bench serve`, several ways:
 
-  ours       with libHeapPeak.so preloaded: its exact heap maximum over the whole process life
-             (bench run reports the maximum over the measured window) and the peak RSS
+  ours       the exact heap maximum that bench keeps itself (its allocation wrappers are linked
+             into the binary), over the whole process life (bench run reports the maximum over
+             the measured window), and the peak RSS
+  The other ways run with BENCH_EXACT_HEAP=off: bench's wrappers pass straight through to
+  the allocator behind them, which the tools interpose as they would without them.
   heaptrack  under heaptrack: its "peak heap memory consumption" (requested bytes, decimal units)
   massif     under valgrind --tool=massif --peak-inaccuracy=0: the largest mem_heap_B
 Every way runs --runs times and the medians are compared: some peaks depend on a race between
@@ -99,9 +102,8 @@ def main():
     if missing:
         raise SystemExit(f"validate: missing {', '.join(missing)}; install: apt-get install heaptrack valgrind time binutils")
     bench = os.path.abspath(options.bench)
-    interposer = os.path.join(os.path.dirname(bench), "libHeapPeak.so")
-    if not os.path.exists(bench) or not os.path.exists(interposer):
-        raise SystemExit(f"validate: {bench} or {interposer} not found; run `swift build -c release` first")
+    if not os.path.exists(bench):
+        raise SystemExit(f"validate: {bench} not found; run `swift build -c release` first")
 
     scratch = tempfile.mkdtemp(prefix="bench-validate-")
     # valgrind 3.19 cannot read the DWARF 5 that Swift 6 emits: give it a copy without debug info.
@@ -115,11 +117,13 @@ def main():
             work = os.path.join(scratch, "work")
             os.makedirs(work, exist_ok=True)
             spec = trial_spec(strategy, render, url, work)
-            base_env = {**os.environ, "TMPDIR": work}
-            base_env.pop("LD_PRELOAD", None)
+            ours_env = {**os.environ, "TMPDIR": work}
+            ours_env.pop("LD_PRELOAD", None)
+            ours_env.pop("BENCH_EXACT_HEAP", None)
+            # The tools' runs: bench's own wrappers off, so that only the tool counts.
+            base_env = {**ours_env, "BENCH_EXACT_HEAP": "off"}
 
-            ours = [report_from(run([bench, "_trial", "--stdout", spec],
-                                    env={**base_env, "LD_PRELOAD": interposer}).stdout)
+            ours = [report_from(run([bench, "_trial", "--stdout", spec], env=ours_env).stdout)
                     for _ in range(options.runs)]
             timed = []
             for _ in range(options.runs):

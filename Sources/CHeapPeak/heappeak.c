@@ -1,18 +1,28 @@
 // An exact heap high-water mark, by interposing the allocation functions.
 //
-// Each wrapper calls the next definition in the search order (glibc, or jemalloc when it
-// is preloaded after this library) and accounts the block's malloc_usable_size: what the
-// allocator really handed out, including its rounding. Counting usable sizes means free()
-// needs no table of sizes, so the cost is one atomic add (and a compare-and-swap while
-// the peak is rising) per call.
+// This file is linked into the `bench` executable (a plain C target of the Probe module, never
+// a preloaded library), so its malloc, free, calloc, realloc and friends are the process's:
+// the executable comes first in the symbol search order, before any LD_PRELOAD library and
+// libc. Each wrapper calls the next definition after the executable (RTLD_NEXT: jemalloc when
+// it is preloaded, else glibc) and accounts the block's malloc_usable_size: what the allocator
+// really handed out, including its rounding. Counting usable sizes means free() needs no table
+// of sizes, so the cost is one atomic add (and a compare-and-swap while the peak is rising)
+// per call.
+//
+// BENCH_EXACT_HEAP=off in the environment turns the counting off: the wrappers then pass
+// straight through, and heappeak_counting() returns 0. Decided once, when the wrappers resolve
+// the next definitions, with getenv (which does not allocate).
 #define _GNU_SOURCE
 #include "CHeapPeak.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static _Atomic int64_t live_bytes;
 static _Atomic int64_t peak_bytes;      // since the last reset: the measured window
@@ -27,26 +37,82 @@ static void *(*next_aligned_alloc)(size_t, size_t);
 static void *(*next_memalign)(size_t, size_t);
 static size_t (*next_usable_size)(void *);
 
-// dlsym itself may allocate; until the real functions are known, serve from a small static
-// arena. Blocks from it are never freed (free() recognises and ignores them).
-static char bootstrap_arena[64 * 1024];
-static size_t bootstrap_used;
-static int resolving;
+// Whether glibc's allocator is the one behind RTLD_NEXT (jemalloc's mallctl is not visible):
+// only then may realloc read glibc's chunk header (see realloc).
+static bool glibc_behind;
+static _Atomic size_t page_size;
 
-static int from_bootstrap(const void *pointer) {
+// The next definitions are resolved at the first call into any wrapper. `resolution` goes from
+// UNRESOLVED to RESOLVING (one caller wins the compare-and-swap) to RESOLVED, stored with
+// release after every pointer above is set, and loaded with acquire by every wrapper.
+enum { UNRESOLVED, RESOLVING, RESOLVED };
+static _Atomic int resolution = UNRESOLVED;
+// Whether the wrappers count (decided with the resolution; counting until then).
+static _Atomic bool counting = true;
+
+// dlsym itself may allocate (an error message, dlerror's state). While the next definitions
+// are being resolved, allocations are served from a small static arena, by an atomic bump.
+// Each bootstrap block has a header that holds its size (for realloc and malloc_usable_size);
+// blocks are never reused (free() recognises and ignores them), and static storage is zeroed
+// (calloc needs nothing more).
+#define BOOTSTRAP_ALIGNMENT 16
+#define BOOTSTRAP_HEADER 16
+static _Alignas(BOOTSTRAP_ALIGNMENT) char bootstrap_arena[64 * 1024];
+static _Atomic size_t bootstrap_used;
+
+static bool from_bootstrap(const void *pointer) {
     return (const char *)pointer >= bootstrap_arena && (const char *)pointer < bootstrap_arena + sizeof(bootstrap_arena);
 }
 
-static void *bootstrap_alloc(size_t size) {
-    size_t start = (bootstrap_used + 15) & ~(size_t)15;
-    if (start + size > sizeof(bootstrap_arena)) return NULL;
-    bootstrap_used = start + size;
+static size_t bootstrap_size(const void *pointer) {
+    return *(const size_t *)((const char *)pointer - BOOTSTRAP_HEADER);
+}
+
+static void *bootstrap_alloc(size_t alignment, size_t size) {
+    if (alignment < BOOTSTRAP_ALIGNMENT) alignment = BOOTSTRAP_ALIGNMENT;
+    if (alignment & (alignment - 1)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (size > sizeof(bootstrap_arena)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t used = atomic_load_explicit(&bootstrap_used, memory_order_relaxed);
+    size_t start, end;
+    do {
+        start = (used + BOOTSTRAP_HEADER + alignment - 1) & ~(alignment - 1);
+        end = start + size;
+        if (end > sizeof(bootstrap_arena)) {
+            errno = ENOMEM;
+            return NULL;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&bootstrap_used, &used, end, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    *(size_t *)(bootstrap_arena + start - BOOTSTRAP_HEADER) = size;
     return bootstrap_arena + start;
 }
 
-static void resolve(void) {
-    if (next_malloc || resolving) return;
-    resolving = 1;
+static size_t system_page_size(void) {
+    size_t size = atomic_load_explicit(&page_size, memory_order_relaxed);
+    if (size == 0) {
+        size = (size_t)sysconf(_SC_PAGESIZE);  // from the auxiliary vector: no allocation
+        atomic_store_explicit(&page_size, size, memory_order_relaxed);
+    }
+    return size;
+}
+
+/// True once the next definitions are known. False while they are being resolved, by this
+/// thread (dlsym allocating) or, at start-up only, by another: the caller then uses the arena.
+static bool resolved(void) {
+    int state = atomic_load_explicit(&resolution, memory_order_acquire);
+    if (state == RESOLVED) return true;
+    if (state == RESOLVING) return false;
+    int expected = UNRESOLVED;
+    if (!atomic_compare_exchange_strong_explicit(&resolution, &expected, RESOLVING, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        return expected == RESOLVED;
+    }
     next_free = dlsym(RTLD_NEXT, "free");
     next_calloc = dlsym(RTLD_NEXT, "calloc");
     next_realloc = dlsym(RTLD_NEXT, "realloc");
@@ -55,8 +121,16 @@ static void resolve(void) {
     next_memalign = dlsym(RTLD_NEXT, "memalign");
     next_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size");
     next_malloc = dlsym(RTLD_NEXT, "malloc");
-    resolving = 0;
+    glibc_behind = dlsym(RTLD_NEXT, "mallctl") == NULL;  // a failed lookup allocates: from the arena
+    if (glibc_behind) (void)dlerror();  // and leaves an error that is not the program's: clear it
+    system_page_size();
+    const char *exact = getenv(HEAPPEAK_ENVIRONMENT_VARIABLE);
+    atomic_store_explicit(&counting, !(exact != NULL && strcmp(exact, "off") == 0), memory_order_relaxed);
+    atomic_store_explicit(&resolution, RESOLVED, memory_order_release);
+    return true;
 }
+
+static bool is_counting(void) { return atomic_load_explicit(&counting, memory_order_relaxed); }
 
 static void raise_to(_Atomic int64_t *maximum, int64_t value) {
     int64_t seen = atomic_load_explicit(maximum, memory_order_relaxed);
@@ -64,19 +138,22 @@ static void raise_to(_Atomic int64_t *maximum, int64_t value) {
                                                                   memory_order_relaxed)) {}
 }
 
-static void account(void *pointer, int sign) {
-    if (pointer == NULL || from_bootstrap(pointer)) return;
-    int64_t size = (int64_t)next_usable_size(pointer);
-    int64_t now = atomic_fetch_add_explicit(&live_bytes, sign * size, memory_order_relaxed) + sign * size;
-    if (sign > 0) {
+/// Adds `delta` to the live bytes; when they grow, raises both maxima to the new total.
+static void book(int64_t delta) {
+    int64_t now = atomic_fetch_add_explicit(&live_bytes, delta, memory_order_relaxed) + delta;
+    if (delta > 0) {
         raise_to(&peak_bytes, now);
         raise_to(&lifetime_bytes, now);
     }
 }
 
+static void account(void *pointer, int sign) {
+    if (pointer == NULL || from_bootstrap(pointer) || !is_counting()) return;
+    book(sign * (int64_t)next_usable_size(pointer));
+}
+
 void *malloc(size_t size) {
-    resolve();
-    if (!next_malloc) return bootstrap_alloc(size);
+    if (!resolved()) return bootstrap_alloc(0, size);
     void *pointer = next_malloc(size);
     account(pointer, +1);
     return pointer;
@@ -84,54 +161,92 @@ void *malloc(size_t size) {
 
 void free(void *pointer) {
     if (pointer == NULL || from_bootstrap(pointer)) return;
-    resolve();
+    // A block that is not the arena's came from a next definition: they are resolved.
     account(pointer, -1);
     next_free(pointer);
 }
 
 void *calloc(size_t count, size_t size) {
-    resolve();
-    if (!next_calloc) {
-        if (size && count > (size_t)-1 / size) return NULL;
-        return bootstrap_alloc(count * size);  // static storage is already zeroed
+    if (size && count > (size_t)-1 / size) {
+        errno = ENOMEM;
+        return NULL;
     }
+    if (!resolved()) return bootstrap_alloc(0, count * size);
     void *pointer = next_calloc(count, size);
     account(pointer, +1);
     return pointer;
 }
 
+size_t malloc_usable_size(void *pointer) {
+    if (pointer == NULL) return 0;
+    if (from_bootstrap(pointer)) return bootstrap_size(pointer);
+    return next_usable_size(pointer);
+}
+
+// glibc's chunk header: the size word before the block, whose bit 1 says the chunk was mmapped.
+#define GLIBC_IS_MMAPPED 0x2
+
+/// realloc. When the block moves, the allocator has both the old and the new block live while
+/// it copies: the peaks are raised to the live bytes with the new block added before the old
+/// one is taken away, then the change is booked. The exception is glibc moving a chunk it
+/// mmapped: it remaps the pages (mremap), no copy, the two blocks are never live together. That
+/// case is told by the old chunk's IS_MMAPPED bit, read before the call, and only when glibc
+/// is the allocator behind this one (jemalloc has no such header, and always copies a move).
+/// glibc copies an mmapped chunk only when mremap fails; that rare copy is not counted.
+/// (Under a tool that replaces glibc's allocator, valgrind, there is no such header either:
+/// run bench there with BENCH_EXACT_HEAP=off, as scripts/validate.py does, and nothing reads it.)
 void *realloc(void *pointer, size_t size) {
-    resolve();
     if (from_bootstrap(pointer)) {
         void *moved = malloc(size);
-        size_t available = (size_t)(bootstrap_arena + sizeof(bootstrap_arena) - (char *)pointer);
-        if (moved) memcpy(moved, pointer, size < available ? size : available);
+        size_t old = bootstrap_size(pointer);
+        if (moved) memcpy(moved, pointer, size < old ? size : old);
         return moved;
     }
-    int64_t before = pointer ? (int64_t)next_usable_size(pointer) : 0;
+    if (!resolved()) return bootstrap_alloc(0, size);  // pointer is NULL here: nothing else exists yet
+    if (!is_counting()) return next_realloc(pointer, size);
+    int64_t before = 0;
+    bool remapped = false;
+    if (pointer != NULL) {
+        before = (int64_t)next_usable_size(pointer);
+        remapped = glibc_behind && (((const size_t *)pointer)[-1] & GLIBC_IS_MMAPPED) != 0;
+    }
     void *moved = next_realloc(pointer, size);
-    if (moved == NULL && size != 0) return NULL;  // the old block is untouched
-    atomic_fetch_sub_explicit(&live_bytes, before, memory_order_relaxed);
-    account(moved, +1);
+    if (moved == NULL) {
+        if (size == 0 && pointer != NULL) book(-before);  // realloc(p, 0) freed p
+        return NULL;  // otherwise it failed and the old block is untouched
+    }
+    int64_t after = (int64_t)next_usable_size(moved);
+    if (pointer != NULL && moved != pointer && !remapped) {
+        book(after);     // the copy: old and new block both live
+        book(-before);   // then the old block is freed
+    } else {
+        book(after - before);
+    }
     return moved;
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
-    resolve();
+    if (!resolved()) {
+        if (alignment < sizeof(void *) || alignment & (alignment - 1)) return EINVAL;
+        void *pointer = bootstrap_alloc(alignment, size);
+        if (pointer == NULL) return ENOMEM;
+        *out = pointer;
+        return 0;
+    }
     int status = next_posix_memalign(out, alignment, size);
     if (status == 0) account(*out, +1);
     return status;
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
-    resolve();
+    if (!resolved()) return bootstrap_alloc(alignment, size);
     void *pointer = next_aligned_alloc(alignment, size);
     account(pointer, +1);
     return pointer;
 }
 
 void *memalign(size_t alignment, size_t size) {
-    resolve();
+    if (!resolved()) return bootstrap_alloc(alignment, size);
     void *pointer = next_memalign(alignment, size);
     account(pointer, +1);
     return pointer;
@@ -146,11 +261,21 @@ void *reallocarray(void *pointer, size_t count, size_t size) {
 }
 
 void *valloc(size_t size) {
-    return memalign(4096, size);
+    return memalign(system_page_size(), size);
 }
 
 void *pvalloc(size_t size) {
-    return memalign(4096, (size + 4095) & ~(size_t)4095);
+    size_t page = system_page_size();
+    if (size > (size_t)-1 - page) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return memalign(page, size == 0 ? page : (size + page - 1) & ~(page - 1));
+}
+
+int heappeak_counting(void) {
+    resolved();
+    return is_counting() ? 1 : 0;
 }
 
 void heappeak_read(uint64_t *live, uint64_t *peak) {

@@ -2,20 +2,23 @@
 #include "CHeapStats.h"
 #include <dlfcn.h>
 #include <malloc.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <jemalloc/jemalloc.h>  // for mallctl's prototype only; the symbol comes from dlsym
 
 // jemalloc.h maps je_mallctl to mallctl: take the type from it, never the symbol.
 typedef __typeof__(mallctl) mallctl_function;
 
+// Looked up once (the first call, on the thread that builds HeapCounters, before the sampler
+// starts), then read from an atomic: no dlsym per read.
 static mallctl_function *probe_mallctl(void) {
-    static mallctl_function *found = NULL;
-    static int looked = 0;
-    if (!looked) {
-        found = (mallctl_function *)dlsym(RTLD_DEFAULT, "mallctl");
-        looked = 1;
+    static _Atomic(mallctl_function *) found = NULL;
+    static atomic_bool looked = false;
+    if (!atomic_load_explicit(&looked, memory_order_acquire)) {
+        atomic_store_explicit(&found, (mallctl_function *)dlsym(RTLD_DEFAULT, "mallctl"), memory_order_relaxed);
+        atomic_store_explicit(&looked, true, memory_order_release);
     }
-    return found;
+    return atomic_load_explicit(&found, memory_order_relaxed);
 }
 
 int heapstats_jemalloc_present(void) { return probe_mallctl() != NULL; }
@@ -55,39 +58,4 @@ int64_t heapstats_jemalloc_narenas(void) {
     size_t length = sizeof(narenas);
     if (ctl("opt.narenas", &narenas, &length, NULL, 0) != 0) return -1;
     return (int64_t)narenas;
-}
-
-// libHeapPeak's two functions, found the same way as mallctl: the library is preloaded
-// into the child only, so nothing here may link against it.
-typedef void heappeak_read_function(uint64_t *, uint64_t *);
-typedef void heappeak_reset_function(void);
-
-static heappeak_read_function *exact_read(void) {
-    static heappeak_read_function *found = NULL;
-    static int looked = 0;
-    if (!looked) {
-        found = (heappeak_read_function *)dlsym(RTLD_DEFAULT, "heappeak_read");
-        looked = 1;
-    }
-    return found;
-}
-
-int heapstats_exact_present(void) { return exact_read() != NULL; }
-
-int heapstats_exact_read(uint64_t *live, uint64_t *peak) {
-    heappeak_read_function *read = exact_read();
-    if (read == NULL) return -1;
-    read(live, peak);
-    return 0;
-}
-
-void heapstats_exact_reset(void) {
-    heappeak_reset_function *reset = (heappeak_reset_function *)dlsym(RTLD_DEFAULT, "heappeak_reset");
-    if (reset != NULL) reset();
-}
-
-uint64_t heapstats_exact_lifetime_peak(void) {
-    typedef uint64_t lifetime_function(void);
-    lifetime_function *lifetime = (lifetime_function *)dlsym(RTLD_DEFAULT, "heappeak_lifetime");
-    return lifetime != NULL ? lifetime() : 0;
 }

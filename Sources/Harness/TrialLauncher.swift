@@ -14,18 +14,18 @@ public struct ChildProcessLauncher: TrialLauncher {
 
     public var executable: String
     public var jemallocLibrary: String?
-    /// libHeapPeak.so, preloaded for the exact heap peak; nil runs children without it.
-    public var heapPeakLibrary: String?
+    /// Whether children keep the exact heap peak. The wrappers that keep it are linked into
+    /// `bench` itself (CHeapPeak): false turns them off in the child (`BENCH_EXACT_HEAP=off`).
+    public var exactHeapPeak: Bool
 
     /// - Parameters:
     ///   - executable: a `bench` binary; by default the running one.
-    ///   - exactHeapPeak: preload libHeapPeak.so (built next to `bench`) when it is there.
+    ///   - exactHeapPeak: count the exact heap peak in the children (the default).
     public init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate(),
                 exactHeapPeak: Bool = true) {
-        let executable = executable ?? ChildProcessLauncher.currentExecutable()
-        self.executable = executable
+        self.executable = executable ?? ChildProcessLauncher.currentExecutable()
         self.jemallocLibrary = jemallocLibrary
-        self.heapPeakLibrary = exactHeapPeak ? HeapPeakLibrary.locate(besides: executable) : nil
+        self.exactHeapPeak = exactHeapPeak
     }
 
     public static func currentExecutable() -> String {
@@ -70,19 +70,21 @@ public struct ChildProcessLauncher: TrialLauncher {
     }
 
     /// The environment of any measured child (trial or scenario): the parent's, with TMPDIR in
-    /// the child's work folder and the preloads for the allocator asked for.
+    /// the child's work folder, jemalloc preloaded when asked for, and the exact heap peak on or off.
     public func environment(workDirectory: URL, allocator: Allocator) throws -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = workDirectory.path
-        // The interposer comes first so that its malloc wraps the allocator's (RTLD_NEXT).
-        var preload = heapPeakLibrary.map { [$0] } ?? []
+        // The executable's own malloc wrappers come first in the search order whatever is
+        // preloaded, and reach jemalloc's malloc as the next definition (RTLD_NEXT).
         if allocator == .jemalloc {
             guard let jemallocLibrary else {
                 throw ChildProcessError("jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)")
             }
-            preload.append(jemallocLibrary)
+            environment["LD_PRELOAD"] = jemallocLibrary
+        } else {
+            environment["LD_PRELOAD"] = nil
         }
-        environment["LD_PRELOAD"] = preload.isEmpty ? nil : preload.joined(separator: ":")
+        environment[ExactHeapPeak.environmentVariable] = exactHeapPeak ? nil : "off"
         return environment
     }
 
@@ -113,18 +115,5 @@ public enum JemallocLibrary {
             return FileManager.default.fileExists(atPath: override) ? override : nil
         }
         return searchPaths.first { FileManager.default.fileExists(atPath: $0) }
-    }
-}
-
-/// Finds libHeapPeak.so, which SwiftPM builds next to the `bench` executable.
-/// `BENCH_HEAPPEAK` overrides the search.
-public enum HeapPeakLibrary {
-    public static func locate(besides executable: String) -> String? {
-        if let override = ProcessInfo.processInfo.environment["BENCH_HEAPPEAK"] {
-            return FileManager.default.fileExists(atPath: override) ? override : nil
-        }
-        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            .appendingPathComponent("libHeapPeak.so").path
-        return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
     }
 }

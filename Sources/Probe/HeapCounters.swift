@@ -1,3 +1,4 @@
+import CHeapPeak
 import CHeapStats
 
 /// Which allocator serves the measured process.
@@ -47,31 +48,37 @@ public struct HeapCounters: Sendable {
     }
 }
 
-/// The exact heap high-water mark kept by libHeapPeak.so, when the child was started with it
-/// preloaded. Unlike the sampled counters it cannot miss a short spike: every malloc and free
-/// updates it. It counts usable sizes (what the allocator handed out, rounding included).
+/// The exact heap high-water mark kept by the allocation wrappers linked into this executable
+/// (CHeapPeak). Unlike the sampled counters it cannot miss a short spike: every malloc, free and
+/// realloc updates it, and a realloc that moves its block counts both blocks during the copy.
+/// It counts usable sizes (what the allocator handed out, rounding included). Reading it is a
+/// plain call and an atomic load: no allocation, no dlsym.
 public struct ExactHeapPeak: Sendable {
-    /// nil when libHeapPeak.so is not loaded in this process.
+    /// The environment variable that turns the counting off in a process started with it set to
+    /// `off` (`bench run --no-exact-heap` sets it for the children).
+    public static let environmentVariable = HEAPPEAK_ENVIRONMENT_VARIABLE
+
+    /// nil when the counting is off in this process (`BENCH_EXACT_HEAP=off`).
     public init?() {
-        guard heapstats_exact_present() != 0 else { return nil }
+        guard heappeak_counting() != 0 else { return nil }
     }
 
     /// Starts a new window: the maximum restarts from the live bytes now, which it returns.
     @discardableResult
     public func reset() -> Int {
-        heapstats_exact_reset()
+        heappeak_reset()
         return read().live
     }
 
     /// The maximum over the process's whole life, start-up and warm-up included (what heaptrack
     /// and massif report), as opposed to `read().peak`, the maximum since `reset()`.
     public func lifetimePeak() -> Int {
-        Int(heapstats_exact_lifetime_peak())
+        Int(heappeak_lifetime())
     }
 
     public func read() -> (live: Int, peak: Int) {
         var live: UInt64 = 0, peak: UInt64 = 0
-        _ = heapstats_exact_read(&live, &peak)
+        heappeak_read(&live, &peak)
         return (Int(live), Int(peak))
     }
 }

@@ -36,7 +36,7 @@ public final class MemorySampler {
 
     /// - Parameters:
     ///   - heap: the allocator's counters, read for each sample when `exactHeap` is nil.
-    ///   - exactHeap: libHeapPeak's live-bytes counter; when present each sample reads it
+    ///   - exactHeap: the exact live-bytes counter (CHeapPeak); when counting, each sample reads it
     ///     instead (one atomic load, where mallinfo2 takes 15-35 µs and jemalloc's epoch
     ///     refresh 60-90 µs on this machine: at 2 kHz that was 6-40% of a core).
     ///   - intervalNanos: time between samples; the default 500 µs aims at 2 kHz.
@@ -94,7 +94,8 @@ public final class MemorySampler {
                                 intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
     }
 
-    /// Takes one reading now, on the calling thread (used for baseline and final values).
+    /// Takes one reading now, on the calling thread (used for baseline and final values). Safe
+    /// while the sampler thread reads too: each statm reading has its own buffer.
     public func sampleNow() -> MemorySample {
         MemorySample(time: MonotonicClock.now(), residentBytes: memory.residentBytes(),
                      allocatedBytes: exactHeap?.read().live ?? heap.read().allocated)

@@ -6,15 +6,20 @@ import Foundation
 /// Reads this process's resident set size from procfs.
 ///
 /// `/proc/self/statm` is opened once and read with `pread`, so a sample costs one
-/// system call and no allocation (the heaptrack way). Since Linux 6.2 the kernel keeps
+/// system call and no allocation (the heaptrack way). Each reading has its own buffer, on the
+/// calling thread's stack: the trial's main thread (baseline and final readings) and the
+/// sampler thread read at the same time, and one shared buffer would let one thread parse
+/// bytes the other is overwriting (a torn reading). The kernel serialises reads of one
+/// procfs file, so the descriptor can be shared. Since Linux 6.2 the kernel keeps
 /// RSS in per-CPU counters and statm reports the folded total: each CPU may hold back
 /// up to 32 pages (128 KiB on this 2-core machine: at most 256 KiB in all), which bounds
 /// the error of a single sample.
-public final class ProcessMemory {
+public final class ProcessMemory: Sendable {
     public static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     private let statmDescriptor: Int32
-    private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+    /// statm is seven numbers of at most 20 digits and their separators.
+    private static let bufferSize = 192
 
     public init() throws {
         statmDescriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
@@ -25,12 +30,18 @@ public final class ProcessMemory {
 
     deinit {
         close(statmDescriptor)
-        buffer.deallocate()
     }
 
     /// Current RSS in bytes: the second field of statm (resident pages) times the page size.
+    /// Safe to call from several threads at once; never allocates (the buffer is on the stack).
     public func residentBytes() -> Int {
-        let count = pread(statmDescriptor, buffer, 127, 0)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.bufferSize) { buffer in
+            Self.residentBytes(from: statmDescriptor, into: buffer)
+        }
+    }
+
+    private static func residentBytes(from descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let count = pread(descriptor, buffer.baseAddress, buffer.count, 0)
         guard count > 0 else { return 0 }
         var index = 0
         // Skip the first field (total program size) and the space after it.

@@ -15,7 +15,7 @@ public enum StrategyCatalog {
     ]
 
     /// Known-answer strategies that check the probe; runnable by name, left out of `all`.
-    public static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self]
+    public static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self, CalibrationReallocStrategy.self]
 
     public static var names: [String] { all.map { $0.name } }
 

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
+import Synchronization
 import Testing
 @testable import Probe
 
@@ -95,5 +97,147 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         #expect(statistics.maxResidentBytes == 6)
         #expect(statistics.maxAllocatedBytes == 60)
         #expect(statistics.maxGapNanos == 100)
+    }
+}
+
+/// Two threads reading one ProcessMemory at once, as the trial's main thread (`sampleNow()` for
+/// the baseline and final readings) and the sampler thread do. With one shared read buffer a
+/// reading can be torn: one thread parses while the other's pread overwrites the bytes. A third
+/// thread maps and unmaps an address-space reservation (PROT_NONE, no RSS) so the first field
+/// of statm (the program's size in pages) changes its number of digits: a torn reading then
+/// parses the resident field from the wrong offset and lands far outside sane bounds.
+@Suite(.serialized) struct ConcurrentStatmTests {
+    static let readsPerThread = 1_000_000
+
+    final class Hammer: Sendable {
+        let stop = Atomic<Bool>(false)
+        let outOfBounds = Atomic<Int>(0)
+        let lowest = Atomic<Int>(Int.max)
+        let highest = Atomic<Int>(0)
+    }
+
+    final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Starts a thread that runs `body`; the caller joins it.
+    static func spawn(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var handle = pthread_t()
+        let status = pthread_create(&handle, nil, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        if status != 0 { Unmanaged<Body>.fromOpaque(context).release() }
+        try #require(status == 0, "pthread_create: \(status)")
+        return handle
+    }
+
+    /// Pages of address space to reserve so that statm's first field gains a digit.
+    static func reservationPages() throws -> Int {
+        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 128)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, 127) }
+        try #require(count > 0)
+        let size = try #require(Int(String(decoding: bytes[..<count], as: UTF8.self).split(separator: " ")[0]))
+        var power = 10
+        while power <= size { power *= 10 }
+        return power - size + power / 10  // past the next power of ten, with room for the process to move
+    }
+
+    @Test func twoReadersAtOnceNeverTear() throws {
+        let memory = try ProcessMemory()
+        let before = try #require(ProcessMemory.statusResidentBytes())
+        let reservation = try Self.reservationPages() * ProcessMemory.pageSize
+        let hammer = Hammer()
+        let lower = before / 2, upper = before * 2 + (256 << 20)
+
+        let toggler = try Self.spawn {
+            while !hammer.stop.load(ordering: .acquiring) {
+                let mapping = mmap(nil, reservation, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                if let mapping, mapping != MAP_FAILED { munmap(mapping, reservation) }
+            }
+        }
+        let readers = try (0..<2).map { _ in
+            try Self.spawn {
+                for _ in 0..<Self.readsPerThread {
+                    let reading = memory.residentBytes()
+                    if reading < lower || reading > upper { hammer.outOfBounds.add(1, ordering: .relaxed) }
+                    hammer.lowest.min(reading, ordering: .relaxed)
+                    hammer.highest.max(reading, ordering: .relaxed)
+                }
+            }
+        }
+        // Joined, not just signalled: nothing of these threads may outlive the test.
+        for reader in readers { pthread_join(reader, nil) }
+        hammer.stop.store(true, ordering: .releasing)
+        pthread_join(toggler, nil)
+
+        let after = try #require(ProcessMemory.statusResidentBytes())
+        #expect(abs(after - before) < 64 << 20, "the process itself moved by \(after - before) bytes: bounds would not hold")
+        #expect(hammer.outOfBounds.load(ordering: .relaxed) == 0,
+                "\(hammer.outOfBounds.load(ordering: .relaxed)) of \(2 * Self.readsPerThread) readings outside \(lower)...\(upper) (VmRSS \(before)); lowest \(hammer.lowest.load(ordering: .relaxed)), highest \(hammer.highest.load(ordering: .relaxed))")
+    }
+}
+
+/// The exact heap counter of this very process: the test runner links Probe, so the allocation
+/// wrappers (CHeapPeak) are its malloc and friends, in front of glibc's. Serialized, and the
+/// suite runs with `swift test --no-parallel`: another test allocating at the same time would
+/// move the counter, and the runtime's own threads (a test before this one finishing its
+/// clean-up) still do, a little: the slack below, both ways. What the tests catch is whole
+/// blocks, megabytes: an allocation not counted, a free not released, a remap counted as a copy.
+@Suite(.serialized) struct ExactHeapPeakTests {
+    static let size = 8 << 20
+    static let slack = 256 << 10
+
+    /// posix_memalign, aligned_alloc and valloc are counted when they allocate (the usable size,
+    /// at least what was asked and at most the alignment more) and released by free.
+    @Test(arguments: ["posix_memalign", "aligned_alloc", "valloc"])
+    func alignedAllocationsAreCountedAndReleased(function: String) throws {
+        let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
+        let alignment = function == "posix_memalign" ? 64 << 10 : ProcessMemory.pageSize
+        let before = exact.read().live
+        var block: UnsafeMutableRawPointer?
+        switch function {
+        case "posix_memalign": #expect(posix_memalign(&block, alignment, Self.size) == 0)
+        case "aligned_alloc": block = aligned_alloc(alignment, Self.size)
+        default: block = valloc(Self.size)
+        }
+        let pointer = try #require(block)
+        let during = exact.read().live
+        free(pointer)
+        let after = exact.read().live
+        #expect(Int(bitPattern: pointer) % alignment == 0)
+        #expect(during - before >= Self.size - Self.slack, "\(function): counted \(during - before) for \(Self.size) bytes")
+        #expect(during - before <= Self.size + alignment + Self.slack, "\(function): counted \(during - before)")
+        #expect(during - after >= Self.size - Self.slack, "\(function): free released \(during - after)")
+        #expect(during - after <= Self.size + alignment + Self.slack, "\(function): free released \(during - after)")
+    }
+
+    /// glibc moves a large (mmapped) chunk with mremap: the pages are remapped, not copied, and
+    /// the old and new blocks are never live together. The peak over the old block must be the
+    /// growth alone, not the whole new block (which counting it as a copy would give).
+    @Test func remappedReallocIsNotCountedAsACopy() throws {
+        let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
+        let old = 64 << 20, new = 128 << 20  // above glibc's largest mmap threshold (32 MiB): always mmapped
+        let block = try #require(malloc(old))
+        // glibc's chunk header: the size word before the block; bit 1 says mmapped.
+        let header = block.load(fromByteOffset: -MemoryLayout<Int>.size, as: UInt.self)
+        try #require(header & 2 != 0, "a \(old)-byte block is not an mmapped chunk")
+        // Occupy the page after the chunk so that mremap cannot grow it in place: it must move.
+        let end = block - 2 * MemoryLayout<Int>.size + Int(header & ~7)
+        let guardPage = mmap(end, ProcessMemory.pageSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+        defer { if let guardPage, guardPage != MAP_FAILED, guardPage == end { munmap(guardPage, ProcessMemory.pageSize) } }
+        let baseline = exact.reset()
+        let grown = try #require(realloc(block, new))
+        let peak = exact.read().peak
+        free(grown)
+        try #require(grown != block, "mremap grew the block in place: the case is not exercised")
+        let growth = peak - baseline
+        #expect(growth >= new - old - Self.slack, "peak over the old block \(growth), growth \(new - old)")
+        #expect(growth <= new - old + Self.slack, "peak over the old block \(growth): counted as a copy (\(new))?")
     }
 }

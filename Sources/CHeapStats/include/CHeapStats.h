@@ -21,16 +21,4 @@ int heapstats_read_glibc(heapstats_counters *out);
 /// jemalloc: its configured arena count (opt.narenas), recorded with results; -1 when jemalloc is absent.
 int64_t heapstats_jemalloc_narenas(void);
 
-/// 1 when libHeapPeak.so (the exact heap high-water mark) is preloaded, else 0.
-int heapstats_exact_present(void);
-
-/// libHeapPeak: live heap bytes now and their maximum since the last reset. Returns 0 on success.
-int heapstats_exact_read(uint64_t *live, uint64_t *peak);
-
-/// libHeapPeak: the maximum of live heap bytes over the whole process life; 0 when absent.
-uint64_t heapstats_exact_lifetime_peak(void);
-
-/// libHeapPeak: restarts the maximum from the current live bytes.
-void heapstats_exact_reset(void);
-
 #endif
