@@ -44,9 +44,11 @@ public struct MetricComparison: Sendable {
     public var current: Distribution?
     /// Growth of the median the tolerance allows (bytes).
     public var allowed: Double?
-    /// One-sided Mann-Whitney p-values: current above baseline, and current below.
+    /// One-sided Mann-Whitney p-values (exact, ties included): current above baseline, and current below.
     public var pGreater: Double?
     public var pLess: Double?
+    /// The smallest p-value the exact test could give for these runs (their counts and ties).
+    public var smallestP: Double?
     public var verdict: GateVerdict
     public var failedRuns: Int = 0
 
@@ -60,8 +62,8 @@ public struct MetricComparison: Sendable {
 ///
 /// The rule: a metric regresses when its median grew by more than its tolerance
 /// (max of absolute bytes and relative percent of the baseline median) AND a one-sided
-/// Mann-Whitney U test says the current runs are larger than the baseline runs at the
-/// configured level. The median alone ignores one wild run; the rank test alone would flag
+/// Mann-Whitney U test, exact with ties, says the current runs are larger than the baseline
+/// runs at the configured level. The median alone ignores one wild run; the rank test alone would flag
 /// tiny but consistent shifts; both together ask for a shift that is large and real.
 /// When the samples are too small for the test ever to reach the level, the threshold
 /// decides alone and a warning says so (a gate that cannot fail would be worse).
@@ -77,7 +79,6 @@ public struct GateComparison: Sendable {
         let baselineRuns = Dictionary(grouping: baseline, by: \.cell)
         let currentRuns = Dictionary(grouping: current, by: \.cell)
         let cells = Set(baselineRuns.keys).union(currentRuns.keys).sorted()
-        var untestable: Set<String> = []
 
         for cell in cells {
             let oldRuns = (baselineRuns[cell] ?? []).filter(\.isSuccess)
@@ -103,8 +104,18 @@ public struct GateComparison: Sendable {
                     comparison.allowed = allowed
                     comparison.pGreater = MannWhitneyU.greater(new, than: old)?.pValue
                     comparison.pLess = MannWhitneyU.greater(old, than: new)?.pValue
-                    let testable = MannWhitneyU.smallestPValue(n1: new.count, n2: old.count) < thresholds.significanceLevel
-                    if !testable { untestable.insert("\(new.count) current vs \(old.count) baseline runs") }
+                    // The same exact test, asked for its best case: the smallest p these values
+                    // (their counts and their ties) can give. Above the level, nothing can be confirmed.
+                    let smallestP = MannWhitneyU.smallestPValue(new, old)
+                    comparison.smallestP = smallestP
+                    let testable = smallestP < thresholds.significanceLevel
+                    if !testable {
+                        warnings.append(String(format: "%@ %@: %d current vs %d baseline runs are too few for the "
+                                               + "significance test at %g (with these ties the smallest reachable p is %.4f): "
+                                               + "the threshold alone decides; use more runs",
+                                               cell.description, metric.label, new.count, old.count,
+                                               thresholds.significanceLevel, smallestP))
+                    }
                     let change = comparison.change!
                     if change > allowed {
                         let significant = !testable || comparison.pGreater! < thresholds.significanceLevel
@@ -120,10 +131,6 @@ public struct GateComparison: Sendable {
                 let reasons = Set(failedRuns.map { "\($0.status.rawValue): \($0.error)" }).sorted().prefix(3)
                 warnings.append("\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))")
             }
-        }
-        for sizes in untestable.sorted() {
-            warnings.append("\(sizes) are too few for the significance test at \(thresholds.significanceLevel) "
-                            + "(smallest reachable p is above it): the threshold alone decides; use more runs")
         }
         self.comparisons = comparisons
         self.warnings = warnings
