@@ -163,3 +163,37 @@ public struct GateComparison: Sendable {
         return .success
     }
 }
+
+/// Whether two runs measured the same thing at all. A 9000x6000 image against a 6000x4000
+/// baseline, or another set of strategies, is not a regression or an improvement: it is a
+/// different benchmark, and the gate refuses it rather than judge it.
+public enum GateCompatibility {
+    /// One sentence per difference, naming the baseline's and the current run's values; empty when comparable.
+    /// Values are taken from the successful rows that have them (a failed row has no payload or image).
+    public static func differences(baseline: [TrialResult], current: [TrialResult]) -> [String] {
+        var differences: [String] = []
+        func values<T: Hashable>(_ rows: [TrialResult], _ value: (TrialResult) -> T?) -> Set<T> {
+            Set(rows.filter(\.isSuccess).compactMap(value))
+        }
+        func list(_ items: Set<String>) -> String { items.isEmpty ? "none" : items.sorted().joined(separator: ", ") }
+
+        let oldPayloads = values(baseline, \.payloadBytes), newPayloads = values(current, \.payloadBytes)
+        if !oldPayloads.isEmpty && !newPayloads.isEmpty && oldPayloads != newPayloads {
+            differences.append("payload size differs: baseline \(list(Set(oldPayloads.map { "\($0) bytes" }))), "
+                               + "current \(list(Set(newPayloads.map { "\($0) bytes" })))")
+        }
+        let dimensions: (TrialResult) -> String? = { row in
+            guard let width = row.imageWidth, let height = row.imageHeight else { return nil }
+            return "\(width)x\(height)"
+        }
+        let oldDimensions = values(baseline, dimensions), newDimensions = values(current, dimensions)
+        if !oldDimensions.isEmpty && !newDimensions.isEmpty && oldDimensions != newDimensions {
+            differences.append("image dimensions differ: baseline \(list(oldDimensions)), current \(list(newDimensions))")
+        }
+        let oldStrategies = Set(baseline.map(\.strategy)), newStrategies = Set(current.map(\.strategy))
+        if oldStrategies != newStrategies {
+            differences.append("measured strategies differ: baseline \(list(oldStrategies)), current \(list(newStrategies))")
+        }
+        return differences
+    }
+}
