@@ -44,9 +44,11 @@ public struct MetricComparison: Sendable {
     public var current: Distribution?
     /// Growth of the median the tolerance allows (bytes).
     public var allowed: Double?
-    /// One-sided Mann-Whitney p-values: current above baseline, and current below.
+    /// One-sided Mann-Whitney p-values (exact, ties included): current above baseline, and current below.
     public var pGreater: Double?
     public var pLess: Double?
+    /// The smallest p-value the exact test could give for these runs (their counts and ties).
+    public var smallestP: Double?
     public var verdict: GateVerdict
     public var failedRuns: Int = 0
 
@@ -60,8 +62,8 @@ public struct MetricComparison: Sendable {
 ///
 /// The rule: a metric regresses when its median grew by more than its tolerance
 /// (max of absolute bytes and relative percent of the baseline median) AND a one-sided
-/// Mann-Whitney U test says the current runs are larger than the baseline runs at the
-/// configured level. The median alone ignores one wild run; the rank test alone would flag
+/// Mann-Whitney U test, exact with ties, says the current runs are larger than the baseline
+/// runs at the configured level. The median alone ignores one wild run; the rank test alone would flag
 /// tiny but consistent shifts; both together ask for a shift that is large and real.
 /// When the samples are too small for the test ever to reach the level, the threshold
 /// decides alone and a warning says so (a gate that cannot fail would be worse).
@@ -77,7 +79,6 @@ public struct GateComparison: Sendable {
         let baselineRuns = Dictionary(grouping: baseline, by: \.cell)
         let currentRuns = Dictionary(grouping: current, by: \.cell)
         let cells = Set(baselineRuns.keys).union(currentRuns.keys).sorted()
-        var untestable: Set<String> = []
 
         for cell in cells {
             let oldRuns = (baselineRuns[cell] ?? []).filter(\.isSuccess)
@@ -103,8 +104,18 @@ public struct GateComparison: Sendable {
                     comparison.allowed = allowed
                     comparison.pGreater = MannWhitneyU.greater(new, than: old)?.pValue
                     comparison.pLess = MannWhitneyU.greater(old, than: new)?.pValue
-                    let testable = MannWhitneyU.smallestPValue(n1: new.count, n2: old.count) < thresholds.significanceLevel
-                    if !testable { untestable.insert("\(new.count) current vs \(old.count) baseline runs") }
+                    // The same exact test, asked for its best case: the smallest p these values
+                    // (their counts and their ties) can give. Above the level, nothing can be confirmed.
+                    let smallestP = MannWhitneyU.smallestPValue(new, old)
+                    comparison.smallestP = smallestP
+                    let testable = smallestP < thresholds.significanceLevel
+                    if !testable {
+                        warnings.append(String(format: "%@ %@: %d current vs %d baseline runs are too few for the "
+                                               + "significance test at %g (with these ties the smallest reachable p is %.4f): "
+                                               + "the threshold alone decides; use more runs",
+                                               cell.description, metric.label, new.count, old.count,
+                                               thresholds.significanceLevel, smallestP))
+                    }
                     let change = comparison.change!
                     if change > allowed {
                         let significant = !testable || comparison.pGreater! < thresholds.significanceLevel
@@ -120,10 +131,6 @@ public struct GateComparison: Sendable {
                 let reasons = Set(failedRuns.map { "\($0.status.rawValue): \($0.error)" }).sorted().prefix(3)
                 warnings.append("\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))")
             }
-        }
-        for sizes in untestable.sorted() {
-            warnings.append("\(sizes) are too few for the significance test at \(thresholds.significanceLevel) "
-                            + "(smallest reachable p is above it): the threshold alone decides; use more runs")
         }
         self.comparisons = comparisons
         self.warnings = warnings
@@ -154,5 +161,39 @@ public struct GateComparison: Sendable {
         let codes = Set(comparisons.map(\.verdict.exitCode))
         for code in [BenchExitCode.runFailed, .regression, .noBaseline] where codes.contains(code) { return code }
         return .success
+    }
+}
+
+/// Whether two runs measured the same thing at all. A 9000x6000 image against a 6000x4000
+/// baseline, or another set of strategies, is not a regression or an improvement: it is a
+/// different benchmark, and the gate refuses it rather than judge it.
+public enum GateCompatibility {
+    /// One sentence per difference, naming the baseline's and the current run's values; empty when comparable.
+    /// Values are taken from the successful rows that have them (a failed row has no payload or image).
+    public static func differences(baseline: [TrialResult], current: [TrialResult]) -> [String] {
+        var differences: [String] = []
+        func values<T: Hashable>(_ rows: [TrialResult], _ value: (TrialResult) -> T?) -> Set<T> {
+            Set(rows.filter(\.isSuccess).compactMap(value))
+        }
+        func list(_ items: Set<String>) -> String { items.isEmpty ? "none" : items.sorted().joined(separator: ", ") }
+
+        let oldPayloads = values(baseline, \.payloadBytes), newPayloads = values(current, \.payloadBytes)
+        if !oldPayloads.isEmpty && !newPayloads.isEmpty && oldPayloads != newPayloads {
+            differences.append("payload size differs: baseline \(list(Set(oldPayloads.map { "\($0) bytes" }))), "
+                               + "current \(list(Set(newPayloads.map { "\($0) bytes" })))")
+        }
+        let dimensions: (TrialResult) -> String? = { row in
+            guard let width = row.imageWidth, let height = row.imageHeight else { return nil }
+            return "\(width)x\(height)"
+        }
+        let oldDimensions = values(baseline, dimensions), newDimensions = values(current, dimensions)
+        if !oldDimensions.isEmpty && !newDimensions.isEmpty && oldDimensions != newDimensions {
+            differences.append("image dimensions differ: baseline \(list(oldDimensions)), current \(list(newDimensions))")
+        }
+        let oldStrategies = Set(baseline.map(\.strategy)), newStrategies = Set(current.map(\.strategy))
+        if oldStrategies != newStrategies {
+            differences.append("measured strategies differ: baseline \(list(oldStrategies)), current \(list(newStrategies))")
+        }
+        return differences
     }
 }

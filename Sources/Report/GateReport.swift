@@ -83,6 +83,7 @@ public enum GateReport {
     }
 
     static func pValue(_ p: Double) -> String {
-        p < 0.001 ? String(format: "%.0e", p) : String(format: "%.3f", p)
+        // Two significant digits: 0.0047 must not print as 0.005 next to "needs p < 0.005".
+        String(format: "%.2g", p)
     }
 }

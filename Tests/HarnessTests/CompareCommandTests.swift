@@ -142,4 +142,92 @@ import Report
         #expect(output.status == 64)
         #expect(output.standardError.contains("peak_rss_delta_bytes, peak_allocated_delta_bytes"), "\(output.standardError)")
     }
+
+    // MARK: Files that measured different things are refused, not judged
+
+    /// Writes `rows` as a trials.json in `folder`.
+    static func writeJSON(_ rows: [TrialResult], to file: URL) throws {
+        try JSONExport(context: RunContext(command: "test", source: "crafted", payloadBytes: rows.first?.payloadBytes,
+                                           runsPerCell: 5, sampleIntervalNanos: 500_000), trials: rows).encoded().write(to: file)
+    }
+
+    func compareRows(_ baseline: [TrialResult], _ current: [TrialResult]) throws -> BenchProcess.Output {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let baselinePath = folder.appendingPathComponent("baseline.json"), currentPath = folder.appendingPathComponent("current.json")
+        try Self.writeJSON(baseline, to: baselinePath)
+        try Self.writeJSON(current, to: currentPath)
+        return try BenchProcess.run(["compare", baselinePath.path, currentPath.path, "--thresholds", Self.thresholdsFile])
+    }
+
+    @Test func aDifferentPayloadSizeIsRefusedNamingBothSizes() throws {
+        let bigger = Self.trials(runs: 5).replacingOccurrences(of: ",13108402,", with: ",29491200,")
+        let output = try compare(baseline: Self.trials(runs: 10), current: bigger)
+        #expect(output.status == 3, "\(output.standardOutput)")
+        #expect(output.standardError.contains("payload size differs: baseline 13108402 bytes, current 29491200 bytes"),
+                "\(output.standardError)")
+        #expect(!output.standardOutput.contains("verdict"), "no table for files that cannot be compared")
+    }
+
+    @Test func differentImageDimensionsAreRefusedNamingBoth() throws {
+        func rows(_ text: String, width: Int, height: Int) throws -> [TrialResult] {
+            try TrialsCSV.parse(text).map { row in
+                var row = row
+                if row.render == .full { row.imageWidth = width; row.imageHeight = height }
+                return row
+            }
+        }
+        let output = try compareRows(try rows(Self.trials(runs: 10), width: 6000, height: 4000),
+                                     try rows(Self.trials(runs: 5), width: 9000, height: 6000))
+        #expect(output.status == 3, "\(output.standardOutput)")
+        #expect(output.standardError.contains("image dimensions differ: baseline 6000x4000, current 9000x6000"),
+                "\(output.standardError)")
+        // The same dimensions on both sides are compared as usual.
+        let same = try compareRows(try rows(Self.trials(runs: 10), width: 6000, height: 4000),
+                                   try rows(Self.trials(runs: 5), width: 6000, height: 4000))
+        #expect(same.status == 0, "\(same.standardOutput)\(same.standardError)")
+    }
+
+    @Test func aDifferentSetOfStrategiesIsRefusedNamingBothSets() throws {
+        let onlyData = try compare(baseline: Self.trials(runs: 10),
+                                   current: Self.trials(runs: 5, skip: ["download/none/system", "download/full/system"]))
+        #expect(onlyData.status == 3)
+        #expect(onlyData.standardError.contains("measured strategies differ: baseline data, download, current data"),
+                "\(onlyData.standardError)")
+
+        let curl = Self.trials(runs: 5).replacingOccurrences(of: "\ndownload,", with: "\ncurl-file,")
+        let renamed = try compare(baseline: Self.trials(runs: 10), current: curl)
+        #expect(renamed.status == 3)
+        #expect(renamed.standardError.contains("baseline data, download, current curl-file, data"), "\(renamed.standardError)")
+    }
+
+    // MARK: The default thresholds file
+
+    /// Run from a folder that is not the repository, with no --thresholds: the file next to the
+    /// baseline is used (results/thresholds.json beside results/baseline.json).
+    @Test func defaultThresholdsAreFoundNextToTheBaselineFromAnyFolder() throws {
+        let folder = BenchProcess.temporaryFolder()
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let baseline = folder.appendingPathComponent("baseline.csv"), current = folder.appendingPathComponent("current.csv")
+        try Self.trials(runs: 10).write(to: baseline, atomically: true, encoding: .utf8)
+        try Self.trials(runs: 5, shift: ["data/full/system": 13_108_402]).write(to: current, atomically: true, encoding: .utf8)
+
+        // No thresholds anywhere: a usage error naming every path it tried.
+        let missing = try BenchProcess.run(["compare", baseline.path, current.path], workingDirectory: elsewhere)
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("tried \(folder.appendingPathComponent("thresholds.json").path) and "
+                                               + "\(elsewhere.appendingPathComponent("results/thresholds.json").path)"),
+                "\(missing.standardError)")
+
+        // Strict settings beside the baseline: they are the ones used (a 1-byte allowance, level 0.5).
+        try #"{"significance_level": 0.5, "cv_warning_percent": 10, "metrics": {"peak_rss_delta_bytes": {"absolute_bytes": 1, "relative_percent": 0}}}"#
+            .write(to: folder.appendingPathComponent("thresholds.json"), atomically: true, encoding: .utf8)
+        let found = try BenchProcess.run(["compare", "../baseline.csv", "../current.csv"], workingDirectory: elsewhere)
+        #expect(found.status == 2, "\(found.standardOutput)\(found.standardError)")
+        #expect(found.standardOutput.contains("p < 0.5"))
+        #expect(!found.standardOutput.contains("heap peak"), "only the metric of the file beside the baseline")
+    }
 }

@@ -82,6 +82,44 @@ import Probe
         #expect(gate.warnings.contains { $0.contains("too few for the significance test") })
     }
 
+    /// The committed settings: level 0.005.
+    static let committedLevel = GateThresholds(
+        significanceLevel: 0.005, cvWarningPercent: 10,
+        metrics: [.peakRSSDelta: Tolerance(absoluteBytes: 2_000_000, relativePercent: 5)])
+
+    /// Peak RSS in whole 4 KiB pages, as the kernel counts it: runs tie.
+    func pages(_ megabytes: [Double]) -> [Int] { megabytes.map { Int($0 * 1e6 / 4096) * 4096 } }
+
+    /// The case: a data task at 59.6 MB against 26.4 MB, every new run above every old
+    /// one, 5 runs against 5 (the default), RSS in pages so some runs tie. The old normal
+    /// approximation could not go below p = 0.0052 here (0.0061 with other ties) and called it
+    /// "unconfirmed"; the exact test gives 1/252 = 0.00397 < 0.005: a regression.
+    @Test func completeSeparationOfFiveAgainstFiveInPagesIsARegressionAtTheCommittedLevel() throws {
+        let baseline = pages([26.4, 26.4, 26.4, 26.41, 26.41])
+        let current = pages([59.6, 59.6, 59.61, 59.61, 59.62])
+        let gate = GateComparison(baseline: runs(baseline), current: runs(current), thresholds: Self.committedLevel)
+        let comparison = try #require(gate.comparisons.first)
+        #expect(comparison.verdict == .regression)
+        #expect(abs(try #require(comparison.pGreater) - 1.0 / 252) < 1e-15)
+        #expect(abs(try #require(comparison.smallestP) - 1.0 / 252) < 1e-15)
+        #expect(gate.exitCode == .regression)
+        #expect(!gate.warnings.contains { $0.contains("too few") })
+    }
+
+    /// Ties across the two samples raise the smallest reachable p: 5 current runs all equal to the
+    /// highest baseline run can reach only 6/252 = 0.0238. The warning comes from that, not from
+    /// the run counts alone (5 against 5 would pass a count-only check at 1/252).
+    @Test func theTooFewRunsWarningFollowsTheObservedTies() throws {
+        let baseline = pages([26.4, 26.4, 26.4, 26.4, 59.6])
+        let current = pages([59.6, 59.6, 59.6, 59.6, 59.6])
+        let gate = GateComparison(baseline: runs(baseline), current: runs(current), thresholds: Self.committedLevel)
+        let comparison = try #require(gate.comparisons.first)
+        #expect(abs(try #require(comparison.smallestP) - 6.0 / 252) < 1e-15)
+        // The threshold alone decides, and says so with the number.
+        #expect(comparison.verdict == .regression)
+        #expect(gate.warnings.contains { $0.contains("too few for the significance test") && $0.contains("0.0238") })
+    }
+
     @Test func failedRunsAndMissingCellsOutrankARegression() {
         let baseline = runs(around100MB()) + runs(around100MB(), render: .none)
         let regressedAndMissing = compare(baseline, runs(around100MB(13_000_000, count: 5)))

@@ -13,8 +13,9 @@ struct CompareCommand: ParsableCommand {
         For every strategy x renderer x allocator cell and every metric of the thresholds file \
         (peak RSS over baseline, heap peak over baseline), compares the medians of the runs.
         A metric regresses when its median grew by more than max(absolute_bytes, relative_percent \
-        of the baseline median) AND a one-sided Mann-Whitney U test over the runs says the growth \
-        is significant at significance_level: one noisy run can do neither. Improvements are \
+        of the baseline median) AND a one-sided Mann-Whitney U test over the runs (exact, ties \
+        included: a permutation test over the observed values) says the growth is significant at \
+        significance_level: one noisy run can do neither. Improvements are \
         reported and never fail. A cell whose coefficient of variation is above cv_warning_percent \
         gets a stability warning.
 
@@ -22,8 +23,11 @@ struct CompareCommand: ParsableCommand {
           bench compare results/baseline.json results/trials.csv
           bench compare old/trials.json new/trials.json --format markdown > comment.md
 
+        The two files must have measured the same thing: a different payload size, image size or \
+        set of strategies is refused (exit 3) with both values named.
+
         Exit status: 0 within thresholds; 2 regression; 3 runs failed in CURRENT, a baseline cell \
-        is missing from it, or a file is malformed; 5 no baseline (file missing or empty, or a cell \
+        is missing from it, the files measured different things, or a file is malformed; 5 no baseline (file missing or empty, or a cell \
         without a successful baseline run); 64 bad options or thresholds file.
         """)
 
@@ -33,16 +37,43 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The run to judge: a trials.json or trials.csv.")
     var current: String
 
-    @Option(help: "The committed gate settings: tolerances per metric, significance level, CV warning.")
-    var thresholds = "results/thresholds.json"
+    @Option(help: ArgumentHelp(
+        "The gate settings: tolerances per metric, significance level, CV warning.",
+        discussion: "Default: thresholds.json next to BASELINE (results/thresholds.json beside results/baseline.json), "
+            + "else results/thresholds.json in the current folder.",
+        valueName: "file"))
+    var thresholds: String?
 
     @Option(help: "Table format: text or markdown (for a pull-request comment).")
     var format: GateReport.Format = .text
 
+    /// Where the thresholds come from when --thresholds is not given: the file that sits next to
+    /// the baseline (so `bench compare /repo/results/baseline.json ...` works from any folder),
+    /// then results/thresholds.json in the current folder. Every path tried, in order.
+    static func defaultThresholdsCandidates(baseline: String, workingDirectory: String) -> [String] {
+        let beside = URL(fileURLWithPath: baseline, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+            .deletingLastPathComponent().appendingPathComponent("thresholds.json").standardizedFileURL.path
+        let inResults = URL(fileURLWithPath: workingDirectory, isDirectory: true)
+            .appendingPathComponent("results/thresholds.json").standardizedFileURL.path
+        return beside == inResults ? [beside] : [beside, inResults]
+    }
+
     func run() throws {
+        let thresholdsPath: String
+        if let thresholds {
+            thresholdsPath = thresholds
+        } else {
+            let candidates = Self.defaultThresholdsCandidates(baseline: baseline,
+                                                              workingDirectory: FileManager.default.currentDirectoryPath)
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                BenchFailure(.usage, "no thresholds file: tried \(candidates.joined(separator: " and ")); "
+                             + "pass --thresholds FILE (the repository's is results/thresholds.json)").exit()
+            }
+            thresholdsPath = found
+        }
         let settings: GateThresholds
         do {
-            settings = try GateThresholds.load(from: URL(fileURLWithPath: thresholds))
+            settings = try GateThresholds.load(from: URL(fileURLWithPath: thresholdsPath))
         } catch {
             BenchFailure(.usage, "\(error)").exit()
         }
@@ -62,6 +93,13 @@ struct CompareCommand: ParsableCommand {
             currentRuns = try TrialsFile.load(current)
         } catch {
             BenchFailure(.runFailed, "current run: \(error)").exit()
+        }
+
+        let differences = GateCompatibility.differences(baseline: baselineRuns, current: currentRuns)
+        if !differences.isEmpty {
+            BenchFailure(.runFailed, "cannot compare \(current) with baseline \(baseline), they measured different things: "
+                         + differences.joined(separator: "; ")
+                         + "; measure the baseline with the same fixture and strategies (bench baseline update)").exit()
         }
 
         let gate = GateComparison(baseline: baselineRuns, current: currentRuns, thresholds: settings)
