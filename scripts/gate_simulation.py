@@ -6,7 +6,8 @@ while the bitmap is decoded (~16.8 MB higher). If the current runs land in the h
 than the baseline's, the median jumps past the allowance. This script draws gates from that
 mixture, fitted to results/baseline.json, and applies the gate's rule as `bench compare` does
 (median growth > max(absolute, relative x baseline median) AND the exact one-sided Mann-Whitney
-p, ties included, below the level), at several levels.
+p, ties included, below the level; or the growth alone when the values' ties make the level
+unreachable), at several levels.
 
 The model, per allocator: a run's value is one of the baseline's low-mode values (drawn with
 replacement, so page and byte ties are kept) plus 16.8 MB with probability q, where q is the
@@ -25,7 +26,8 @@ HIGH_MODE_BYTES = 16_800_000
 
 
 def p_greater(sample, reference):
-    """Exact P(U >= observed) over every split of the pooled values (the gate's MannWhitneyU)."""
+    """Exact P(U >= observed) over every split of the pooled values (the gate's MannWhitneyU), and
+    the smallest p these values can give (P(U >= its largest possible value))."""
     n1, n2 = len(sample), len(reference)
     twice_u = sum(2 if s > r else 1 for s in sample for r in reference if s >= r)
     pooled = sorted(sample + reference)
@@ -49,7 +51,8 @@ def p_greater(sample, reference):
         counts = following
         below += size
     total = comb(n1 + n2, n1)
-    return sum(w for (i, s), w in counts.items() if i == n1 and s >= twice_u) / total
+    final = {s: w for (i, s), w in counts.items() if i == n1}
+    return sum(w for s, w in final.items() if s >= twice_u) / total, final[max(final)] / total
 
 
 def main():
@@ -79,9 +82,10 @@ def main():
             allowed = max(tolerance["absolute_bytes"], abs(base_median) * tolerance["relative_percent"] / 100)
             if statistics.median(current) - base_median <= allowed:
                 continue
-            p = p_greater(current, baseline)
+            p, smallest = p_greater(current, baseline)
             for level in flagged:
-                if p < level:
+                # As the gate: when the ties make the level unreachable, the allowance decides alone.
+                if p < level or smallest >= level:
                     flagged[level] += 1
         print(f"{allocator}: {high} of {len(values)} baseline runs in the high mode; q = {q:.2f}; "
               f"{len(values)} baseline vs {options.current_runs} current runs, {options.gates} gates: "

@@ -83,7 +83,7 @@ public enum GateReport {
     }
 
     static func pValue(_ p: Double) -> String {
-        // Two significant digits: 0.0047 must not print as 0.005 next to "needs p < 0.005".
-        String(format: "%.2g", p)
+        // Four significant digits: 15/3003 = 0.004995 must not print as 0.005 next to "needs p < 0.005".
+        String(format: "%.4g", p)
     }
 }

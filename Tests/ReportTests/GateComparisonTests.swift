@@ -153,6 +153,13 @@ import Probe
         #expect(gate.warnings.contains { $0.contains("data+full [system]") && $0.contains("unstable in CURRENT") && $0.contains("--runs") })
     }
 
+    /// A p just below the level must not print as the level itself (the old "%.3f" printed 0.005).
+    @Test func pValuesBesideTheLevelPrintDistinctly() {
+        #expect(GateReport.pValue(15.0 / 3003) == "0.004995")
+        #expect(GateReport.pValue(1.0 / 3003) == "0.000333")
+        #expect(GateReport.pValue(1) == "1")
+    }
+
     @Test func theTableNamesEveryCellAndTheRegressedOne() {
         let gate = compare(runs(around100MB()) + runs(around100MB(), render: .none),
                            runs(around100MB(13_000_000, count: 5)) + runs(around100MB(count: 5), render: .none))
