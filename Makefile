@@ -8,7 +8,7 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench sweep scenario plots reference test validate gate baseline benchmarks clean
+.PHONY: setup build bench run-bench sweep scenario plots reference test validate gate baseline benchmarks clean
 
 setup:
 	@bash scripts/setup.sh
@@ -30,6 +30,10 @@ endef
 
 # The default benchmark: the article's four cases, both allocators, 5 runs each, into a new runs/<UTC time>/.
 bench: build
+	@$(MAKE) --no-print-directory run-bench
+
+# The measurement of `make bench` without the build (make plots calls it after its own build).
+run-bench:
 	$(call measure,run $(BENCH_ARGS),; charts: make plots)
 
 # Peak memory against payload size (1-32 MB fixtures), every strategy, fetch only, into a new runs/<UTC time>/.
@@ -48,7 +52,7 @@ plots: build
 	@run=$$(bash scripts/latest-run.sh $(RUNS)); \
 	if [ -z "$$run" ]; then \
 	  echo "make plots: no run with a trials.csv in $(RUNS)/ yet: measuring one first (make bench)"; \
-	  $(MAKE) --no-print-directory bench; run=$$(bash scripts/latest-run.sh $(RUNS)); \
+	  $(MAKE) --no-print-directory run-bench; run=$$(bash scripts/latest-run.sh $(RUNS)); \
 	fi; \
 	if [ -z "$$run" ]; then echo "make plots: still no run with a trials.csv in $(RUNS)/" >&2; exit 66; fi; \
 	BENCH=$(BENCH) bash scripts/plots.sh "$$run"

@@ -34,7 +34,7 @@ public struct ResultsWriter: ResultsFolder {
         try write([
             ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
             ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
-            ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results)).utf8)),
+            ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
             ("trials.json", try JSONExport(context: context, trials: results).encoded()),
         ], final: true)
     }

@@ -41,6 +41,17 @@ public enum RunConsistency {
             }
         }
 
+        if let summary = try? String(contentsOf: folder.summaryCSV, encoding: .utf8),
+           let summaryRows = try? CSV.parse(summary), let summaryHeader = summaryRows.first {
+            let column = summaryHeader.firstIndex(of: TrialsCSV.runIDColumn)
+            let ids = Set(column.map { column in summaryRows.dropFirst().compactMap { column < $0.count ? $0[column] : nil } } ?? [])
+                .filter { !$0.isEmpty }
+            if (column != nil) != (csvID != nil) || (column != nil && !ids.isEmpty && ids != Set([csvID].compactMap { $0 })) {
+                let shown = ids.isEmpty ? "(no run id)" : ids.sorted().joined(separator: ", ")
+                problems.append("summary.csv is from run \(shown) but trials.csv from run \(csvID ?? "(no run id)")")
+            }
+        }
+
         if let timeline = try? String(contentsOf: folder.timelineCSV, encoding: .utf8) {
             var lines = timeline.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
             let timelineHeader = lines.next().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []

@@ -11,13 +11,14 @@ public enum SummaryCSV {
         "duration_median_s", "article_over_baseline_bytes",
     ]
 
-    public static func render(_ summaries: [CellSummary]) -> String {
-        var lines = [CSV.line(header)]
+    /// With `runID`, a last `run_id` column as in trials.csv.
+    public static func render(_ summaries: [CellSummary], runID: String? = nil) -> String {
+        var lines = [CSV.line(header + (runID == nil ? [] : [TrialsCSV.runIDColumn]))]
         for summary in summaries {
             let rss = summary.peakRSSDelta
             let interval = rss?.medianConfidenceInterval()
             func bytes(_ value: Double?) -> String { value.map { String(Int($0.rounded())) } ?? "" }
-            lines.append(CSV.line([
+            let fields: [String] = [
                 summary.cell.strategy, summary.cell.render.rawValue, summary.cell.allocator.rawValue,
                 String(summary.succeeded), String(summary.failed), summary.payloadBytes.map(String.init) ?? "",
                 bytes(rss?.median), bytes(interval?.low), bytes(interval?.high),
@@ -28,7 +29,8 @@ public enum SummaryCSV {
                 summary.duration.map { String(format: "%.6f", $0.median) } ?? "",
                 ArticleReference.overBaselineBytes(strategy: summary.cell.strategy, render: summary.cell.render)
                     .map(String.init) ?? "",
-            ]))
+            ]
+            lines.append(CSV.line(fields + (runID.map { [$0] } ?? [])))
         }
         return lines.joined(separator: "\n") + "\n"
     }

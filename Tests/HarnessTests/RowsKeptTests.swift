@@ -175,8 +175,11 @@ import Report
         let idColumn = try #require(trials.first?.firstIndex(of: "run_id"))
         let context = try Self.context(latest)
         #expect(trials.dropFirst().allSatisfy { $0[idColumn] == context["runID"] as? String }, "one run id in trials.csv and trials.json")
-        for name in ["timeline.csv", "summary.csv", "trials.json"] {
-            #expect(FileManager.default.fileExists(atPath: latest.appendingPathComponent(name).path), "\(name)")
+        // Every CSV of the run carries its id in a last run_id column.
+        for name in ["timeline.csv", "summary.csv"] {
+            let rows = try Self.rows(latest.appendingPathComponent(name))
+            #expect(rows.first?.last == "run_id" && rows.count > 1, "\(name)")
+            #expect(rows.dropFirst().allSatisfy { $0.last == context["runID"] as? String }, "\(name)")
         }
         #expect(bench.standardOutput.contains("results in \(folder.appendingPathComponent("runs").path)/\(target)")
                 || bench.standardOutput.contains("runs/\(target)"), "says where the results are")
