@@ -62,8 +62,9 @@ plots: build
 reference: build
 	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS)
 	$(BENCH) sweep --out $(RESULTS)
+	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
-	BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
+	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup

@@ -19,7 +19,8 @@ if [ ! -x "$bench" ]; then
 fi
 command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/setup.sh" >&2; exit 69; }
 
-"$bench" report --results "$results" --data-out "$data"
+# README=README.md (make reference) also regenerates the README's figures from these results.
+"$bench" report --results "$results" --data-out "$data" ${README:+--readme "$README"}
 
 drawn=()
 # draw CHART GNUPLOT-SETTINGS: runs plots/CHART.gp once per format; fails on any gnuplot output.

@@ -121,8 +121,12 @@ static bool resolved(void) {
     next_memalign = dlsym(RTLD_NEXT, "memalign");
     next_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size");
     next_malloc = dlsym(RTLD_NEXT, "malloc");
-    glibc_behind = dlsym(RTLD_NEXT, "mallctl") == NULL;  // a failed lookup allocates: from the arena
-    if (glibc_behind) (void)dlerror();  // and leaves an error that is not the program's: clear it
+    // Which library the next malloc is in. Not `dlsym(RTLD_NEXT, "mallctl") == NULL`: a failed
+    // lookup raises a loader error (its message goes through gettext, under glibc's locale lock,
+    // from inside this first malloc), and a child then hung in exit on that lock. dladdr only reads.
+    Dl_info where;
+    glibc_behind = dladdr((void *)next_malloc, &where) != 0 && where.dli_fname != NULL
+        && strstr(where.dli_fname, "/libc.so") != NULL;
     system_page_size();
     const char *exact = getenv(HEAPPEAK_ENVIRONMENT_VARIABLE);
     atomic_store_explicit(&counting, !(exact != NULL && strcmp(exact, "off") == 0), memory_order_relaxed);

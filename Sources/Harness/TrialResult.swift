@@ -53,7 +53,7 @@ public struct TrialResult: Codable, Sendable {
     /// Sampled maximum of the allocator's live bytes over the window.
     public var peakAllocatedBytes: Int?
     public var finalAllocatedBytes: Int?
-    /// Exact live heap bytes (libHeapPeak.so) at the baseline and at their highest in the window;
+    /// Exact live heap bytes (the malloc wrappers linked into bench, CHeapPeak) at the baseline and at their highest in the window;
     /// nil when the child ran without the interposer.
     public var baselineHeapExactBytes: Int?
     public var peakHeapExactBytes: Int?

@@ -8,7 +8,7 @@ public struct CellSummary: Sendable {
     public var peakRSSDelta: Distribution?
     /// Sampled heap peak over baseline (allocator counters).
     public var peakAllocatedDelta: Distribution?
-    /// Exact heap peak over baseline (libHeapPeak.so), when the runs had it.
+    /// Exact heap peak over baseline (CHeapPeak's counters), when the runs had it.
     public var peakHeapExactDelta: Distribution?
     public var finalRSSDelta: Distribution?
     public var duration: Distribution?

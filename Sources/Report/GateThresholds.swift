@@ -13,7 +13,7 @@ public enum GateMetric: String, CaseIterable, Codable, Sendable, CodingKeyRepres
         }
     }
 
-    /// The heap metric is the exact peak (libHeapPeak.so) when the run has it, else the sampled
+    /// The heap metric is the exact peak (CHeapPeak's counters) when the run has it, else the sampled
     /// one: the sampled peak can miss a short spike, so it would move with the sampler's luck.
     public func value(of result: TrialResult) -> Int? {
         switch self {

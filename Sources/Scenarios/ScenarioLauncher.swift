@@ -2,7 +2,7 @@ import Foundation
 import Harness
 
 /// Runs one scroll in a fresh child: `bench _scenario --spec-file <work>/scroll-spec.json`,
-/// report on fd 3, with the same preloads as a trial (libHeapPeak.so, jemalloc when asked)
+/// report on fd 3, with the same environment as a trial (jemalloc preloaded when asked)
 /// and TMPDIR in its work folder. The spec travels in a file, not in argv: it holds one URL
 /// per row, and Linux refuses a single argument over 128 KiB ("Argument list too long").
 public struct ScenarioLauncher {

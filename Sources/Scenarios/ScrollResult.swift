@@ -12,7 +12,7 @@ public struct ScrollResult: Codable, Sendable {
     public var peakRSSBytes = 0
     public var finalRSSBytes = 0
     public var baselineHeapBytes = 0
-    /// Exact live-heap maximum from libHeapPeak.so, or the sampled allocator counter without it.
+    /// Exact live-heap maximum from the linked malloc wrappers (CHeapPeak), or the sampled allocator counter without it.
     public var peakHeapBytes = 0
     public var finalHeapBytes = 0
     public var durationSeconds = 0.0

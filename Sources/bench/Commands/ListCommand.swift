@@ -22,7 +22,7 @@ struct ListCommand: ParsableCommand {
         print("  system     glibc malloc")
         print("  jemalloc   libjemalloc.so.2 preloaded into the child"
               + (JemallocLibrary.locate() == nil ? " (NOT FOUND: run scripts/setup.sh)" : ""))
-        print("  Under either, libHeapPeak.so (built next to bench) is preloaded too and keeps the exact heap peak;")
+        print("  Under either, bench's own malloc wrappers (linked in, CHeapPeak) forward to it and keep the exact heap peak;")
         print("  with --no-exact-heap the heap comes from the allocator's own counters (mallinfo2, mallctl).")
     }
 }

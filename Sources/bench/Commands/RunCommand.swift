@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
 
-    @Flag(help: "Run children without libHeapPeak.so (no exact heap peak; for measuring its cost).")
+    @Flag(help: "Run children with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact heap peak; for measuring its cost.")
     var noExactHeap = false
 
     @Option(help: "Folder for trials.csv, summary.csv, timeline.csv and trials.json (default: a new runs/<UTC time>/).")
