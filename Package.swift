@@ -71,8 +71,10 @@ let package = Package(
         ]),
 
         // MARK: Tests
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
+        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
         .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         // Each strategy and the download publisher against the real loopback server.
@@ -86,7 +88,7 @@ let package = Package(
             "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

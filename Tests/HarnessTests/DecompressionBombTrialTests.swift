@@ -2,6 +2,7 @@ import Foundation
 import LoopbackServer
 import Report
 import Testing
+import TestSupport
 
 /// A 100-byte JPEG claiming 60000x60000 pixels (14.4 GB of RGBA) fetched by a real child:
 /// refused before allocating, as a decode_error row that names the size and the option.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// No request may stop the server: the requests that once killed `bench serve` (and any
 /// `bench run` hosting the same server) with SIGILL get a 400, and the process serves on.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Imaging
 
 /// Decompression bombs are refused from the header, before anything is allocated; the

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import Testing
+import TestSupport
 
 /// Clients that misbehave on purpose: no request may stop the server, hold it forever or
 /// grow its memory without bound. Everything stays on 127.0.0.1 with bounded loops.

@@ -5,10 +5,10 @@ import Glibc
 
 /// A plain TCP client on 127.0.0.1 for requests curl will not send (slow headers, garbage,
 /// pipelining). Every read waits at most `receiveTimeout` seconds, so no test can hang.
-final class RawSocket {
-    let descriptor: Int32
+package final class RawSocket {
+    package let descriptor: Int32
 
-    init(port: Int, receiveTimeout: Int = 10) throws {
+    package init(port: Int, receiveTimeout: Int = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -33,10 +33,10 @@ final class RawSocket {
 
     /// Sends everything (or as much as the peer takes before it closes); false if it failed.
     @discardableResult
-    func send(_ text: String) -> Bool { send(Data(text.utf8)) }
+    package func send(_ text: String) -> Bool { send(Data(text.utf8)) }
 
     @discardableResult
-    func send(_ data: Data) -> Bool {
+    package func send(_ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -49,7 +49,7 @@ final class RawSocket {
     }
 
     /// Reads until the peer closes, the read times out, or `limit` bytes have come.
-    func readAll(limit: Int = 1 << 20) -> (data: Data, closedByPeer: Bool) {
+    package func readAll(limit: Int = 1 << 20) -> (data: Data, closedByPeer: Bool) {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while result.count < limit {
@@ -62,7 +62,7 @@ final class RawSocket {
     }
 
     /// Reads one response's worth: until `marker` has been seen, the peer closes or times out.
-    func read(until marker: String, limit: Int = 1 << 20) -> String {
+    package func read(until marker: String, limit: Int = 1 << 20) -> String {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while result.count < limit {

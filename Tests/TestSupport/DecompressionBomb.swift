@@ -4,8 +4,8 @@ import Foundation
 /// JPEG (SOF9) whose header claims `width` x `height` and whose scan is a few bytes. The
 /// arithmetic decoder pads missing data with zeros without a warning, so libjpeg decodes
 /// the whole claimed image from ~100 bytes: 60000x60000 is 14.4 GB of RGBA.
-enum DecompressionBomb {
-    static func jpeg(width: Int = 60000, height: Int = 60000) -> Data {
+package enum DecompressionBomb {
+    package static func jpeg(width: Int = 60000, height: Int = 60000) -> Data {
         precondition((1...65535).contains(width) && (1...65535).contains(height))
         var bytes: [UInt8] = [0xFF, 0xD8]                                  // SOI
         bytes += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)  // DQT, table 0
