@@ -190,6 +190,11 @@ public enum GateCompatibility {
         if !oldDimensions.isEmpty && !newDimensions.isEmpty && oldDimensions != newDimensions {
             differences.append("image dimensions differ: baseline \(list(oldDimensions)), current \(list(newDimensions))")
         }
+        let warmth: (TrialResult) -> String? = { row in row.warmedUp.map { $0 ? "warm" : "cold" } }
+        let oldWarmth = values(baseline, warmth), newWarmth = values(current, warmth)
+        if !oldWarmth.isEmpty && !newWarmth.isEmpty && oldWarmth != newWarmth {
+            differences.append("warm-up differs: baseline \(list(oldWarmth)), current \(list(newWarmth)) (a cold first request costs more)")
+        }
         let oldStrategies = Set(baseline.map(\.strategy)), newStrategies = Set(current.map(\.strategy))
         if oldStrategies != newStrategies {
             differences.append("measured strategies differ: baseline \(list(oldStrategies)), current \(list(newStrategies))")

@@ -338,6 +338,11 @@ import Report
         #expect(!RunningBench.isAlive(child), "the scenario child is killed")
         #expect(bench.standardError.contains("interrupted by SIGINT after 0 of 1 scrolls"), "\(bench.standardError)")
         #expect(bench.scratchLeft.isEmpty, "scratch left: \(bench.scratchLeft)")
+        // A scroll is measured whole: the one cut short is no row, and the run does not claim a file it never wrote.
+        let csv = bench.folder.appendingPathComponent("out/scenario.csv")
+        #expect(!FileManager.default.fileExists(atPath: csv.path))
+        #expect(!bench.standardOutput.contains("wrote"), "\(bench.standardOutput)")
+        #expect(bench.standardOutput.contains("no scroll finished: nothing was recorded"), "\(bench.standardOutput)")
     }
 
     // MARK: 6. bench report checks a run's files against each other

@@ -172,3 +172,18 @@ import Probe
         #expect(markdown.contains("**REGRESSION**"))
     }
 }
+
+extension GateComparisonTests {
+    /// A cold first request costs a few MB more than a warmed-up one: such runs measured different things.
+    @Test func warmAndColdRunsDoNotCompare() {
+        func rows(warmedUp: Bool?) -> [TrialResult] {
+            runs([26_000_000, 26_100_000]).map { var row = $0; row.warmedUp = warmedUp; return row }
+        }
+        let refused = GateCompatibility.differences(baseline: rows(warmedUp: true), current: rows(warmedUp: false))
+        #expect(refused.count == 1)
+        #expect(refused.first?.contains("warm-up differs: baseline warm, current cold") == true)
+        #expect(GateCompatibility.differences(baseline: rows(warmedUp: true), current: rows(warmedUp: true)).isEmpty)
+        // Files from before the column (the committed baseline) compare with either.
+        #expect(GateCompatibility.differences(baseline: rows(warmedUp: nil), current: rows(warmedUp: false)).isEmpty)
+    }
+}

@@ -59,6 +59,18 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The baseline first: without one there is nothing to compare, whatever else is missing.
+        let baselineRuns: [TrialResult]
+        do {
+            baselineRuns = try TrialsFile.load(baseline)
+        } catch let error as TrialsFile.LoadError {
+            switch error {
+            case .missing, .empty:
+                BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").exit()
+            case .malformed:
+                BenchFailure(.runFailed, "baseline \(error)").exit()
+            }
+        }
         let thresholdsPath: String
         if let thresholds {
             thresholdsPath = thresholds
@@ -76,17 +88,6 @@ struct CompareCommand: ParsableCommand {
             settings = try GateThresholds.load(from: URL(fileURLWithPath: thresholdsPath))
         } catch {
             BenchFailure(.usage, "\(error)").exit()
-        }
-        let baselineRuns: [TrialResult]
-        do {
-            baselineRuns = try TrialsFile.load(baseline)
-        } catch let error as TrialsFile.LoadError {
-            switch error {
-            case .missing, .empty:
-                BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").exit()
-            case .malformed:
-                BenchFailure(.runFailed, "baseline \(error)").exit()
-            }
         }
         let currentRuns: [TrialResult]
         do {

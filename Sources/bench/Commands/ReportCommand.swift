@@ -16,8 +16,8 @@ struct ReportCommand: ParsableCommand {
         Exit status: 0 done; 64 bad command-line input; 65 a file is malformed; 66 trials.csv is missing.
         """)
 
-    @Option(help: "Folder with trials.csv and the other results.")
-    var results = "results"
+    @Option(help: "Folder with trials.csv and the other results; the committed reference is results/ (`make reference`).")
+    var results = "runs/latest"
 
     @Option(help: "Folder for the chart data (default: <results>/charts/data).")
     var dataOut: String?

@@ -101,7 +101,8 @@ struct RunCommand: ParsableCommand {
             let measured = try Self.httpURL(url, option: "--url")
             let warmup = cold ? nil : try warmupURL.map { try Self.httpURL($0, option: "--warmup-url") } ?? Self.origin(of: measured)
             source = .external(url: measured, warmupURL: warmup)
-            printError(warmup.map { "warm-up: each child fetches \($0.absoluteString) through its strategy before the baseline (same origin); --cold measures the first request instead" }
+            let origin = warmupURL == nil ? " (the same origin)" : ""
+            printError(warmup.map { "warm-up: each child fetches \($0.absoluteString) through its strategy before the baseline\(origin); --cold measures the first request instead" }
                        ?? "cold: no warm-up fetch; each child's first request is measured (session, connection and libcurl set-up included)")
         } else {
             source = .embedded(fixture: fixture.spec, bandwidthBytesPerSecond: bandwidth?.bytesPerSecond, warmUp: !cold)

@@ -176,14 +176,19 @@ struct ListScrollCommand: ParsableCommand {
                 }
             }
         }
-        print("wrote \(csv.path)")
+        if completed > 0 {
+            print("wrote \(csv.path)")
+        } else {
+            print("no scroll finished: nothing was recorded in \(folder.directory.path)")
+        }
         if let writeFailure {
             printError("bench: \(writeFailure); the rows are in \(csv.path)")
             throw ExitCode(BenchExitCode.outputLost.rawValue)
         }
         if writeFailure == nil && completed > 0 { folder.markLatest() }
         if Interruption.requested {
-            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(completed) of \(planned) scrolls; what was measured is written")
+            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(completed) of \(planned) scrolls; "
+                       + (completed > 0 ? "what was measured is written" : "a scroll is measured whole, so none was recorded"))
             throw ExitCode(Interruption.exitStatus)
         }
         if failures > 0 { throw ExitCode(BenchExitCode.runFailed.rawValue) }

@@ -13,7 +13,7 @@ struct TrialTimingOptions: ParsableArguments {
         guard (50...1_000_000).contains(sampleIntervalUs) else {
             throw ValidationError("--sample-interval-us must be between 50 and 1000000")
         }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))") }
     }
 
     func apply(to settings: inout TrialSettings) {
