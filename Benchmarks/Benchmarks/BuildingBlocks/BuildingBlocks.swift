@@ -28,15 +28,17 @@ let benchmarks: @Sendable () -> Void = {
 
     // Fetching: malloc counts follow how the body arrives in chunks (URLSession's vary by hundreds
     // between runs), so they get a tolerance from the measured spread. URLSession's in-memory
-    // fetches leave a process peak that varies by 5-16 MB between processes (85-98 MB seen): 12 MB of
-    // tolerance around the middle of the measured range, which an extra 13.1 MB copy exceeds only
-    // when the run lands in the upper part of that range. The per-run gate (`bench compare`) is the
-    // memory check for them; see README.md.
+    // fetches leave a process peak that varies by up to 20 MB between processes (75-98 MB seen, and
+    // 95 against a stored 83 in a check after the merge): 20 % or 16 MB around the middle of the
+    // measured range, which an extra 13.1 MB copy does not reliably exceed; the per-run gate
+    // (`bench compare`) is the memory check for them (see README.md). The other fetches (files,
+    // libcurl) moved by up to 5.3 MB between checks (curl-memory 75.3 then 70): 10 % or 8 MB, which
+    // an extra copy of the payload still exceeds.
     let inMemoryURLSession: Set<String> = ["data", "async-data", "data-publisher", "future", "contents-of"]
     for strategy in StrategyCatalog.all {
         let served = ServedFixture(body: fixture, name: strategy.name)
         gated("fetch-\(strategy.name)", mallocs: (20, 1_500),
-              resident: inMemoryURLSession.contains(strategy.name) ? (15, 12_000_000) : (5, 6_000_000),
+              resident: inMemoryURLSession.contains(strategy.name) ? (20, 16_000_000) : (10, 8_000_000),
               setup: served.start, teardown: served.stop) { _ in
             let outcome = try strategy.init(workDirectory: served.workDirectory).fetch(url: served.url)
             blackHole(outcome.payload.byteCount)
