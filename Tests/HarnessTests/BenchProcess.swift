@@ -20,11 +20,17 @@ enum BenchProcess {
         var standardError: String
     }
 
-    /// Runs `bench arguments...` and waits for it (bounded: killed after `timeout` seconds).
-    static func run(_ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
+    /// Runs `bench arguments...` (in `workingDirectory` when given, with `extraEnvironment` added to
+    /// this process's environment) and waits for it (bounded: killed after `timeout` seconds).
+    static func run(_ arguments: [String], workingDirectory: URL? = nil, extraEnvironment: [String: String] = [:],
+                    timeout: TimeInterval = 300) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        if !extraEnvironment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
