@@ -55,14 +55,13 @@ public enum ScenarioCSV {
         CSV.line(columns.map { $0.value(result) })
     }
 
-    /// Appends the rows to `url`, writing the header first when the file is new or empty.
-    public static func append(_ results: [ScrollResult], to url: URL) throws {
-        var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        if text.isEmpty { text = header + "\n" }
+    /// The file with `results` added after the rows it already has (`existing`: its text, empty
+    /// for a new file). Refuses a file with other columns, naming `path`.
+    public static func appending(_ results: [ScrollResult], to existing: String, path: String) throws -> String {
+        let text = existing.isEmpty ? header + "\n" : existing
         guard text.hasPrefix(header + "\n") else {
-            throw ScenarioError("\(url.path) has other columns than this version writes; move it away first")
+            throw ScenarioError("\(path) has other columns than this version writes; move it away first")
         }
-        text += results.map(line).map { $0 + "\n" }.joined()
-        try AtomicFile.write(text, to: url)
+        return text + results.map(line).map { $0 + "\n" }.joined()
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Harness
 import Imaging
+import Report
 import Scenarios
 
 /// `bench scenario ...`: app-like workloads, each measured in a fresh child process.
@@ -116,10 +117,16 @@ struct ListScrollCommand: ParsableCommand {
     func run() throws {
         Interruption.install()
         let folder = RunCommand.openOutput(out)
-        var csv = folder.directory.appendingPathComponent("scenario.csv")
-        var writeFailure: String?
+        // Rows go after those the folder's scenario.csv already has; the whole file is rewritten
+        // after every scroll, into a rescue folder if the run's folder cannot be written.
+        let csvName = "scenario.csv"
+        let csvPath = folder.directory.appendingPathComponent(csvName).path
+        let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
+        _ = try ScenarioCSV.appending([], to: existing, path: csvPath)
+        let sink = RescuingWriter(folder: folder)
+        var results: [ScrollResult] = []
         let cache = FixtureOptions.cacheDirectory(fixtureCache)
-        var failures = 0, completed = 0
+        var failures = 0
         let planned = try strategies().count * renderers().count * caps().count * runs
         print(ScenarioTable.header)
         for strategy in try strategies() where !Interruption.requested {
@@ -153,20 +160,9 @@ struct ListScrollCommand: ParsableCommand {
                         }
                         // A child killed because the run was interrupted is not a measurement: no row.
                         if Interruption.requested && result.status != "ok" { break }
-                        completed += 1
-                        do {
-                            try ScenarioCSV.append([result], to: csv)
-                        } catch {
-                            // Disk full or folder gone: the rows go on in a rescue folder, and the exit says so.
-                            writeFailure = "cannot write \(csv.path): \(error)"
-                            let rescue = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rescue-\(folder.runID)")
-                            try? FileManager.default.createDirectory(at: rescue, withIntermediateDirectories: true)
-                            csv = rescue.appendingPathComponent("scenario.csv")
-                            printError("bench: \(writeFailure!); the rows are kept in \(csv.path) instead (exit status 74 at the end)")
-                            do { try ScenarioCSV.append([result], to: csv) } catch {
-                                printError("bench: \(csv.path) cannot be written either (\(error)); the row: \(ScenarioTable.line(result))")
-                            }
-                        }
+                        results.append(result)
+                        let text = try ScenarioCSV.appending(results, to: existing, path: csvPath)
+                        sink.write([(csvName, Data(text.utf8))], final: Interruption.requested)
                         print(ScenarioTable.line(result))
                         if result.status != "ok" {
                             failures += 1
@@ -176,19 +172,19 @@ struct ListScrollCommand: ParsableCommand {
                 }
             }
         }
-        if completed > 0 {
-            print("wrote \(csv.path)")
+        if !results.isEmpty {
+            print("wrote \(sink.currentFolder.appendingPathComponent(csvName).path)")
         } else {
             print("no scroll finished: nothing was recorded in \(folder.directory.path)")
         }
-        if let writeFailure {
-            printError("bench: \(writeFailure); the rows are in \(csv.path)")
+        if let lost = sink.failureSummary {
+            printError("bench: \(lost)")
             throw ExitCode(BenchExitCode.outputLost.rawValue)
         }
-        if writeFailure == nil && completed > 0 { folder.markLatest() }
+        if !results.isEmpty { folder.markLatest() }
         if Interruption.requested {
-            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(completed) of \(planned) scrolls; "
-                       + (completed > 0 ? "what was measured is written" : "a scroll is measured whole, so none was recorded"))
+            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(results.count) of \(planned) scrolls; "
+                       + (!results.isEmpty ? "what was measured is written" : "a scroll is measured whole, so none was recorded"))
             throw ExitCode(Interruption.exitStatus)
         }
         if failures > 0 { throw ExitCode(BenchExitCode.runFailed.rawValue) }
