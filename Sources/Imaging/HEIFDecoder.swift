@@ -28,22 +28,6 @@ enum HEIFDecoder {
         guard heifcodec_has_codec(av1, 1) != 0 else {
             throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
         }
-        let data: Data
-        switch source {
-        case .memory(let bytes): data = bytes
-        case .file(let path): data = try ImageDecoder.readPrefix(path, count: Int.max)
-        }
-        let image = try DecodedImage(width: size.width, height: size.height)
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes { bytes in
-            message.withUnsafeMutableBufferPointer {
-                heifcodec_decode_rgba(bytes.baseAddress, bytes.count, image.pixels, image.byteCount,
-                                      Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
-            }
-        }
-        guard status == HEIFCODEC_OK else {
-            throw ImagingError.decodeFailed("\(info.format.displayName): \(String(cString: message))")
-        }
-        return image
+        return try ImageDecoder.decodeWhole(source, to: size, format: info.format, heifcodec_decode_rgba)
     }
 }
