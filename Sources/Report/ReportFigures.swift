@@ -14,6 +14,8 @@ public struct ReportFigures {
     public var coldWarm: ColdWarmComparison?
     /// validation.csv's rows (scripts/validate.py), numeric columns by name, when the folder has it.
     public var validation: [[String: Double]]?
+    /// encodings.csv (scripts/encodings.py), when the folder has it.
+    public var encodings: EncodingCosts?
 
     static let megabyte = 1_000_000.0
 
@@ -48,6 +50,7 @@ public struct ReportFigures {
 
     public func values() -> [String: String] {
         var values = proseValues()
+        values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -144,7 +147,8 @@ public struct ReportFigures {
     public func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
-         "summary": articleSummaryTable(), "article-claims": articleClaimsTable()]
+         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(),
+         "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.
