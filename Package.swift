@@ -90,5 +90,5 @@ let package = Package(
         ]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

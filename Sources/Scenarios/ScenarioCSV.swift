@@ -3,7 +3,7 @@ import Report
 
 /// `scenario.csv`: one row per list-scroll run, units in the column names, appended run after run.
 public enum ScenarioCSV {
-    static let columns: [(name: String, value: (ScrollResult) -> String)] = [
+    static let columns: [(name: String, value: @Sendable (ScrollResult) -> String)] = [
         ("scenario", { _ in "list-scroll" }),
         ("strategy", { $0.spec.strategy.rawValue }),
         ("render", { $0.spec.render.rawValue }),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a strategy hands to the renderer: the body in memory, or a file on disk.
-public enum Payload {
+public enum Payload: Sendable {
     case memory(Data)
     case file(URL)
 
@@ -18,7 +18,7 @@ public enum Payload {
 }
 
 /// A finished fetch: the payload and what the server said about it.
-public struct FetchOutcome {
+public struct FetchOutcome: Sendable {
     public var payload: Payload
     /// 0 when the API does not report it (`Data(contentsOf:)`).
     public var statusCode: Int
@@ -36,7 +36,8 @@ public struct FetchOutcome {
 ///
 /// A strategy blocks until its fetch is complete (the child has nothing else to do);
 /// files it writes go into `workDirectory`, which the harness deletes after the run.
-public protocol FetchStrategy: AnyObject {
+/// `SendableMetatype`: the catalog's list of strategy types is shared by every thread.
+public protocol FetchStrategy: AnyObject, SendableMetatype {
     /// The name used on the command line and in the CSV.
     static var name: String { get }
     /// One line for `bench list`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `bench` binary that SwiftPM built next to the test bundle, run as a real process.
 enum BenchProcess {
@@ -50,9 +51,13 @@ enum BenchProcess {
                       standardError: String(decoding: errData.data, as: UTF8.self))
     }
 
-    /// What one reader thread collected; read only after the DispatchGroup has been waited on.
-    final class PipeContents: @unchecked Sendable {
-        var data = Data()
+    /// What one reader thread collected.
+    final class PipeContents: Sendable {
+        private let bytes = Mutex(Data())
+        var data: Data {
+            get { bytes.withLock { $0 } }
+            set { bytes.withLock { $0 = newValue } }
+        }
     }
 
     static func temporaryFolder() -> URL {
