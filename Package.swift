@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "CHeapPeak"),
 
         // MARK: Swift modules, one job each
+        // The core everything else stands on, with no dependency of ours and no framework:
+        // trial specs and results, cells, the enums, CSV/JSON exports, statistics, the gate.
+        .target(name: "BenchCore"),
         // Encodes the fixture JPEG and decodes it (full RGBA or DCT-scaled thumbnail).
         .target(name: "Imaging", dependencies: ["CJPEGCodec"]),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
@@ -44,7 +47,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // In-child measurement: RSS and heap sampler, VmHWM reset, the exact heap peak.
-        .target(name: "Probe", dependencies: ["CHeapStats", "CHeapPeak"]),
+        .target(name: "Probe", dependencies: ["BenchCore", "CHeapStats", "CHeapPeak"]),
         // The ways of fetching an image that are measured (URLSession, libcurl, ...).
         // The article's custom Combine publisher for URLSession download tasks (OpenCombine).
         .target(name: "DownloadPublisher", dependencies: [
@@ -55,18 +58,18 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
-        // Trial specs and results, the child's trial, and the parent that spawns children.
-        .target(name: "Harness", dependencies: ["Probe", "Strategies", "Imaging", "LoopbackServer"]),
-        // Statistics, CSV/JSON exporters and the summary table.
-        .target(name: "Report", dependencies: ["Harness"]),
+        // The child's trial, and the parent that spawns children.
+        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer"]),
+        // The summary table, the results folder and its writers, the report's figures and charts.
+        .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
         .target(name: "Scenarios", dependencies: [
-            "Harness", "Report", "Imaging", "LoopbackServer", "Probe",
+            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         .executableTarget(name: "bench", dependencies: [
-            "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
+            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -75,8 +78,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
-        .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report"]),
+        .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
+        // Builds without NIO, libcurl or any C library: the gate and the statistics alone.
+        .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore"]),
+        .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report"]),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
         .testTarget(name: "DownloadPublisherTests", dependencies: [
@@ -85,10 +90,10 @@ let package = Package(
         ]),
         // Spawns the real `bench` binary against the real server.
         .testTarget(name: "ScenariosTests", dependencies: [
-            "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
+            "BenchCore", "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 /// `trials.csv`: one tidy row per run, units in the column names. Failed runs are rows too,
 /// with their status and error and empty measurement cells.

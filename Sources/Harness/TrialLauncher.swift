@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Probe
 
 /// Runs one trial somewhere and returns its row. The seam between the parent and its

@@ -1,13 +1,6 @@
 import CHeapPeak
 import CHeapStats
-
-/// Which allocator serves the measured process.
-public enum Allocator: String, CaseIterable, Codable, Sendable {
-    /// glibc's malloc; counters from `mallinfo2()`.
-    case system
-    /// jemalloc, preloaded into the child with LD_PRELOAD; counters from `mallctl`.
-    case jemalloc
-}
+import BenchCore
 
 /// One reading of the allocator's counters, in bytes.
 public struct HeapSnapshot: Codable, Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import BenchCore
 
 /// Reads a results folder and regenerates what is derived from it: the chart data that the
 /// gnuplot scripts draw, and the tables and quoted numbers of REPORT.md.

@@ -1,5 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
+import BenchCore
 import FoundationNetworking
 #endif
 import Harness

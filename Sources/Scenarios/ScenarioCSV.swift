@@ -1,5 +1,5 @@
 import Foundation
-import Report
+import BenchCore
 
 /// `scenario.csv`: one row per list-scroll run, units in the column names, appended run after run.
 public enum ScenarioCSV {

@@ -1,7 +1,6 @@
 import Foundation
+import BenchCore
 import Testing
-import Harness
-import Probe
 @testable import Report
 
 @Suite struct DistributionTests {
