@@ -22,9 +22,9 @@ public struct HeapCounters: Sendable {
         let jemallocPresent = heapstats_jemalloc_present() != 0
         switch (allocator, jemallocPresent) {
         case (.jemalloc, false):
-            throw ProbeError.allocator("jemalloc requested but not loaded: mallctl is not visible (was libjemalloc.so.2 preloaded?)")
+            throw ProbeError.allocatorMismatch(requested: .jemalloc)
         case (.system, true):
-            throw ProbeError.allocator("system allocator requested but jemalloc is loaded in this process")
+            throw ProbeError.allocatorMismatch(requested: .system)
         default:
             self.allocator = allocator
         }

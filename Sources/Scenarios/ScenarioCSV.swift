@@ -60,7 +60,7 @@ public enum ScenarioCSV {
     public static func appending(_ results: [ScrollResult], to existing: String, path: String) throws -> String {
         let text = existing.isEmpty ? header + "\n" : existing
         guard text.hasPrefix(header + "\n") else {
-            throw ScenarioError("\(path) has other columns than this version writes; move it away first")
+            throw ScenarioError.foreignColumns(path: path)
         }
         return text + results.map(line).map { $0 + "\n" }.joined()
     }

@@ -47,7 +47,7 @@ struct ReportCommand: ParsableCommand {
             if let readme {
                 let url = URL(fileURLWithPath: readme)
                 guard FileManager.default.fileExists(atPath: url.path) else {
-                    throw ReportError.missing(url, hint: "--readme names the document to regenerate, e.g. README.md")
+                    throw ReportError.missing(path: url.path, hint: "--readme names the document to regenerate, e.g. README.md")
                 }
                 try report.updateReport(figures, at: url)
                 print("regenerated the figures of \(url.path)")
