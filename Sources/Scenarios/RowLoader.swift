@@ -121,9 +121,9 @@ public final class RowLoader: Sendable {
         case .data:
             return session.dataTask(with: url) { data, response, error in
                 do {
-                    let http = try validate(response, error: error)
+                    let http = try validateResponse(response, error: error)
                     let body = data ?? Data()
-                    try checkLength(body.count, http)
+                    try checkLength(of: body.count, against: http)
                     decode(.memory(body), body.count)
                 } catch {
                     completion(.failure(error))
@@ -135,16 +135,17 @@ public final class RowLoader: Sendable {
                     // FoundationNetworking never deletes its temporary file: on failure remove it here.
                     guard error == nil, let file else {
                         if let file { try? FileManager.default.removeItem(at: file) }
-                        throw FetchError.transport(String(describing: error ?? FetchError.storage("no file")))
+                        if let error { throw FetchError.transport(TransportFailure(urlSessionError: error)) }
+                        throw FetchError.storage("no file")
                     }
                     let http: HTTPURLResponse
-                    do { http = try validate(response, error: nil) } catch {
+                    do { http = try validateResponse(response, error: nil) } catch {
                         try? FileManager.default.removeItem(at: file)
                         throw error
                     }
                     let payload = Payload.file(file)
                     let size = payload.byteCount
-                    do { try checkLength(size, http) } catch {
+                    do { try checkLength(of: size, against: http) } catch {
                         try? FileManager.default.removeItem(at: file)
                         throw error
                     }
@@ -199,18 +200,5 @@ public final class RowLoader: Sendable {
                 }
             }
         }
-    }
-}
-
-private func validate(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
-    if let error { throw FetchError.transport(String(describing: error)) }
-    guard let http = response as? HTTPURLResponse else { throw FetchError.transport("no HTTP response") }
-    guard (200..<300).contains(http.statusCode) else { throw FetchError.httpStatus(http.statusCode) }
-    return http
-}
-
-private func checkLength(_ received: Int, _ http: HTTPURLResponse) throws {
-    if http.expectedContentLength >= 0 && Int64(received) != http.expectedContentLength {
-        throw FetchError.lengthMismatch(expected: http.expectedContentLength, received: received)
     }
 }
