@@ -53,7 +53,7 @@ struct ReportCommand: ParsableCommand {
                 print("regenerated the figures of \(url.path)")
             }
         } catch let error as ReportError {
-            BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).exit()
+            throw BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).reported()
         }
     }
 }
