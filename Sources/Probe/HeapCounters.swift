@@ -6,10 +6,6 @@ import BenchCore
 public struct HeapSnapshot: Codable, Sendable, Equatable {
     /// Bytes the program holds: malloc'd and not yet freed.
     public var allocated: Int
-    /// Bytes the allocator has committed to those allocations (includes its rounding and slack).
-    public var active: Int
-    /// jemalloc only: allocator pages resident in memory; 0 for glibc.
-    public var resident: Int
 }
 
 /// Reads the heap counters of the allocator actually in use, without allocating.
@@ -36,8 +32,7 @@ public struct HeapCounters: Sendable {
         case .jemalloc: _ = heapstats_read_jemalloc(&counters)
         case .system: _ = heapstats_read_glibc(&counters)
         }
-        return HeapSnapshot(allocated: Int(counters.allocated), active: Int(counters.active),
-                            resident: Int(counters.resident))
+        return HeapSnapshot(allocated: Int(counters.allocated))
     }
 }
 
