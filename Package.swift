@@ -74,7 +74,7 @@ let package = Package(
         ]),
 
         // MARK: Tests
-        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG.
+        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench binary's path.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
@@ -90,7 +90,7 @@ let package = Package(
         ]),
         // Spawns the real `bench` binary against the real server.
         .testTarget(name: "ScenariosTests", dependencies: [
-            "BenchCore", "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
+            "BenchCore", "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
