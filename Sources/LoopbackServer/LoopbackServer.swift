@@ -66,8 +66,16 @@ public final class LoopbackServer: Sendable {
         self.configuration = configuration
     }
 
+    /// A server dropped without `shutdown()` is stopped without waiting: blocking here would
+    /// trap when the last reference goes on one of its own event-loop threads.
     deinit {
-        shutdown()
+        let group = lifecycle.withLock { lifecycle -> MultiThreadedEventLoopGroup? in
+            guard !lifecycle.isShutDown else { return nil }
+            lifecycle.isShutDown = true
+            lifecycle.serverChannel = nil
+            return lifecycle.group
+        }
+        group?.shutdownGracefully { _ in }
     }
 
     /// Serves `body` at `path` (e.g. "/fixture.jpg"). The body is copied once into a
@@ -168,7 +176,23 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Closes the listener and every open connection (keep-alive ones included), then stops
-    /// the event-loop thread. Idempotent; blocks until done. Must not be called on the loop.
+    /// the event-loop thread, without blocking a thread: for async callers. Idempotent.
+    public func shutdownGracefully() async {
+        let running = lifecycle.withLock { lifecycle -> (group: MultiThreadedEventLoopGroup, channel: Channel?)? in
+            guard !lifecycle.isShutDown else { return nil }
+            lifecycle.isShutDown = true
+            defer { lifecycle.serverChannel = nil; lifecycle.group = nil }
+            return lifecycle.group.map { ($0, lifecycle.serverChannel) }
+        }
+        guard let running else { return }
+        try? await running.channel?.close().get()
+        // Shutting the group down closes the accepted channels still registered on it.
+        try? await running.group.shutdownGracefully()
+    }
+
+    /// Closes the listener and every open connection (keep-alive ones included), then stops
+    /// the event-loop thread. Idempotent; blocks until done. Must not be called on the loop
+    /// (async callers: `shutdownGracefully()`).
     public func shutdown() {
         lifecycle.withLock { lifecycle in
             guard !lifecycle.isShutDown else { return }
