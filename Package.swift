@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "CHeapPeak"),
 
         // MARK: Swift modules, one job each
+        // The core everything else stands on, with no dependency of ours and no framework:
+        // trial specs and results, cells, the enums, CSV/JSON exports, statistics, the gate.
+        .target(name: "BenchCore"),
         // Encodes the fixture in every encoding, finds an image's format from its bytes and
         // decodes it (full RGBA, or a thumbnail by the format's cheapest path).
         .target(name: "Imaging", dependencies: ["CJPEGCodec", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
@@ -53,7 +56,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // In-child measurement: RSS and heap sampler, VmHWM reset, the exact heap peak.
-        .target(name: "Probe", dependencies: ["CHeapStats", "CHeapPeak"]),
+        .target(name: "Probe", dependencies: ["BenchCore", "CHeapStats", "CHeapPeak"]),
         // The ways of fetching an image that are measured (URLSession, libcurl, ...).
         // The article's custom Combine publisher for URLSession download tasks (OpenCombine).
         .target(name: "DownloadPublisher", dependencies: [
@@ -64,28 +67,30 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
-        // Trial specs and results, the child's trial, and the parent that spawns children.
-        .target(name: "Harness", dependencies: ["Probe", "Strategies", "Imaging", "LoopbackServer"]),
-        // Statistics, CSV/JSON exporters and the summary table.
-        .target(name: "Report", dependencies: ["Harness"]),
+        // The child's trial, and the parent that spawns children.
+        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer"]),
+        // The summary table, the results folder and its writers, the report's figures and charts.
+        .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
         .target(name: "Scenarios", dependencies: [
-            "Harness", "Report", "Imaging", "LoopbackServer", "Probe",
+            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         .executableTarget(name: "bench", dependencies: [
-            "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
+            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: Tests
-        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG.
+        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench binary's path.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
-        .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report"]),
+        .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
+        // Builds without NIO, libcurl or any C library: the gate and the statistics alone.
+        .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore"]),
+        .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report"]),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
         .testTarget(name: "DownloadPublisherTests", dependencies: [
@@ -94,10 +99,10 @@ let package = Package(
         ]),
         // Spawns the real `bench` binary against the real server.
         .testTarget(name: "ScenariosTests", dependencies: [
-            "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
+            "BenchCore", "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -23,11 +23,14 @@ command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/
 "$bench" report --results "$results" --data-out "$data" ${README:+--readme "$README"}
 
 drawn=()
+# gp_string VALUE: VALUE as a gnuplot string literal (single-quoted; a quote inside is doubled),
+# so that a folder with a quote in its name does not end the string early.
+gp_string() { local escaped=${1//\'/\'\'}; printf "'%s'" "$escaped"; }
 # draw CHART GNUPLOT-SETTINGS: runs plots/CHART.gp once per format; fails on any gnuplot output.
 draw() {
   local chart=$1 settings=$2 format warnings
   for format in svg png; do
-    if ! warnings=$(gnuplot -e "$settings; out_base='$charts/$chart'; format='$format'" \
+    if ! warnings=$(gnuplot -e "$settings; out_base=$(gp_string "$charts/$chart"); format='$format'" \
                       "$plots_dir/$chart.gp" 2>&1 >/dev/null) || [ -n "$warnings" ]; then
       echo "plots: gnuplot failed or warned on $chart.$format:" >&2
       echo "$warnings" >&2
@@ -49,7 +52,7 @@ for chart in article timeline sweep matrix; do
     rm -f "$charts/$chart.svg" "$charts/$chart.png"
     continue
   fi
-  draw "$chart" "plots_dir='$plots_dir'; data_dir='$data'"
+  draw "$chart" "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 done
 # The encodings chart: bench report writes encodings.dat when the folder has encodings.csv (make encodings).
 if [ -f "$data/encodings.dat" ]; then
@@ -57,7 +60,7 @@ if [ -f "$data/encodings.dat" ]; then
 fi
 # The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
 if [ -f "$results/scenario.csv" ]; then
-  draw scenario "csv='$results/scenario.csv'"
+  draw scenario "csv=$(gp_string "$results/scenario.csv")"
 fi
 echo "drew ${drawn[*]}"
 echo "plots: charts in $charts, report in ${results%/}/REPORT.md"

@@ -38,24 +38,11 @@ int heapstats_read_jemalloc(heapstats_counters *out) {
     size_t length = sizeof(epoch);
     if (ctl("epoch", &epoch, &length, &epoch, length) != 0) return -1;
     if (read_size(ctl, "stats.allocated", &out->allocated) != 0) return -1;
-    if (read_size(ctl, "stats.active", &out->active) != 0) return -1;
-    if (read_size(ctl, "stats.resident", &out->resident) != 0) return -1;
     return 0;
 }
 
 int heapstats_read_glibc(heapstats_counters *out) {
     struct mallinfo2 info = mallinfo2();
     out->allocated = (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
-    out->active = (uint64_t)info.arena + (uint64_t)info.hblkhd;
-    out->resident = 0;
     return 0;
-}
-
-int64_t heapstats_jemalloc_narenas(void) {
-    mallctl_function *ctl = probe_mallctl();
-    if (ctl == NULL) return -1;
-    unsigned narenas = 0;
-    size_t length = sizeof(narenas);
-    if (ctl("opt.narenas", &narenas, &length, NULL, 0) != 0) return -1;
-    return (int64_t)narenas;
 }

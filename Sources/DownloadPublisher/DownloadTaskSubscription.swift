@@ -7,7 +7,10 @@ import OpenCombine
 /// The link between one subscriber and one download task. The task is created and resumed
 /// on the first positive demand (only one value is ever sent, so later demand changes
 /// nothing); `cancel()` is forwarded to the task, and after it nothing reaches the subscriber.
-final class DownloadTaskSubscription<S: Subscriber>: Subscription
+///
+/// `@unchecked Sendable`: it holds the caller's subscriber, which need not be Sendable; every
+/// field is read and written under `lock` only.
+final class DownloadTaskSubscription<S: Subscriber>: Subscription, DownloadTaskFinishing, @unchecked Sendable
 where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
     private let lock = NSLock()
     private var publisher: DownloadTaskPublisher?
@@ -24,8 +27,10 @@ where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
         let created: URLSessionDownloadTask? = lock.withLock {
             guard task == nil, let publisher else { return nil }  // already started, or cancelled
             // The handler keeps this subscription alive until the task ends, even if the subscriber lets go.
+            // Through the non-generic protocol: the handler must not capture the metatype of S.
+            let finishing: any DownloadTaskFinishing = self
             let task = publisher.session.downloadTask(with: publisher.request) { location, response, error in
-                self.finish(location: location, response: response, error: error)
+                finishing.finish(location: location, response: response, error: error)
             }
             self.task = task
             return task
@@ -43,7 +48,7 @@ where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
     }
 
     /// The task's completion handler. The file must be moved before it returns.
-    private func finish(location: URL?, response: URLResponse?, error: Error?) {
+    func finish(location: URL?, response: URLResponse?, error: Error?) {
         let ended: (S, URL)? = lock.withLock {
             guard let subscriber, let publisher else { return nil }
             terminate()
@@ -89,6 +94,11 @@ where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
         subscriber = nil
         task = nil
     }
+}
+
+/// The download task's completion handler, seen without the subscriber's type.
+protocol DownloadTaskFinishing: Sendable {
+    func finish(location: URL?, response: URLResponse?, error: Error?)
 }
 
 extension URLError {

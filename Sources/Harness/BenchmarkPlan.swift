@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Imaging
 import Probe
 
@@ -44,7 +45,7 @@ public enum ImageSource: Sendable {
 public struct TrialSettings: Sendable {
     public var maxPixel = 1024
     public var maxImagePixels = DecodeBudget.defaultMaxImagePixels
-    public var sampleIntervalNanos: UInt64 = 500_000
+    public var sampleIntervalNanos = TrialSpec.defaultSampleIntervalNanos
     public var timeoutSeconds: Double = 60
     public var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory
 

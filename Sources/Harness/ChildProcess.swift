@@ -63,7 +63,7 @@ public enum ChildProcess {
         close(reportPipe.write)
         close(errorPipe.write)
         guard spawnStatus == 0 else {
-            throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
+            throw ChildProcessError.spawn(executable: executable, errno: spawnStatus)
         }
 
         Interruption.setRunningChild(pid)
@@ -100,7 +100,7 @@ public enum ChildProcess {
         // pipe2 is not exported to Swift; the parent spawns from one thread only, so setting
         // close-on-exec right after pipe() cannot race with another spawn.
         guard pipe(&descriptors) == 0 else {
-            throw ChildProcessError("cannot create a pipe: \(String(cString: strerror(errno)))")
+            throw ChildProcessError.pipe(errno: errno)
         }
         descriptors.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         return (descriptors[0], descriptors[1])
@@ -134,7 +134,20 @@ public enum ChildProcess {
     }
 }
 
-public struct ChildProcessError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
+public enum ChildProcessError: Error, CustomStringConvertible, Equatable {
+    /// posix_spawn failed.
+    case spawn(executable: String, errno: Int32)
+    /// pipe() failed.
+    case pipe(errno: Int32)
+    /// A trial asked for jemalloc and no libjemalloc.so.2 was found to preload.
+    case jemallocNotFound
+
+    public var description: String {
+        switch self {
+        case .spawn(let executable, let errno): return "cannot start \(executable): \(String(cString: strerror(errno)))"
+        case .pipe(let errno): return "cannot create a pipe: \(String(cString: strerror(errno)))"
+        case .jemallocNotFound:
+            return "jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)"
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Imaging
 import Probe
 import Strategies
@@ -27,7 +28,7 @@ public enum ChildTrial {
         let heap = try HeapCounters(expecting: spec.allocator)
         let injection = try InjectedRegression.fromEnvironment()
         guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
-            throw TrialError("unknown strategy '\(spec.strategy)'; valid: \(StrategyCatalog.names.joined(separator: ", "))")
+            throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
         }
         let strategy = strategyType.init(workDirectory: spec.workDirectory)
 
@@ -118,10 +119,7 @@ public enum ChildTrial {
     static func classify(_ error: Error) -> (TrialStatus, String) {
         switch error {
         case let trial as TrialError:
-            if let cause = trial.cause {
-                return (classify(cause).0, trial.message)
-            }
-            return (.harnessError, trial.message)
+            return (.harnessError, trial.description)
         case let fetch as FetchError:
             switch fetch {
             case .httpStatus: return (.httpError, fetch.description)
@@ -138,12 +136,18 @@ public enum ChildTrial {
     }
 }
 
-struct TrialError: Error, CustomStringConvertible {
-    var message: String
-    var cause: Error?
-    init(_ message: String, cause: Error? = nil) {
-        self.message = message
-        self.cause = cause
+/// A trial the child cannot run as specified.
+public enum TrialError: Error, CustomStringConvertible, Equatable {
+    case unknownStrategy(String, valid: [String])
+    /// `BENCH_INJECT_REGRESSION` names no known regression.
+    case unknownRegression(variable: String, value: String, valid: [String])
+
+    public var description: String {
+        switch self {
+        case .unknownStrategy(let name, let valid):
+            return "unknown strategy '\(name)'; valid: \(valid.joined(separator: ", "))"
+        case .unknownRegression(let variable, let value, let valid):
+            return "\(variable)='\(value)' is not a known regression; valid: \(valid.joined(separator: ", "))"
+        }
     }
-    var description: String { message }
 }

@@ -15,8 +15,7 @@ public enum InjectedRegression: String, CaseIterable, Sendable {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> InjectedRegression? {
         guard let value = environment[environmentVariable], !value.isEmpty else { return nil }
         guard let regression = InjectedRegression(rawValue: value) else {
-            throw TrialError("\(environmentVariable)='\(value)' is not a known regression; valid: "
-                             + allCases.map(\.rawValue).joined(separator: ", "))
+            throw TrialError.unknownRegression(variable: environmentVariable, value: value, valid: allCases.map(\.rawValue))
         }
         return regression
     }

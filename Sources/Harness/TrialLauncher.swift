@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Probe
 
 /// Runs one trial somewhere and returns its row. The seam between the parent and its
@@ -78,7 +79,7 @@ public struct ChildProcessLauncher: TrialLauncher {
         // preloaded, and reach jemalloc's malloc as the next definition (RTLD_NEXT).
         if allocator == .jemalloc {
             guard let jemallocLibrary else {
-                throw ChildProcessError("jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)")
+                throw ChildProcessError.jemallocNotFound
             }
             environment["LD_PRELOAD"] = jemallocLibrary
         } else {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// An HTTP/1.1 server on loopback that serves in-memory resources to the measured child
 /// processes. It runs in the parent, on one event-loop thread, so it stays light on a
@@ -9,7 +10,7 @@ import NIOPosix
 ///
 /// Routes: every added resource (GET, HEAD), `/warmup` (1 KiB), `/status/<code>`; anything
 /// else is 404. Any path accepts a `ServerFault` in its query string.
-public final class LoopbackServer: @unchecked Sendable {
+public final class LoopbackServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
         /// 0 picks a free ephemeral port; read it back from `port` after `start()`.
@@ -52,19 +53,29 @@ public final class LoopbackServer: @unchecked Sendable {
 
     public let configuration: Configuration
     private let state = ServerState()
-    // Guards the lifecycle fields below; held across start/shutdown so they never interleave.
-    private let lock = NSLock()
-    private var group: MultiThreadedEventLoopGroup?
-    private var serverChannel: Channel?
-    private var boundPort = 0
-    private var isShutDown = false
+    private struct Lifecycle {
+        var group: MultiThreadedEventLoopGroup?
+        var serverChannel: Channel?
+        var boundPort = 0
+        var isShutDown = false
+    }
+    // Held across start/shutdown so they never interleave.
+    private let lifecycle = Mutex(Lifecycle())
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
 
+    /// A server dropped without `shutdown()` is stopped without waiting: blocking here would
+    /// trap when the last reference goes on one of its own event-loop threads.
     deinit {
-        shutdown()
+        let group = lifecycle.withLock { lifecycle -> MultiThreadedEventLoopGroup? in
+            guard !lifecycle.isShutDown else { return nil }
+            lifecycle.isShutDown = true
+            lifecycle.serverChannel = nil
+            return lifecycle.group
+        }
+        group?.shutdownGracefully { _ in }
     }
 
     /// Serves `body` at `path` (e.g. "/fixture.jpg"). The body is copied once into a
@@ -92,9 +103,9 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Binds and returns once the server is listening.
     public func start() throws {
-        try lock.withLock {
-            guard !isShutDown else { throw ServerError.alreadyShutDown }
-            guard group == nil else { throw ServerError.alreadyStarted }
+        try lifecycle.withLock { (lifecycle: inout Lifecycle) throws in
+            guard !lifecycle.isShutDown else { throw ServerError.alreadyShutDown }
+            guard lifecycle.group == nil else { throw ServerError.alreadyStarted }
             if let rate = configuration.bandwidthBytesPerSecond, rate <= 0 {
                 throw ServerError.invalidBandwidth(rate)
             }
@@ -132,9 +143,9 @@ public final class LoopbackServer: @unchecked Sendable {
                 }
             do {
                 let channel = try bootstrap.bind(host: configuration.host, port: configuration.port).wait()
-                self.group = group
-                self.serverChannel = channel
-                self.boundPort = channel.localAddress?.port ?? configuration.port
+                lifecycle.group = group
+                lifecycle.serverChannel = channel
+                lifecycle.boundPort = channel.localAddress?.port ?? configuration.port
             } catch {
                 try? group.syncShutdownGracefully()
                 throw error
@@ -144,7 +155,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// The bound port (the configured one before `start()`).
     public var port: Int {
-        lock.withLock { group == nil ? configuration.port : boundPort }
+        lifecycle.withLock { $0.group == nil ? configuration.port : $0.boundPort }
     }
 
     /// `http://127.0.0.1:PORT` (an IPv6 host is bracketed).
@@ -165,17 +176,33 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Closes the listener and every open connection (keep-alive ones included), then stops
-    /// the event-loop thread. Idempotent; blocks until done. Must not be called on the loop.
+    /// the event-loop thread, without blocking a thread: for async callers. Idempotent.
+    public func shutdownGracefully() async {
+        let running = lifecycle.withLock { lifecycle -> (group: MultiThreadedEventLoopGroup, channel: Channel?)? in
+            guard !lifecycle.isShutDown else { return nil }
+            lifecycle.isShutDown = true
+            defer { lifecycle.serverChannel = nil; lifecycle.group = nil }
+            return lifecycle.group.map { ($0, lifecycle.serverChannel) }
+        }
+        guard let running else { return }
+        try? await running.channel?.close().get()
+        // Shutting the group down closes the accepted channels still registered on it.
+        try? await running.group.shutdownGracefully()
+    }
+
+    /// Closes the listener and every open connection (keep-alive ones included), then stops
+    /// the event-loop thread. Idempotent; blocks until done. Must not be called on the loop
+    /// (async callers: `shutdownGracefully()`).
     public func shutdown() {
-        lock.withLock {
-            guard !isShutDown else { return }
-            isShutDown = true
-            guard let group else { return }
-            try? serverChannel?.close().wait()
+        lifecycle.withLock { lifecycle in
+            guard !lifecycle.isShutDown else { return }
+            lifecycle.isShutDown = true
+            guard let group = lifecycle.group else { return }
+            try? lifecycle.serverChannel?.close().wait()
             // Shutting the group down closes the accepted channels still registered on it.
             try? group.syncShutdownGracefully()
-            self.serverChannel = nil
-            self.group = nil
+            lifecycle.serverChannel = nil
+            lifecycle.group = nil
         }
     }
 

@@ -1,16 +1,17 @@
 import Foundation
 import NIOCore
+import Synchronization
 
 /// One servable body: made into a ByteBuffer once, then handed out as cheap copies that
 /// share its storage (a ByteBuffer copy is copy-on-write and we only ever read it).
-struct Resource {
+struct Resource: Sendable {
     var body: ByteBuffer
     var contentType: String
 }
 
 /// Many paths, few bodies: `<prefix><n><suffix>` for n in 0..<count serves body n % bodies.count.
 /// A list of 10,000 rows cycling over 8 fixtures holds 8 bodies, not 10,000 copies.
-struct ResourceFamily {
+struct ResourceFamily: Sendable {
     var prefix: String
     var suffix: String
     var count: Int
@@ -34,97 +35,94 @@ struct ResourceFamily {
 /// `/warmup`) are always counted per path; other paths are counted per path only up to
 /// `maxOtherPaths` distinct ones, then in one shared bucket. A client requesting
 /// millions of distinct unknown paths cannot grow the server's memory.
-final class ServerState: @unchecked Sendable {
+final class ServerState: Sendable {
     static let maxOtherPaths = 1024
 
-    private let lock = NSLock()
-    private var resources: [String: Resource] = [:]
-    private var families: [ResourceFamily] = []
-    private var requestsByPath: [String: Int] = [:]
-    private var otherPathsCounted = 0
-    private var otherBucket = 0
-    private var totalRequests = 0
-    private var connections = 0
-    private var open = 0
-    private var refused = 0
-    private var timedOut = 0
-    private var bodyBytesSent = 0
+    private struct State {
+        var resources: [String: Resource] = [:]
+        var families: [ResourceFamily] = []
+        var requestsByPath: [String: Int] = [:]
+        var otherPathsCounted = 0
+        var otherBucket = 0
+        var totalRequests = 0
+        var connections = 0
+        var open = 0
+        var refused = 0
+        var timedOut = 0
+        var bodyBytesSent = 0
+
+        func resource(for path: String) -> Resource? {
+            if let resource = resources[path] { return resource }
+            for family in families.reversed() {
+                if let resource = family.resource(for: path) { return resource }
+            }
+            return nil
+        }
+    }
+
+    private let state = Mutex(State())
 
     func setResource(_ resource: Resource, for path: String) {
-        lock.withLock { resources[path] = resource }
+        state.withLock { $0.resources[path] = resource }
     }
 
     func addFamily(_ family: ResourceFamily) {
-        lock.withLock { families.append(family) }
+        state.withLock { $0.families.append(family) }
     }
 
     func resource(for path: String) -> Resource? {
-        lock.withLock { lockedResource(for: path) }
-    }
-
-    private func lockedResource(for path: String) -> Resource? {
-        if let resource = resources[path] { return resource }
-        for family in families.reversed() {
-            if let resource = family.resource(for: path) { return resource }
-        }
-        return nil
+        state.withLock { $0.resource(for: path) }
     }
 
     func recordRequest(path: String) {
-        lock.withLock {
-            totalRequests += 1
-            if requestsByPath[path] != nil || path == "/warmup" || lockedResource(for: path) != nil {
-                requestsByPath[path, default: 0] += 1
-            } else if otherPathsCounted < ServerState.maxOtherPaths {
-                otherPathsCounted += 1
-                requestsByPath[path] = 1
+        state.withLock { state in
+            state.totalRequests += 1
+            if state.requestsByPath[path] != nil || path == "/warmup" || state.resource(for: path) != nil {
+                state.requestsByPath[path, default: 0] += 1
+            } else if state.otherPathsCounted < ServerState.maxOtherPaths {
+                state.otherPathsCounted += 1
+                state.requestsByPath[path] = 1
             } else {
-                otherBucket += 1
+                state.otherBucket += 1
             }
         }
     }
 
     /// Counts an accepted connection; false (and counted as refused) when `limit` are already open.
     func openConnection(limit: Int) -> Bool {
-        lock.withLock {
-            guard open < limit else {
-                refused += 1
+        state.withLock { state in
+            guard state.open < limit else {
+                state.refused += 1
                 return false
             }
-            open += 1
-            connections += 1
+            state.open += 1
+            state.connections += 1
             return true
         }
     }
 
-    func closeConnection() { lock.withLock { open -= 1 } }
-    func recordTimeout() { lock.withLock { timedOut += 1 } }
+    func closeConnection() { state.withLock { $0.open -= 1 } }
+    func recordTimeout() { state.withLock { $0.timedOut += 1 } }
 
     func recordBodyBytes(_ count: Int) {
-        lock.withLock { bodyBytesSent += count }
+        state.withLock { $0.bodyBytesSent += count }
     }
 
-    func requestCount(path: String) -> Int { lock.withLock { requestsByPath[path] ?? 0 } }
-    var totalRequestCount: Int { lock.withLock { totalRequests } }
-    var bytesSent: Int { lock.withLock { bodyBytesSent } }
-    var connectionCount: Int { lock.withLock { connections } }
-    var openConnectionCount: Int { lock.withLock { open } }
-    var refusedConnectionCount: Int { lock.withLock { refused } }
-    var timedOutConnectionCount: Int { lock.withLock { timedOut } }
+    func requestCount(path: String) -> Int { state.withLock { $0.requestsByPath[path] ?? 0 } }
+    var totalRequestCount: Int { state.withLock { $0.totalRequests } }
+    var bytesSent: Int { state.withLock { $0.bodyBytesSent } }
+    var connectionCount: Int { state.withLock { $0.connections } }
+    var openConnectionCount: Int { state.withLock { $0.open } }
+    var refusedConnectionCount: Int { state.withLock { $0.refused } }
+    var timedOutConnectionCount: Int { state.withLock { $0.timedOut } }
     /// Distinct paths with a count of their own (bounded), and requests in the shared bucket.
-    var countedPathCount: Int { lock.withLock { requestsByPath.count } }
-    var uncountedPathRequests: Int { lock.withLock { otherBucket } }
+    var countedPathCount: Int { state.withLock { $0.requestsByPath.count } }
+    var uncountedPathRequests: Int { state.withLock { $0.otherBucket } }
 
     func resetCounters() {
-        lock.withLock {
-            requestsByPath = [:]
-            otherPathsCounted = 0
-            otherBucket = 0
-            totalRequests = 0
-            bodyBytesSent = 0
-            connections = 0
-            refused = 0
-            timedOut = 0
+        state.withLock { state in
+            // Resources and open connections stay: only what was counted goes.
+            state = State(resources: state.resources, families: state.families, open: state.open)
         }
     }
 }

@@ -1,22 +1,11 @@
 import CHeapPeak
 import CHeapStats
-
-/// Which allocator serves the measured process.
-public enum Allocator: String, CaseIterable, Codable, Sendable {
-    /// glibc's malloc; counters from `mallinfo2()`.
-    case system
-    /// jemalloc, preloaded into the child with LD_PRELOAD; counters from `mallctl`.
-    case jemalloc
-}
+import BenchCore
 
 /// One reading of the allocator's counters, in bytes.
 public struct HeapSnapshot: Codable, Sendable, Equatable {
     /// Bytes the program holds: malloc'd and not yet freed.
     public var allocated: Int
-    /// Bytes the allocator has committed to those allocations (includes its rounding and slack).
-    public var active: Int
-    /// jemalloc only: allocator pages resident in memory; 0 for glibc.
-    public var resident: Int
 }
 
 /// Reads the heap counters of the allocator actually in use, without allocating.
@@ -29,9 +18,9 @@ public struct HeapCounters: Sendable {
         let jemallocPresent = heapstats_jemalloc_present() != 0
         switch (allocator, jemallocPresent) {
         case (.jemalloc, false):
-            throw ProbeError.allocator("jemalloc requested but not loaded: mallctl is not visible (was libjemalloc.so.2 preloaded?)")
+            throw ProbeError.allocatorMismatch(requested: .jemalloc)
         case (.system, true):
-            throw ProbeError.allocator("system allocator requested but jemalloc is loaded in this process")
+            throw ProbeError.allocatorMismatch(requested: .system)
         default:
             self.allocator = allocator
         }
@@ -43,8 +32,7 @@ public struct HeapCounters: Sendable {
         case .jemalloc: _ = heapstats_read_jemalloc(&counters)
         case .system: _ = heapstats_read_glibc(&counters)
         }
-        return HeapSnapshot(allocated: Int(counters.allocated), active: Int(counters.active),
-                            resident: Int(counters.resident))
+        return HeapSnapshot(allocated: Int(counters.allocated))
     }
 }
 

@@ -51,7 +51,7 @@ public final class MemorySampler {
         let mapping = mmap(nil, capacity * MemoryLayout<MemorySample>.stride, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let mapping, mapping != MAP_FAILED else {
-            throw ProbeError.procfs("cannot map the sample buffer: \(String(cString: strerror(errno)))")
+            throw ProbeError.sampleBuffer(bytes: capacity * MemoryLayout<MemorySample>.stride, errno: errno)
         }
         self.samples = mapping.bindMemory(to: MemorySample.self, capacity: capacity)
     }
@@ -75,7 +75,7 @@ public final class MemorySampler {
         }, context)
         guard status == 0 else {
             Unmanaged<MemorySampler>.fromOpaque(context).release()
-            throw ProbeError.procfs("cannot start the sampler thread: error \(status)")
+            throw ProbeError.samplerThread(status: status)
         }
         thread = handle
         // Wait for the first sample so that callers can rely on coverage from here on.

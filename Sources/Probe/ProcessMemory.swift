@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import BenchCore
 
 /// Reads this process's resident set size from procfs.
 ///
@@ -24,7 +25,7 @@ public final class ProcessMemory: Sendable {
     public init() throws {
         statmDescriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
         guard statmDescriptor >= 0 else {
-            throw ProbeError.procfs("cannot open /proc/self/statm: \(String(cString: strerror(errno)))")
+            throw ProbeError.procfs(path: "/proc/self/statm", action: "open", errno: errno)
         }
     }
 
@@ -71,12 +72,12 @@ public final class ProcessMemory: Sendable {
     public static func resetPeakResident() throws {
         let descriptor = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ProbeError.procfs("cannot open /proc/self/clear_refs: \(String(cString: strerror(errno)))")
+            throw ProbeError.procfs(path: "/proc/self/clear_refs", action: "open", errno: errno)
         }
         defer { close(descriptor) }
         let written = write(descriptor, "5", 1)
         guard written == 1 else {
-            throw ProbeError.procfs("cannot reset VmHWM via /proc/self/clear_refs: \(String(cString: strerror(errno)))")
+            throw ProbeError.procfs(path: "/proc/self/clear_refs", action: "reset VmHWM by writing to", errno: errno)
         }
     }
 
@@ -104,13 +105,28 @@ public final class ProcessMemory: Sendable {
     }
 }
 
-public enum ProbeError: Error, CustomStringConvertible {
-    case procfs(String)
-    case allocator(String)
+public enum ProbeError: Error, CustomStringConvertible, Equatable {
+    /// A /proc file could not be opened or written; `action` says what was being done.
+    case procfs(path: String, action: String, errno: Int32)
+    /// The sampler's buffer could not be mapped.
+    case sampleBuffer(bytes: Int, errno: Int32)
+    /// pthread_create failed with `status`.
+    case samplerThread(status: Int32)
+    /// The allocator in this process is not the one the trial asked for.
+    case allocatorMismatch(requested: Allocator)
 
     public var description: String {
         switch self {
-        case .procfs(let message), .allocator(let message): return message
+        case .procfs(let path, let action, let errno):
+            return "cannot \(action) \(path): \(String(cString: strerror(errno)))"
+        case .sampleBuffer(let bytes, let errno):
+            return "cannot map the sample buffer (\(bytes) bytes): \(String(cString: strerror(errno)))"
+        case .samplerThread(let status):
+            return "cannot start the sampler thread: \(String(cString: strerror(status)))"
+        case .allocatorMismatch(.jemalloc):
+            return "jemalloc requested but not loaded: mallctl is not visible (was libjemalloc.so.2 preloaded?)"
+        case .allocatorMismatch(.system):
+            return "system allocator requested but jemalloc is loaded in this process"
         }
     }
 }

@@ -1,5 +1,4 @@
-import Harness
-import Probe
+import BenchCore
 
 /// The four cells the article measured, in the order of its table, with its figure for each.
 public struct ArticleCase: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
-import Harness
-import Probe
+import BenchCore
 
 /// Turns the results into the tidy, already aggregated files the gnuplot scripts read:
 /// whitespace-separated `.dat` tables (blocks split by two blank lines, gnuplot's `index`)

@@ -1,6 +1,5 @@
 import Foundation
-import Harness
-import Probe
+import BenchCore
 
 /// The same strategies measured twice against one server: after a warm-up fetch (the harness's
 /// default) and cold (`--cold`: the child's first request is the measured one). Read from the

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// encodings.csv (scripts/encodings.py): the same picture in every encoding, our full and
@@ -26,25 +27,25 @@ public struct EncodingCosts: Sendable {
 
     public static func parse(_ text: String) throws -> EncodingCosts {
         let table = try CSV.parse(text).filter { $0 != [""] }
-        guard let header = table.first else { throw ReportError("\(fileName) is empty") }
+        guard let header = table.first else { throw CSVError("\(fileName) is empty") }
         let required = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
                         "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status"]
         let missing = required.filter { !header.contains($0) }
-        guard missing.isEmpty else { throw ReportError("\(fileName) lacks the columns \(missing.joined(separator: ", "))") }
+        guard missing.isEmpty else { throw CSVError("\(fileName) lacks the columns \(missing.joined(separator: ", "))") }
         let rows = try table.dropFirst().enumerated().map { index, fields -> Row in
             guard fields.count == header.count else {
-                throw ReportError("\(fileName) line \(index + 2) has \(fields.count) fields, the header \(header.count)")
+                throw CSVError("\(fileName) line \(index + 2) has \(fields.count) fields, the header \(header.count)")
             }
             let field = Dictionary(uniqueKeysWithValues: zip(header, fields))
             guard let run = Int(field["run"]!), let width = Int(field["image_width"]!), let height = Int(field["image_height"]!) else {
-                throw ReportError("\(fileName) line \(index + 2): run, image_width and image_height must be integers")
+                throw CSVError("\(fileName) line \(index + 2): run, image_width and image_height must be integers")
             }
             return Row(encoding: field["encoding"]!, tool: field["tool"]!, render: field["render"]!, allocator: field["allocator"]!,
                        run: run, payloadBytes: Int(field["payload_bytes"]!), imagePixels: width * height,
                        peakRSSDelta: Int(field["peak_rss_delta_bytes"]!), peakHeapDelta: Int(field["peak_heap_delta_bytes"]!),
                        ok: field["status"] == "ok", toolVersion: field["tool_version"] ?? "")
         }
-        guard !rows.isEmpty else { throw ReportError("\(fileName) has no rows") }
+        guard !rows.isEmpty else { throw CSVError("\(fileName) has no rows") }
         return EncodingCosts(rows: rows)
     }
 

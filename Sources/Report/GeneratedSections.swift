@@ -18,12 +18,12 @@ public enum GeneratedSections {
 
             let close = "<!-- /\(name) -->"
             guard let closing = rest.range(of: close) else {
-                throw ReportError("\(name) is opened but never closed: add \(close)")
+                throw ReportError.unclosedMarker(name: name, closing: close)
             }
             let isBlock = parts[0] == "table"
             let known = isBlock ? blocks : values
             guard let content = known[parts[1]] else {
-                throw ReportError("unknown \(parts[0]) '\(parts[1])'; known: \(known.keys.sorted().joined(separator: ", "))")
+                throw ReportError.unknownMarker(kind: parts[0], name: parts[1], known: known.keys.sorted())
             }
             output += isBlock ? "\n" + content + (content.hasSuffix("\n") ? "" : "\n") : content
             output += close
@@ -40,9 +40,35 @@ public enum GeneratedSections {
     }
 }
 
-public struct ReportError: Error, CustomStringConvertible {
-    public var description: String
+public enum ReportError: Error, CustomStringConvertible {
+    /// An input file is absent; `hint` says how to make it.
+    case missing(path: String, hint: String)
+    /// trials.csv has a header and no rows.
+    case noRows(path: String)
+    /// The folder's files are not one run's (a cut trials.csv, two runs in one folder).
+    case inconsistentRun(any Error)
+    case unreadable(path: String, reason: String)
+    case malformed(path: String, problem: any Error)
+    /// A `<!-- value:x -->` or `<!-- table:x -->` marker with no closing marker.
+    case unclosedMarker(name: String, closing: String)
+    case unknownMarker(kind: String, name: String, known: [String])
+
     /// An input file is absent (as opposed to present but unreadable or malformed).
-    public var isMissingInput = false
-    public init(_ description: String) { self.description = description }
+    public var isMissingInput: Bool {
+        if case .missing = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .missing(let path, let hint): return "\(path) does not exist; \(hint)"
+        case .noRows(let path): return "\(path) has no rows"
+        case .inconsistentRun(let error): return "\(error)"
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .malformed(let path, let problem): return "\(path): \(problem)"
+        case .unclosedMarker(let name, let closing): return "\(name) is opened but never closed: add \(closing)"
+        case .unknownMarker(let kind, let name, let known):
+            return "unknown \(kind) '\(name)'; known: \(known.joined(separator: ", "))"
+        }
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
-import Harness
-import Probe
+import BenchCore
 
 /// The figures the prose of README.md and REPORT.md quotes beyond the tables: the article's own
 /// numbers and what follows from them, the harness's settings, and what the committed runs say
@@ -41,7 +40,7 @@ extension ReportFigures {
     /// Settings of the harness, read from the code that sets them.
     private func settingValues(into values: inout [String: String]) {
         values["settle_ms"] = String(TrialSpec.defaultSettleNanos / 1_000_000)
-        let hertz = 1e9 / Double(TrialSettings().sampleIntervalNanos)
+        let hertz = 1e9 / Double(TrialSpec.defaultSampleIntervalNanos)
         values["sampler_target_khz"] = String(format: "%.0f", hertz / 1000)
         values["rss_resolution_kib"] = String(CellSummary.rssResolutionBytes / 1024)
         if let first = chart.sweep.first, let smallest = first.points.first, let largest = first.points.last {

@@ -1,6 +1,5 @@
 import Foundation
-import Harness
-import Probe
+import BenchCore
 
 /// Every number REPORT.md shows, computed from the results: its tables (Markdown blocks) and the
 /// values its sentences quote. Nothing here is typed in except the article's own figures.

@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import BenchCore
 
 /// Reads a results folder and regenerates what is derived from it: the chart data that the
 /// gnuplot scripts draw, and the tables and quoted numbers of REPORT.md.
@@ -13,12 +13,12 @@ public struct ResultsReport: ResultsFolder {
     /// trials.csv is required; the timeline, sweep, context and environment are used when present.
     public func load() throws -> ReportFigures {
         guard FileManager.default.fileExists(atPath: trialsCSV.path) else {
-            throw ReportError.missing(trialsCSV, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
+            throw ReportError.missing(path: trialsCSV.path, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
         }
         let trials = try parse(trialsCSV) { try TrialsCSV.parse($0) }
-        guard !trials.isEmpty else { throw ReportError("\(trialsCSV.path) has no rows") }
+        guard !trials.isEmpty else { throw ReportError.noRows(path: trialsCSV.path) }
         // trials.csv, timeline.csv and trials.json must be one run's (same run id, same row count).
-        do { try RunConsistency.check(self) } catch { throw ReportError("\(error)") }
+        do { try RunConsistency.check(self) } catch { throw ReportError.inconsistentRun(error) }
 
         var timelines: [RunKey: [TimelinePoint]] = [:]
         if FileManager.default.fileExists(atPath: timelineCSV.path) {
@@ -107,20 +107,12 @@ public struct ResultsReport: ResultsFolder {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw ReportError("cannot read \(url.path): \(error.localizedDescription)")
+            throw ReportError.unreadable(path: url.path, reason: error.localizedDescription)
         }
         do {
             return try body(text)
         } catch {
-            throw ReportError("\(url.path): \(error)")
+            throw ReportError.malformed(path: url.path, problem: error)
         }
-    }
-}
-
-extension ReportError {
-    public static func missing(_ url: URL, hint: String) -> ReportError {
-        var error = ReportError("\(url.path) does not exist; \(hint)")
-        error.isMissingInput = true
-        return error
     }
 }

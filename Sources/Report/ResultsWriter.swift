@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import BenchCore
 
 /// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json,
 /// each with the run's id (a run_id column, trials.json's context) so that `bench report` can tell

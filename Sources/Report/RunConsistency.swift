@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import BenchCore
 
 /// Checks that the files of a results folder are one run's: the same run id in trials.csv,
 /// timeline.csv and trials.json, as many rows in trials.csv as trials.json says the run has,

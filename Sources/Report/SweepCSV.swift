@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import BenchCore
 
 /// The fixture one sweep step measured: the payload size aimed at and the image that gives it.
 public struct SweepStep: Sendable, Equatable {

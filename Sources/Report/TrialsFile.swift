@@ -1,5 +1,5 @@
 import Foundation
-import Harness
+import BenchCore
 
 /// Reads a run's export back, whichever format it is in: trials.json (`{context, trials}`)
 /// or trials.csv. JSON is recognised by its first character, not by the file's name.
@@ -39,7 +39,7 @@ public enum TrialsFile {
                 trials = try TrialsCSV.parse(text)
             }
         } catch let error as DecodingError {
-            throw LoadError.malformed(path: path, problem: describe(error))
+            throw LoadError.malformed(path: path, problem: error.summary)
         } catch {
             throw LoadError.malformed(path: path, problem: String(describing: error))
         }

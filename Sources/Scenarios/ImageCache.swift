@@ -1,15 +1,18 @@
 import Foundation
+import Synchronization
 
 /// A thread-safe cache that keeps its total cost at or under `costLimit`, evicting the least
 /// recently used entries first. Foundation's NSCache on Linux evicts the cheapest entries
 /// first and only inside setObject (see ARTICLE.md), so decoded images get this instead.
-public final class CostLimitedCache<Key: Hashable, Value>: @unchecked Sendable {
+public final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public let costLimit: Int
-    private let lock = NSLock()
-    private var entries: [Key: (value: Value, cost: Int, lastUse: UInt64)] = [:]
-    private var useClock: UInt64 = 0
-    private var cost = 0
-    private var evicted = 0
+    private struct State {
+        var entries: [Key: (value: Value, cost: Int, lastUse: UInt64)] = [:]
+        var useClock: UInt64 = 0
+        var cost = 0
+        var evicted = 0
+    }
+    private let state = Mutex(State())
 
     /// - Parameter costLimit: the most the entries may cost together, in bytes.
     public init(costLimit: Int) {
@@ -18,11 +21,11 @@ public final class CostLimitedCache<Key: Hashable, Value>: @unchecked Sendable {
     }
 
     public func value(for key: Key) -> Value? {
-        lock.withLock {
-            guard var entry = entries[key] else { return nil }
-            useClock += 1
-            entry.lastUse = useClock
-            entries[key] = entry
+        state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.useClock += 1
+            entry.lastUse = state.useClock
+            state.entries[key] = entry
             return entry.value
         }
     }
@@ -30,22 +33,22 @@ public final class CostLimitedCache<Key: Hashable, Value>: @unchecked Sendable {
     /// Stores `value`, then evicts least recently used entries until the total fits.
     /// A value that costs more than the whole limit is not stored.
     public func insert(_ value: Value, for key: Key, cost: Int) {
-        lock.withLock {
-            if let old = entries.removeValue(forKey: key) { self.cost -= old.cost }
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: key) { state.cost -= old.cost }
             guard cost <= costLimit else { return }
-            useClock += 1
-            entries[key] = (value, cost, useClock)
-            self.cost += cost
+            state.useClock += 1
+            state.entries[key] = (value, cost, state.useClock)
+            state.cost += cost
             // Linear scan per eviction: a list shows tens of images, not thousands.
-            while self.cost > costLimit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                entries.removeValue(forKey: oldest.key)
-                self.cost -= oldest.value.cost
-                evicted += 1
+            while state.cost > costLimit, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                state.entries.removeValue(forKey: oldest.key)
+                state.cost -= oldest.value.cost
+                state.evicted += 1
             }
         }
     }
 
-    public var totalCost: Int { lock.withLock { cost } }
-    public var count: Int { lock.withLock { entries.count } }
-    public var evictionCount: Int { lock.withLock { evicted } }
+    public var totalCost: Int { state.withLock { $0.cost } }
+    public var count: Int { state.withLock { $0.entries.count } }
+    public var evictionCount: Int { state.withLock { $0.evicted } }
 }

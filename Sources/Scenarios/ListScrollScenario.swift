@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Harness
 import Imaging
 import LoopbackServer

@@ -16,11 +16,11 @@ public enum MemoryBudget {
         // Below what is mapped already, every later allocation fails, threads cannot start and
         // the child hangs rather than dies: say so instead.
         if let used = dataSegmentBytes(), limitBytes < used + 16 << 20 {
-            throw ScenarioError("--memory-limit \(limitBytes) bytes leaves no room: the child already uses \(used) bytes of RLIMIT_DATA (VmData) before any work; allow at least 16 MiB more")
+            throw ScenarioError.memoryLimitTooSmall(limitBytes: limitBytes, usedBytes: used)
         }
         var limit = rlimit(rlim_cur: rlim_t(limitBytes), rlim_max: rlim_t(limitBytes))
         guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else {
-            throw ScenarioError("setrlimit(RLIMIT_DATA, \(limitBytes)) failed: \(String(cString: strerror(errno)))")
+            throw ScenarioError.memoryLimitNotSet(limitBytes: limitBytes, errno: errno)
         }
     }
 

@@ -1,16 +1,18 @@
 import Foundation
 #if canImport(FoundationNetworking)
+import BenchCore
 import FoundationNetworking
 #endif
 import Harness
 import Imaging
 import Strategies
+import Synchronization
 
 /// Fetches and decodes row images with at most `maxConcurrent` requests in progress, as an
 /// OperationQueue with maxConcurrentOperationCount would: a request holds its slot from the
 /// start of its transfer until its image is decoded (or its cancelled task has reported back).
 /// Cancelling a waiting row drops it; cancelling a running one cancels its URLSession task.
-public final class RowLoader: @unchecked Sendable {
+public final class RowLoader: Sendable {
     public struct Counters: Sendable {
         public var started = 0, completed = 0, cancelled = 0, failed = 0
         /// Requests started again after a failure (each is also counted in `started`).
@@ -34,12 +36,14 @@ public final class RowLoader: @unchecked Sendable {
     private let deliver: Delivery
     private let decodeQueue = DispatchQueue(label: "row-decode", attributes: .concurrent)
 
-    private let lock = NSLock()
-    private var waiting: [(row: Int, url: URL, attempt: Int)] = []
-    /// Row to its running request; the id tells a re-requested row from its cancelled predecessor.
-    private var running: [Int: (id: Int, task: URLSessionTask)] = [:]
-    private var slotsInUse = 0
-    private var counters = Counters()
+    private struct State {
+        var waiting: [(row: Int, url: URL, attempt: Int)] = []
+        /// Row to its running request; the id tells a re-requested row from its cancelled predecessor.
+        var running: [Int: (id: Int, task: URLSessionTask)] = [:]
+        var slotsInUse = 0
+        var counters = Counters()
+    }
+    private let state = Mutex(State())
 
     public init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, retries: Int = 0,
                 maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels, deliver: @escaping Delivery) {
@@ -57,32 +61,27 @@ public final class RowLoader: @unchecked Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    public var snapshot: Counters { lock.withLock { counters } }
+    public var snapshot: Counters { state.withLock { $0.counters } }
 
     /// Fetches `url` once outside any measurement, so the session and decoder are set up.
     public func warmUp(url: URL) throws {
-        let done = DispatchSemaphore(value: 0)
-        let failure = LockedBox<Error?>(nil)
-        makeTask(url: url) { result in
-            if case .failure(let error) = result { failure.set(error) }
-            done.signal()
-        }.resume()
-        done.wait()
-        if let error = failure.get() { throw error }
+        let warmed = BlockingCompletion<DecodedImage?>()
+        makeTask(url: url) { warmed.finish($0) }.resume()
+        _ = try warmed.wait()
         try Renderer.warmUp(mode: render)
-        lock.withLock { counters = Counters() }
+        state.withLock { $0.counters = Counters() }
     }
 
     public func request(row: Int, url: URL) {
-        lock.withLock { waiting.append((row, url, 0)) }
+        state.withLock { $0.waiting.append((row, url, 0)) }
         startWaiting()
     }
 
     public func cancel(row: Int) {
-        let task: URLSessionTask? = lock.withLock {
-            waiting.removeAll { $0.row == row }
-            guard let running = running.removeValue(forKey: row) else { return nil }
-            counters.cancelled += 1
+        let task: URLSessionTask? = state.withLock { state in
+            state.waiting.removeAll { $0.row == row }
+            guard let running = state.running.removeValue(forKey: row) else { return nil }
+            state.counters.cancelled += 1
             return running.task
         }
         // A finished transfer may be decoding: cancel() is then a no-op and the image is dropped.
@@ -91,14 +90,14 @@ public final class RowLoader: @unchecked Sendable {
 
     private func startWaiting() {
         while true {
-            let task: URLSessionTask? = lock.withLock {
-                guard slotsInUse < maxConcurrent, !waiting.isEmpty else { return nil }
-                let next = waiting.removeFirst()
-                slotsInUse += 1
-                counters.started += 1
-                let id = counters.started
+            let task: URLSessionTask? = state.withLock { state in
+                guard state.slotsInUse < maxConcurrent, !state.waiting.isEmpty else { return nil }
+                let next = state.waiting.removeFirst()
+                state.slotsInUse += 1
+                state.counters.started += 1
+                let id = state.counters.started
                 let task = makeTask(url: next.url) { [self] result in finish(next, id: id, result) }
-                running[next.row] = (id, task)  // before resume, so the completion always finds it
+                state.running[next.row] = (id, task)  // before resume, so the completion always finds it
                 return task
             }
             guard let task else { return }
@@ -112,7 +111,7 @@ public final class RowLoader: @unchecked Sendable {
         let decodeQueue = self.decodeQueue
         // Decoding leaves the session's (serial) delegate queue, as an app decodes off the main thread.
         let decode: @Sendable (Payload, Int) -> Void = { [weak self] payload, bytes in
-            self?.lock.withLock { self?.counters.bytesDelivered += bytes }
+            self?.state.withLock { $0.counters.bytesDelivered += bytes }
             decodeQueue.async {
                 defer { if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) } }
                 completion(Result { try Renderer.render(payload, mode: render, maxPixel: maxPixel, maxImagePixels: maxImagePixels) })
@@ -122,9 +121,9 @@ public final class RowLoader: @unchecked Sendable {
         case .data:
             return session.dataTask(with: url) { data, response, error in
                 do {
-                    let http = try validate(response, error: error)
+                    let http = try validateResponse(response, error: error)
                     let body = data ?? Data()
-                    try checkLength(body.count, http)
+                    try checkLength(of: body.count, against: http)
                     decode(.memory(body), body.count)
                 } catch {
                     completion(.failure(error))
@@ -136,16 +135,17 @@ public final class RowLoader: @unchecked Sendable {
                     // FoundationNetworking never deletes its temporary file: on failure remove it here.
                     guard error == nil, let file else {
                         if let file { try? FileManager.default.removeItem(at: file) }
-                        throw FetchError.transport(String(describing: error ?? FetchError.storage("no file")))
+                        if let error { throw FetchError.transport(TransportFailure(urlSessionError: error)) }
+                        throw FetchError.storage("no file")
                     }
                     let http: HTTPURLResponse
-                    do { http = try validate(response, error: nil) } catch {
+                    do { http = try validateResponse(response, error: nil) } catch {
                         try? FileManager.default.removeItem(at: file)
                         throw error
                     }
                     let payload = Payload.file(file)
                     let size = payload.byteCount
-                    do { try checkLength(size, http) } catch {
+                    do { try checkLength(of: size, against: http) } catch {
                         try? FileManager.default.removeItem(at: file)
                         throw error
                     }
@@ -160,20 +160,20 @@ public final class RowLoader: @unchecked Sendable {
     /// A failed request goes back to the front of the queue while it has retries left (as
     /// Combine's `retry(n)` resubscribes at once); after the last one the row gets its fallback.
     private func finish(_ request: (row: Int, url: URL, attempt: Int), id: Int, _ result: Result<DecodedImage?, Error>) {
-        let delivery: Result<DecodedImage?, Error>? = lock.withLock {
-            slotsInUse -= 1
-            guard running[request.row]?.id == id else { return nil }  // cancelled meanwhile
-            running[request.row] = nil
+        let delivery: Result<DecodedImage?, Error>? = state.withLock { state in
+            state.slotsInUse -= 1
+            guard state.running[request.row]?.id == id else { return nil }  // cancelled meanwhile
+            state.running[request.row] = nil
             switch result {
             case .success:
-                counters.completed += 1
+                state.counters.completed += 1
                 return result
             case .failure where request.attempt < retries:
-                counters.retried += 1
-                waiting.insert((request.row, request.url, request.attempt + 1), at: 0)
+                state.counters.retried += 1
+                state.waiting.insert((request.row, request.url, request.attempt + 1), at: 0)
                 return nil
             case .failure:
-                counters.failed += 1
+                state.counters.failed += 1
                 return result
             }
         }
@@ -183,44 +183,22 @@ public final class RowLoader: @unchecked Sendable {
     }
 
     /// True when nothing waits and every started request has reported back.
-    public var isIdle: Bool { lock.withLock { slotsInUse == 0 && waiting.isEmpty } }
+    public var isIdle: Bool { state.withLock { $0.slotsInUse == 0 && $0.waiting.isEmpty } }
 
     /// A cancelled download task reports no file, and FoundationNetworking never deletes its
     /// partial `<UUID>.tmp` in TMPDIR. When no request is in progress no task owns a temporary
     /// file, so every one left is an orphan. Under the lock: no task can start meanwhile.
     private func removeOrphanedDownloads() {
         guard strategy == .download else { return }
-        lock.withLock {
-            guard slotsInUse == 0 else { return }
+        state.withLock { state in
+            guard state.slotsInUse == 0 else { return }
             let folder = FileManager.default.temporaryDirectory
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             for name in names where name.hasSuffix(".tmp") {
                 if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil {
-                    counters.orphanedFilesRemoved += 1
+                    state.counters.orphanedFilesRemoved += 1
                 }
             }
         }
     }
-}
-
-private func validate(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
-    if let error { throw FetchError.transport(String(describing: error)) }
-    guard let http = response as? HTTPURLResponse else { throw FetchError.transport("no HTTP response") }
-    guard (200..<300).contains(http.statusCode) else { throw FetchError.httpStatus(http.statusCode) }
-    return http
-}
-
-private func checkLength(_ received: Int, _ http: HTTPURLResponse) throws {
-    if http.expectedContentLength >= 0 && Int64(received) != http.expectedContentLength {
-        throw FetchError.lengthMismatch(expected: http.expectedContentLength, received: received)
-    }
-}
-
-/// A value shared between threads behind a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }

@@ -1,9 +1,9 @@
 import Foundation
-import Report
+import BenchCore
 
 /// `scenario.csv`: one row per list-scroll run, units in the column names, appended run after run.
 public enum ScenarioCSV {
-    static let columns: [(name: String, value: (ScrollResult) -> String)] = [
+    static let columns: [(name: String, value: @Sendable (ScrollResult) -> String)] = [
         ("scenario", { _ in "list-scroll" }),
         ("strategy", { $0.spec.strategy.rawValue }),
         ("render", { $0.spec.render.rawValue }),
@@ -60,7 +60,7 @@ public enum ScenarioCSV {
     public static func appending(_ results: [ScrollResult], to existing: String, path: String) throws -> String {
         let text = existing.isEmpty ? header + "\n" : existing
         guard text.hasPrefix(header + "\n") else {
-            throw ScenarioError("\(path) has other columns than this version writes; move it away first")
+            throw ScenarioError.foreignColumns(path: path)
         }
         return text + results.map(line).map { $0 + "\n" }.joined()
     }

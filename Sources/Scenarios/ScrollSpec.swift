@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Imaging
 import Harness
 import Probe

@@ -7,6 +7,9 @@ import OpenCombineFoundation
 
 /// Request coalescing: every subscriber asking for a URL while its transfer is in flight gets
 /// the same `share()`d data-task publisher, so N subscribers cause one request and one body.
+///
+/// `@unchecked Sendable`: an `AnyPublisher` is not Sendable, so it cannot live in a `Mutex`;
+/// `inFlight` is read and written under `lock` only.
 public final class SharedRequests: @unchecked Sendable {
     private let session: URLSession
     private let lock = NSLock()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// Calibration, not a way of fetching: a heap spike of known size and length, to check the
 /// probe against a known answer. It mallocs `spikeBytes`, touches every page, holds the block
@@ -17,13 +18,13 @@ public final class CalibrationSpikeStrategy: FetchStrategy {
 
     /// Where the block is published while it is held: a pointer that escapes to a global keeps
     /// the optimizer from removing a malloc, memset and free whose memory is never read.
-    nonisolated(unsafe) public static var heldBlock: UnsafeMutableRawPointer?
+    static let heldBlock = Atomic<UInt>(0)
 
     @_optimize(none)
     public func fetch(url: URL) throws -> FetchOutcome {
         guard let block = malloc(Self.spikeBytes) else { throw FetchError.storage("malloc of the spike failed") }
-        Self.heldBlock = block
-        defer { Self.heldBlock = nil }
+        Self.heldBlock.store(UInt(bitPattern: block), ordering: .relaxed)
+        defer { Self.heldBlock.store(0, ordering: .relaxed) }
         memset(block, 0x5A, Self.spikeBytes)
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

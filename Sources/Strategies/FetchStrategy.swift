@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a strategy hands to the renderer: the body in memory, or a file on disk.
-public enum Payload {
+public enum Payload: Sendable {
     case memory(Data)
     case file(URL)
 
@@ -18,7 +18,7 @@ public enum Payload {
 }
 
 /// A finished fetch: the payload and what the server said about it.
-public struct FetchOutcome {
+public struct FetchOutcome: Sendable {
     public var payload: Payload
     /// 0 when the API does not report it (`Data(contentsOf:)`).
     public var statusCode: Int
@@ -36,7 +36,8 @@ public struct FetchOutcome {
 ///
 /// A strategy blocks until its fetch is complete (the child has nothing else to do);
 /// files it writes go into `workDirectory`, which the harness deletes after the run.
-public protocol FetchStrategy: AnyObject {
+/// `SendableMetatype`: the catalog's list of strategy types is shared by every thread.
+public protocol FetchStrategy: AnyObject, SendableMetatype {
     /// The name used on the command line and in the CSV.
     static var name: String { get }
     /// One line for `bench list`.
@@ -61,7 +62,7 @@ extension FetchStrategy {
 
 public enum FetchError: Error, CustomStringConvertible, Equatable {
     /// The request did not complete: connection refused, reset, timed out, ...
-    case transport(String)
+    case transport(TransportFailure)
     /// The server answered with a status outside 200...299.
     case httpStatus(Int)
     /// Fewer (or more) body bytes than Content-Length announced.
@@ -73,12 +74,56 @@ public enum FetchError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .transport(let message): return "transport error: \(message)"
+        case .transport(let failure): return "transport error: \(failure)"
         case .httpStatus(let code): return "HTTP status \(code)"
         case .lengthMismatch(let expected, let received):
             return "body has \(received) bytes but Content-Length announced \(expected)"
         case .storage(let message): return "cannot store the body: \(message)"
         case .undecodable(let message): return "cannot decode the body: \(message)"
+        }
+    }
+}
+
+/// Why a request did not complete, with the code the API gave.
+public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
+    /// URLSession's error: its code in NSURLErrorDomain (`URLError.Code`) and what it said.
+    case urlSession(code: Int, message: String)
+    /// libcurl's CURLcode and its own text for it.
+    case curl(code: Int32, message: String)
+    case curlInitFailed
+    /// libcurl followed `followed` redirects and stopped at its limit.
+    case tooManyRedirects(followed: Int, limit: Int)
+    /// `Data(contentsOf:)` failed; the URLError code when one is inside its error.
+    case contentsOf(urlErrorCode: Int?, message: String)
+    case noHTTPResponse
+    /// A publisher finished without sending its value.
+    case noValue
+    case badURL(String)
+
+    /// URLSession's error (a URLError, or an NSError in NSURLErrorDomain as FoundationNetworking reports it).
+    public init(urlSessionError error: Error) {
+        if let urlError = error as? URLError {
+            self = .urlSession(code: urlError.code.rawValue, message: urlError.localizedDescription)
+            return
+        }
+        let nsError = error as NSError
+        let message = nsError.userInfo[NSLocalizedDescriptionKey] as? String ?? String(describing: error)
+        self = .urlSession(code: nsError.domain == NSURLErrorDomain ? nsError.code : URLError.Code.unknown.rawValue,
+                           message: message)
+    }
+
+    public var description: String {
+        switch self {
+        case .urlSession(let code, let message): return "URLError \(code): \(message)"
+        case .curl(let code, let message): return "libcurl error \(code): \(message)"
+        case .curlInitFailed: return "curl_easy_init failed"
+        case .tooManyRedirects(let followed, let limit):
+            return "too many redirects (gave up after following \(followed); the limit is \(limit))"
+        case .contentsOf(_, let message):
+            return "Data(contentsOf:) failed (it does not say why or with which status): \(message)"
+        case .noHTTPResponse: return "no HTTP response"
+        case .noValue: return "the publisher finished without a value"
+        case .badURL(let url): return "bad URL '\(url)': expected http(s)://host/..."
         }
     }
 }

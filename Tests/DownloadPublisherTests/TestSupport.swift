@@ -42,7 +42,7 @@ func withHarness(bandwidth: Int? = nil, bodySize: Int = 2_000_000, _ test: (Harn
 }
 
 /// Records what a `RetainingSubscriber` receives, in order.
-final class Recorder: @unchecked Sendable {
+final class Recorder {
     enum Event {
         case value(URL, URLResponse)
         case finished

@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Testing
 import LoopbackServer
 import Report
@@ -11,8 +12,8 @@ import Report
     @Test func unknownStrategyNamesTheValidChoices() throws {
         let output = try BenchProcess.run(["--strategy", "carrier-pigeon"])
         #expect(output.status == 64)
-        #expect(output.standardError.contains("unknown strategy 'carrier-pigeon'"))
-        #expect(output.standardError.contains("data, download"))
+        #expect(output.standardError.contains("The value 'carrier-pigeon' is invalid for '--strategy <name>'"))
+        #expect(output.standardError.contains("  - data\n  - download\n"))
     }
 
     @Test func unknownRendererNamesTheValidChoices() throws {

@@ -1,18 +1,10 @@
 import Foundation
+import Synchronization
+import TestSupport
 
 /// The `bench` binary that SwiftPM built next to the test bundle, run as a real process.
 enum BenchProcess {
-    static var executable: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("bench").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        fatalError("bench binary not found near \(testBinary); build it with `swift build`")
-    }
+    static var executable: String { benchExecutable() }
 
     struct Output {
         var status: Int32
@@ -50,9 +42,13 @@ enum BenchProcess {
                       standardError: String(decoding: errData.data, as: UTF8.self))
     }
 
-    /// What one reader thread collected; read only after the DispatchGroup has been waited on.
-    final class PipeContents: @unchecked Sendable {
-        var data = Data()
+    /// What one reader thread collected.
+    final class PipeContents: Sendable {
+        private let bytes = Mutex(Data())
+        var data: Data {
+            get { bytes.withLock { $0 } }
+            set { bytes.withLock { $0 = newValue } }
+        }
     }
 
     static func temporaryFolder() -> URL {

@@ -13,7 +13,8 @@ import Testing
 
     /// Draws into a temporary copy so the committed charts are never touched by a test.
     static let drawn: (folder: URL, status: Int32, output: String) = {
-        let folder = BenchProcess.temporaryFolder()
+        // A quote and a space in the folder's name: paths reach gnuplot as string literals.
+        let folder = BenchProcess.temporaryFolder().appendingPathComponent("it's results")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "scenario.csv"] {
             try? FileManager.default.copyItem(at: root.appendingPathComponent("results/\(name)"),

@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 import Testing
 import Harness
 import Probe

@@ -17,7 +17,13 @@ import Strategies
     @Test func unknownStrategyListsEveryValidName() throws {
         let output = try BenchProcess.run(["--strategy", "carrier-pigeon"])
         #expect(output.status == 64)
-        #expect(output.standardError.contains((StrategyCatalog.names + ["all"]).joined(separator: ", ")))
+        #expect(output.standardError.contains((StrategyCatalog.names + ["all"]).map { "  - \($0)\n" }.joined()))
+    }
+
+    @Test func aCalibrationStrategyIsRefusedWhereItIsNotMeasured() throws {
+        let output = try BenchProcess.run(["sweep", "--strategy", CalibrationSpikeStrategy.name])
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("'\(CalibrationSpikeStrategy.name)' is a calibration strategy"))
     }
 
     @Test func allStrategiesRunAndAreRanked() throws {

@@ -64,6 +64,34 @@ extension LoopbackServerTests {
             #expect(throws: LoopbackServer.ServerError.alreadyShutDown) { try server.start() }
         }
 
+        @Test func asyncShutdownClosesConnectionsAndIsIdempotent() async throws {
+            let server = LoopbackServer()
+            try server.start()
+            let fd = try connectTCP(port: server.port)
+            defer { close(fd) }
+            try await Task.sleep(for: .milliseconds(50))  // let the server accept it
+            await server.shutdownGracefully()
+            var byte: UInt8 = 0
+            #expect(read(fd, &byte, 1) <= 0, "the server side should be closed")  // EOF (or RST)
+            await server.shutdownGracefully()
+            server.shutdown()
+            #expect(throws: LoopbackServer.ServerError.alreadyShutDown) { try server.start() }
+        }
+
+        /// Dropped without shutdown(), the server still stops (without blocking in deinit): its port frees up.
+        @Test func aDroppedServerStopsListening() async throws {
+            var server: LoopbackServer? = LoopbackServer()
+            try server!.start()
+            let port = server!.port
+            server = nil
+            var refused = false
+            for _ in 0..<100 where !refused {
+                if let fd = try? connectTCP(port: port) { close(fd) } else { refused = true }
+                if !refused { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(refused, "port \(port) still accepts connections 5 s after the last reference went")
+        }
+
         @Test func bindingABusyPortThrows() throws {
             let first = LoopbackServer()
             try first.start()

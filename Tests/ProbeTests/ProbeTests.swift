@@ -65,7 +65,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
 
     @Test func jemallocIsRefusedWhenNotLoaded() {
         // This test process runs on glibc's malloc: asking for jemalloc must fail loudly, not read zeros.
-        #expect(throws: ProbeError.self) { try HeapCounters(expecting: .jemalloc) }
+        #expect(throws: ProbeError.allocatorMismatch(requested: .jemalloc)) { try HeapCounters(expecting: .jemalloc) }
     }
 }
 

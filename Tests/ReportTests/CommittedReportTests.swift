@@ -1,7 +1,6 @@
 import Foundation
+import BenchCore
 import Testing
-import Harness
-import Probe
 import Report
 
 /// results/REPORT.md against the committed results/trials.csv: the medians it shows are

@@ -1,7 +1,6 @@
 import Foundation
+import BenchCore
 import Testing
-import Harness
-import Probe
 @testable import Report
 
 /// results/README.md's claims about the committed baseline, recomputed from results/baseline.json:

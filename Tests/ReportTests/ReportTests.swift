@@ -1,7 +1,6 @@
 import Foundation
+import BenchCore
 import Testing
-import Harness
-import Probe
 @testable import Report
 
 @Suite struct DistributionTests {
@@ -175,13 +174,17 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
         #expect {
             try GeneratedSections.apply(to: Self.document, blocks: [:], values: ["payload": "1"])
         } throws: { error in
-            String(describing: error).contains("unknown table 'numbers'")
+            guard case .unknownMarker(let kind, let name, let known)? = error as? ReportError else { return false }
+            return kind == "table" && name == "numbers" && known.isEmpty
         }
     }
 
     @Test func unclosedMarkerIsAnError() {
-        #expect(throws: ReportError.self) {
+        #expect {
             try GeneratedSections.apply(to: "<!-- value:x -->1", blocks: [:], values: ["x": "2"])
+        } throws: { error in
+            guard case .unclosedMarker(let name, let closing)? = error as? ReportError else { return false }
+            return name == "value:x" && closing == "<!-- /value:x -->"
         }
     }
 }

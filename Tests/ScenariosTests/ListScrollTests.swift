@@ -3,6 +3,7 @@ import Harness
 import Imaging
 @testable import Scenarios
 import Testing
+import TestSupport
 
 /// Runs the real scroll in a real `bench _scenario` child against the real loopback server.
 @Suite(.serialized) struct ListScrollTests {
@@ -76,18 +77,6 @@ import Testing
         #expect(result.cacheHits > 0)
         #expect(result.cacheFinalBytes <= 64 << 20)
     }
-}
-
-/// The `bench` binary SwiftPM built next to the test bundle.
-func benchExecutable() -> String {
-    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = folder.appendingPathComponent("bench").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        folder.deleteLastPathComponent()
-    }
-    fatalError("bench binary not found near \(testBinary); build it with `swift build`")
 }
 
 @Suite(.serialized) struct MemoryBudgetTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Bad input to `bench scenario list-scroll` exits 64 with a message naming the valid choices.
 @Suite(.serialized) struct ScenarioBadInputTests {

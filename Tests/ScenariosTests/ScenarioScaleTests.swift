@@ -1,6 +1,8 @@
 import Foundation
+import BenchCore
 import Report
 import Testing
+import TestSupport
 
 /// The documented maximum, `--rows 10000`, works: the spec (one URL per row) travels in a
 /// file instead of argv (one argument is limited to 128 KiB: "Argument list too long" above

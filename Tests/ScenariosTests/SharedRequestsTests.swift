@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -97,9 +98,8 @@ extension SharedRequestsTests {
 }
 
 /// The bodies the subscribers received, kept as the same `Data` values (no bridging copies).
-private final class Received: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bodies: [Data] = []
-    func add(_ body: Data) { lock.withLock { bodies.append(body) } }
-    var all: [Data] { lock.withLock { bodies } }
+private final class Received: Sendable {
+    private let bodies = Mutex<[Data]>([])
+    func add(_ body: Data) { bodies.withLock { $0.append(body) } }
+    var all: [Data] { bodies.withLock { $0 } }
 }

@@ -5,20 +5,15 @@
 /// Heap counters of the calling process, in bytes. Reading them never allocates.
 typedef struct {
     uint64_t allocated;  // bytes handed out to the program and not yet freed
-    uint64_t active;     // jemalloc: pages backing allocations; glibc: arena bytes + mmapped bytes
-    uint64_t resident;   // jemalloc: allocator pages resident in RAM; glibc: 0 (unknown)
 } heapstats_counters;
 
 /// 1 when jemalloc is the process's allocator (its `mallctl` is visible through dlsym), else 0.
 int heapstats_jemalloc_present(void);
 
-/// jemalloc: refreshes the stats epoch then reads stats.allocated/active/resident. Returns 0 on success.
+/// jemalloc: refreshes the stats epoch then reads stats.allocated. Returns 0 on success.
 int heapstats_read_jemalloc(heapstats_counters *out);
 
 /// glibc: mallinfo2(); allocated = in-use arena bytes + mmapped chunks. Returns 0.
 int heapstats_read_glibc(heapstats_counters *out);
-
-/// jemalloc: its configured arena count (opt.narenas), recorded with results; -1 when jemalloc is absent.
-int64_t heapstats_jemalloc_narenas(void);
 
 #endif

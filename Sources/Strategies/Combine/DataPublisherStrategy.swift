@@ -40,8 +40,8 @@ extension FetchError {
     static func mapping(_ error: Error) -> FetchError {
         if let fetchError = error as? FetchError { return fetchError }
         if let urlError = error as? URLError {
-            return .transport("URLError \(urlError.code.rawValue): \(urlError.localizedDescription)")
+            return .transport(.urlSession(code: urlError.code.rawValue, message: urlError.localizedDescription))
         }
-        return .transport(String(describing: error))
+        return .transport(TransportFailure(urlSessionError: error))
     }
 }

@@ -27,7 +27,7 @@ public final class DownloadPublisherStrategy: FetchStrategy {
                 switch end {
                 case .finished:
                     completion.finish(received.map { .success($0) }
-                                      ?? .failure(FetchError.transport("the publisher finished without a value")))
+                                      ?? .failure(FetchError.transport(.noValue)))
                 case .failure(let error):
                     completion.finish(.failure(FetchError.mapping(error)))
                 }

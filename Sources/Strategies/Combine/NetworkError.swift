@@ -31,11 +31,11 @@ public enum NetworkError: Error, Equatable, CustomStringConvertible {
     /// The harness's error for this failure (the row's status follows from it).
     var fetchError: FetchError {
         switch self {
-        case .badURL: return .transport(description)
+        case .badURL(let url): return .transport(.badURL(url))
         case .badStatus(let code): return .httpStatus(code)
         case .decodingFailed(let message): return .undecodable(message)
         case .incompleteBody(let expected, let received): return .lengthMismatch(expected: expected, received: received)
-        case .transport: return .transport(description)
+        case .transport(let code, let message): return .transport(.urlSession(code: code.rawValue, message: message))
         }
     }
 }

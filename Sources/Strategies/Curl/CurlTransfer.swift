@@ -15,7 +15,7 @@ final class CurlTransfer {
     static let maximumRedirects = 20
 
     init() throws {
-        guard let handle = curl_easy_init() else { throw FetchError.transport("curl_easy_init failed") }
+        guard let handle = curl_easy_init() else { throw FetchError.transport(.curlInitFailed) }
         self.handle = handle
     }
 
@@ -60,10 +60,10 @@ final class CurlTransfer {
         if code == CURLE_TOO_MANY_REDIRECTS {
             var followed = 0
             _ = curlshim_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &followed)
-            throw FetchError.transport("too many redirects (gave up after following \(followed); the limit is \(Self.maximumRedirects))")
+            throw FetchError.transport(.tooManyRedirects(followed: followed, limit: Self.maximumRedirects))
         }
         guard code == CURLE_OK else {
-            throw FetchError.transport("libcurl error \(code.rawValue): \(String(cString: curl_easy_strerror(code)))")
+            throw FetchError.transport(.curl(code: Int32(code.rawValue), message: String(cString: curl_easy_strerror(code))))
         }
     }
 }

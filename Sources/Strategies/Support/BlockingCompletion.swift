@@ -1,26 +1,29 @@
 import Foundation
+import Synchronization
 
 /// Turns a completion handler into a blocking call: the child has nothing else to do while it waits.
-final class BlockingCompletion<Value>: @unchecked Sendable {
+/// One `finish`, then one `wait`.
+public final class BlockingCompletion<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<Value, Error>?
+    private let result = Mutex<Result<Value, Error>?>(nil)
 
-    func finish(_ result: Result<Value, Error>) {
-        self.result = result
+    public init() {}
+
+    public func finish(_ result: Result<Value, Error>) {
+        self.result.withLock { $0 = result }
         done.signal()
     }
 
-    func wait() throws -> Value {
+    public func wait() throws -> Value {
         done.wait()
-        let value = try result!.get()
-        result = nil  // the caller becomes the only owner of the payload
-        return value
+        // take(): the caller becomes the only owner of the payload.
+        return try result.withLock { $0.take() }!.get()
     }
 }
 
 /// Runs async code to completion from a plain thread and returns its result: the strategy
 /// protocol is blocking, and the child has no other work for the caller's thread.
-func runBlocking<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
     let completion = BlockingCompletion<Value>()
     Task.detached {
         do {

@@ -4,12 +4,12 @@ import FoundationNetworking
 #endif
 
 /// Maps URLSession's (response, error) pair to an HTTP response with a 2xx status, or throws.
-func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
+public func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
     if let error {
-        throw FetchError.transport(String(describing: error))
+        throw FetchError.transport(TransportFailure(urlSessionError: error))
     }
     guard let http = response as? HTTPURLResponse else {
-        throw FetchError.transport("no HTTP response")
+        throw FetchError.transport(.noHTTPResponse)
     }
     guard (200..<300).contains(http.statusCode) else {
         throw FetchError.httpStatus(http.statusCode)
@@ -18,7 +18,7 @@ func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURL
 }
 
 /// A body that is shorter than Content-Length was cut off: never measure it as a success.
-func checkLength(of received: Int, against response: HTTPURLResponse) throws {
+public func checkLength(of received: Int, against response: HTTPURLResponse) throws {
     let expected = response.expectedContentLength
     if expected >= 0 && Int64(received) != expected {
         throw FetchError.lengthMismatch(expected: expected, received: received)

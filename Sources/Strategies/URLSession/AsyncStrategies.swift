@@ -16,7 +16,7 @@ public final class AsyncDataStrategy: FetchStrategy {
             do {
                 (data, response) = try await URLSession.shared.data(from: url)
             } catch {
-                throw FetchError.transport(String(describing: error))
+                throw FetchError.transport(TransportFailure(urlSessionError: error))
             }
             let http = try validateResponse(response, error: nil)
             try checkLength(of: data.count, against: http)
@@ -44,7 +44,7 @@ public final class AsyncDownloadStrategy: FetchStrategy {
             do {
                 (temporaryFile, response) = try await URLSession.shared.download(from: url)
             } catch {
-                throw FetchError.transport(String(describing: error))
+                throw FetchError.transport(TransportFailure(urlSessionError: error))
             }
             defer { try? FileManager.default.removeItem(at: temporaryFile) }  // gone already when moved
             let http = try validateResponse(response, error: nil)

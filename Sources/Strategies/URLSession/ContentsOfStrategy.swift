@@ -18,7 +18,9 @@ public final class ContentsOfStrategy: FetchStrategy {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw FetchError.transport("Data(contentsOf:) failed (it does not say why or with which status): \(error)")
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
+            let code = underlying.flatMap { $0.domain == NSURLErrorDomain ? $0.code : nil }
+            throw FetchError.transport(.contentsOf(urlErrorCode: code, message: String(describing: error)))
         }
         return FetchOutcome(payload: .memory(data), statusCode: 0, expectedContentLength: -1)
     }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// A data task whose delegate writes each chunk to a file as it arrives, so the whole body
 /// never exists in memory. On Linux the chunks are at most 16 KiB and come on the delegate
@@ -42,7 +43,7 @@ public final class DataStreamStrategy: FetchStrategy {
 
 /// The session's delegate: one transfer at a time (the strategy blocks until each ends).
 /// Every callback runs on the session's serial delegate queue.
-final class ChunkWritingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class ChunkWritingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Transfer {
         var taskIdentifier: Int
         var file: Int32
@@ -50,17 +51,16 @@ final class ChunkWritingDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         var storageError: String?
     }
 
-    private let lock = NSLock()
-    private var transfer: Transfer?
+    private let transfer = Mutex<Transfer?>(nil)
 
     func begin(task: URLSessionTask, file: Int32, completion: BlockingCompletion<HTTPURLResponse>) {
-        lock.withLock {
-            transfer = Transfer(taskIdentifier: task.taskIdentifier, file: file, completion: completion)
+        transfer.withLock {
+            $0 = Transfer(taskIdentifier: task.taskIdentifier, file: file, completion: completion)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock {
+        transfer.withLock { transfer in
             guard var current = transfer, current.taskIdentifier == dataTask.taskIdentifier,
                   current.storageError == nil else { return }
             let written = data.withUnsafeBytes { writeAll(current.file, $0) }
@@ -73,7 +73,7 @@ final class ChunkWritingDelegate: NSObject, URLSessionDataDelegate, @unchecked S
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let finished: Transfer? = lock.withLock {
+        let finished: Transfer? = transfer.withLock { transfer in
             guard let current = transfer, current.taskIdentifier == task.taskIdentifier else { return nil }
             transfer = nil
             return current

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Report
 
@@ -43,19 +44,19 @@ struct BaselineUpdateCommand: ParsableCommand {
             do {
                 try measurement.run()
             } catch let exit as ExitCode where exit.rawValue == BenchExitCode.runFailed.rawValue {
-                BenchFailure(.runFailed, "baseline not written: some runs failed (see \(source))").exit()
+                throw BenchFailure(.runFailed, "baseline not written: some runs failed (see \(source))").reported()
             }
         }
         let trials: [TrialResult]
         do {
             trials = try TrialsFile.load(source)
         } catch {
-            BenchFailure(.runFailed, "baseline not written: \(error)").exit()
+            throw BenchFailure(.runFailed, "baseline not written: \(error)").reported()
         }
         let failed = trials.filter { !$0.isSuccess }
         guard failed.isEmpty else {
-            BenchFailure(.runFailed, "baseline not written: \(failed.count) of \(trials.count) runs in \(source) failed, "
-                         + "e.g. \(failed[0].cell) run \(failed[0].run): \(failed[0].error)").exit()
+            throw BenchFailure(.runFailed, "baseline not written: \(failed.count) of \(trials.count) runs in \(source) failed, "
+                         + "e.g. \(failed[0].cell) run \(failed[0].run): \(failed[0].error)").reported()
         }
 
         let context = try Self.context(of: source, trials: trials)

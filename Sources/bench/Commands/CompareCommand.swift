@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Report
 
@@ -66,9 +67,9 @@ struct CompareCommand: ParsableCommand {
         } catch let error as TrialsFile.LoadError {
             switch error {
             case .missing, .empty:
-                BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").exit()
+                throw BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").reported()
             case .malformed:
-                BenchFailure(.runFailed, "baseline \(error)").exit()
+                throw BenchFailure(.runFailed, "baseline \(error)").reported()
             }
         }
         let thresholdsPath: String
@@ -78,8 +79,8 @@ struct CompareCommand: ParsableCommand {
             let candidates = Self.defaultThresholdsCandidates(baseline: baseline,
                                                               workingDirectory: FileManager.default.currentDirectoryPath)
             guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                BenchFailure(.usage, "no thresholds file: tried \(candidates.joined(separator: " and ")); "
-                             + "pass --thresholds FILE (the repository's is results/thresholds.json)").exit()
+                throw BenchFailure(.usage, "no thresholds file: tried \(candidates.joined(separator: " and ")); "
+                             + "pass --thresholds FILE (the repository's is results/thresholds.json)").reported()
             }
             thresholdsPath = found
         }
@@ -87,20 +88,20 @@ struct CompareCommand: ParsableCommand {
         do {
             settings = try GateThresholds.load(from: URL(fileURLWithPath: thresholdsPath))
         } catch {
-            BenchFailure(.usage, "\(error)").exit()
+            throw BenchFailure(.usage, "\(error)").reported()
         }
         let currentRuns: [TrialResult]
         do {
             currentRuns = try TrialsFile.load(current)
         } catch {
-            BenchFailure(.runFailed, "current run: \(error)").exit()
+            throw BenchFailure(.runFailed, "current run: \(error)").reported()
         }
 
         let differences = GateCompatibility.differences(baseline: baselineRuns, current: currentRuns)
         if !differences.isEmpty {
-            BenchFailure(.runFailed, "cannot compare \(current) with baseline \(baseline), they measured different things: "
+            throw BenchFailure(.runFailed, "cannot compare \(current) with baseline \(baseline), they measured different things: "
                          + differences.joined(separator: "; ")
-                         + "; measure the baseline with the same fixture and strategies (bench baseline update)").exit()
+                         + "; measure the baseline with the same fixture and strategies (bench baseline update)").reported()
         }
 
         let gate = GateComparison(baseline: baselineRuns, current: currentRuns, thresholds: settings)

@@ -47,13 +47,13 @@ struct ReportCommand: ParsableCommand {
             if let readme {
                 let url = URL(fileURLWithPath: readme)
                 guard FileManager.default.fileExists(atPath: url.path) else {
-                    throw ReportError.missing(url, hint: "--readme names the document to regenerate, e.g. README.md")
+                    throw ReportError.missing(path: url.path, hint: "--readme names the document to regenerate, e.g. README.md")
                 }
                 try report.updateReport(figures, at: url)
                 print("regenerated the figures of \(url.path)")
             }
         } catch let error as ReportError {
-            BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).exit()
+            throw BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).reported()
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Imaging
 import Report
@@ -115,7 +116,7 @@ struct RunCommand: ParsableCommand {
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
         Interruption.install()
-        let folder = Self.openOutput(out)
+        let folder = try Self.openOutput(out)
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
@@ -130,7 +131,7 @@ struct RunCommand: ParsableCommand {
             }, shouldStop: { Interruption.requested })
         } catch {
             progress.finish()
-            BenchFailure(.internalError, "cannot start the benchmark: \(error)").exit()
+            throw BenchFailure(.internalError, "cannot start the benchmark: \(error)").reported()
         }
         progress.finish()
 
@@ -158,13 +159,13 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Opens the output folder before the first trial, or exits 73 (unwritable) or 75 (in use).
-    static func openOutput(_ out: String?) -> OutputFolder {
+    static func openOutput(_ out: String?) throws -> OutputFolder {
         do {
             return try OutputFolder.open(out: out)
         } catch let failure as OutputFolder.Failure {
-            BenchFailure(failure.kind == .busy ? .outputBusy : .cannotCreateOutput, failure.description).exit()
+            throw BenchFailure(failure.kind == .busy ? .outputBusy : .cannotCreateOutput, failure.description).reported()
         } catch {
-            BenchFailure(.cannotCreateOutput, "cannot open the output folder: \(error)").exit()
+            throw BenchFailure(.cannotCreateOutput, "cannot open the output folder: \(error)").reported()
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Scenarios
 
@@ -42,6 +43,7 @@ struct ScenarioChildCommand: ParsableCommand {
         }
         let report = try JSONEncoder().encode(ScrollSimulation.run(decoded))
         try FileHandle(fileDescriptor: ChildProcess.reportDescriptor, closeOnDealloc: false).write(contentsOf: report)
+        // The measured child leaves at once, as `_trial` does: tearing down URLSession's threads buys nothing.
         Foundation.exit(BenchExitCode.success.rawValue)
     }
 }

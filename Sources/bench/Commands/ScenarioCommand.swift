@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Imaging
 import Report
@@ -116,7 +117,7 @@ struct ListScrollCommand: ParsableCommand {
 
     func run() throws {
         Interruption.install()
-        let folder = RunCommand.openOutput(out)
+        let folder = try RunCommand.openOutput(out)
         // Rows go after those the folder's scenario.csv already has; the whole file is rewritten
         // after every scroll, into a rescue folder if the run's folder cannot be written.
         let csvName = "scenario.csv"
@@ -156,7 +157,7 @@ struct ListScrollCommand: ParsableCommand {
                         do {
                             result = try ListScrollScenario(settings: settings).run(workDirectory: work)
                         } catch {
-                            BenchFailure(.internalError, "cannot run the scenario: \(error)").exit()
+                            throw BenchFailure(.internalError, "cannot run the scenario: \(error)").reported()
                         }
                         // A child killed because the run was interrupted is not a measurement: no row.
                         if Interruption.requested && result.status != "ok" { break }

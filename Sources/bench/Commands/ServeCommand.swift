@@ -62,7 +62,7 @@ struct ServeCommand: ParsableCommand {
         server.addResource(path: BenchmarkRunner.fixturePath, body: try Data(contentsOf: file), contentType: fixture.spec.encoding.mimeType)
         try server.start()
         print("serving \(server.url(for: BenchmarkRunner.fixturePath)) (\(file.lastPathComponent)); Ctrl-C stops")
-        fflush(stdout)
+        fflush(nil)  // every C stream: the global `stdout` is shared mutable state to Swift 6
         Interruption.install()
         let deadline = seconds.map { Date().addingTimeInterval($0) } ?? .distantFuture
         while !Interruption.requested && Date() < deadline {

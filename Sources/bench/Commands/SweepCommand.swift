@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Imaging
 import Probe
@@ -32,7 +33,7 @@ struct SweepCommand: ParsableCommand {
 
     @Option(name: .customLong("strategy"), parsing: .singleValue,
             help: ArgumentHelp("Strategy to measure; repeat for several. (default: all; see `bench list`)", valueName: "name"))
-    var strategies: [String] = []
+    var strategies: [StrategyName] = []
 
     @Option(help: "Renderer for every run: none, full or thumbnail.")
     var render: RenderMode = .none
@@ -71,7 +72,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         Interruption.install()
-        let folder = RunCommand.openOutput(out)
+        let folder = try RunCommand.openOutput(out)
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = FixtureOptions.cacheDirectory(fixtureCache)
@@ -81,7 +82,7 @@ struct SweepCommand: ParsableCommand {
             let bytesPerPixel = try Self.articleBytesPerPixel(cache: settings.fixtureCacheDirectory)
             steps = sizesMB.sorted().map { Self.step(targetBytes: Int($0 * 1e6), bytesPerPixel: bytesPerPixel) }
         } catch {
-            BenchFailure(.internalError, "cannot make the article's fixture to size the others: \(error)").exit()
+            throw BenchFailure(.internalError, "cannot make the article's fixture to size the others: \(error)").reported()
         }
 
         let plan = BenchmarkPlan(strategies: strategyNames, renders: [render], allocators: [allocator], runs: runs)
@@ -103,7 +104,7 @@ struct SweepCommand: ParsableCommand {
                 }, shouldStop: { Interruption.requested })
             } catch {
                 progress.finish()
-                BenchFailure(.internalError, "cannot measure the \(step.width)x\(step.height) fixture: \(error)").exit()
+                throw BenchFailure(.internalError, "cannot measure the \(step.width)x\(step.height) fixture: \(error)").reported()
             }
         }
         progress.finish()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 
 /// The child side of a run: `bench _trial <spec JSON>`, started by the parent, never by hand.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 import Probe
 import Strategies
@@ -12,7 +13,7 @@ struct MatrixOptions: ParsableArguments {
     @Option(name: .customLong("strategy"), parsing: .singleValue,
             help: ArgumentHelp("Strategy to measure; repeat for several, or 'all'. See `bench list`. (default: data and download, the article's two)",
                                valueName: "name"))
-    var strategies: [String] = []
+    var strategies: [StrategyName] = []
 
     @Option(name: .customLong("render"), parsing: .singleValue,
             help: "Renderer: none, full or thumbnail; repeat for several. (default: none and full)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchCore
 import Harness
 
 func printError(_ message: String) {
@@ -18,10 +19,11 @@ struct BenchFailure: Error, CustomStringConvertible {
 }
 
 extension BenchFailure {
-    /// Prints the message and exits with the status (ArgumentParser would map unknown errors to 1).
-    func exit() -> Never {
+    /// Prints the message and gives the status to throw (`throw failure.reported()`): ArgumentParser
+    /// then exits with it after the command's defers ran (it would map any other error to 1).
+    func reported() -> ExitCode {
         printError("bench: \(description)")
-        Foundation.exit(code.rawValue)
+        return ExitCode(code.rawValue)
     }
 }
 

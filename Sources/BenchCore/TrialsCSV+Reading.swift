@@ -1,6 +1,4 @@
 import Foundation
-import Harness
-import Probe
 
 extension TrialsCSV {
     /// Reads rows written by `render` (or by an older version with fewer columns) back into results.

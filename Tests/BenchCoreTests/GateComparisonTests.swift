@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-import Harness
-import Probe
-@testable import Report
+@testable import BenchCore
 
 /// The gate's rule on rows made in memory; the command's exit codes are tested on files in HarnessTests.
 @Suite struct GateComparisonTests {

@@ -1,6 +1,4 @@
 import Foundation
-import Harness
-import Probe
 
 /// The article's "copies" story in one number per strategy: median peak RSS delta divided by
 /// the payload's size. About 1 means the strategy holds one copy of the body at its peak, 2

@@ -1,5 +1,4 @@
 import Foundation
-import Probe
 
 /// How a trial ended. Every run becomes a row, failed ones included.
 public enum TrialStatus: String, Codable, Sendable, CaseIterable {

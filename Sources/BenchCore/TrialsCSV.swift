@@ -1,11 +1,10 @@
 import Foundation
-import Harness
 
 /// `trials.csv`: one tidy row per run, units in the column names. Failed runs are rows too,
 /// with their status and error and empty measurement cells.
 public enum TrialsCSV {
     /// The columns, in order. The first fifteen are the contract from DESIGN.md; the rest add detail.
-    public static let columns: [(name: String, value: (TrialResult) -> String)] = [
+    public static let columns: [(name: String, value: @Sendable (TrialResult) -> String)] = [
         ("strategy", { $0.strategy }),
         ("render", { $0.render.rawValue }),
         ("allocator", { $0.allocator.rawValue }),

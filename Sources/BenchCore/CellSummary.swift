@@ -1,4 +1,3 @@
-import Harness
 
 /// The runs of one cell reduced to distributions. Only successful runs enter the statistics.
 public struct CellSummary: Sendable {

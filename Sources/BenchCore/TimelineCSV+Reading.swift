@@ -1,5 +1,3 @@
-import Harness
-import Probe
 
 /// One run's identity in timeline.csv.
 public struct RunKey: Hashable, Sendable {

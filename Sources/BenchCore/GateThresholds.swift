@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 /// A metric the gate compares, per run; named as its trials.csv column.
 public enum GateMetric: String, CaseIterable, Codable, Sendable, CodingKeyRepresentable {
@@ -77,7 +76,7 @@ public struct GateThresholds: Codable, Sendable, Equatable {
         do {
             thresholds = try JSONDecoder().decode(GateThresholds.self, from: data)
         } catch let error as DecodingError {
-            throw ThresholdsError("thresholds file \(url.path) is malformed: \(describe(error)); "
+            throw ThresholdsError("thresholds file \(url.path) is malformed: \(error.summary); "
                                   + "metrics can be \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         try thresholds.check(file: url.path)
@@ -102,8 +101,12 @@ public struct ThresholdsError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A short account of a JSONDecoder error: what is wrong and where.
-func describe(_ error: DecodingError) -> String {
+extension DecodingError {
+    /// A short account of a JSONDecoder error: what is wrong and where.
+    public var summary: String { summarize(self) }
+}
+
+private func summarize(_ error: DecodingError) -> String {
     func path(_ context: DecodingError.Context) -> String {
         let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })

@@ -1,4 +1,3 @@
-import Harness
 
 extension CellSummary {
     /// Cells from the smallest median peak RSS delta to the largest; cells without a successful

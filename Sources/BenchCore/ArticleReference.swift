@@ -1,4 +1,3 @@
-import Harness
 
 /// The article's figures (iOS, Xcode's memory gauge, over a 52 MB idle baseline), in bytes,
 /// for the cells it measured. Shown beside ours; see shared/ARTICLE.md.

@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 /// The table printed at the end of a run: per cell, the spread of the peak RSS over baseline,
 /// the heap's peak, and the article's figure beside ours.

@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 /// What the gate concluded about one metric of one cell, best to worst for the build.
 public enum GateVerdict: String, Sendable, Comparable {

@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 /// `summary.csv`: one row per cell with the statistics of its successful runs, in bytes.
 public enum SummaryCSV {

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-import Harness
-import Probe
-import Report
+import BenchCore
 
 /// Ranking cells by their median peak, and the per-strategy "copies" table.
 @Suite struct RankingTests {

@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 /// The gate's table: every cell and metric with baseline, current, change and verdict,
 /// as plain text for a terminal or as Markdown for a pull-request comment.

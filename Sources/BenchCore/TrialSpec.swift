@@ -1,6 +1,4 @@
 import Foundation
-import Imaging
-import Probe
 
 /// How the measured image is turned into pixels, "as if shown on screen".
 public enum RenderMode: String, CaseIterable, Codable, Sendable {
@@ -26,7 +24,9 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     public var workDirectory: URL
     public var maxPixel: Int
     /// Decodes that would allocate more than this many RGBA pixels are refused (decode_error).
-    public var maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    public var maxImagePixels: Int = TrialSpec.defaultMaxImagePixels
+    /// Imaging's `DecodeBudget.defaultMaxImagePixels` (the core cannot import Imaging; a test keeps them equal).
+    public static let defaultMaxImagePixels = 178_956_970
     public var sampleIntervalNanos: UInt64
     public var timeoutSeconds: Double
     /// Pause after the render, still sampled, before the final reading: frameworks finish work
@@ -36,12 +36,14 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     public static let defaultSettleNanos: UInt64 = 50_000_000
     /// A tiny image of the measured one's format, decoded during warm-up (nil: a tiny JPEG).
     public var warmUpImage: URL?
+    /// 2 kHz: the sampler's target rate.
+    public static let defaultSampleIntervalNanos: UInt64 = 500_000
     /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
     public var launchedAtNanos: UInt64?
 
     public init(strategy: String, render: RenderMode, allocator: Allocator, run: Int, url: URL,
                 warmupURL: URL?, workDirectory: URL, maxPixel: Int = 1024,
-                sampleIntervalNanos: UInt64 = 500_000, timeoutSeconds: Double = 60) {
+                sampleIntervalNanos: UInt64 = TrialSpec.defaultSampleIntervalNanos, timeoutSeconds: Double = 60) {
         self.strategy = strategy
         self.render = render
         self.allocator = allocator

@@ -1,0 +1,13 @@
+import Foundation
+
+/// The `bench` binary that SwiftPM built next to the test bundle, for tests that run it as a real process.
+public func benchExecutable() -> String {
+    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent("bench").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    fatalError("bench binary not found near \(testBinary); build it with `swift build`")
+}
