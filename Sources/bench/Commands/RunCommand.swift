@@ -47,6 +47,7 @@ struct RunCommand: ParsableCommand {
     var maxImagePixels = DecodeBudget.defaultMaxImagePixels
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
+    @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
 
     @Flag(help: "Run children with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact heap peak; for measuring its cost.")
     var noExactHeap = false
@@ -65,6 +66,9 @@ struct RunCommand: ParsableCommand {
         }
         if url != nil && bandwidth != nil {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
+        }
+        if bandwidth != nil && parallelism.jobs > 1 {
+            throw ValidationError("--bandwidth measures how a child holds a paced body over time, which children running beside it would change; use --jobs 1 with it")
         }
         guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
         guard DecodeBudget.validRange.contains(maxImagePixels) else {
@@ -119,7 +123,9 @@ struct RunCommand: ParsableCommand {
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
-                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap))
+                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap),
+                                     jobs: parallelism.jobs)
+        parallelism.warnIfOversubscribed()
         let progress = ProgressLine()
 
         let results: [TrialResult]
@@ -142,6 +148,7 @@ struct RunCommand: ParsableCommand {
         context.plannedRuns = matrix.plan.schedule().count
         context.completedRuns = results.count
         context.interruptedBy = Interruption.signalName
+        context.jobs = parallelism.jobs
         try writer.writeAll(results, context: context)
         if sink.failure == nil { folder.markLatest() }
 
