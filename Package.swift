@@ -65,8 +65,10 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
+        // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
+        .target(name: "Corpus", dependencies: ["Harness", "Report", "LoopbackServer"]),
         .executableTarget(name: "bench", dependencies: [
-            "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
+            "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios", "Corpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -88,6 +90,7 @@ let package = Package(
             "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Harness", "Imaging", "bench", "TestSupport"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -54,6 +54,10 @@ final class ServerState: @unchecked Sendable {
         lock.withLock { resources[path] = resource }
     }
 
+    func removeResource(for path: String) {
+        _ = lock.withLock { resources.removeValue(forKey: path) }
+    }
+
     func addFamily(_ family: ResourceFamily) {
         lock.withLock { families.append(family) }
     }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
+/// measured (a row with that status, never a silent gap).
+public struct CorpusImage: Sendable {
+    public var entry: CorpusEntry
+    public var facts: ImageFacts?
+    public var fileBytes: Int?
+    /// Set when the image is not measured: "not_an_image", "read_error" or "fetch_error".
+    public var skipStatus: String?
+    public var skipReason: String?
+
+    public var isMeasured: Bool { skipStatus == nil }
+
+    /// Reads the file's first bytes (or fetches the URL) and sniffs the format from them.
+    public static func examine(_ entry: CorpusEntry) -> CorpusImage {
+        var image = CorpusImage(entry: entry)
+        let head: Data
+        switch entry.location {
+        case .file(let file):
+            guard let handle = try? FileHandle(forReadingFrom: file) else {
+                return image.skipped("read_error", "cannot read \(file.path): \(String(cString: strerror(errno)))")
+            }
+            defer { try? handle.close() }
+            do {
+                head = try handle.read(upToCount: 1 << 20) ?? Data()
+                image.fileBytes = Int(try handle.seekToEnd())
+            } catch {
+                return image.skipped("read_error", "cannot read \(file.path): \(error.localizedDescription)")
+            }
+            if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
+                return image.skipped("read_error", "\(file.path) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+            }
+        case .url(let url):
+            do {
+                head = try Data(contentsOf: url)
+                image.fileBytes = head.count
+            } catch {
+                return image.skipped("fetch_error", "cannot fetch \(url.absoluteString): \(error.localizedDescription)")
+            }
+        }
+        do {
+            image.facts = try ImageSniffer.inspect(head)
+        } catch {
+            return image.skipped("not_an_image", error.description)
+        }
+        return image
+    }
+
+    private func skipped(_ status: String, _ reason: String) -> CorpusImage {
+        var copy = self
+        copy.skipStatus = status
+        copy.skipReason = reason
+        return copy
+    }
+}
