@@ -2,8 +2,9 @@ import Foundation
 import Imaging
 import Strategies
 
-/// Stands in for "show the image in an image view": decodes the payload with libjpeg-turbo.
-/// Bodies in memory are decoded from memory; files are decoded straight from the file.
+/// Stands in for "show the image in an image view": decodes the payload, whatever its format
+/// (found from the bytes), with that format's C library. Bodies in memory are decoded from
+/// memory; files are decoded from the file.
 public enum Renderer {
     /// Returns the decoded image, which the caller keeps alive while measuring (it is "on screen").
     /// Images whose decode would allocate more than `maxImagePixels` RGBA pixels are refused
@@ -17,8 +18,8 @@ public enum Renderer {
         }
         switch mode {
         case .none: return nil
-        case .full: return try JPEGDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
-        case .thumbnail: return try JPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .full: return try ImageDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
+        case .thumbnail: return try ImageDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         }
     }
 
