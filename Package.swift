@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
-        .target(name: "Corpus", dependencies: ["Harness", "Report", "LoopbackServer"]),
+        .target(name: "Corpus", dependencies: ["Harness", "Imaging", "Report", "LoopbackServer"]),
         .executableTarget(name: "bench", dependencies: [
             "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios", "Corpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

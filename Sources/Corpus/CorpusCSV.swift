@@ -7,14 +7,15 @@ import Report
 public enum CorpusCSV {
     public static let columns: [(name: String, value: (CorpusRow) -> String)] = [
         ("file", { $0.image.entry.name }),
-        ("format", { $0.image.facts?.format ?? "" }),
+        ("format", { $0.image.format?.rawValue ?? "" }),
         ("width", { text($0.image.facts?.width) }),
         ("height", { text($0.image.facts?.height) }),
-        ("pixels", { text($0.image.facts?.pixels) }),
+        ("pixels", { text($0.image.facts?.pixelCount) }),
         ("progressive", { flag($0.image.facts?.progressive) }),
         ("chroma_subsampling", { $0.image.facts?.chromaSubsampling ?? "" }),
         ("bit_depth", { text($0.image.facts?.bitDepth) }),
         ("alpha", { flag($0.image.facts?.hasAlpha) }),
+        ("lossless", { flag($0.image.facts?.lossless) }),
         ("encoding", { $0.image.facts?.encodingLabel ?? "" }),
         ("payload_bytes", { text($0.result?.payloadBytes ?? $0.image.fileBytes) }),
         ("strategy", { $0.result?.strategy ?? "" }),

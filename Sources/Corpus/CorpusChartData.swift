@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import Imaging
 
 /// gnuplot's input for the corpus chart (scripts/plots/corpus.gp): one block per encoding, one line
 /// per image (megapixels, then each renderer's median peak in MB, `?` where missing), and vars.gp
@@ -7,15 +8,15 @@ import Harness
 public enum CorpusChartData {
     public static func files(_ costs: [ImageCost], renders: [RenderMode]) -> [(name: String, contents: String)] {
         var groups: [String: [ImageCost]] = [:]
-        for cost in costs where cost.image.facts?.pixels != nil {
+        for cost in costs where cost.image.facts != nil {
             groups[cost.image.facts!.encodingLabel, default: []].append(cost)
         }
         let labels = groups.keys.sorted()
         var blocks: [String] = []
         for label in labels {
             var lines = ["# \(label): megapixels, " + renders.map { "\($0.rawValue) peak MB" }.joined(separator: ", ")]
-            for cost in groups[label]!.sorted(by: { $0.image.facts!.pixels! < $1.image.facts!.pixels! }) {
-                let megapixels = Double(cost.image.facts!.pixels!) / 1e6
+            for cost in groups[label]!.sorted(by: { $0.image.facts!.pixelCount < $1.image.facts!.pixelCount }) {
+                let megapixels = Double(cost.image.facts!.pixelCount) / 1e6
                 lines.append(([String(format: "%.4f", megapixels)] + renders.map { mode in
                     cost.medianPeakByRender[mode].map { String(format: "%.3f", $0 / 1e6) } ?? "?"
                 }).joined(separator: " "))

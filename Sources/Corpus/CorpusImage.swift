@@ -1,10 +1,15 @@
 import Foundation
+import Imaging
 
 /// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
 /// measured (a row with that status, never a silent gap).
 public struct CorpusImage: Sendable {
     public var entry: CorpusEntry
-    public var facts: ImageFacts?
+    /// The header's facts (ImageInspector); nil when not an image or the header is broken.
+    public var facts: ImageInfo?
+    /// The format from the signature: set even when the header is broken (the child's decoder
+    /// then names the fault in a decode_error row).
+    public var format: ImageFormat?
     public var fileBytes: Int?
     /// Set when the image is not measured: "not_an_image", "read_error" or "fetch_error".
     public var skipStatus: String?
@@ -15,7 +20,7 @@ public struct CorpusImage: Sendable {
     /// Reads the file's first bytes (or fetches the URL) and sniffs the format from them.
     public static func examine(_ entry: CorpusEntry) -> CorpusImage {
         var image = CorpusImage(entry: entry)
-        let head: Data
+        var head: Data
         switch entry.location {
         case .file(let file):
             guard let handle = try? FileHandle(forReadingFrom: file) else {
@@ -39,10 +44,20 @@ public struct CorpusImage: Sendable {
                 return image.skipped("fetch_error", "cannot fetch \(url.absoluteString): \(error.localizedDescription)")
             }
         }
-        do {
-            image.facts = try ImageSniffer.inspect(head)
-        } catch {
-            return image.skipped("not_an_image", error.description)
+        image.format = ImageInspector.sniff(head)
+        guard image.format != nil else {
+            do {
+                _ = try ImageInspector.inspect(head)
+                return image.skipped("not_an_image", "no image signature")
+            } catch {
+                return image.skipped("not_an_image", "\(error)")
+            }
+        }
+        image.facts = try? ImageInspector.inspect(head)
+        // A header further in than the bytes read (a large EXIF block): read the whole file.
+        if image.facts == nil, case .file(let file) = entry.location, head.count < (image.fileBytes ?? 0),
+           let whole = try? Data(contentsOf: file) {
+            image.facts = try? ImageInspector.inspect(whole)
         }
         return image
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import Imaging
 import Report
 
 /// What each image costs to show, per renderer, and the images ranked by cost per pixel.
@@ -13,7 +14,7 @@ public struct ImageCost: Sendable {
 
     /// Bytes of peak RSS per pixel of the image (its full size, whatever the renderer made of it).
     public func bytesPerPixel(_ render: RenderMode) -> Double? {
-        guard let peak = medianPeakByRender[render], let pixels = image.facts?.pixels, pixels > 0 else { return nil }
+        guard let peak = medianPeakByRender[render], let pixels = image.facts?.pixelCount, pixels > 0 else { return nil }
         return peak / Double(pixels)
     }
 }
@@ -62,8 +63,8 @@ public enum CorpusRanking {
         var body: [[String]] = []
         for (rank, cost) in costs.enumerated() {
             let facts = cost.image.facts
-            let size: String = facts?.width.flatMap { width in facts?.height.map { "\(width)x\($0)" } } ?? "?"
-            let megapixels: String = facts?.pixels.map { String(format: "%.1f", Double($0) / 1e6) } ?? ""
+            let size: String = facts.map { "\($0.width)x\($0.height)" } ?? "?"
+            let megapixels: String = (facts?.pixelCount).map { String(format: "%.1f", Double($0) / 1e6) } ?? ""
             var line: [String] = [String(rank + 1), cost.image.entry.name, facts?.encodingLabel ?? "", size, megapixels]
             for mode in renders {
                 line.append(cost.medianPeakByRender[mode].map { String(format: "%.1f", $0 / 1e6) } ?? "-")
@@ -89,10 +90,9 @@ public enum CorpusRanking {
     /// "worst per pixel (full): a.jpg, jpeg progressive 4:2:0 6000x4000: 7.01 bytes per pixel (168.3 MB)".
     public static func worstSentence(_ costs: [ImageCost], render: RenderMode) -> String? {
         guard let worst = costs.first, let perPixel = worst.bytesPerPixel(render),
-              let peak = worst.medianPeakByRender[render], let facts = worst.image.facts,
-              let width = facts.width, let height = facts.height else { return nil }
+              let peak = worst.medianPeakByRender[render], let facts = worst.image.facts else { return nil }
         return String(format: "worst per pixel (%@): %@, %@ %dx%d: %.2f bytes per pixel (%.1f MB)",
-                      render.rawValue, worst.image.entry.name, facts.encodingLabel, width, height, perPixel, peak / 1e6)
+                      render.rawValue, worst.image.entry.name, facts.encodingLabel, facts.width, facts.height, perPixel, peak / 1e6)
     }
 
     /// corpus-summary.csv: the ranking, one row per image.
@@ -103,10 +103,10 @@ public enum CorpusRanking {
         var lines = [CSV.line(header)]
         for (rank, cost) in costs.enumerated() {
             let facts = cost.image.facts
-            var fields: [String] = [String(rank + 1), cost.image.entry.name, facts?.format ?? "", facts?.encodingLabel ?? ""]
-            fields.append(facts?.width.map { String($0) } ?? "")
-            fields.append(facts?.height.map { String($0) } ?? "")
-            fields.append(facts?.pixels.map { String($0) } ?? "")
+            var fields: [String] = [String(rank + 1), cost.image.entry.name, cost.image.format?.rawValue ?? "", facts?.encodingLabel ?? ""]
+            fields.append((facts?.width).map { String($0) } ?? "")
+            fields.append((facts?.height).map { String($0) } ?? "")
+            fields.append((facts?.pixelCount).map { String($0) } ?? "")
             fields.append(cost.image.fileBytes.map { String($0) } ?? "")
             for mode in renders {
                 fields.append(cost.medianPeakByRender[mode].map { String(format: "%.0f", $0) } ?? "")
