@@ -90,7 +90,7 @@ let package = Package(
             "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Harness", "Imaging", "bench", "TestSupport"]),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

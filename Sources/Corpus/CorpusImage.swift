@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
 import Imaging
 
 /// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
@@ -37,11 +41,12 @@ public struct CorpusImage: Sendable {
                 return image.skipped("read_error", "\(file.path) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
             }
         case .url(let url):
-            do {
-                head = try Data(contentsOf: url)
-                image.fileBytes = head.count
-            } catch {
-                return image.skipped("fetch_error", "cannot fetch \(url.absoluteString): \(error.localizedDescription)")
+            switch Self.fetch(url) {
+            case .success(let body):
+                head = body
+                image.fileBytes = body.count
+            case .failure(let problem):
+                return image.skipped("fetch_error", "cannot fetch \(url.absoluteString): \(problem)")
             }
         }
         image.format = ImageInspector.sniff(head)
@@ -60,6 +65,36 @@ public struct CorpusImage: Sendable {
             image.facts = try? ImageInspector.inspect(whole)
         }
         return image
+    }
+
+    struct FetchProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The body of a 2xx answer (a 404 page is not the image), fetched once in the parent to read its header.
+    static func fetch(_ url: URL, timeoutSeconds: Double = 60) -> Result<Data, FetchProblem> {
+        let outcome = Mutex<Result<Data, FetchProblem>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeoutSeconds
+        let task = URLSession.shared.dataTask(with: request) { body, response, error in
+            let result: Result<Data, FetchProblem>
+            if let error {
+                result = .failure(FetchProblem(description: error.localizedDescription))
+            } else if let status = (response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
+                result = .failure(FetchProblem(description: "HTTP status \(status)"))
+            } else {
+                result = .success(body ?? Data())
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeoutSeconds + 5) == .timedOut {
+            task.cancel()
+            return .failure(FetchProblem(description: "no answer within \(Int(timeoutSeconds)) s"))
+        }
+        return outcome.withLock { $0 } ?? .failure(FetchProblem(description: "no answer"))
     }
 
     private func skipped(_ status: String, _ reason: String) -> CorpusImage {
