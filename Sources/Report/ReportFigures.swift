@@ -14,6 +14,8 @@ public struct ReportFigures {
     public var coldWarm: ColdWarmComparison?
     /// validation.csv's rows (scripts/validate.py), numeric columns by name, when the folder has it.
     public var validation: [[String: Double]]?
+    /// The example corpus run and the serial-against-parallel timings, when the folder has them.
+    public var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
 
     static let megabyte = 1_000_000.0
 
@@ -47,7 +49,7 @@ public struct ReportFigures {
     // MARK: Values quoted in sentences
 
     public func values() -> [String: String] {
-        var values = proseValues()
+        var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -145,6 +147,7 @@ public struct ReportFigures {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
          "summary": articleSummaryTable(), "article-claims": articleClaimsTable()]
+            .merging(corpusAndJobs.blocks()) { first, _ in first }
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.

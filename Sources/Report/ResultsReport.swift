@@ -48,8 +48,10 @@ public struct ResultsReport: ResultsFolder {
                 }
             }
         }
-        return ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
-                             context: context, environment: environment, coldWarm: coldWarm, validation: validation)
+        var figures = ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
+                                    context: context, environment: environment, coldWarm: coldWarm, validation: validation)
+        figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
+        return figures
     }
 
     /// Writes the `.dat` files and `vars.gp` into `folder`, removing stale ones this run did not write
