@@ -78,13 +78,8 @@ public final class CorpusRunner {
                            exclusive: { BenchmarkRunner.serialOnlyStrategies.contains($0.cell.strategy) },
                            shouldStop: shouldStop,
                            launch: { index, item in
-            var spec = TrialSpec(
-                strategy: item.cell.strategy, render: item.cell.render, allocator: item.cell.allocator,
-                run: item.run, url: warmup, warmupURL: nil,
-                workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"),
-                maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
-                timeoutSeconds: settings.timeoutSeconds)
-            spec.maxImagePixels = settings.maxImagePixels
+            var spec = settings.spec(for: item.cell, run: item.run, url: warmup, warmupURL: nil,
+                                     workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"))
             defer { served.finished(item.image) }
             switch served.acquire(item.image) {
             case .success(let target):
@@ -142,7 +137,7 @@ final class ServedImages: Sendable {
             let target: Result<Target, ServeProblem>
             switch images[image].entry.location {
             case .url(let url):
-                target = .success(Target(url: url, warmupURL: Self.origin(of: url)))
+                target = .success(Target(url: url, warmupURL: url.originRoot))
             case .file(let file):
                 // Read under the lock: two workers must not load the same image twice.
                 do {
@@ -165,15 +160,5 @@ final class ServedImages: Sendable {
             return state.runsLeft[image] == 0
         }
         if last { server.removeResource(path: Self.path(of: image)) }
-    }
-
-    /// The root of the URL's origin: warm up against the server that is measured, as `bench run --url` does.
-    static func origin(of url: URL) -> URL {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        components.path = "/"
-        return components.url ?? url
     }
 }

@@ -43,14 +43,8 @@ public final class BenchmarkRunner {
         }
 
         let specs = schedule.enumerated().map { index, item in
-            var spec = TrialSpec(
-                strategy: item.cell.strategy, render: item.cell.render, allocator: item.cell.allocator,
-                run: item.run, url: target.url, warmupURL: target.warmupURL,
-                workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"),
-                maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
-                timeoutSeconds: settings.timeoutSeconds)
-            spec.maxImagePixels = settings.maxImagePixels
-            return spec
+            settings.spec(for: item.cell, run: item.run, url: target.url, warmupURL: target.warmupURL,
+                          workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"))
         }
         let launcher = self.launcher
         let throttled = source.isThrottled

@@ -79,14 +79,7 @@ struct RunCommand: ParsableCommand {
 
     /// The root of `url`'s origin (scheme, host and port): the default warm-up target, so that the
     /// session, the connection and libcurl are set up against the server that is measured.
-    static func origin(of url: URL) -> URL {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        components.path = "/"
-        return components.url ?? url
-    }
+    static func origin(of url: URL) -> URL { url.originRoot }
 
     static func httpURL(_ text: String, option: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
