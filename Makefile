@@ -8,7 +8,7 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench run-bench sweep scenario corpus corpus-reference jobs-reference plots reference test validate gate baseline benchmarks clean
+.PHONY: setup build bench run-bench sweep scenario encodings corpus corpus-reference jobs-reference plots reference test validate gate baseline benchmarks clean
 
 setup:
 	@bash scripts/setup.sh
@@ -74,6 +74,12 @@ jobs-reference: build
 	$(BENCH) compare $(JOBS_SCRATCH)/matrix-j1-1/trials.json $(JOBS_SCRATCH)/matrix-j2-1/trials.json --format markdown \
 	  > $(RESULTS)/jobs/compare-matrix.md || true
 
+# What the encoding costs: the same picture in every encoding, full and thumbnail, both allocators, 3 runs each
+# (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv (ENCODINGS_OUT).
+ENCODINGS_OUT ?= $(RUNS)/encodings
+encodings: build
+	python3 scripts/encodings.py --bench $(BENCH) --out $(ENCODINGS_OUT) $(ENCODINGS_ARGS)
+
 # Charts (SVG and PNG in <run>/charts) and <run>/REPORT.md's tables, for the latest run that has a
 # trials.csv; measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.
 plots: build
@@ -93,6 +99,7 @@ reference: build
 	$(BENCH) sweep --out $(RESULTS)
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
+	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Assembles the example corpus in FOLDER (default: ~/.cache/image-memory-bench/corpus): real
-# photographs from Debian's mate-backgrounds package (installed here if missing; never committed:
-# they are tens of MB) and generated JPEGs (bench fixture), about 20 images. Idempotent: files
+# photographs and a PNG wallpaper from Debian's mate-backgrounds package (installed here if missing;
+# never committed: they are tens of MB) and generated images in every encoding (bench fixture), 21 images. Idempotent: files
 # already there are kept, and a ready machine touches neither apt nor the network.
 #
 # Usage: scripts/corpus-photos.sh [FOLDER]      (BENCH=path/to/bench, default .build/release/bench)
@@ -12,16 +12,19 @@ bench=${BENCH:-.build/release/bench}
 package=mate-backgrounds
 source_dir=/usr/share/backgrounds/mate
 
-# Photographs (nature/: camera pictures, two of them progressive) and a large one (5640x3172).
+# Photographs (nature/: camera pictures, one progressive; Elephants: a progressive one and a large
+# baseline one, 5640x3172) and one PNG wallpaper.
 photos=(
   nature/Aqua.jpg nature/Blinds.jpg nature/Dune.jpg nature/FreshFlower.jpg nature/Garden.jpg
-  nature/GreenMeadow.jpg nature/LadyBird.jpg nature/RainDrops.jpg nature/Storm.jpg nature/TwoWings.jpg
-  nature/Wood.jpg nature/YellowFlower.jpg abstract/Elephants.jpg abstract/Elephants_5640x3172.jpg
+  nature/RainDrops.jpg nature/Storm.jpg nature/TwoWings.jpg nature/Wood.jpg
+  abstract/Elephants.jpg abstract/Elephants_5640x3172.jpg desktop/Ubuntu-Mate-Cold-no-logo.png
 )
-# Generated: WIDTHxHEIGHT and encoding, the project's deterministic fixture (bench fixture).
+# Generated: WIDTH HEIGHT ENCODING (bench fixture --encoding), the project's deterministic picture.
+# HEIC and AVIF are smaller: their encoders (x265, aom) take minutes at 6 MP on two cores.
 generated=(
-  "1500 1000 baseline" "1500 1000 progressive" "3000 2000 baseline" "3000 2000 progressive"
-  "6000 4000 baseline" "6000 4000 progressive"
+  "3000 2000 jpeg" "3000 2000 jpeg-progressive" "3000 2000 jpeg-444" "3000 2000 png-rgb"
+  "3000 2000 png-rgba-interlaced" "3000 2000 webp-lossy" "3000 2000 webp-lossless"
+  "1500 1000 heic" "1500 1000 avif"
 )
 
 if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
@@ -43,9 +46,10 @@ done
 [ -x "$bench" ] || { echo "corpus-photos: $bench is not built; run 'swift build -c release' or set BENCH" >&2; exit 66; }
 for spec in "${generated[@]}"; do
   read -r width height encoding <<< "$spec"
-  target="$folder/generated/fixture-${width}x${height}-$encoding.jpg"
+  # No extension: the format is read from the bytes, never the name.
+  target="$folder/generated/${encoding}-${width}x${height}"
   [ -f "$target" ] && continue
-  flag=(); [ "$encoding" = progressive ] && flag=(--progressive)
-  "$bench" fixture --width "$width" --height "$height" "${flag[@]}" --out "$target" > /dev/null
+  "$bench" fixture --width "$width" --height "$height" --encoding "$encoding" --out "$target.tmp" > /dev/null
+  mv "$target.tmp" "$target"
 done
 echo "corpus-photos: $(find "$folder" -type f | wc -l) images in $folder"

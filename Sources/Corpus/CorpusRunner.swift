@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import Imaging
 import LoopbackServer
 import Synchronization
 
@@ -71,7 +72,8 @@ public final class CorpusRunner {
             Interruption.unregisterScratch(scratch)
         }
 
-        let served = ServedImages(server: server, images: images, schedule: schedule)
+        let served = ServedImages(server: server, images: images, schedule: schedule,
+                                  fixtureCache: settings.fixtureCacheDirectory)
         let (images, settings, launcher) = (self.images, self.settings, self.launcher)
         let warmup = server.url(for: "/warmup")
         ParallelTrials.run(schedule, jobs: jobs,
@@ -85,6 +87,7 @@ public final class CorpusRunner {
             case .success(let target):
                 spec.url = target.url
                 spec.warmupURL = target.warmupURL ?? warmup
+                spec.warmUpImage = target.warmUpImage
                 return launcher.launch(spec)
             case .failure(let problem):
                 var failed = TrialResult(spec: spec, pid: 0)
@@ -107,6 +110,8 @@ final class ServedImages: Sendable {
         var url: URL
         /// nil: the embedded server's /warmup.
         var warmupURL: URL?
+        /// A tiny image of the same format, decoded during warm-up (nil: a tiny JPEG).
+        var warmUpImage: URL?
     }
 
     private struct State {
@@ -121,10 +126,12 @@ final class ServedImages: Sendable {
     private let server: LoopbackServer
     private let images: [CorpusImage]
     private let state: Mutex<State>
+    private let fixtureCache: URL
 
-    init(server: LoopbackServer, images: [CorpusImage], schedule: [CorpusRunner.Item]) {
+    init(server: LoopbackServer, images: [CorpusImage], schedule: [CorpusRunner.Item], fixtureCache: URL) {
         self.server = server
         self.images = images
+        self.fixtureCache = fixtureCache
         state = Mutex(State(runsLeft: schedule.reduce(into: [:]) { $0[$1.image, default: 0] += 1 }))
     }
 
@@ -148,9 +155,18 @@ final class ServedImages: Sendable {
                     target = .failure(ServeProblem(description: "cannot read \(file.path) to serve it: \(error.localizedDescription)"))
                 }
             }
-            state.loaded[image] = target
-            return target
+            let warmUp = warmUpImage(for: images[image].format)
+            state.loaded[image] = target.map { var target = $0; target.warmUpImage = warmUp; return target }
+            return state.loaded[image]!
         }
+    }
+
+    /// A tiny fixture of `format` (a JPEG needs none: the child's default warm-up decodes one), so
+    /// that the decoder's own set-up is done before the baseline, as `bench run` does.
+    private func warmUpImage(for format: ImageFormat?) -> URL? {
+        guard let format, format != .jpeg,
+              let encoding = FixtureEncoding.allCases.first(where: { $0.format == format }) else { return nil }
+        return try? FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 64, encoding: encoding), in: fixtureCache)
     }
 
     /// One run of `image` ended; after its last, the server lets the body go.

@@ -23,9 +23,14 @@ public enum Renderer {
         }
     }
 
-    /// Loads libjpeg's code and tables with a tiny image, so the first real decode measures only the image.
-    public static func warmUp(mode: RenderMode) throws {
+    /// Loads libjpeg's code and tables with a tiny image, so the first real decode measures only the image;
+    /// with `image` (a tiny file of another format) that format's decoder too, from memory and from the file.
+    public static func warmUp(mode: RenderMode, image: URL? = nil) throws {
         guard mode != .none else { return }
+        if let image {
+            _ = try render(.memory(Data(contentsOf: image)), mode: mode, maxPixel: 16)?.checksum()
+            _ = try render(.file(image), mode: mode, maxPixel: 16)?.checksum()
+        }
         let tiny = try JPEGEncoder.encodeRGB(width: 64, height: 48, quality: 90, progressive: false) { y, row in
             for x in 0..<64 * 3 { row[x] = UInt8(truncatingIfNeeded: x &* 7 &+ y &* 13) }
         }

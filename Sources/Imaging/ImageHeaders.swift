@@ -135,10 +135,14 @@ enum HEIFHeader {
     }
 
     /// Size from the largest 'ispe' property (the primary image or its grid; thumbnails
-    /// are smaller), bit depth from 'pixi', alpha from an 'auxC' alpha property.
+    /// are smaller), cropped by the largest 'clap' (encoders code whole blocks and crop with
+    /// it: x265 codes a 64x48 image as 64x64) and turned by 'irot'; bit depth from 'pixi',
+    /// alpha from an 'auxC' alpha property.
     static func inspect(_ reader: ByteReader) throws -> ImageInfo {
         guard let format = brandFormat(reader) else { throw ImagingError.unsupportedImage(ImageInspector.describeUnknown(reader)) }
         var largest: (width: Int, height: Int)?
+        var cropped: (width: Int, height: Int)?
+        var quarterTurns = 0
         var depth = 8
         var alpha = false
         // Boxes that only contain boxes, down to the item properties.
@@ -154,6 +158,13 @@ enum HEIFHeader {
                     if let w = reader.be32(offset + 12), let h = reader.be32(offset + 16), w * h > (largest.map { $0.width * $0.height } ?? 0) {
                         largest = (w, h)
                     }
+                case "clap":
+                    if let wn = reader.be32(offset + 8), let wd = reader.be32(offset + 12), let hn = reader.be32(offset + 16),
+                       let hd = reader.be32(offset + 20), wd > 0, hd > 0, wn / wd * (hn / hd) > (cropped.map { $0.width * $0.height } ?? 0) {
+                        cropped = (wn / wd, hn / hd)
+                    }
+                case "irot":
+                    if let angle = reader.u8(offset + 8) { quarterTurns = Int(angle & 3) }
                 case "pixi":
                     if let channels = reader.u8(offset + 12), channels > 0, let bits = reader.u8(offset + 13) { depth = Int(bits) }
                 case "auxC":
@@ -166,9 +177,13 @@ enum HEIFHeader {
             }
         }
         walk(0, reader.count)
-        guard let size = largest, size.width > 0, size.height > 0 else {
+        guard var size = largest, size.width > 0, size.height > 0 else {
             throw ImagingError.decodeFailed("\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes")
         }
+        if let cropped, cropped.width > 0, cropped.height > 0, cropped.width <= size.width, cropped.height <= size.height {
+            size = cropped
+        }
+        if quarterTurns % 2 == 1 { size = (size.height, size.width) }
         return ImageInfo(format: format, width: size.width, height: size.height, bitDepth: depth, hasAlpha: alpha)
     }
 }
