@@ -10,7 +10,8 @@ Its baseline is the same measure on a tiny image of the same encoding (start-up,
 codec loaded), so the delta is what the picture costs, as our rows' delta over a warmed-up child.
 
 Writes OUT/encodings.csv, one row per run (ours and the peer's). Rows are rewritten after every
-encoding, so an interrupted run keeps what it measured.
+encoding, so an interrupted run keeps what it measured. With --encoding, the rows of the other
+encodings already in OUT/encodings.csv are kept (re-measure one encoding).
 
 Usage: scripts/encodings.py --bench .build/release/bench --out results [--runs 3] [--encoding E ...]
 """
@@ -111,7 +112,11 @@ def main():
                                                "image-memory-bench", "fixtures")
     size = thumbnail_size(args.width, args.height, args.max_pixel)
     version = subprocess.run([args.vipsthumbnail, "--vips-version"], capture_output=True, text=True).stdout.strip()
+    path = os.path.join(args.out, "encodings.csv")
     rows = []
+    if args.encoding and os.path.exists(path):
+        with open(path, newline="") as file:
+            rows = [row for row in csv.DictReader(file) if row["encoding"] not in args.encoding]
     with tempfile.TemporaryDirectory(prefix="bench-encodings-") as scratch:
         for encoding in args.encoding or ENCODINGS:
             print(f"encodings: {encoding}", file=sys.stderr, flush=True)
@@ -133,7 +138,8 @@ def main():
                     "error": "" if ok else f"exit {status}: {error or base_error}"[:300],
                     "tool_version": version,
                 })
-            write(rows, os.path.join(args.out, "encodings.csv"))
+            rows.sort(key=lambda row: ENCODINGS.index(row["encoding"]))  # stable: runs stay in order
+            write(rows, path)
     print(f"encodings: {len(rows)} rows in {os.path.join(args.out, 'encodings.csv')}", file=sys.stderr)
 
 

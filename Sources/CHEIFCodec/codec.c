@@ -23,7 +23,7 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
                           int out_width, int out_height, char *message, size_t message_size) {
     struct heif_context *context = heif_context_alloc();
     struct heif_image_handle *handle = NULL;
-    struct heif_image *image = NULL, *scaled = NULL;
+    struct heif_image *image = NULL;
     int status = HEIFCODEC_OK;
     if (!context) { snprintf(message, message_size, "out of memory"); return HEIFCODEC_NO_MEMORY; }
     struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
@@ -37,23 +37,28 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
         status = HEIFCODEC_BAD_ARGUMENT;
         goto done;
     }
-    error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+    // Interleaved RGB, not RGBA: libheif's image is then 3 bytes a pixel, not 4 (the alpha
+    // is opaque here; an image with an alpha plane is asked for RGBA).
+    int alpha = heif_image_handle_has_alpha_channel(handle);
+    error = heif_decode_image(handle, &image, heif_colorspace_RGB,
+                              alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, NULL);
     if (error.code) { status = failed(error, "decode failed", message, message_size); goto done; }
-    struct heif_image *result = image;
-    if (out_width != width || out_height != height) {
-        error = heif_image_scale_image(image, &scaled, out_width, out_height, NULL);
-        if (error.code) { status = failed(error, "scaling failed", message, message_size); goto done; }
-        heif_image_release(image);  // the full-size RGBA goes before the copy
-        image = NULL;
-        result = scaled;
-    }
     int stride = 0;
-    const uint8_t *plane = heif_image_get_plane_readonly(result, heif_channel_interleaved, &stride);
-    if (!plane) { snprintf(message, message_size, "decoded image has no RGBA plane"); status = HEIFCODEC_FAILED; goto done; }
-    for (int y = 0; y < out_height; y++)
-        memcpy((uint8_t *)dst + (size_t)y * out_width * 4, plane + (size_t)y * stride, (size_t)out_width * 4);
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (!plane) { snprintf(message, message_size, "decoded image has no interleaved plane"); status = HEIFCODEC_FAILED; goto done; }
+    // Straight into dst, scaled by nearest neighbour as heif_image_scale_image would, without
+    // its second image: libheif 1.15 has no scaled decode.
+    int channels = alpha ? 4 : 3;
+    for (int y = 0; y < out_height; y++) {
+        const uint8_t *row = plane + (size_t)((int64_t)y * height / out_height) * stride;
+        uint8_t *out = (uint8_t *)dst + (size_t)y * out_width * 4;
+        for (int x = 0; x < out_width; x++) {
+            const uint8_t *pixel = row + (size_t)((int64_t)x * width / out_width) * channels;
+            out[x * 4] = pixel[0]; out[x * 4 + 1] = pixel[1]; out[x * 4 + 2] = pixel[2];
+            out[x * 4 + 3] = alpha ? pixel[3] : 255;
+        }
+    }
 done:
-    if (scaled) heif_image_release(scaled);
     if (image) heif_image_release(image);
     if (handle) heif_image_handle_release(handle);
     heif_context_free(context);

@@ -2,10 +2,10 @@ import CHEIFCodec
 import Foundation
 
 /// HEIC and AVIF through libheif 1.15 (libde265 and dav1d/aom behind it). libheif reads from
-/// one buffer (a file is read whole first), decodes the whole image to YCbCr planes, converts
-/// them to its own RGBA image and, for a thumbnail, scales that: there is no scaled decode and
-/// no per-tile decode in 1.15 (heif_image_handle_decode_image_tile came in 1.19), so a
-/// thumbnail costs nearly what a full decode does. The shim copies the result into our bitmap.
+/// one buffer (a file is read whole first), decodes the whole image to YCbCr planes and converts
+/// them to its own RGB image: there is no scaled decode and no per-tile decode in 1.15
+/// (heif_image_handle_decode_image_tile came in 1.19), so a thumbnail costs nearly what a full
+/// decode does. The shim copies (for a thumbnail, samples) that into our bitmap.
 enum HEIFDecoder {
     static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
         try decode(source, info: info, to: (info.width, info.height), how: "decoding it at full size", maxImagePixels: maxImagePixels)
@@ -16,9 +16,9 @@ enum HEIFDecoder {
         return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
     }
 
-    /// What libheif holds at its peak besides our output: its RGBA image (4 bytes a pixel) and
-    /// the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
-    static func internalBytes(_ info: ImageInfo) -> Int { info.pixelCount * 7 }
+    /// What libheif holds at its peak besides our output: its RGB(A) image (3 or 4 bytes a pixel)
+    /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
+    static func internalBytes(_ info: ImageInfo) -> Int { info.pixelCount * (info.hasAlpha ? 7 : 6) }
 
     private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
                                maxImagePixels: Int) throws -> DecodedImage {
@@ -28,22 +28,6 @@ enum HEIFDecoder {
         guard heifcodec_has_codec(av1, 1) != 0 else {
             throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
         }
-        let data: Data
-        switch source {
-        case .memory(let bytes): data = bytes
-        case .file(let path): data = try ImageDecoder.readPrefix(path, count: Int.max)
-        }
-        let image = try DecodedImage(width: size.width, height: size.height)
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes { bytes in
-            message.withUnsafeMutableBufferPointer {
-                heifcodec_decode_rgba(bytes.baseAddress, bytes.count, image.pixels, image.byteCount,
-                                      Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
-            }
-        }
-        guard status == HEIFCODEC_OK else {
-            throw ImagingError.decodeFailed("\(info.format.displayName): \(String(cString: message))")
-        }
-        return image
+        return try ImageDecoder.decodeWhole(source, to: size, format: info.format, heifcodec_decode_rgba)
     }
 }

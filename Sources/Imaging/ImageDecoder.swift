@@ -45,6 +45,32 @@ public enum ImageDecoder {
         }
     }
 
+    /// The shims of libwebp and libheif: bytes, count, destination, its size, output width and
+    /// height, message buffer and its size; returns 0 on success.
+    typealias OneCallDecoder = (UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int, Int32, Int32,
+                                UnsafeMutablePointer<CChar>?, Int) -> Int32
+
+    /// For codecs that decode from one buffer (libwebp, libheif): a file is read whole first, then
+    /// `decoder` writes `size` RGBA pixels into a new bitmap.
+    static func decodeWhole(_ source: JPEGSource, to size: (width: Int, height: Int), format: ImageFormat,
+                            _ decoder: OneCallDecoder) throws -> DecodedImage {
+        let data: Data
+        switch source {
+        case .memory(let bytes): data = bytes
+        case .file(let path): data = try readPrefix(path, count: Int.max)
+        }
+        let image = try DecodedImage(width: size.width, height: size.height)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBytes { bytes in
+            message.withUnsafeMutableBufferPointer {
+                decoder(bytes.baseAddress, bytes.count, image.pixels, image.byteCount,
+                        Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
+            }
+        }
+        guard status == 0 else { throw ImagingError.decodeFailed("\(format.displayName): \(String(cString: message))") }
+        return image
+    }
+
     /// The first `count` bytes of a file (fewer if it is shorter).
     static func readPrefix(_ path: String, count: Int) throws -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -134,39 +134,30 @@ enum HEIFHeader {
         return nil
     }
 
-    /// Size from the largest 'ispe' property (the primary image or its grid; thumbnails
-    /// are smaller), cropped by the largest 'clap' (encoders code whole blocks and crop with
-    /// it: x265 codes a 64x48 image as 64x64) and turned by 'irot'; bit depth from 'pixi',
-    /// alpha from an 'auxC' alpha property.
+    /// The primary item's properties ('pitm', then 'ipma' into 'ipco'): size from 'ispe', cropped
+    /// by 'clap' and turned by 'irot', bit depth from 'pixi'; alpha from an 'auxC' alpha property
+    /// anywhere. Encoders code whole blocks: libheif with x265 stores a 301x203 picture as a
+    /// 302x204 coded item and the 301x203 primary, so the largest 'ispe' is not the size.
     static func inspect(_ reader: ByteReader) throws -> ImageInfo {
         guard let format = brandFormat(reader) else { throw ImagingError.unsupportedImage(ImageInspector.describeUnknown(reader)) }
-        var largest: (width: Int, height: Int)?
-        var cropped: (width: Int, height: Int)?
-        var quarterTurns = 0
-        var depth = 8
+        var properties: [(type: String, offset: Int)] = []
+        var primary: Int?
+        var associations: [Int: [Int]] = [:]  // item ID -> 1-based property indices
         var alpha = false
-        // Boxes that only contain boxes, down to the item properties.
-        func walk(_ start: Int, _ end: Int) {
+        func walk(_ start: Int, _ end: Int, inPropertyContainer: Bool) {
             var offset = start
             while offset + 8 <= end, let size32 = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4) {
                 let size = size32 == 0 ? end - offset : size32
                 guard size >= 8, offset + size <= end else { return }
+                if inPropertyContainer { properties.append((type, offset)) }
                 switch type {
-                case "meta": walk(offset + 12, offset + size)  // a full box: version and flags first
-                case "iprp", "ipco": walk(offset + 8, offset + size)
-                case "ispe":
-                    if let w = reader.be32(offset + 12), let h = reader.be32(offset + 16), w * h > (largest.map { $0.width * $0.height } ?? 0) {
-                        largest = (w, h)
-                    }
-                case "clap":
-                    if let wn = reader.be32(offset + 8), let wd = reader.be32(offset + 12), let hn = reader.be32(offset + 16),
-                       let hd = reader.be32(offset + 20), wd > 0, hd > 0, wn / wd * (hn / hd) > (cropped.map { $0.width * $0.height } ?? 0) {
-                        cropped = (wn / wd, hn / hd)
-                    }
-                case "irot":
-                    if let angle = reader.u8(offset + 8) { quarterTurns = Int(angle & 3) }
-                case "pixi":
-                    if let channels = reader.u8(offset + 12), channels > 0, let bits = reader.u8(offset + 13) { depth = Int(bits) }
+                case "meta": walk(offset + 12, offset + size, inPropertyContainer: false)  // a full box
+                case "iprp": walk(offset + 8, offset + size, inPropertyContainer: false)
+                case "ipco": walk(offset + 8, offset + size, inPropertyContainer: true)
+                case "pitm":
+                    primary = reader.u8(offset + 8) == 0 ? reader.be16(offset + 12) : reader.be32(offset + 12)
+                case "ipma":
+                    associations.merge(itemProperties(reader, at: offset)) { first, _ in first }
                 case "auxC":
                     if let urn = reader.ascii(at: offset + 12, count: max(0, size - 13)), urn.contains("alpha") || urn.hasSuffix("auxid:1") {
                         alpha = true
@@ -176,14 +167,61 @@ enum HEIFHeader {
                 offset += size
             }
         }
-        walk(0, reader.count)
-        guard var size = largest, size.width > 0, size.height > 0 else {
+        walk(0, reader.count, inPropertyContainer: false)
+        let own = primary.flatMap { associations[$0] }?.compactMap { index in properties.indices.contains(index - 1) ? properties[index - 1] : nil }
+        let candidates = own ?? properties  // no pitm/ipma: the whole container
+        var size: (width: Int, height: Int)?
+        for property in candidates where property.type == "ispe" {
+            if let w = reader.be32(property.offset + 12), let h = reader.be32(property.offset + 16), w * h > (size.map { $0.width * $0.height } ?? 0) {
+                size = (w, h)
+            }
+        }
+        guard var size, size.width > 0, size.height > 0 else {
             throw ImagingError.decodeFailed("\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes")
         }
-        if let cropped, cropped.width > 0, cropped.height > 0, cropped.width <= size.width, cropped.height <= size.height {
-            size = cropped
+        var depth = 8
+        for property in candidates {
+            let o = property.offset
+            switch property.type {
+            case "clap":
+                if let wn = reader.be32(o + 8), let wd = reader.be32(o + 12), let hn = reader.be32(o + 16), let hd = reader.be32(o + 20),
+                   wd > 0, hd > 0, (1...size.width).contains(wn / wd), (1...size.height).contains(hn / hd) {
+                    size = (wn / wd, hn / hd)
+                }
+            case "irot":
+                if let angle = reader.u8(o + 8), angle & 1 == 1 { size = (size.height, size.width) }
+            case "pixi":
+                if let channels = reader.u8(o + 12), channels > 0, let bits = reader.u8(o + 13) { depth = Int(bits) }
+            default: break
+            }
         }
-        if quarterTurns % 2 == 1 { size = (size.height, size.width) }
         return ImageInfo(format: format, width: size.width, height: size.height, bitDepth: depth, hasAlpha: alpha)
+    }
+
+    /// 'ipma' (a full box): for each item, its property indices (7 or 15 bits, after an "essential" bit).
+    private static func itemProperties(_ reader: ByteReader, at box: Int) -> [Int: [Int]] {
+        guard let version = reader.u8(box + 8), let flags = reader.u8(box + 11), let count = reader.be32(box + 12) else { return [:] }
+        var result: [Int: [Int]] = [:]
+        var offset = box + 16
+        for _ in 0..<min(count, 10_000) {
+            guard let item = version < 1 ? reader.be16(offset) : reader.be32(offset) else { break }
+            offset += version < 1 ? 2 : 4
+            guard let associationCount = reader.u8(offset) else { break }
+            offset += 1
+            var indices: [Int] = []
+            for _ in 0..<Int(associationCount) {
+                if flags & 1 == 1 {
+                    guard let value = reader.be16(offset) else { break }
+                    indices.append(value & 0x7FFF)
+                    offset += 2
+                } else {
+                    guard let value = reader.u8(offset) else { break }
+                    indices.append(Int(value & 0x7F))
+                    offset += 1
+                }
+            }
+            result[item] = indices
+        }
+        return result
     }
 }

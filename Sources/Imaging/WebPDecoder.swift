@@ -27,20 +27,6 @@ enum WebPDecoder {
                                maxImagePixels: Int) throws -> DecodedImage {
         try ImageDecoder.checkBudget(info, allocates: size.width * size.height * 4 + internalBytes(info), how: how,
                                      maxImagePixels: maxImagePixels)
-        let data: Data
-        switch source {
-        case .memory(let bytes): data = bytes
-        case .file(let path): data = try ImageDecoder.readPrefix(path, count: Int.max)
-        }
-        let image = try DecodedImage(width: size.width, height: size.height)
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes { bytes in
-            message.withUnsafeMutableBufferPointer {
-                webpcodec_decode_rgba(bytes.baseAddress, bytes.count, image.pixels, image.byteCount,
-                                      Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
-            }
-        }
-        guard status == WEBPCODEC_OK else { throw ImagingError.decodeFailed("WebP: \(String(cString: message))") }
-        return image
+        return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)
     }
 }

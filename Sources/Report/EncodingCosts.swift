@@ -134,6 +134,8 @@ public struct EncodingCosts: Sendable {
             ["full", "thumbnail"].compactMap { rss(encoding, render: $0) }.map { $0.max - $0.min }
         }
         values["encodings_max_spread_mb"] = mb(spreads.max())
+        let peerSpreads = encodings.compactMap { rss($0, tool: "vipsthumbnail", render: "thumbnail") }.map { $0.max - $0.min }
+        values["encodings_vips_max_spread_mb"] = mb(peerSpreads.max())
         return values
     }
 

@@ -55,19 +55,7 @@ import Testing
     }
 
     func decodeErrorRow(body: Data, name: String) throws -> (status: Int32, row: [String: String]) {
-        let server = LoopbackServer()
-        server.addResource(path: "/\(name)", body: body, contentType: "application/octet-stream")
-        try server.start()
-        defer { server.shutdown() }
-        let out = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
-        let output = try BenchProcess.run(["--url", server.url(for: "/\(name)").absoluteString, "--strategy", "data",
-                                           "--render", "full", "--allocator", "system", "--runs", "1", "--out", out.path],
-                                          timeout: 120)
-        let rows = try CSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
-        let header = try #require(rows.first)
-        let values = try #require(rows.dropFirst().first, "one row: \(output.standardError)")
-        return (output.status, Dictionary(uniqueKeysWithValues: zip(header, values)))
+        try runServedBody(body, name: name, contentType: "application/octet-stream", ["--strategy", "data", "--render", "full"])
     }
 
     @Test func aCorruptPNGIsADecodeErrorRowNamingWhatLibpngFound() throws {

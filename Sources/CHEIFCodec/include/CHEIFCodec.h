@@ -16,10 +16,11 @@
 // 0 HEVC (HEIC), 1 AV1 (AVIF).
 int heifcodec_has_codec(int av1, int decoding);
 
-// Decodes the primary image to 8-bit RGBA and writes out_width x out_height of it into dst.
+// Decodes the primary image and writes out_width x out_height of it into dst as 8-bit RGBA.
 // libheif 1.15 has no scaled decode and cannot decode into a caller's buffer: it decodes
-// the whole image to YCbCr planes, converts to its own RGBA image, then (for a thumbnail)
-// scales that; the shim copies the result into dst and frees libheif's images.
+// the whole image to YCbCr planes and converts them to its own interleaved RGB image (RGBA
+// when there is an alpha plane); the shim copies that into dst, by nearest neighbour when
+// smaller (as heif_image_scale_image does, without a second image), then frees it.
 int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size,
                           int out_width, int out_height, char *message, size_t message_size);
 
