@@ -104,7 +104,18 @@ public struct CorpusAndJobsFigures: Sendable {
     }
 
     public func blocks() -> [String: String] {
-        ["corpus": corpusTable(), "jobs-timing": timingTable(), "jobs-compare": comparison ?? "No comparison: run `make reference`.\n"]
+        ["corpus": corpusTable(), "jobs-timing": timingTable(), "jobs-compare": comparisonSummary()]
+    }
+
+    /// bench compare's verdict and the rows that are not plainly ok; the whole output is in jobs/compare-matrix.md.
+    func comparisonSummary() -> String {
+        guard let comparison else { return "No comparison: run `make jobs-reference`.\n" }
+        let lines = comparison.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let table = lines.filter { $0.hasPrefix("| cell") || $0.hasPrefix("| ---") || ($0.hasPrefix("| ") && !$0.hasSuffix("| ok |")) }
+        let verdict = lines.filter { $0.contains(" cells: ") || $0.hasPrefix("verdict:") }
+        return "Medians in MB over the baseline, serial run as the baseline, `--jobs 2` as the current run; the cells "
+            + "that are not plainly ok (every row: [jobs/compare-matrix.md](jobs/compare-matrix.md)).\n\n"
+            + table.joined(separator: "\n") + "\n\n" + verdict.map { "`\($0)`" }.joined(separator: " · ") + "\n"
     }
 
     func corpusTable() -> String {
