@@ -8,7 +8,7 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench run-bench sweep scenario encodings plots reference test validate gate baseline benchmarks clean
+.PHONY: setup build bench run-bench sweep scenario encodings corpus corpus-reference jobs-reference plots reference test validate gate baseline benchmarks clean
 
 setup:
 	@bash scripts/setup.sh
@@ -46,6 +46,34 @@ SCENARIO_ARGS ?= --strategy data$(comma)download --render full$(comma)thumbnail 
 scenario: build
 	$(call measure,scenario list-scroll $(SCENARIO_ARGS),)
 
+# A folder of your images (CORPUS=path), or by default the example corpus (scripts/corpus-photos.sh:
+# Debian's mate-backgrounds photographs and generated JPEGs), into a new runs/<UTC time>/ with its chart.
+CORPUS_IMAGES ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/image-memory-bench/corpus
+CORPUS ?= $(CORPUS_IMAGES)
+CORPUS_ARGS ?= --runs 3
+corpus: build
+	@if [ "$(CORPUS)" = "$(CORPUS_IMAGES)" ]; then BENCH=$(BENCH) bash scripts/corpus-photos.sh $(CORPUS_IMAGES); fi
+	$(call measure,corpus $(CORPUS) $(CORPUS_ARGS),)
+	bash scripts/corpus-plots.sh $(RUNS)/$$(readlink $(RUNS)/latest)
+
+# The committed example corpus run (results/corpus/) and its chart; serial, as every committed figure.
+corpus-reference: build
+	BENCH=$(BENCH) bash scripts/corpus-photos.sh $(CORPUS_IMAGES)
+	$(BENCH) corpus $(CORPUS_IMAGES) $(CORPUS_ARGS) --out $(RESULTS)/corpus
+	bash scripts/corpus-plots.sh $(RESULTS)/corpus
+
+# Wall time serial against --jobs 2 (alternating: the matrix 3 times each, the example corpus twice), and
+# bench compare of the two matrices (results/jobs/; the run folders stay in $(JOBS_SCRATCH), not committed).
+JOBS_SCRATCH ?= /tmp/image-memory-bench-jobs
+jobs-reference: build
+	BENCH=$(BENCH) bash scripts/corpus-photos.sh $(CORPUS_IMAGES)
+	rm -rf $(JOBS_SCRATCH) && mkdir -p $(RESULTS)/jobs
+	BENCH=$(BENCH) bash scripts/jobs-timing.sh $(JOBS_SCRATCH) matrix 3 run --strategy all --render none --render full --render thumbnail --runs 5
+	BENCH=$(BENCH) bash scripts/jobs-timing.sh $(JOBS_SCRATCH) corpus 2 corpus $(CORPUS_IMAGES) $(CORPUS_ARGS)
+	cp $(JOBS_SCRATCH)/timings.csv $(RESULTS)/jobs/timings.csv
+	$(BENCH) compare $(JOBS_SCRATCH)/matrix-j1-1/trials.json $(JOBS_SCRATCH)/matrix-j2-1/trials.json --thresholds $(RESULTS)/thresholds.json --format markdown \
+	  > $(RESULTS)/jobs/compare-matrix.md || true
+
 # What the encoding costs: the same picture in every encoding, full and thumbnail, both allocators, 3 runs each
 # (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv (ENCODINGS_OUT).
 ENCODINGS_OUT ?= $(RUNS)/encodings
@@ -63,12 +91,14 @@ plots: build
 	if [ -z "$$run" ]; then echo "make plots: still no run with a trials.csv in $(RUNS)/" >&2; exit 66; fi; \
 	BENCH=$(BENCH) bash scripts/plots.sh "$$run"
 
-# Re-measures the committed reference in results/ (a few minutes): the full matrix, the sweep,
+# Re-measures the committed reference in results/ (about half an hour): the full matrix, the sweep,
+# the cold/warm runs, the example corpus, serial against --jobs 2 timings,
 # the environment, then the charts and results/REPORT.md's tables. Review and commit the changes.
 reference: build
 	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS)
 	$(BENCH) sweep --out $(RESULTS)
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
+	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)

@@ -77,8 +77,10 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
+        // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
+        .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer"]),
         .executableTarget(name: "bench", dependencies: [
-            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios",
+            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios", "Corpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -102,6 +104,7 @@ let package = Package(
             "BenchCore", "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
+        .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
         .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

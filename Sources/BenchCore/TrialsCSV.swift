@@ -114,6 +114,8 @@ public struct RunContext: Codable, Sendable {
     public var completedRuns: Int?
     /// The signal that interrupted the run ("SIGINT", "SIGTERM"), if one did.
     public var interruptedBy: String?
+    /// Children measured at once (--jobs); absent in files from older versions, which ran one at a time.
+    public var jobs: Int?
 
     public init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()

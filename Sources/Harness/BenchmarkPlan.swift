@@ -41,6 +41,14 @@ public enum ImageSource: Sendable {
     case external(url: URL, warmupURL: URL?)
 }
 
+extension ImageSource {
+    /// A throttled server paces every response in time: what a child holds then depends on timing.
+    var isThrottled: Bool {
+        if case .embedded(_, let bandwidth?, _) = self { return bandwidth > 0 }
+        return false
+    }
+}
+
 /// Per-trial settings that are the same across the whole matrix.
 public struct TrialSettings: Sendable {
     public var maxPixel = 1024

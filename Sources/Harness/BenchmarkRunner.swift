@@ -5,27 +5,31 @@ import LoopbackServer
 import Probe
 
 /// The parent: prepares the image and the server, then runs every trial of the plan
-/// through a launcher, one fresh child at a time.
+/// through a launcher, one fresh child at a time, or `jobs` at a time (`ParallelTrials`).
 public final class BenchmarkRunner {
     public let plan: BenchmarkPlan
     public let source: ImageSource
     public let settings: TrialSettings
     public let launcher: TrialLauncher
+    /// Children at once; trials of `serialOnlyStrategies` and throttled runs still run alone.
+    public let jobs: Int
 
     public init(plan: BenchmarkPlan, source: ImageSource, settings: TrialSettings = .init(),
-                launcher: TrialLauncher = ChildProcessLauncher()) {
+                launcher: TrialLauncher = ChildProcessLauncher(), jobs: Int = 1) {
         self.plan = plan
         self.source = source
         self.settings = settings
         self.launcher = launcher
+        self.jobs = max(1, jobs)
     }
 
     /// Runs the plan. `onResult` gets every row as it arrives, with all rows so far (so they can
-    /// be written at once) and the number of trials planned; `shouldStop` is asked between trials and after each (Ctrl-C, SIGTERM:
+    /// be written at once) and the number of trials planned, on this thread in finishing order;
+    /// `shouldStop` is asked between trials and after each (Ctrl-C, SIGTERM:
     /// a trial whose child was killed by the interruption is dropped, not recorded as a failure).
     /// Throws only when the harness cannot start (fixture or server); failed trials are rows.
     public func run(onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
-                    shouldStop: () -> Bool = { false }) throws -> [TrialResult] {
+                    shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> [TrialResult] {
         let target = try prepareTarget()
         defer { target.server?.shutdown() }
 
@@ -39,25 +43,29 @@ public final class BenchmarkRunner {
             Interruption.unregisterScratch(scratch)
         }
 
-        var results: [TrialResult] = []
-        for (index, item) in schedule.enumerated() {
-            if shouldStop() { break }
-            var spec = TrialSpec(
-                strategy: item.cell.strategy, render: item.cell.render, allocator: item.cell.allocator,
-                run: item.run, url: target.url, warmupURL: target.warmupURL,
-                workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"),
-                maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
-                timeoutSeconds: settings.timeoutSeconds)
-            spec.maxImagePixels = settings.maxImagePixels
+        let specs = schedule.enumerated().map { index, item in
+            var spec = settings.spec(for: item.cell, run: item.run, url: target.url, warmupURL: target.warmupURL,
+                                     workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"))
             spec.warmUpImage = target.warmUpImage
-            let result = launcher.launch(spec)
-            // A child killed because the run was interrupted is not a measurement: no row.
-            if shouldStop() && !result.isSuccess { break }
-            results.append(result)
-            onResult(result, results, schedule.count)
+            return spec
         }
+        let launcher = self.launcher
+        let throttled = source.isThrottled
+        var results: [TrialResult] = []
+        ParallelTrials.run(specs, jobs: jobs,
+                           exclusive: { throttled || BenchmarkRunner.serialOnlyStrategies.contains($0.strategy) },
+                           shouldStop: shouldStop, launch: { _, spec in launcher.launch(spec) },
+                           onResult: { _, result in
+                               results.append(result)
+                               onResult(result, results, schedule.count)
+                           })
         return results
     }
+
+    /// Strategies whose peak depends on what else runs: `data-stream`'s chunks queue up on a
+    /// delegate queue with no backpressure, so its peak is a race between the network and that
+    /// queue; the calibration strategies check the sampler, whose rate is CPU time. They run alone.
+    public static let serialOnlyStrategies: Set<String> = ["data-stream", "calibration-spike", "calibration-realloc"]
 
     struct Target {
         var url: URL

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
+import BenchCore
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// What a finished child left behind.
 public struct ChildProcessOutput: Sendable {
@@ -28,10 +30,53 @@ public enum ChildProcess {
 
     public static func run(executable: String, arguments: [String], environment: [String: String],
                            timeoutSeconds: Double) throws -> ChildProcessOutput {
-        let reportPipe = try makePipe()
-        let errorPipe = try makePipe()
+        // Pipes and spawn under one lock: with --jobs, a child spawned by another thread between
+        // pipe() and FD_CLOEXEC would inherit this child's write ends, and its reader would never see EOF.
+        let (pid, reportPipe, errorPipe) = try spawnLock.withLock { _ in
+            try spawn(executable: executable, arguments: arguments, environment: environment)
+        }
         let readEnds = [reportPipe.read, errorPipe.read]
         defer { readEnds.forEach { close($0) } }
+
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        var report = Data(), standardError = Data()
+        let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
+        var timedOut = drained == .deadline
+        var interrupted = drained == .interrupted
+        var status: Int32 = 0
+        // Both pipes are closed; the child should be exiting. Give it until the deadline.
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if !interrupted && Interruption.requested { interrupted = true }
+            if interrupted || timedOut || Date() >= deadline {
+                timedOut = !interrupted
+                kill(-pid, SIGKILL)  // the child's process group, whatever it started included
+                kill(pid, SIGKILL)
+                Interruption.childEnded(pid)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                break
+            }
+            usleep(1000)
+        }
+        Interruption.childEnded(pid)
+        let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        return ChildProcessOutput(
+            pid: pid, report: report, standardError: standardError,
+            exitStatus: signaled ? nil : (status >> 8) & 0xff,
+            terminatingSignal: signaled ? status & 0x7f : nil,
+            timedOut: timedOut, interrupted: interrupted)
+    }
+
+    private static let spawnLock = Mutex<Void>(())
+
+    /// Starts the child with its report and error pipes; returns its pid and the pipes (write ends closed).
+    private static func spawn(executable: String, arguments: [String], environment: [String: String]) throws
+        -> (pid: pid_t, report: (read: Int32, write: Int32), error: (read: Int32, write: Int32)) {
+        let reportPipe = try makePipe()
+        let errorPipe: (read: Int32, write: Int32)
+        do { errorPipe = try makePipe() } catch {
+            close(reportPipe.read); close(reportPipe.write)
+            throw error
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -63,42 +108,17 @@ public enum ChildProcess {
         close(reportPipe.write)
         close(errorPipe.write)
         guard spawnStatus == 0 else {
+            close(reportPipe.read); close(errorPipe.read)
             throw ChildProcessError.spawn(executable: executable, errno: spawnStatus)
         }
-
-        Interruption.setRunningChild(pid)
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        var report = Data(), standardError = Data()
-        let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
-        var timedOut = drained == .deadline
-        var interrupted = drained == .interrupted
-        var status: Int32 = 0
-        // Both pipes are closed; the child should be exiting. Give it until the deadline.
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if !interrupted && Interruption.requested { interrupted = true }
-            if interrupted || timedOut || Date() >= deadline {
-                timedOut = !interrupted
-                kill(-pid, SIGKILL)  // the child's process group, whatever it started included
-                kill(pid, SIGKILL)
-                Interruption.setRunningChild(0)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                break
-            }
-            usleep(1000)
-        }
-        Interruption.setRunningChild(0)
-        let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
-        return ChildProcessOutput(
-            pid: pid, report: report, standardError: standardError,
-            exitStatus: signaled ? nil : (status >> 8) & 0xff,
-            terminatingSignal: signaled ? status & 0x7f : nil,
-            timedOut: timedOut, interrupted: interrupted)
+        Interruption.childStarted(pid)
+        return (pid, reportPipe, errorPipe)
     }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [0, 0]
-        // pipe2 is not exported to Swift; the parent spawns from one thread only, so setting
-        // close-on-exec right after pipe() cannot race with another spawn.
+        // pipe2 is not exported to Swift; callers hold `spawnLock`, so setting close-on-exec
+        // right after pipe() cannot race with another spawn of ours.
         guard pipe(&descriptors) == 0 else {
             throw ChildProcessError.pipe(errno: errno)
         }

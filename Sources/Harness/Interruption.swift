@@ -1,3 +1,4 @@
+import BenchCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -10,8 +11,8 @@ import Synchronization
 public enum Interruption {
     private static let count = Atomic<Int>(0)
     private static let firstSignal = Atomic<Int32>(0)
-    /// The child in progress (its pid is also its process group), 0 when there is none.
-    private static let runningChild = Atomic<Int32>(0)
+    /// The children in progress (each pid is also its process group): several with --jobs.
+    private static let runningChildren = Mutex<Set<Int32>>([])
     private static let sources = Mutex<[any DispatchSourceSignal]>([])
     private static let scratchFolders = Mutex<Set<String>>([])
 
@@ -79,16 +80,23 @@ public enum Interruption {
 
     // MARK: What a signal must not leave behind
 
-    /// Called by `ChildProcess` once the child exists, and with 0 before it is reaped.
-    static func setRunningChild(_ pid: Int32) {
-        runningChild.store(pid, ordering: .releasing)
+    /// Called by `ChildProcess` once the child exists, and before it is reaped.
+    static func childStarted(_ pid: Int32) {
+        _ = runningChildren.withLock { $0.insert(pid) }
     }
 
+    static func childEnded(_ pid: Int32) {
+        _ = runningChildren.withLock { $0.remove(pid) }
+    }
+
+    /// Kills every child in progress (with --jobs, several).
     static func killRunningChild() {
-        let pid = runningChild.load(ordering: .acquiring)
-        guard pid > 0 else { return }
-        kill(-pid, SIGKILL)  // its process group: whatever it started goes too
-        kill(pid, SIGKILL)
+        runningChildren.withLock { pids in
+            for pid in pids where pid > 0 {
+                kill(-pid, SIGKILL)  // its process group: whatever it started goes too
+                kill(pid, SIGKILL)
+            }
+        }
     }
 
     /// A folder removed by a second signal if the code that owns it has not removed it yet.

@@ -3,8 +3,9 @@ import BenchCore
 import Probe
 
 /// Runs one trial somewhere and returns its row. The seam between the parent and its
-/// children: the real one spawns a process, tests may inject their own.
-public protocol TrialLauncher {
+/// children: the real one spawns a process, tests may inject their own. Sendable: with --jobs,
+/// several worker threads launch through it at once.
+public protocol TrialLauncher: Sendable {
     func launch(_ spec: TrialSpec) -> TrialResult
 }
 

@@ -86,6 +86,11 @@ public final class LoopbackServer: Sendable {
         state.setResource(Resource(body: buffer, contentType: contentType), for: LoopbackServer.normalized(path))
     }
 
+    /// Stops serving `path` and lets its body go (a corpus serves each image only while it is measured).
+    public func removeResource(path: String) {
+        state.removeResource(for: LoopbackServer.normalized(path))
+    }
+
     /// Serves `count` paths `<prefix><n><suffix>` (n in 0..<count, e.g. "/row/17.jpg") over a
     /// few bodies: path n gets `bodies[n % bodies.count]`. Each body is copied once into a
     /// ByteBuffer that all its paths share, so 10,000 rows over 8 bodies hold 8 buffers.

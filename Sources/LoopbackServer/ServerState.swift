@@ -66,6 +66,10 @@ final class ServerState: Sendable {
         state.withLock { $0.resources[path] = resource }
     }
 
+    func removeResource(for path: String) {
+        _ = state.withLock { $0.resources.removeValue(forKey: path) }
+    }
+
     func addFamily(_ family: ResourceFamily) {
         state.withLock { $0.families.append(family) }
     }

@@ -13,6 +13,8 @@ public struct ReportFigures {
     public var coldWarm: ColdWarmComparison?
     /// validation.csv's rows (scripts/validate.py), numeric columns by name, when the folder has it.
     public var validation: [[String: Double]]?
+    /// The example corpus run and the serial-against-parallel timings, when the folder has them.
+    public var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     public var encodings: EncodingCosts?
 
@@ -48,7 +50,7 @@ public struct ReportFigures {
     // MARK: Values quoted in sentences
 
     public func values() -> [String: String] {
-        var values = proseValues()
+        var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
@@ -148,6 +150,7 @@ public struct ReportFigures {
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
          "summary": articleSummaryTable(), "article-claims": articleClaimsTable(),
          "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
+            .merging(corpusAndJobs.blocks()) { first, _ in first }
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.

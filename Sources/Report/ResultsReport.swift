@@ -50,6 +50,7 @@ public struct ResultsReport: ResultsFolder {
         }
         var figures = ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
                                     context: context, environment: environment, coldWarm: coldWarm, validation: validation)
+        figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
         let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
         if FileManager.default.fileExists(atPath: encodingsCSV.path) {
             figures.encodings = try parse(encodingsCSV) { try EncodingCosts.parse($0) }

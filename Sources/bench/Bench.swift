@@ -1,3 +1,4 @@
+import BenchCore
 import ArgumentParser
 
 @main
@@ -10,7 +11,7 @@ struct Bench: ParsableCommand {
         optionally decodes it, and reports its RSS and heap peaks over a warmed-up baseline. \
         Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
         """,
-        subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, SweepCommand.self,
+        subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, SweepCommand.self, CorpusCommand.self,
                       ScenarioCommand.self, ReportCommand.self, CompareCommand.self, BaselineCommand.self,
                       TrialCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)

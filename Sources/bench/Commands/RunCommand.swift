@@ -48,6 +48,7 @@ struct RunCommand: ParsableCommand {
     var maxImagePixels = DecodeBudget.defaultMaxImagePixels
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
+    @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
 
     @Flag(help: "Run children with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact heap peak; for measuring its cost.")
     var noExactHeap = false
@@ -67,6 +68,9 @@ struct RunCommand: ParsableCommand {
         if url != nil && bandwidth != nil {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
         }
+        if bandwidth != nil && parallelism.jobs > 1 {
+            throw ValidationError("--bandwidth measures how a child holds a paced body over time, which children running beside it would change; use --jobs 1 with it")
+        }
         guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
         guard DecodeBudget.validRange.contains(maxImagePixels) else {
             throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
@@ -76,14 +80,7 @@ struct RunCommand: ParsableCommand {
 
     /// The root of `url`'s origin (scheme, host and port): the default warm-up target, so that the
     /// session, the connection and libcurl are set up against the server that is measured.
-    static func origin(of url: URL) -> URL {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        components.path = "/"
-        return components.url ?? url
-    }
+    static func origin(of url: URL) -> URL { url.originRoot }
 
     static func httpURL(_ text: String, option: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
@@ -120,7 +117,9 @@ struct RunCommand: ParsableCommand {
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
-                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap))
+                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap),
+                                     jobs: parallelism.jobs)
+        parallelism.warnIfOversubscribed()
         let progress = ProgressLine()
 
         let results: [TrialResult]
@@ -143,6 +142,7 @@ struct RunCommand: ParsableCommand {
         context.plannedRuns = matrix.plan.schedule().count
         context.completedRuns = results.count
         context.interruptedBy = Interruption.signalName
+        context.jobs = parallelism.jobs
         try writer.writeAll(results, context: context)
         if sink.failure == nil { folder.markLatest() }
 

@@ -48,6 +48,7 @@ struct SweepCommand: ParsableCommand {
     var sizes = "1,2,4,8,16,32"
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
+    @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
 
     @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
     var fixtureCache: String?
@@ -90,12 +91,13 @@ struct SweepCommand: ParsableCommand {
         let sink = RescuingWriter(folder: folder)
         let runID = folder.runID
         let progress = ProgressLine()
+        parallelism.warnIfOversubscribed()
 
         var rows: [(step: SweepStep, result: TrialResult)] = []
         for step in steps where !Interruption.requested {
             // A runner per size: its own fixture and server, children as isolated as in `bench run`.
             let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
-                                         settings: settings)
+                                         settings: settings, jobs: parallelism.jobs)
             do {
                 _ = try runner.run(onResult: { latest, _, _ in
                     rows.append((step, latest))

@@ -35,22 +35,28 @@ final class ProgressLine {
     private var lastPlainLine = Date.distantPast
 
     func show(_ result: TrialResult, index: Int, total: Int) {
+        let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+        show(text: "", index: index, total: total, latest: "\(result.cell.description) run \(result.run): \(peak)")
+    }
+
+    /// "[prefix index/total] latest   (elapsed, ~left)".
+    func show(text prefix: String, index: Int, total: Int, latest: String) {
+        let line = describe(prefix: prefix, index: index, total: total, latest: latest)
         guard enabled else {
             if index == total || Date().timeIntervalSince(lastPlainLine) >= 10 {
                 lastPlainLine = Date()
-                FileHandle.standardError.write(Data((describe(result, index: index, total: total) + "\n").utf8))
+                FileHandle.standardError.write(Data((line + "\n").utf8))
             }
             return
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + describe(result, index: index, total: total)).utf8))
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 
-    private func describe(_ result: TrialResult, index: Int, total: Int) -> String {
-        let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+    private func describe(prefix: String, index: Int, total: Int, latest: String) -> String {
         let elapsed = Date().timeIntervalSince(started)
         let eta = index > 0 ? elapsed / Double(index) * Double(total - index) : 0
-        return String(format: "[%d/%d] %@ run %d: %@   (%.0f s, ~%.0f s left)",
-                      index, total, result.cell.description, result.run, peak, elapsed, eta)
+        return String(format: "[%@%d/%d] %@   (%.0f s, ~%.0f s left)",
+                      prefix.isEmpty ? "" : prefix + " ", index, total, latest, elapsed, eta)
     }
 
     func finish() {

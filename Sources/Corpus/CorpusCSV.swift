@@ -1,0 +1,43 @@
+import BenchCore
+import Foundation
+import Harness
+import Report
+
+/// `corpus.csv`: one row per run (and one per image that was not measured), the image's facts
+/// beside the run's figures, units in the column names.
+public enum CorpusCSV {
+    public static let columns: [(name: String, value: @Sendable (CorpusRow) -> String)] = [
+        ("file", { $0.image.entry.name }),
+        ("format", { $0.image.format?.rawValue ?? "" }),
+        ("width", { text($0.image.facts?.width) }),
+        ("height", { text($0.image.facts?.height) }),
+        ("pixels", { text($0.image.facts?.pixelCount) }),
+        ("progressive", { flag($0.image.facts?.progressive) }),
+        ("chroma_subsampling", { $0.image.facts?.chromaSubsampling ?? "" }),
+        ("bit_depth", { text($0.image.facts?.bitDepth) }),
+        ("alpha", { flag($0.image.facts?.hasAlpha) }),
+        ("lossless", { flag($0.image.facts?.lossless) }),
+        ("encoding", { $0.image.facts?.encodingLabel ?? "" }),
+        ("payload_bytes", { text($0.result?.payloadBytes ?? $0.image.fileBytes) }),
+        ("strategy", { $0.result?.strategy ?? "" }),
+        ("render", { $0.result?.render.rawValue ?? "" }),
+        ("allocator", { $0.result?.allocator.rawValue ?? "" }),
+        ("run", { text($0.result?.run) }),
+        ("pid", { text($0.result.map { Int($0.pid) }) }),
+        ("peak_rss_delta_bytes", { text($0.result?.peakRSSDeltaBytes) }),
+        ("peak_heap_exact_delta_bytes", { text($0.result?.peakHeapExactDeltaBytes) }),
+        ("final_rss_bytes", { text($0.result?.finalRSSBytes) }),
+        ("duration_s", { $0.result?.durationSeconds.map { String(format: "%.6f", $0) } ?? "" }),
+        ("status", { $0.result?.status.rawValue ?? $0.image.skipStatus ?? "" }),
+        ("error", { $0.result?.error ?? $0.image.skipReason ?? "" }),
+    ]
+
+    public static func render(_ rows: [CorpusRow], runID: String) -> String {
+        var lines = [CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn])]
+        lines += rows.map { row in CSV.line(columns.map { $0.value(row) } + [runID]) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
+    static func flag(_ value: Bool?) -> String { value.map { $0 ? "1" : "0" } ?? "" }
+}

@@ -1,0 +1,107 @@
+import BenchCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Imaging
+
+/// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
+/// measured (a row with that status, never a silent gap).
+public struct CorpusImage: Sendable {
+    public var entry: CorpusEntry
+    /// The header's facts (ImageInspector); nil when not an image or the header is broken.
+    public var facts: ImageInfo?
+    /// The format from the signature: set even when the header is broken (the child's decoder
+    /// then names the fault in a decode_error row).
+    public var format: ImageFormat?
+    public var fileBytes: Int?
+    /// Set when the image is not measured: "not_an_image", "read_error" or "fetch_error".
+    public var skipStatus: String?
+    public var skipReason: String?
+
+    public var isMeasured: Bool { skipStatus == nil }
+
+    /// Reads the file's first bytes (or fetches the URL) and sniffs the format from them.
+    public static func examine(_ entry: CorpusEntry) -> CorpusImage {
+        var image = CorpusImage(entry: entry)
+        var head: Data
+        switch entry.location {
+        case .file(let file):
+            guard let handle = try? FileHandle(forReadingFrom: file) else {
+                return image.skipped("read_error", "cannot read \(file.path): \(String(cString: strerror(errno)))")
+            }
+            defer { try? handle.close() }
+            do {
+                head = try handle.read(upToCount: 1 << 20) ?? Data()
+                image.fileBytes = Int(try handle.seekToEnd())
+            } catch {
+                return image.skipped("read_error", "cannot read \(file.path): \(error.localizedDescription)")
+            }
+            if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
+                return image.skipped("read_error", "\(file.path) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+            }
+        case .url(let url):
+            switch Self.fetch(url) {
+            case .success(let body):
+                head = body
+                image.fileBytes = body.count
+            case .failure(let problem):
+                return image.skipped("fetch_error", "cannot fetch \(url.absoluteString): \(problem)")
+            }
+        }
+        image.format = ImageInspector.sniff(head)
+        guard image.format != nil else {
+            do {
+                _ = try ImageInspector.inspect(head)
+                return image.skipped("not_an_image", "no image signature")
+            } catch {
+                return image.skipped("not_an_image", "\(error)")
+            }
+        }
+        image.facts = try? ImageInspector.inspect(head)
+        // A header further in than the bytes read (a large EXIF block): read the whole file.
+        if image.facts == nil, case .file(let file) = entry.location, head.count < (image.fileBytes ?? 0),
+           let whole = try? Data(contentsOf: file) {
+            image.facts = try? ImageInspector.inspect(whole)
+        }
+        return image
+    }
+
+    struct FetchProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The body of a 2xx answer (a 404 page is not the image), fetched once in the parent to read its header.
+    static func fetch(_ url: URL, timeoutSeconds: Double = 60) -> Result<Data, FetchProblem> {
+        let outcome = Mutex<Result<Data, FetchProblem>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeoutSeconds
+        let task = URLSession.shared.dataTask(with: request) { body, response, error in
+            let result: Result<Data, FetchProblem>
+            if let error {
+                result = .failure(FetchProblem(description: error.localizedDescription))
+            } else if let status = (response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
+                result = .failure(FetchProblem(description: "HTTP status \(status)"))
+            } else {
+                result = .success(body ?? Data())
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeoutSeconds + 5) == .timedOut {
+            task.cancel()
+            return .failure(FetchProblem(description: "no answer within \(Int(timeoutSeconds)) s"))
+        }
+        return outcome.withLock { $0 } ?? .failure(FetchProblem(description: "no answer"))
+    }
+
+    private func skipped(_ status: String, _ reason: String) -> CorpusImage {
+        var copy = self
+        copy.skipStatus = status
+        copy.skipReason = reason
+        return copy
+    }
+}

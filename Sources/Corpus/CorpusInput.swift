@@ -1,0 +1,115 @@
+import BenchCore
+import Foundation
+
+/// One image of a corpus: a file under the folder, or a URL from the list.
+public struct CorpusEntry: Sendable, Equatable {
+    public enum Location: Sendable, Equatable {
+        case file(URL)
+        case url(URL)
+    }
+
+    /// The file's path relative to the corpus folder, or the URL as written.
+    public var name: String
+    public var location: Location
+
+    public init(name: String, location: Location) {
+        self.name = name
+        self.location = location
+    }
+}
+
+/// A corpus argument that cannot be measured at all, named with what to do instead.
+public struct CorpusInputError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The path does not exist or cannot be read.
+        case missing
+        /// A folder with no files, or a list with no URLs.
+        case empty
+        /// A URL list with malformed or non-loopback lines.
+        case badList
+    }
+
+    public var kind: Kind
+    public var description: String
+}
+
+/// Finds the images to measure: every regular file under a folder (recursively, hidden files and
+/// folders skipped, sorted by path), or the URLs of a text file (one a line; blank lines and
+/// `#` comments skipped). Which files are images is decided later, from their bytes.
+public enum CorpusInput {
+    /// Files above this are listed but not read whole into the server: a row says so.
+    public static let maxFileBytes = 512 * 1024 * 1024
+
+    public static func entries(at path: String) throws(CorpusInputError) -> [CorpusEntry] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CorpusInputError(kind: .missing, description: "'\(path)' does not exist; give a folder of images or a text file of image URLs (one a line)")
+        }
+        return isFolder.boolValue ? try files(in: URL(fileURLWithPath: path, isDirectory: true)) : try urls(inList: path)
+    }
+
+    static func files(in folder: URL) throws(CorpusInputError) -> [CorpusEntry] {
+        guard FileManager.default.isReadableFile(atPath: folder.path),
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                                                         options: [.skipsHiddenFiles]) else {
+            throw CorpusInputError(kind: .missing, description: "cannot read the folder '\(folder.path)'")
+        }
+        let root = folder.standardizedFileURL.path
+        var entries: [CorpusEntry] = []
+        for case let file as URL in walker {
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = file.standardizedFileURL.path
+            let name = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : file.lastPathComponent
+            entries.append(CorpusEntry(name: name, location: .file(file)))
+        }
+        guard !entries.isEmpty else {
+            throw CorpusInputError(kind: .empty, description: "the folder '\(folder.path)' has no files (hidden ones are skipped); put images in it (JPEG, PNG, WebP, ...)")
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    static func urls(inList path: String) throws(CorpusInputError) -> [CorpusEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CorpusInputError(kind: .missing, description: "cannot read '\(path)'")
+        }
+        guard let text = String(data: data, encoding: .utf8), !data.contains(0) else {
+            throw CorpusInputError(kind: .badList, description: "'\(path)' is not a folder or a UTF-8 text file of URLs; give a folder of images or a list of http://127.0.0.1:PORT/... URLs, one a line")
+        }
+        var entries: [CorpusEntry] = []
+        var problems: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            switch loopbackURL(line) {
+            case .success(let url): entries.append(CorpusEntry(name: line, location: .url(url)))
+            case .failure(let problem): problems.append("line \(number + 1): \(problem)")
+            }
+        }
+        if !problems.isEmpty {
+            let shown = problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  ... and \(problems.count - 10) more" : "")
+            throw CorpusInputError(kind: .badList, description: "'\(path)' has lines that are not loopback image URLs:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path (or localhost, [::1]) a line; blank lines and # comments are skipped")
+        }
+        guard !entries.isEmpty else {
+            throw CorpusInputError(kind: .empty, description: "'\(path)' lists no URLs; put one http://127.0.0.1:PORT/path a line")
+        }
+        return entries
+    }
+
+    /// The project measures only its own machine: http(s) to 127.0.0.0/8, localhost or ::1.
+    static func loopbackURL(_ text: String) -> Result<URL, LineProblem> {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            return .failure(LineProblem("'\(text)' is not an http(s) URL"))
+        }
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let loopback = bare == "localhost" || bare == "::1"
+            || (bare.hasPrefix("127.") && bare.split(separator: ".").count == 4 && bare.split(separator: ".").allSatisfy { UInt8($0) != nil })
+        guard loopback else { return .failure(LineProblem("'\(host)' is not a loopback host (127.0.0.1, localhost, ::1)")) }
+        return .success(url)
+    }
+
+    struct LineProblem: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,26 @@
+import BenchCore
+import Imaging
+
+extension ImageInfo {
+    /// The chart's colour and the table's label: the format and the details that change what a
+    /// decode holds ("jpeg progressive 4:2:0", "png rgba interlaced", "webp lossless").
+    public var encodingLabel: String {
+        var parts = [format.rawValue]
+        switch format {
+        case .jpeg:
+            parts.append(progressive ? "progressive" : "baseline")
+            if let chromaSubsampling { parts.append(chromaSubsampling) }
+        case .png:
+            parts.append(hasAlpha ? "rgba" : "rgb")
+            if progressive { parts.append("interlaced") }
+            if bitDepth != 8 { parts.append("\(bitDepth)-bit") }
+        case .webp:
+            if let lossless { parts.append(lossless ? "lossless" : "lossy") }
+            if hasAlpha { parts.append("alpha") }
+        case .heic, .avif:
+            if hasAlpha { parts.append("alpha") }
+            if bitDepth != 8 { parts.append("\(bitDepth)-bit") }
+        }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,26 @@
+import BenchCore
+import Foundation
+
+extension TrialSettings {
+    /// The spec of one run of `cell` against `url`, with these settings: what every runner sends a child.
+    public func spec(for cell: TrialCell, run: Int, url: URL, warmupURL: URL?, workDirectory: URL) -> TrialSpec {
+        var spec = TrialSpec(strategy: cell.strategy, render: cell.render, allocator: cell.allocator,
+                             run: run, url: url, warmupURL: warmupURL, workDirectory: workDirectory,
+                             maxPixel: maxPixel, sampleIntervalNanos: sampleIntervalNanos, timeoutSeconds: timeoutSeconds)
+        spec.maxImagePixels = maxImagePixels
+        return spec
+    }
+}
+
+extension URL {
+    /// The root of this URL's origin (scheme, host and port): where a child warms up, so that the
+    /// session, the connection and libcurl are set up against the server that is measured.
+    public var originRoot: URL {
+        var components = URLComponents()
+        components.scheme = scheme
+        components.host = host
+        components.port = port
+        components.path = "/"
+        return components.url ?? self
+    }
+}

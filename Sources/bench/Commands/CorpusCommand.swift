@@ -1,0 +1,190 @@
+import BenchCore
+import ArgumentParser
+import Corpus
+import Foundation
+import Harness
+import Imaging
+import Probe
+import Report
+import Strategies
+
+struct CorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corpus",
+        abstract: "Measure every image of a folder (or a list of loopback URLs): what each costs to fetch and show.",
+        discussion: """
+        Every regular file under the folder (recursively; hidden ones skipped) is looked at: its format \
+        comes from its first bytes, never its name. Each image is served by the embedded loopback server \
+        (held in memory only while its runs are in progress) and measured with every strategy x renderer \
+        x allocator, each run in a fresh child, as `bench run` does. A text file instead lists URLs, one a \
+        line (# comments and blank lines skipped); only loopback hosts are accepted.
+
+        Writes <out>/corpus.csv (one row per run; one row with its status for a file that is not an image \
+        or cannot be read), <out>/corpus-summary.csv (images ranked by peak memory per pixel) and the \
+        chart's data in <out>/charts/data (scripts/corpus-plots.sh <out> draws charts/corpus.svg and .png).
+
+        Examples:
+          bench corpus ~/Pictures                                 download; full and thumbnail; system malloc
+          bench corpus photos/ --strategy data --strategy download --allocator jemalloc --runs 5 --jobs 2
+          bench corpus urls.txt                                   urls.txt: http://127.0.0.1:8080/a.jpg ...
+
+        Exit status: 0 every image measured and every run succeeded; 3 some runs failed or some files are \
+        not images or cannot be read (each is a row); 64 bad command-line input, or a URL list with \
+        malformed or non-loopback lines (all named); 66 the folder or list does not exist or holds nothing; \
+        70 harness error; 73/74/75 and 129/130/143 as for `bench run`.
+        """)
+
+    @Argument(help: ArgumentHelp("A folder of images, or a text file of image URLs (one a line).", valueName: "folder-or-url-list"))
+    var source: String
+
+    @Option(name: .customLong("strategy"), parsing: .singleValue,
+            help: ArgumentHelp("Strategy to measure; repeat for several, or 'all'. (default: download)", valueName: "name"))
+    var strategies: [StrategyName] = []
+
+    @Option(name: .customLong("render"), parsing: .singleValue,
+            help: "Renderer: none, full or thumbnail; repeat for several. (default: full and thumbnail)")
+    var renders: [RenderMode] = []
+
+    @Option(name: .customLong("allocator"), parsing: .singleValue,
+            help: "Allocator of the measured child: system or jemalloc; repeat for both. (default: system)")
+    var allocators: [Allocator] = []
+
+    @Option(help: "Runs per image and cell, each in a fresh child process.")
+    var runs = 3
+
+    @Option(help: "Longest side the thumbnail renderer aims for, in pixels.")
+    var maxPixel = 1024
+
+    @Option(help: "Refuse to decode images whose decode would allocate more than this many RGBA pixels; such runs are decode_error rows.")
+    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+
+    @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
+    @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
+
+    @Option(help: "Folder for corpus.csv, corpus-summary.csv and the chart's data (default: a new runs/<UTC time>/).")
+    var out: String?
+
+    var plan: BenchmarkPlan {
+        BenchmarkPlan(strategies: StrategySelection.names(strategies, whenEmpty: ["download"]),
+                      renders: renders.isEmpty ? [.full, .thumbnail] : renders.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
+                      allocators: allocators.isEmpty ? [.system] : allocators.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
+                      runs: runs)
+    }
+
+    func validate() throws {
+        try StrategySelection.validate(strategies, allowingCalibration: false)
+        guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
+        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
+        guard DecodeBudget.validRange.contains(maxImagePixels) else {
+            throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
+        }
+    }
+
+    func run() throws {
+        let entries: [CorpusEntry]
+        do {
+            entries = try CorpusInput.entries(at: source)
+        } catch {
+            throw BenchFailure(error.kind == .badList ? .usage : .noInput, error.description).reported()
+        }
+        Interruption.install()
+        let folder = try RunCommand.openOutput(out)
+        var settings = TrialSettings()
+        settings.maxPixel = maxPixel
+        settings.maxImagePixels = maxImagePixels
+        timing.apply(to: &settings)
+
+        let images = entries.map(CorpusImage.examine)
+        let skipped = images.filter { !$0.isMeasured }
+        printError("corpus: \(images.count) file\(images.count == 1 ? "" : "s"), \(images.count - skipped.count) image\(images.count - skipped.count == 1 ? "" : "s") to measure"
+                   + (skipped.isEmpty ? "" : "; not measured: " + skipped.map { "\($0.entry.name) (\($0.skipStatus ?? ""))" }.joined(separator: ", ")))
+        let plan = self.plan
+        let runner = CorpusRunner(images: images, plan: plan, settings: settings, jobs: parallelism.jobs)
+        parallelism.warnIfOversubscribed()
+        let sink = RescuingWriter(folder: folder)
+        let runID = folder.runID
+        let progress = CorpusProgress(images: images, runsPerImage: plan.schedule().count)
+
+        let unsortedRows: [CorpusRow]
+        do {
+            unsortedRows = try runner.run(onRow: { row, all, _ in
+                progress.show(row)
+                sink.write([("corpus.csv", Data(CorpusCSV.render(all, runID: runID).utf8))])
+            }, shouldStop: { Interruption.requested })
+        } catch {
+            progress.finish()
+            throw BenchFailure(.internalError, "cannot start the corpus run: \(error)").reported()
+        }
+        progress.finish()
+
+        // Finishing order while running; the final file in the corpus's order, easier to read and diff.
+        let rows = unsortedRows.sorted(by: Self.corpusOrder)
+        let rankingRender = CorpusRanking.rankingRender(plan.renders) ?? .full
+        let costs = CorpusRanking.rank(rows, by: rankingRender)
+        try? FileManager.default.createDirectory(at: folder.directory.appendingPathComponent("charts/data"), withIntermediateDirectories: true)
+        var files: [(name: String, contents: Data)] = [
+            ("corpus.csv", Data(CorpusCSV.render(rows, runID: runID).utf8)),
+            ("corpus-summary.csv", Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8)),
+        ]
+        files += CorpusChartData.files(costs, renders: plan.renders).map { ("charts/data/" + $0.name, Data($0.contents.utf8)) }
+        let written = sink.write(files, final: true)
+        if sink.failure == nil { folder.markLatest() }
+
+        print(CorpusRanking.table(costs, renders: plan.renders, rankedBy: rankingRender))
+        if let thumbnailWorst = plan.renders.contains(.thumbnail) && rankingRender != .thumbnail
+            ? CorpusRanking.worstSentence(CorpusRanking.rank(rows, by: .thumbnail), render: .thumbnail) : nil {
+            print(thumbnailWorst)
+        }
+        let failed = rows.filter { !$0.isSuccess }
+        for row in failed {
+            if let result = row.result {
+                printError("run failed: \(row.image.entry.name) \(result.cell) run \(result.run): \(result.status.rawValue): \(result.error)")
+            } else {
+                printError("not measured: \(row.image.entry.name): \(row.image.skipStatus ?? ""): \(row.image.skipReason ?? "")")
+            }
+        }
+        let planned = runner.schedule.count + skipped.count
+        try RunCommand.finish(sink: sink, written: written, completed: rows.count, planned: planned, failed: !failed.isEmpty)
+    }
+}
+
+extension CorpusCommand {
+    /// By file, then cell, then run; an image's one unmeasured row has no cell and comes first.
+    static func corpusOrder(_ lhs: CorpusRow, _ rhs: CorpusRow) -> Bool {
+        if lhs.image.entry.name != rhs.image.entry.name { return lhs.image.entry.name < rhs.image.entry.name }
+        guard let left = lhs.result, let right = rhs.result else { return lhs.result == nil && rhs.result != nil }
+        if left.cell != right.cell { return left.cell < right.cell }
+        return left.run < right.run
+    }
+}
+
+/// The corpus's progress line: images done, runs done, the latest run and the time left.
+final class CorpusProgress {
+    private let line = ProgressLine()
+    private let runsPerImage: Int
+    private let totalImages: Int
+    private let totalRuns: Int
+    private var runsLeft: [String: Int]
+    private var imagesDone = 0
+    private var runsDone = 0
+
+    init(images: [CorpusImage], runsPerImage: Int) {
+        self.runsPerImage = runsPerImage
+        totalImages = images.count
+        totalRuns = images.filter(\.isMeasured).count * runsPerImage
+        runsLeft = Dictionary(images.map { ($0.entry.name, $0.isMeasured ? runsPerImage : 1) }, uniquingKeysWith: { $1 })
+    }
+
+    func show(_ row: CorpusRow) {
+        let name = row.image.entry.name
+        runsLeft[name, default: 1] -= 1
+        if runsLeft[name] == 0 { imagesDone += 1 }
+        guard let result = row.result else { return }
+        runsDone += 1
+        let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+        line.show(text: "images \(imagesDone)/\(totalImages), runs", index: runsDone, total: totalRuns,
+                  latest: "\(name) \(result.cell) run \(result.run): \(peak)")
+    }
+
+    func finish() { line.finish() }
+}
