@@ -1,16 +1,18 @@
 import Foundation
 
 /// Turns a completion handler into a blocking call: the child has nothing else to do while it waits.
-final class BlockingCompletion<Value>: @unchecked Sendable {
+package final class BlockingCompletion<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<Value, Error>?
 
-    func finish(_ result: Result<Value, Error>) {
+    package init() {}
+
+    package func finish(_ result: Result<Value, Error>) {
         self.result = result
         done.signal()
     }
 
-    func wait() throws -> Value {
+    package func wait() throws -> Value {
         done.wait()
         let value = try result!.get()
         result = nil  // the caller becomes the only owner of the payload
@@ -20,7 +22,7 @@ final class BlockingCompletion<Value>: @unchecked Sendable {
 
 /// Runs async code to completion from a plain thread and returns its result: the strategy
 /// protocol is blocking, and the child has no other work for the caller's thread.
-func runBlocking<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+package func runBlocking<Value>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
     let completion = BlockingCompletion<Value>()
     Task.detached {
         do {
