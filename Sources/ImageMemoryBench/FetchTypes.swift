@@ -10,5 +10,5 @@ public typealias FetchOutcome = Strategies.FetchOutcome
 
 /// Why a fetch failed: `.transport(String)`, `.httpStatus(Int)`,
 /// `.lengthMismatch(expected:received:)`, `.storage(String)` or `.undecodable(String)`.
-/// Any other error thrown by a strategy is reported as a transport error with its description.
+/// Any other error a strategy throws is reported as a transport error with its description.
 public typealias FetchError = Strategies.FetchError

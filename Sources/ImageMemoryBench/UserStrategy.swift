@@ -15,7 +15,15 @@ final class UserStrategy<Loader: ImageFetchStrategy>: Strategies.FetchStrategy {
 
     func fetch(url: URL) throws -> FetchOutcome {
         let loader = self.loader
-        return try runBlocking { try await loader.fetch(url: url) }
+        do {
+            return try runBlocking { try await loader.fetch(url: url) }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            // A client's own error (a timeout, a refused connection): the row says it failed to
+            // transfer, in the client's words, rather than blaming the harness.
+            throw FetchError.transport(String(describing: error))
+        }
     }
 }
 

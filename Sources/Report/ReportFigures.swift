@@ -14,6 +14,8 @@ public struct ReportFigures {
     public var coldWarm: ColdWarmComparison?
     /// validation.csv's rows (scripts/validate.py), numeric columns by name, when the folder has it.
     public var validation: [[String: Double]]?
+    /// The `example` run (make example: AsyncHTTPClient through the library), when the folder has it.
+    public var example: ExampleComparison?
 
     static let megabyte = 1_000_000.0
 
@@ -47,7 +49,7 @@ public struct ReportFigures {
     // MARK: Values quoted in sentences
 
     public func values() -> [String: String] {
-        var values = proseValues()
+        var values = proseValues().merging(exampleValues()) { first, _ in first }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -144,7 +146,7 @@ public struct ReportFigures {
     public func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
-         "summary": articleSummaryTable(), "article-claims": articleClaimsTable()]
+         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable()]
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.

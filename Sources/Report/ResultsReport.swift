@@ -48,8 +48,12 @@ public struct ResultsReport: ResultsFolder {
                 }
             }
         }
-        return ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
-                             context: context, environment: environment, coldWarm: coldWarm, validation: validation)
+        var figures = ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
+                                    context: context, environment: environment, coldWarm: coldWarm, validation: validation)
+        figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
+            try parse(url) { try TrialsCSV.parse($0) }
+        }
+        return figures
     }
 
     /// Writes the `.dat` files and `vars.gp` into `folder`, removing stale ones this run did not write
