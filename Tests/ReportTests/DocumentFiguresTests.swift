@@ -16,6 +16,7 @@ import Report
         "16 KiB": "libcurl's CURL_MAX_WRITE_SIZE, the most it hands over per write callback",
         "1 MiB": "CFData's threshold above which it rounds capacity up to a power of two (CFData.c)",
         "10 s": "jemalloc's default dirty_decay_ms",
+        "256 KiB": "swift-nio's ByteTransferStrategy.automatic: Data(buffer:) copies up to this size (ByteBuffer-foundation.swift)",
     ]
 
     /// A number followed by a unit of memory, time, rate or share, or a number with thousands separators.
