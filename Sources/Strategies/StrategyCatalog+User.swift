@@ -13,6 +13,7 @@ extension StrategyCatalog {
     /// Built-in strategies first, then the user's: what `--strategy` accepts and `all` means.
     public static var available: [any FetchStrategy.Type] { all + user }
 
+    /// Whether `name` is one of the user's strategies (`bench list` marks those).
     public static func isUser(_ name: String) -> Bool {
         user.contains { $0.name == name }
     }
@@ -37,6 +38,7 @@ extension StrategyCatalog {
     }
 }
 
+/// A user's strategy whose name cannot be registered; the message names the problem and the names in use.
 public struct StrategyRegistrationError: Error, CustomStringConvertible, Sendable {
     public var description: String
     init(_ description: String) { self.description = description }
