@@ -8,7 +8,7 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench run-bench sweep scenario plots reference test validate gate baseline benchmarks clean \
+.PHONY: setup build bench run-bench sweep scenario encodings plots reference test validate gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -47,6 +47,12 @@ SCENARIO_ARGS ?= --strategy data$(comma)download --render full$(comma)thumbnail 
 scenario: build
 	$(call measure,scenario list-scroll $(SCENARIO_ARGS),)
 
+# What the encoding costs: the same picture in every encoding, full and thumbnail, both allocators, 3 runs each
+# (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv (ENCODINGS_OUT).
+ENCODINGS_OUT ?= $(RUNS)/encodings
+encodings: build
+	python3 scripts/encodings.py --bench $(BENCH) --out $(ENCODINGS_OUT) $(ENCODINGS_ARGS)
+
 # Charts (SVG and PNG in <run>/charts) and <run>/REPORT.md's tables, for the latest run that has a
 # trials.csv; measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.
 plots: build
@@ -64,6 +70,7 @@ reference: build
 	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS)
 	$(BENCH) sweep --out $(RESULTS)
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
+	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
 	@$(MAKE) --no-print-directory example
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)

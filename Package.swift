@@ -26,11 +26,19 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // libheif 1.15 decodes HEIC with libde265, AVIF with dav1d, and encodes with x265 and aom.
+        .systemLibrary(name: "CLibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Header only, deliberately not linked: jemalloc is preloaded into the measured
         // child (LD_PRELOAD), never linked into bench, and `mallctl` is found with dlsym.
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // libjpeg reports errors with longjmp, which Swift cannot catch: this shim owns setjmp.
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
+        // The same for libpng (setjmp owned in C), with the streaming box-downscaled thumbnail.
+        .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        .target(name: "CWebPCodec", dependencies: ["CLibWebP"]),
+        .target(name: "CHEIFCodec", dependencies: ["CLibHeif"]),
         // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
         .target(name: "CHeapStats", dependencies: ["CJemalloc"]),
         // Defines malloc and friends to keep an exact live-bytes maximum. Linked into every
@@ -38,8 +46,9 @@ let package = Package(
         .target(name: "CHeapPeak"),
 
         // MARK: Swift modules, one job each
-        // Encodes the fixture JPEG and decodes it (full RGBA or DCT-scaled thumbnail).
-        .target(name: "Imaging", dependencies: ["CJPEGCodec"]),
+        // Encodes the fixture in every encoding, finds an image's format from its bytes and
+        // decodes it (full RGBA, or a thumbnail by the format's cheapest path).
+        .target(name: "Imaging", dependencies: ["CJPEGCodec", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
         .target(name: "LoopbackServer", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),

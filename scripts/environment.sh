@@ -16,3 +16,7 @@ echo "glibc:         $(ldd --version 2>/dev/null | head -1 | awk '{ print $NF }'
 echo "jemalloc:      $(version libjemalloc2)"
 echo "libcurl:       $(version libcurl4)"
 echo "libjpeg-turbo: $(version libjpeg62-turbo)"
+echo "libpng:        $(version libpng16-16)"
+echo "libwebp:       $(version libwebp7)"
+echo "libheif:       $(version libheif1) (libde265 $(version libde265-0), dav1d $(version libdav1d6), x265 $(version libx265-199), aom $(version libaom3))"
+echo "libvips:       $(version libvips42) (vipsthumbnail, the encodings peer)"

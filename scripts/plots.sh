@@ -51,6 +51,10 @@ for chart in article timeline sweep matrix; do
   fi
   draw "$chart" "plots_dir='$plots_dir'; data_dir='$data'"
 done
+# The encodings chart: bench report writes encodings.dat when the folder has encodings.csv (make encodings).
+if [ -f "$data/encodings.dat" ]; then
+  draw encodings "plots_dir='$plots_dir'; data_dir='$data'"
+fi
 # The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
 if [ -f "$results/scenario.csv" ]; then
   draw scenario "csv='$results/scenario.csv'"

@@ -7,6 +7,10 @@ packages=(
   libcurl4-openssl-dev   # libcurl headers: the curl-* strategies and FoundationNetworking's transport
   libjemalloc-dev        # jemalloc: the second allocator, preloaded into the measured child only
   libjpeg62-turbo-dev    # libjpeg-turbo: fixture encoding, full and DCT-scaled decoding
+  libpng-dev             # libpng: PNG fixtures and decoding (full and streaming thumbnail)
+  libwebp-dev            # libwebp: WebP fixtures and decoding (full and scaled)
+  libheif-dev            # libheif: HEIC (libde265, x265) and AVIF (dav1d, aom) fixtures and decoding
+  libvips-tools          # vipsthumbnail: the peer the encodings comparison measures
   gnuplot-nox            # make plots
   pkg-config             # finds the C libraries for the system-library targets
 )

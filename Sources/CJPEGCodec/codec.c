@@ -250,6 +250,11 @@ static void dest_term(j_compress_ptr cinfo) {
 }
 
 jpegcodec_encoder *jpegcodec_encoder_create(int width, int height, int quality, int progressive) {
+    return jpegcodec_encoder_create_sampled(width, height, quality, progressive, 0);
+}
+
+jpegcodec_encoder *jpegcodec_encoder_create_sampled(int width, int height, int quality, int progressive,
+                                                    int full_chroma) {
     jpegcodec_encoder *e = calloc(1, sizeof *e);
     if (e == NULL) return NULL;
     codec_error_init(&e->err);
@@ -276,6 +281,7 @@ jpegcodec_encoder *jpegcodec_encoder_create(int width, int height, int quality, 
     e->cinfo.in_color_space = JCS_RGB;
     jpeg_set_defaults(&e->cinfo);  // YCbCr 4:2:0, standard Huffman tables, islow DCT
     jpeg_set_quality(&e->cinfo, quality, TRUE);
+    if (full_chroma) e->cinfo.comp_info[0].h_samp_factor = e->cinfo.comp_info[0].v_samp_factor = 1;  // 4:4:4
     if (progressive) jpeg_simple_progression(&e->cinfo);
     jpeg_start_compress(&e->cinfo, TRUE);
     e->status = JPEGCODEC_OK;

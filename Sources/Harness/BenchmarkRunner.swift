@@ -48,6 +48,7 @@ public final class BenchmarkRunner {
                 maxPixel: settings.maxPixel, sampleIntervalNanos: settings.sampleIntervalNanos,
                 timeoutSeconds: settings.timeoutSeconds)
             spec.maxImagePixels = settings.maxImagePixels
+            spec.warmUpImage = target.warmUpImage
             let result = launcher.launch(spec)
             // A child killed because the run was interrupted is not a measurement: no row.
             if shouldStop() && !result.isSuccess { break }
@@ -61,6 +62,9 @@ public final class BenchmarkRunner {
         var url: URL
         var warmupURL: URL?
         var server: LoopbackServer?
+        /// A tiny image in the fixture's encoding that the child decodes while warming up, so a
+        /// format's first-use costs (code pages, codec set-up) are not measured; nil for JPEG.
+        var warmUpImage: URL?
     }
 
     /// The URL to measure, starting the embedded server with the fixture when needed.
@@ -74,10 +78,13 @@ public final class BenchmarkRunner {
             var configuration = LoopbackServer.Configuration()
             configuration.bandwidthBytesPerSecond = bandwidth
             let server = LoopbackServer(configuration: configuration)
-            server.addResource(path: BenchmarkRunner.fixturePath, body: body, contentType: "image/jpeg")
+            server.addResource(path: BenchmarkRunner.fixturePath, body: body, contentType: fixture.encoding.mimeType)
             try server.start()
+            let warmUpImage = fixture.encoding.format == .jpeg ? nil
+                : try FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 48, quality: fixture.quality, encoding: fixture.encoding),
+                                                     in: settings.fixtureCacheDirectory)
             return Target(url: server.url(for: BenchmarkRunner.fixturePath),
-                          warmupURL: warmUp ? server.url(for: "/warmup") : nil, server: server)
+                          warmupURL: warmUp ? server.url(for: "/warmup") : nil, server: server, warmUpImage: warmUpImage)
         }
     }
 

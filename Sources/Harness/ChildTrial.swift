@@ -46,7 +46,7 @@ public enum ChildTrial {
                 // (Data(contentsOf:) reports a 404 as a plain error, so it lands here too.)
             }
         }
-        try Renderer.warmUp(mode: spec.render)
+        try Renderer.warmUp(mode: spec.render, image: spec.warmUpImage)
 
         let exactHeap = ExactHeapPeak()
         let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,

@@ -34,6 +34,8 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     /// "final" means the steady state with the image on screen.
     public var settleNanos: UInt64 = TrialSpec.defaultSettleNanos
     public static let defaultSettleNanos: UInt64 = 50_000_000
+    /// A tiny image of the measured one's format, decoded during warm-up (nil: a tiny JPEG).
+    public var warmUpImage: URL?
     /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
     public var launchedAtNanos: UInt64?
 

@@ -1,22 +1,27 @@
 import CJPEGCodec
 import Foundation
 
-/// Makes the deterministic test JPEG and caches it on disk by its parameters.
+/// Makes the deterministic test image and caches it on disk by its parameters.
 public enum FixtureGenerator {
     /// The same bytes for the same spec, every time, on every machine with the same
-    /// libjpeg-turbo. Pixels come from `jpegcodec_fixture_row` (integer-only C, so a
-    /// debug build is still fast) and are encoded strip by strip.
-    public static func makeJPEG(_ spec: FixtureSpec) throws -> Data {
+    /// encoder library. Pixels come from `jpegcodec_fixture_row` (integer-only C, so a
+    /// debug build is still fast); `spec.encoding` picks the format and its options.
+    public static func make(_ spec: FixtureSpec) throws -> Data {
         guard spec.width > 0, spec.height > 0, spec.width <= 65500, spec.height <= 65500,
               let pixels = jpegcodec_fixture_create(Int32(spec.width), Int32(spec.height), spec.seed,
                                                     Int32(FixtureSpec.grainAmplitude)) else {
             throw ImagingError.encodeFailed("cannot make a \(spec.width)x\(spec.height) fixture")
         }
         defer { jpegcodec_fixture_destroy(pixels) }
-        return try JPEGEncoder.encodeRGB(width: spec.width, height: spec.height, quality: spec.quality,
-                                         progressive: spec.progressive) { y, row in
-            jpegcodec_fixture_row(pixels, Int32(y), row)
+        return try FixtureEncoders.encode(spec, pixels: pixels)
+    }
+
+    /// The fixture as a JPEG (the spec's JPEG encoding; a non-JPEG encoding is refused).
+    public static func makeJPEG(_ spec: FixtureSpec) throws -> Data {
+        guard spec.encoding.format == .jpeg else {
+            throw ImagingError.encodeFailed("makeJPEG was asked for a \(spec.encoding.rawValue) fixture")
         }
+        return try make(spec)
     }
 
     /// The fixture's file in `directory`: reused if present, else generated and written
@@ -30,7 +35,7 @@ public enum FixtureGenerator {
         } catch {
             throw ImagingError.io("cannot create \(directory.path): \(error)")
         }
-        let data = try makeJPEG(spec)
+        let data = try make(spec)
         let temporary = directory.appendingPathComponent(".\(spec.fileName).\(getpid()).\(UUID().uuidString).tmp")
         do {
             try data.write(to: temporary)

@@ -1,22 +1,27 @@
 import CJPEGCodec
 
-/// The parameters of a generated test JPEG. The default is the article's photo:
-/// 6000 x 4000, baseline, about 13.1 MB.
+/// The parameters of a generated test image. The default is the article's photo:
+/// 6000 x 4000, baseline JPEG, about 13.1 MB.
 public struct FixtureSpec: Codable, Hashable, Sendable {
     public var width = 6000
     public var height = 4000
     /// 90 with the default grain gives 13,108,402 bytes at 6000 x 4000 (libjpeg-turbo 2.1.5).
+    /// For the lossy encodings (JPEG, WebP lossy, HEIC, AVIF); PNG and WebP lossless ignore it.
     public var quality = 90
-    public var progressive = false
+    public var encoding = FixtureEncoding.jpeg
     public var seed: UInt64 = 1
 
-    public init(width: Int = 6000, height: Int = 4000, quality: Int = 90, progressive: Bool = false, seed: UInt64 = 1) {
+    public init(width: Int = 6000, height: Int = 4000, quality: Int = 90, progressive: Bool = false, seed: UInt64 = 1,
+                encoding: FixtureEncoding? = nil) {
         self.width = width
         self.height = height
         self.quality = quality
-        self.progressive = progressive
+        self.encoding = encoding ?? (progressive ? .jpegProgressive : .jpeg)
         self.seed = seed
     }
+
+    /// A progressive (or Adam7-interlaced) encoding.
+    public var progressive: Bool { encoding.isProgressive }
 
     /// The article's image.
     public static let article = FixtureSpec()
@@ -28,11 +33,11 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     static let grainAmplitude = 57
 
     /// Stable across runs and machines (FNV-1a, not Swift's seeded Hasher) over every
-    /// parameter, the generator version and the libjpeg-turbo version: another libjpeg
-    /// may encode the same pixels to different bytes.
+    /// parameter, the generator version and the encoder's version: another libjpeg (libpng,
+    /// libwebp, libheif) may encode the same pixels to different bytes.
     public var cacheKey: String {
-        let canonical = "fixture;v\(Self.generatorVersion);grain\(Self.grainAmplitude);libjpeg\(jpegcodec_library_version());"
-            + "\(width)x\(height);q\(quality);\(progressive ? "progressive" : "baseline");seed\(seed)"
+        let canonical = "fixture;v\(Self.generatorVersion);grain\(Self.grainAmplitude);\(FixtureEncoders.version(of: encoding));"
+            + "\(width)x\(height);q\(quality);\(encodingKey);seed\(seed)"
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in canonical.utf8 {
             hash ^= UInt64(byte)
@@ -42,8 +47,17 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// e.g. "fixture-6000x4000-q90-baseline-s1-1a2b3c4d.jpg"
+    /// e.g. "fixture-6000x4000-q90-baseline-s1-1a2b3c4d.jpg", "fixture-6000x4000-q90-png-rgba-s1-....png"
     public var fileName: String {
-        "fixture-\(width)x\(height)-q\(quality)-\(progressive ? "progressive" : "baseline")-s\(seed)-\(cacheKey.prefix(8)).jpg"
+        "fixture-\(width)x\(height)-q\(quality)-\(encodingKey)-s\(seed)-\(cacheKey.prefix(8)).\(encoding.fileExtension)"
+    }
+
+    /// The JPEG names of before there were encodings, so cached and committed names stay.
+    private var encodingKey: String {
+        switch encoding {
+        case .jpeg: return "baseline"
+        case .jpegProgressive: return "progressive"
+        default: return encoding.rawValue
+        }
     }
 }

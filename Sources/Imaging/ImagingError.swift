@@ -1,11 +1,13 @@
 import CJPEGCodec
 
-/// What went wrong while decoding, encoding or caching a JPEG. libjpeg's own message
-/// (or the OS error) is carried in the payload.
+/// What went wrong while inspecting, decoding, encoding or caching an image. The codec's own
+/// message (or the OS error), prefixed with the format, is carried in the payload.
 public enum ImagingError: Error, CustomStringConvertible, Equatable {
+    /// None of the formats we decode, or a variant we do not (animated WebP): says what was found.
+    case unsupportedImage(String)
     /// The bytes do not start like a JPEG (no SOI marker), or there are none.
     case notAJPEG(String)
-    /// A JPEG that cannot be decoded: corrupt, truncated, unsupported, or too large.
+    /// An image that cannot be decoded: corrupt, truncated, unsupported, or too large.
     case decodeFailed(String)
     case encodeFailed(String)
     /// Refused before decoding: the decode would allocate more than the pixel budget allows.
@@ -16,9 +18,10 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .notAJPEG(let message): return "not a JPEG: \(message)"
-        case .decodeFailed(let message): return "JPEG decode failed: \(message)"
-        case .encodeFailed(let message): return "JPEG encode failed: \(message)"
-        case .overBudget(let message): return "JPEG refused: \(message)"
+        case .unsupportedImage(let found): return "unsupported image: \(found)"
+        case .decodeFailed(let message): return "decode failed: \(message)"
+        case .encodeFailed(let message): return "encode failed: \(message)"
+        case .overBudget(let message): return "image refused: \(message)"
         case .io(let message): return "I/O error: \(message)"
         }
     }
@@ -29,7 +32,7 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable {
         case JPEGCODEC_OK: return nil
         case JPEGCODEC_NOT_JPEG: return .notAJPEG(message)
         case JPEGCODEC_IO: return .io(message)
-        default: return .decodeFailed(message)
+        default: return .decodeFailed("JPEG: \(message)")
         }
     }
 }

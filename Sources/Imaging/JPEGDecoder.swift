@@ -1,7 +1,8 @@
 import CJPEGCodec
 import Foundation
 
-/// Where the compressed bytes are: already in memory, or in a file that is streamed.
+/// Where an image's compressed bytes are (any format, despite the name): already in memory,
+/// or in a file that is streamed where the codec can.
 public enum JPEGSource: Sendable {
     case memory(Data)
     case file(path: String)

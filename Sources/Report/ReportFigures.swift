@@ -16,6 +16,8 @@ public struct ReportFigures {
     public var validation: [[String: Double]]?
     /// The `example` run (make example: AsyncHTTPClient through the library), when the folder has it.
     public var example: ExampleComparison?
+    /// encodings.csv (scripts/encodings.py), when the folder has it.
+    public var encodings: EncodingCosts?
 
     static let megabyte = 1_000_000.0
 
@@ -50,6 +52,7 @@ public struct ReportFigures {
 
     public func values() -> [String: String] {
         var values = proseValues().merging(exampleValues()) { first, _ in first }
+        values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -146,7 +149,8 @@ public struct ReportFigures {
     public func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
-         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable()]
+         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
+         "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.

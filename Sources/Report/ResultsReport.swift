@@ -53,6 +53,10 @@ public struct ResultsReport: ResultsFolder {
         figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
             try parse(url) { try TrialsCSV.parse($0) }
         }
+        let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
+        if FileManager.default.fileExists(atPath: encodingsCSV.path) {
+            figures.encodings = try parse(encodingsCSV) { try EncodingCosts.parse($0) }
+        }
         return figures
     }
 
@@ -61,7 +65,8 @@ public struct ResultsReport: ResultsFolder {
     @discardableResult
     public func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = figures.chart.files()
+        var files = figures.chart.files()
+        if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
         for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path)
         where (stale.hasSuffix(".dat") || stale == "vars.gp") && files[stale] == nil {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(stale))

@@ -29,6 +29,16 @@ import Report
         #expect(output.standardError.contains("Error:"))
     }
 
+    /// An unknown encoding names every valid one; --progressive is an alias that cannot contradict --encoding.
+    @Test(arguments: [(["--encoding", "gif"], "jpeg-progressive-444"),
+                      (["--progressive", "--encoding", "png-rgb"], "--progressive means --encoding jpeg-progressive"),
+                      (["--encoding", "webp-lossless", "--width", "20000"], "WebP is at most 16383 pixels a side")])
+    func badEncodingsAreUsageErrorsNamingTheChoices(arguments: [String], message: String) throws {
+        let output = try BenchProcess.run(arguments)
+        #expect(output.status == 64, "\(arguments): \(output.standardError)")
+        #expect(output.standardError.contains(message), "\(output.standardError)")
+    }
+
     /// Runs against `url`, expecting exit 3 and one row per strategy with `status`.
     func expectFailedRows(url: String, render: String = "none", extra: [String] = [], status: String) throws {
         let folder = BenchProcess.temporaryFolder()

@@ -8,19 +8,7 @@ import TestSupport
 /// refused before allocating, as a decode_error row that names the size and the option.
 @Suite(.serialized) struct DecompressionBombTrialTests {
     func runRow(body: Data, _ extra: [String]) throws -> (status: Int32, row: [String: String]) {
-        let server = LoopbackServer()
-        server.addResource(path: "/bomb.jpg", body: body, contentType: "image/jpeg")
-        try server.start()
-        defer { server.shutdown() }
-        let out = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
-        let output = try BenchProcess.run(["--url", server.url(for: "/bomb.jpg").absoluteString, "--strategy", "data",
-                                           "--allocator", "system", "--runs", "1", "--out", out.path] + extra,
-                                          timeout: 120)
-        let rows = try CSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
-        let header = try #require(rows.first)
-        let values = try #require(rows.dropFirst().first, "one row: \(output.standardError)")
-        return (output.status, Dictionary(uniqueKeysWithValues: zip(header, values)))
+        try runServedBody(body, name: "bomb.jpg", contentType: "image/jpeg", ["--strategy", "data"] + extra)
     }
 
     @Test func theBombIsADecodeErrorRowNamingItsSizeAndTheOption() throws {

@@ -33,6 +33,7 @@ extension ImagingError {
     /// The case name, to assert on the kind of error without its libjpeg message.
     var kind: String {
         switch self {
+        case .unsupportedImage: return "unsupportedImage"
         case .notAJPEG: return "notAJPEG"
         case .decodeFailed: return "decodeFailed"
         case .encodeFailed: return "encodeFailed"

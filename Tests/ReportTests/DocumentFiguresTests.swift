@@ -17,6 +17,8 @@ import Report
         "1 MiB": "CFData's threshold above which it rounds capacity up to a power of two (CFData.c)",
         "10 s": "jemalloc's default dirty_decay_ms",
         "256 KiB": "swift-nio's ByteTransferStrategy.automatic: Data(buffer:) copies up to this size (ByteBuffer-foundation.swift)",
+        "4 bytes a pixel": "8-bit RGBA, the definition of the bitmap",
+        "2 bytes per coefficient": "libjpeg's JCOEF is a short (jmorecfg.h); doc/libjpeg.txt, Memory usage",
     ]
 
     /// A number followed by a unit of memory, time, rate or share, or a number with thousands separators.

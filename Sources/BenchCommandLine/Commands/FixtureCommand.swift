@@ -5,12 +5,12 @@ import Imaging
 struct FixtureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixture",
-        abstract: "Write the deterministic test JPEG (by default the article's 6000x4000, ~13.1 MB).",
+        abstract: "Write the deterministic test image in any encoding (by default the article's 6000x4000, ~13.1 MB).",
         discussion: "The same parameters always give the same bytes. Without --out the file is made in (or reused from) the fixture cache and its path printed.")
 
     @OptionGroup var fixture: FixtureOptions
 
-    @Option(help: "Write the JPEG to this path.")
+    @Option(help: "Write the image to this path.")
     var out: String?
 
     func run() throws {
@@ -26,8 +26,8 @@ struct FixtureCommand: ParsableCommand {
         }
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         print("\(path)")
-        print(String(format: "%dx%d %@ JPEG, quality %d, seed %llu: %d bytes (%.2f MB), %.1f s",
-                     spec.width, spec.height, spec.progressive ? "progressive" : "baseline", spec.quality, spec.seed,
+        print(String(format: "%dx%d %@, quality %d, seed %llu: %d bytes (%.2f MB), %.1f s",
+                     spec.width, spec.height, spec.encoding.summary, spec.quality, spec.seed,
                      size, Double(size) / 1e6, Date().timeIntervalSince(started)))
     }
 }

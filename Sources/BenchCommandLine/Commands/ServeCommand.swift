@@ -59,7 +59,7 @@ struct ServeCommand: ParsableCommand {
         configuration.requestTimeoutSeconds = requestTimeout
         configuration.idleTimeoutSeconds = idleTimeout
         let server = LoopbackServer(configuration: configuration)
-        server.addResource(path: BenchmarkRunner.fixturePath, body: try Data(contentsOf: file), contentType: "image/jpeg")
+        server.addResource(path: BenchmarkRunner.fixturePath, body: try Data(contentsOf: file), contentType: fixture.spec.encoding.mimeType)
         try server.start()
         print("serving \(server.url(for: BenchmarkRunner.fixturePath)) (\(file.lastPathComponent)); Ctrl-C stops")
         fflush(stdout)

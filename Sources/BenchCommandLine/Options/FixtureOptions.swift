@@ -13,7 +13,10 @@ struct FixtureOptions: ParsableArguments {
     @Option(help: "JPEG quality of the fixture, 1-100.")
     var quality = FixtureSpec.article.quality
 
-    @Flag(help: "Encode the fixture as progressive JPEG instead of baseline.")
+    @Option(help: "How the fixture is encoded: \(FixtureEncoding.names).")
+    var encoding: FixtureEncoding = .jpeg
+
+    @Flag(help: "Same as --encoding jpeg-progressive.")
     var progressive = false
 
     @Option(help: "Seed of the fixture's pixel generator: same seed, same bytes.")
@@ -27,7 +30,7 @@ struct FixtureOptions: ParsableArguments {
         spec.width = width
         spec.height = height
         spec.quality = quality
-        spec.progressive = progressive
+        spec.encoding = progressive ? .jpegProgressive : encoding
         spec.seed = seed
         return spec
     }
@@ -43,8 +46,19 @@ struct FixtureOptions: ParsableArguments {
         guard (16...30_000).contains(width), (16...30_000).contains(height) else {
             throw ValidationError("--width and --height must be between 16 and 30000 pixels (got \(width)x\(height))")
         }
+        if progressive && ![.jpeg, .jpegProgressive].contains(encoding) {
+            throw ValidationError("--progressive means --encoding jpeg-progressive; it cannot be combined with --encoding \(encoding.rawValue)")
+        }
+        if encoding.format == .webp && max(width, height) > 16383 {
+            throw ValidationError("--encoding \(encoding.rawValue): WebP is at most 16383 pixels a side (got \(width)x\(height))")
+        }
         guard (1...100).contains(quality) else {
             throw ValidationError("--quality must be between 1 and 100 (got \(quality))")
         }
     }
+}
+
+extension FixtureEncoding: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

@@ -73,6 +73,9 @@ typedef struct jpegcodec_encoder jpegcodec_encoder;
 // Returns NULL only if out of memory; otherwise check jpegcodec_encoder_status.
 jpegcodec_encoder *jpegcodec_encoder_create(int width, int height, int quality,
                                             int progressive);
+// The same, with full_chroma = 1 for 4:4:4 (no chroma subsampling) instead of 4:2:0.
+jpegcodec_encoder *jpegcodec_encoder_create_sampled(int width, int height, int quality,
+                                                    int progressive, int full_chroma);
 void jpegcodec_encoder_destroy(jpegcodec_encoder *e);  // frees unfinished output
 int jpegcodec_encoder_status(const jpegcodec_encoder *e);
 // Writes `count` rows starting at `rows`, `stride` bytes apart.

@@ -1,0 +1,33 @@
+import CHEIFCodec
+import Foundation
+
+/// HEIC and AVIF through libheif 1.15 (libde265 and dav1d/aom behind it). libheif reads from
+/// one buffer (a file is read whole first), decodes the whole image to YCbCr planes and converts
+/// them to its own RGB image: there is no scaled decode and no per-tile decode in 1.15
+/// (heif_image_handle_decode_image_tile came in 1.19), so a thumbnail costs nearly what a full
+/// decode does. The shim copies (for a thumbnail, samples) that into our bitmap.
+enum HEIFDecoder {
+    static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
+        try decode(source, info: info, to: (info.width, info.height), how: "decoding it at full size", maxImagePixels: maxImagePixels)
+    }
+
+    static func decodeThumbnail(_ source: JPEGSource, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+        let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
+        return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
+    }
+
+    /// What libheif holds at its peak besides our output: its RGB(A) image (3 or 4 bytes a pixel)
+    /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
+    static func internalBytes(_ info: ImageInfo) -> Int { info.pixelCount * (info.hasAlpha ? 7 : 6) }
+
+    private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
+                               maxImagePixels: Int) throws -> DecodedImage {
+        try ImageDecoder.checkBudget(info, allocates: size.width * size.height * 4 + internalBytes(info), how: how,
+                                     maxImagePixels: maxImagePixels)
+        let av1: Int32 = info.format == .avif ? 1 : 0
+        guard heifcodec_has_codec(av1, 1) != 0 else {
+            throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
+        }
+        return try ImageDecoder.decodeWhole(source, to: size, format: info.format, heifcodec_decode_rgba)
+    }
+}

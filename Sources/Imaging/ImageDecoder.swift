@@ -1,0 +1,107 @@
+import Foundation
+
+/// Decodes any supported image, the format found from its bytes: to full-size 8-bit RGBA,
+/// or to a thumbnail by the cheapest path its format allows (ThumbnailSize says how big).
+public enum ImageDecoder {
+    /// The header of the image at `source`. For a file only a prefix is read (all of it only
+    /// when a JPEG or HEIF header lies further in than `ImageInspector.typicalHeaderBytes`).
+    public static func inspect(_ source: JPEGSource) throws -> ImageInfo {
+        switch source {
+        case .memory(let data):
+            return try ImageInspector.inspect(data)
+        case .file(let path):
+            let prefix = try readPrefix(path, count: ImageInspector.typicalHeaderBytes)
+            do {
+                return try ImageInspector.inspect(prefix)
+            } catch ImagingError.decodeFailed(let message) where prefix.count == ImageInspector.typicalHeaderBytes {
+                _ = message  // the header may continue past the prefix: try the whole file
+                return try ImageInspector.inspect(readPrefix(path, count: Int.max))
+            }
+        }
+    }
+
+    /// Full-size 8-bit RGBA, kept by the caller as an image view keeps its bitmap.
+    public static func decodeFull(_ source: JPEGSource,
+                                  maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+        let info = try inspect(source)
+        switch info.format {
+        case .jpeg: return try JPEGDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
+        case .png: return try PNGDecoder.decodeFull(source, info: info, maxImagePixels: maxImagePixels)
+        case .webp: return try WebPDecoder.decodeFull(source, info: info, maxImagePixels: maxImagePixels)
+        case .heic, .avif: return try HEIFDecoder.decodeFull(source, info: info, maxImagePixels: maxImagePixels)
+        }
+    }
+
+    /// A thumbnail of `ThumbnailSize.of(info, maxPixel:)`, never going through a full-size
+    /// RGBA bitmap where the format allows it (see each decoder for what it must hold).
+    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
+                                       maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+        let info = try inspect(source)
+        switch info.format {
+        case .jpeg: return try JPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .png: return try PNGDecoder.decodeThumbnail(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .webp: return try WebPDecoder.decodeThumbnail(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .heic, .avif: return try HEIFDecoder.decodeThumbnail(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        }
+    }
+
+    /// The shims of libwebp and libheif: bytes, count, destination, its size, output width and
+    /// height, message buffer and its size; returns 0 on success.
+    typealias OneCallDecoder = (UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int, Int32, Int32,
+                                UnsafeMutablePointer<CChar>?, Int) -> Int32
+
+    /// For codecs that decode from one buffer (libwebp, libheif): a file is read whole first, then
+    /// `decoder` writes `size` RGBA pixels into a new bitmap.
+    static func decodeWhole(_ source: JPEGSource, to size: (width: Int, height: Int), format: ImageFormat,
+                            _ decoder: OneCallDecoder) throws -> DecodedImage {
+        let data: Data
+        switch source {
+        case .memory(let bytes): data = bytes
+        case .file(let path): data = try readPrefix(path, count: Int.max)
+        }
+        let image = try DecodedImage(width: size.width, height: size.height)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBytes { bytes in
+            message.withUnsafeMutableBufferPointer {
+                decoder(bytes.baseAddress, bytes.count, image.pixels, image.byteCount,
+                        Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
+            }
+        }
+        guard status == 0 else { throw ImagingError.decodeFailed("\(format.displayName): \(String(cString: message))") }
+        return image
+    }
+
+    /// The first `count` bytes of a file (fewer if it is shorter).
+    static func readPrefix(_ path: String, count: Int) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImagingError.io("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        do {
+            return try count == Int.max ? handle.readToEnd() ?? Data() : handle.read(upToCount: count) ?? Data()
+        } catch {
+            throw ImagingError.io("cannot read \(path): \(error)")
+        }
+    }
+
+    /// Refuses, before allocating, a decode whose buffers would pass the budget (bytes at 4 a pixel).
+    static func checkBudget(_ info: ImageInfo, allocates bytes: Int, how: String, maxImagePixels: Int) throws {
+        let budget = maxImagePixels.multipliedReportingOverflow(by: 4)
+        let budgetBytes = budget.overflow ? Int.max : budget.partialValue
+        guard bytes > budgetBytes else { return }
+        throw ImagingError.overBudget(
+            "\(info.summary) (\(info.pixelCount) pixels); \(how) would allocate \(String(format: "%.1f MB", Double(bytes) / 1e6)), "
+            + "over the budget of \(maxImagePixels) pixels (\(String(format: "%.1f MB", Double(budgetBytes) / 1e6)) at 4 bytes a pixel); "
+            + "raise it with \(DecodeBudget.option)")
+    }
+}
+
+/// The thumbnail's size for every format: libjpeg's rule (the smallest N/8 whose long side
+/// is at least maxPixel, sizes rounded up), so the same picture gives the same thumbnail
+/// whatever its encoding (6000x4000 at 1024: 1500x1000).
+public enum ThumbnailSize {
+    public static func of(width: Int, height: Int, maxPixel: Int) -> (width: Int, height: Int) {
+        let scale = JPEGDecoder.thumbnailScale(width: width, height: height, maxPixel: maxPixel)
+        return ((width * scale.numerator + 7) / 8, (height * scale.numerator + 7) / 8)
+    }
+}

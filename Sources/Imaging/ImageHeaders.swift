@@ -1,0 +1,227 @@
+/// The header parsers behind ImageInspector, one per container. Each reads only what
+/// ImageInfo needs and names the format and the broken part when it cannot.
+
+enum JPEGHeader {
+    /// Walks the marker segments to the first SOF (start of frame): SOF2/6/10/14 are
+    /// progressive; the components' sampling factors give the chroma subsampling.
+    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
+        var offset = 2
+        while true {
+            guard let prefix = reader.u8(offset) else { throw truncated(reader, "before its frame header (SOF)") }
+            guard prefix == 0xFF else {
+                throw ImagingError.decodeFailed("JPEG: expected a marker at byte \(offset), found \(String(format: "%02x", prefix))")
+            }
+            guard let marker = reader.u8(offset + 1) else { throw truncated(reader, "before its frame header (SOF)") }
+            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if marker == 0xD9 || marker == 0xDA { throw ImagingError.decodeFailed("JPEG: no frame header (SOF) before the image data") }
+            guard let length = reader.be16(offset + 2), length >= 2 else { throw truncated(reader, "in a marker segment") }
+            let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+            if isFrame { return try frame(reader, at: offset + 4, marker: marker) }
+            offset += 2 + length
+        }
+    }
+
+    private static func frame(_ reader: ByteReader, at start: Int, marker: UInt8) throws -> ImageInfo {
+        guard let precision = reader.u8(start), let height = reader.be16(start + 1), let width = reader.be16(start + 3),
+              let components = reader.u8(start + 5) else { throw truncated(reader, "in its frame header") }
+        guard width > 0, height > 0 else {
+            throw ImagingError.decodeFailed("JPEG: frame header gives \(width)x\(height) pixels (a height of 0 needs a DNL marker, unsupported)")
+        }
+        var factors: [(h: Int, v: Int)] = []
+        for index in 0..<Int(components) {
+            guard let packed = reader.u8(start + 6 + index * 3 + 1) else { throw truncated(reader, "in its component list") }
+            factors.append((Int(packed >> 4), Int(packed & 0x0F)))
+        }
+        let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+        return ImageInfo(format: .jpeg, width: width, height: height, progressive: progressive,
+                         chromaSubsampling: subsampling(factors), bitDepth: Int(precision), hasAlpha: false)
+    }
+
+    static func subsampling(_ factors: [(h: Int, v: Int)]) -> String {
+        if factors.count == 1 { return "gray" }
+        let luma = factors[0]
+        let chromaSame = factors.dropFirst().allSatisfy { $0.h == 1 && $0.v == 1 }
+        if factors.count == 3, chromaSame {
+            switch (luma.h, luma.v) {
+            case (1, 1): return "4:4:4"
+            case (2, 1): return "4:2:2"
+            case (2, 2): return "4:2:0"
+            case (1, 2): return "4:4:0"
+            case (4, 1): return "4:1:1"
+            default: break
+            }
+        }
+        return factors.map { "\($0.h)x\($0.v)" }.joined(separator: ",")
+    }
+
+    private static func truncated(_ reader: ByteReader, _ where_: String) -> ImagingError {
+        .decodeFailed("JPEG: truncated \(where_) (\(reader.count) bytes)")
+    }
+}
+
+enum PNGHeader {
+    /// IHDR must come first; a tRNS chunk before IDAT also means alpha.
+    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
+        guard reader.ascii(at: 12, count: 4) == "IHDR", let width = reader.be32(16), let height = reader.be32(20),
+              let depth = reader.u8(24), let colorType = reader.u8(25), let interlace = reader.u8(28) else {
+            throw ImagingError.decodeFailed("PNG: truncated or missing IHDR chunk (\(reader.count) bytes)")
+        }
+        guard width > 0, height > 0, [0, 2, 3, 4, 6].contains(colorType), interlace <= 1 else {
+            throw ImagingError.decodeFailed("PNG: invalid IHDR (\(width)x\(height), colour type \(colorType), interlace \(interlace))")
+        }
+        var hasAlpha = colorType == 4 || colorType == 6
+        var offset = 8
+        while !hasAlpha, let length = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4), type != "IDAT" {
+            if type == "tRNS" { hasAlpha = true }
+            offset += 12 + length
+        }
+        return ImageInfo(format: .png, width: width, height: height, progressive: interlace == 1,
+                         bitDepth: Int(depth), hasAlpha: hasAlpha)
+    }
+}
+
+enum WebPHeader {
+    /// The first chunk is VP8 (lossy), VP8L (lossless) or VP8X (extended: canvas size and
+    /// flags, followed by the image chunk that says lossy or lossless).
+    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
+        var offset = 12
+        var canvas: (width: Int, height: Int, alpha: Bool)?
+        while let fourCC = reader.ascii(at: offset, count: 4), let size = reader.le32(offset + 4) {
+            let body = offset + 8
+            switch fourCC {
+            case "VP8X":
+                guard let flags = reader.u8(body), let w = reader.le24(body + 4), let h = reader.le24(body + 7) else { break }
+                if flags & 0x02 != 0 { throw ImagingError.unsupportedImage("an animated WebP (\(w + 1)x\(h + 1)); only still images are decoded") }
+                canvas = (w + 1, h + 1, flags & 0x10 != 0)
+            case "VP8 ":
+                guard reader.matches([0x9D, 0x01, 0x2A], at: body + 3), let w = reader.le16(body + 6), let h = reader.le16(body + 8) else {
+                    throw ImagingError.decodeFailed("WebP: VP8 chunk without a key frame header")
+                }
+                return info(width: canvas?.width ?? (w & 0x3FFF), height: canvas?.height ?? (h & 0x3FFF),
+                            alpha: canvas?.alpha ?? false, lossless: false)
+            case "VP8L":
+                guard reader.u8(body) == 0x2F, let bits = reader.le32(body + 1) else {
+                    throw ImagingError.decodeFailed("WebP: VP8L chunk without its signature")
+                }
+                let w = (bits & 0x3FFF) + 1, h = ((bits >> 14) & 0x3FFF) + 1, alpha = (bits >> 28) & 1 == 1
+                return info(width: canvas?.width ?? w, height: canvas?.height ?? h, alpha: canvas?.alpha ?? alpha, lossless: true)
+            default:
+                break
+            }
+            offset = body + size + (size & 1)
+        }
+        throw ImagingError.decodeFailed("WebP: no VP8 or VP8L image chunk in \(reader.count) bytes")
+    }
+
+    private static func info(width: Int, height: Int, alpha: Bool, lossless: Bool) -> ImageInfo {
+        ImageInfo(format: .webp, width: width, height: height, bitDepth: 8, hasAlpha: alpha, lossless: lossless)
+    }
+}
+
+enum HEIFHeader {
+    /// ISO base media file: the ftyp brands say HEIC or AVIF ('mif1' alone says neither).
+    static func brandFormat(_ reader: ByteReader) -> ImageFormat? {
+        guard let size = reader.be32(0), size >= 16 else { return nil }
+        var brands: [String] = []
+        if let major = reader.ascii(at: 8, count: 4) { brands.append(major) }
+        var offset = 16
+        while offset + 4 <= min(size, reader.count) {
+            if let brand = reader.ascii(at: offset, count: 4) { brands.append(brand) }
+            offset += 4
+        }
+        if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
+        if brands.contains(where: { ["heic", "heix", "heim", "heis", "hevc", "hevx"].contains($0) }) { return .heic }
+        return nil
+    }
+
+    /// The primary item's properties ('pitm', then 'ipma' into 'ipco'): size from 'ispe', cropped
+    /// by 'clap' and turned by 'irot', bit depth from 'pixi'; alpha from an 'auxC' alpha property
+    /// anywhere. Encoders code whole blocks: libheif with x265 stores a 301x203 picture as a
+    /// 302x204 coded item and the 301x203 primary, so the largest 'ispe' is not the size.
+    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
+        guard let format = brandFormat(reader) else { throw ImagingError.unsupportedImage(ImageInspector.describeUnknown(reader)) }
+        var properties: [(type: String, offset: Int)] = []
+        var primary: Int?
+        var associations: [Int: [Int]] = [:]  // item ID -> 1-based property indices
+        var alpha = false
+        func walk(_ start: Int, _ end: Int, inPropertyContainer: Bool) {
+            var offset = start
+            while offset + 8 <= end, let size32 = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4) {
+                let size = size32 == 0 ? end - offset : size32
+                guard size >= 8, offset + size <= end else { return }
+                if inPropertyContainer { properties.append((type, offset)) }
+                switch type {
+                case "meta": walk(offset + 12, offset + size, inPropertyContainer: false)  // a full box
+                case "iprp": walk(offset + 8, offset + size, inPropertyContainer: false)
+                case "ipco": walk(offset + 8, offset + size, inPropertyContainer: true)
+                case "pitm":
+                    primary = reader.u8(offset + 8) == 0 ? reader.be16(offset + 12) : reader.be32(offset + 12)
+                case "ipma":
+                    associations.merge(itemProperties(reader, at: offset)) { first, _ in first }
+                case "auxC":
+                    if let urn = reader.ascii(at: offset + 12, count: max(0, size - 13)), urn.contains("alpha") || urn.hasSuffix("auxid:1") {
+                        alpha = true
+                    }
+                default: break
+                }
+                offset += size
+            }
+        }
+        walk(0, reader.count, inPropertyContainer: false)
+        let own = primary.flatMap { associations[$0] }?.compactMap { index in properties.indices.contains(index - 1) ? properties[index - 1] : nil }
+        let candidates = own ?? properties  // no pitm/ipma: the whole container
+        var size: (width: Int, height: Int)?
+        for property in candidates where property.type == "ispe" {
+            if let w = reader.be32(property.offset + 12), let h = reader.be32(property.offset + 16), w * h > (size.map { $0.width * $0.height } ?? 0) {
+                size = (w, h)
+            }
+        }
+        guard var size, size.width > 0, size.height > 0 else {
+            throw ImagingError.decodeFailed("\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes")
+        }
+        var depth = 8
+        for property in candidates {
+            let o = property.offset
+            switch property.type {
+            case "clap":
+                if let wn = reader.be32(o + 8), let wd = reader.be32(o + 12), let hn = reader.be32(o + 16), let hd = reader.be32(o + 20),
+                   wd > 0, hd > 0, (1...size.width).contains(wn / wd), (1...size.height).contains(hn / hd) {
+                    size = (wn / wd, hn / hd)
+                }
+            case "irot":
+                if let angle = reader.u8(o + 8), angle & 1 == 1 { size = (size.height, size.width) }
+            case "pixi":
+                if let channels = reader.u8(o + 12), channels > 0, let bits = reader.u8(o + 13) { depth = Int(bits) }
+            default: break
+            }
+        }
+        return ImageInfo(format: format, width: size.width, height: size.height, bitDepth: depth, hasAlpha: alpha)
+    }
+
+    /// 'ipma' (a full box): for each item, its property indices (7 or 15 bits, after an "essential" bit).
+    private static func itemProperties(_ reader: ByteReader, at box: Int) -> [Int: [Int]] {
+        guard let version = reader.u8(box + 8), let flags = reader.u8(box + 11), let count = reader.be32(box + 12) else { return [:] }
+        var result: [Int: [Int]] = [:]
+        var offset = box + 16
+        for _ in 0..<min(count, 10_000) {
+            guard let item = version < 1 ? reader.be16(offset) : reader.be32(offset) else { break }
+            offset += version < 1 ? 2 : 4
+            guard let associationCount = reader.u8(offset) else { break }
+            offset += 1
+            var indices: [Int] = []
+            for _ in 0..<Int(associationCount) {
+                if flags & 1 == 1 {
+                    guard let value = reader.be16(offset) else { break }
+                    indices.append(value & 0x7FFF)
+                    offset += 2
+                } else {
+                    guard let value = reader.u8(offset) else { break }
+                    indices.append(Int(value & 0x7F))
+                    offset += 1
+                }
+            }
+            result[item] = indices
+        }
+        return result
+    }
+}

@@ -1,0 +1,60 @@
+/// The image formats the harness can detect and decode.
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
+    case jpeg, png, webp, heic, avif
+
+    /// The name people write, for messages: "JPEG", "WebP".
+    public var displayName: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .webp: return "WebP"
+        case .heic: return "HEIC"
+        case .avif: return "AVIF"
+        }
+    }
+
+    /// "JPEG, PNG, WebP, HEIC, AVIF": the valid choices, named in errors.
+    public static var supportedList: String { allCases.map(\.displayName).joined(separator: ", ") }
+}
+
+/// What an image's header says about it, read without decoding any pixels.
+public struct ImageInfo: Sendable, Equatable, Codable {
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    /// JPEG: progressive (or any multi-scan) coding; PNG: Adam7 interlacing. Both make the
+    /// decoder hold the whole image before the first output row.
+    public var progressive: Bool
+    /// JPEG only: "4:2:0", "4:2:2", "4:4:4", "gray", or the sampling factors when unusual.
+    public var chromaSubsampling: String?
+    /// Bits per sample as stored (PNG 1...16, JPEG 8 or 12, HEIF from its pixi box).
+    public var bitDepth: Int
+    public var hasAlpha: Bool
+    /// WebP: true for VP8L (lossless), false for VP8 (lossy); nil for other formats.
+    public var lossless: Bool?
+
+    public init(format: ImageFormat, width: Int, height: Int, progressive: Bool = false,
+                chromaSubsampling: String? = nil, bitDepth: Int = 8, hasAlpha: Bool = false, lossless: Bool? = nil) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.progressive = progressive
+        self.chromaSubsampling = chromaSubsampling
+        self.bitDepth = bitDepth
+        self.hasAlpha = hasAlpha
+        self.lossless = lossless
+    }
+
+    public var pixelCount: Int { width * height }
+
+    /// One line for messages and tables: "PNG 6000x4000 RGBA interlaced 8-bit".
+    public var summary: String {
+        var parts = ["\(format.displayName) \(width)x\(height)"]
+        if progressive { parts.append(format == .png ? "interlaced" : "progressive") }
+        if let chromaSubsampling { parts.append(chromaSubsampling) }
+        if let lossless { parts.append(lossless ? "lossless" : "lossy") }
+        if hasAlpha { parts.append("alpha") }
+        parts.append("\(bitDepth)-bit")
+        return parts.joined(separator: " ")
+    }
+}

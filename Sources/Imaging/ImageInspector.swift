@@ -1,0 +1,103 @@
+import Foundation
+
+/// Reads an image's format and header from its bytes, never from a file name: a server's
+/// name or Content-Type may lie, the bytes cannot. No pixel is decoded; only the few
+/// bytes the header needs are read, so inspecting a 13 MB payload costs nothing.
+public enum ImageInspector {
+    /// Throws `ImagingError.unsupportedImage` naming what the first bytes look like when the
+    /// format is none of ours, and `.decodeFailed` naming the format when its header is broken.
+    public static func inspect(_ bytes: Data) throws -> ImageInfo {
+        let reader = ByteReader(bytes)
+        switch sniff(reader) {
+        case .jpeg: return try JPEGHeader.inspect(reader)
+        case .png: return try PNGHeader.inspect(reader)
+        case .webp: return try WebPHeader.inspect(reader)
+        case .heic, .avif: return try HEIFHeader.inspect(reader)
+        case nil: throw ImagingError.unsupportedImage(describeUnknown(reader))
+        }
+    }
+
+    /// The format from the signature alone (magic bytes), nil when it is none of ours.
+    public static func sniff(_ bytes: Data) -> ImageFormat? { sniff(ByteReader(bytes)) }
+
+    /// How many leading bytes `inspect` needs at most for formats whose header sits at a
+    /// fixed place; JPEG and HEIF headers can be further in (EXIF, large boxes), so a
+    /// caller reading a file prefix retries with more when told the header is truncated.
+    public static let typicalHeaderBytes = 64 * 1024
+
+    static func sniff(_ reader: ByteReader) -> ImageFormat? {
+        if reader.matches([0xFF, 0xD8, 0xFF], at: 0) { return .jpeg }
+        if reader.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { return .png }
+        if reader.ascii(at: 0, count: 4) == "RIFF", reader.ascii(at: 8, count: 4) == "WEBP" { return .webp }
+        if reader.ascii(at: 4, count: 4) == "ftyp" { return HEIFHeader.brandFormat(reader) }
+        return nil
+    }
+
+    /// "12 bytes starting 47 49 46 38 39 61 ... (GIF)": what was found, for the error.
+    static func describeUnknown(_ reader: ByteReader) -> String {
+        guard reader.count > 0 else { return "no bytes (empty body); expected one of \(ImageFormat.supportedList)" }
+        let head = (0..<min(8, reader.count)).compactMap { reader.u8($0) }
+            .map { String(format: "%02x", $0) }.joined(separator: " ")
+        var found = "\(reader.count) bytes starting \(head)"
+        if let known = knownOther(reader) { found += " (\(known))" }
+        if reader.ascii(at: 4, count: 4) == "ftyp", let brand = reader.ascii(at: 8, count: 4) {
+            found += " (ISO media, brand '\(brand)')"
+        }
+        return "\(found); expected one of \(ImageFormat.supportedList)"
+    }
+
+    /// Formats we recognise but do not decode, to name them in the error.
+    private static func knownOther(_ reader: ByteReader) -> String? {
+        if reader.ascii(at: 0, count: 4) == "GIF8" { return "GIF" }
+        if reader.ascii(at: 0, count: 2) == "BM" { return "BMP" }
+        if reader.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || reader.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) { return "TIFF" }
+        if reader.matches([0xFF, 0x0A], at: 0) || reader.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20], at: 0) { return "JPEG XL" }
+        if reader.ascii(at: 0, count: 4) == "RIFF" { return "RIFF, not WebP" }
+        if let text = reader.ascii(at: 0, count: min(5, reader.count)), text.lowercased().hasPrefix("<") { return "text, HTML or XML?" }
+        return nil
+    }
+}
+
+/// Bounds-checked big- and little-endian reads over `Data` (whose indices need not start at 0).
+struct ByteReader {
+    let data: Data
+    init(_ data: Data) { self.data = data }
+    var count: Int { data.count }
+
+    func u8(_ offset: Int) -> UInt8? {
+        guard offset >= 0, offset < data.count else { return nil }
+        return data[data.startIndex + offset]
+    }
+    func be16(_ offset: Int) -> Int? {
+        guard let a = u8(offset), let b = u8(offset + 1) else { return nil }
+        return Int(a) << 8 | Int(b)
+    }
+    func be32(_ offset: Int) -> Int? {
+        guard let high = be16(offset), let low = be16(offset + 2) else { return nil }
+        return high << 16 | low
+    }
+    func le16(_ offset: Int) -> Int? {
+        guard let a = u8(offset), let b = u8(offset + 1) else { return nil }
+        return Int(b) << 8 | Int(a)
+    }
+    func le24(_ offset: Int) -> Int? {
+        guard let low = le16(offset), let high = u8(offset + 2) else { return nil }
+        return Int(high) << 16 | low
+    }
+    func le32(_ offset: Int) -> Int? {
+        guard let low = le16(offset), let high = le16(offset + 2) else { return nil }
+        return high << 16 | low
+    }
+    func matches(_ signature: [UInt8], at offset: Int) -> Bool {
+        signature.indices.allSatisfy { u8(offset + $0) == signature[$0] }
+    }
+    /// Printable ASCII only, else nil.
+    func ascii(at offset: Int, count: Int) -> String? {
+        var scalars = ""
+        for index in 0..<count {
+            guard let byte = u8(offset + index), (0x20...0x7E).contains(byte) else { return nil }
+            scalars.append(Character(Unicode.Scalar(byte)))
+        }
+        return scalars
+    }
+}

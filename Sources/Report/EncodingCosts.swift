@@ -1,0 +1,153 @@
+import Foundation
+
+/// encodings.csv (scripts/encodings.py): the same picture in every encoding, our full and
+/// thumbnail decodes under both allocators and vipsthumbnail beside them, one row per run.
+/// Turns it into REPORT.md's "What the encoding costs" table, the values its prose quotes
+/// and the chart's data.
+public struct EncodingCosts: Sendable {
+    public struct Row: Sendable, Equatable {
+        public var encoding: String
+        /// "ours" or "vipsthumbnail".
+        public var tool: String
+        public var render: String
+        public var allocator: String
+        public var run: Int
+        public var payloadBytes: Int?
+        public var imagePixels: Int
+        public var peakRSSDelta: Int?
+        public var peakHeapDelta: Int?
+        public var ok: Bool
+        /// vipsthumbnail's `--vips-version` ("libvips 8.14.1-..."), empty for ours.
+        public var toolVersion: String = ""
+    }
+
+    public var rows: [Row]
+    public static let fileName = "encodings.csv"
+
+    public static func parse(_ text: String) throws -> EncodingCosts {
+        let table = try CSV.parse(text).filter { $0 != [""] }
+        guard let header = table.first else { throw ReportError("\(fileName) is empty") }
+        let required = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
+                        "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status"]
+        let missing = required.filter { !header.contains($0) }
+        guard missing.isEmpty else { throw ReportError("\(fileName) lacks the columns \(missing.joined(separator: ", "))") }
+        let rows = try table.dropFirst().enumerated().map { index, fields -> Row in
+            guard fields.count == header.count else {
+                throw ReportError("\(fileName) line \(index + 2) has \(fields.count) fields, the header \(header.count)")
+            }
+            let field = Dictionary(uniqueKeysWithValues: zip(header, fields))
+            guard let run = Int(field["run"]!), let width = Int(field["image_width"]!), let height = Int(field["image_height"]!) else {
+                throw ReportError("\(fileName) line \(index + 2): run, image_width and image_height must be integers")
+            }
+            return Row(encoding: field["encoding"]!, tool: field["tool"]!, render: field["render"]!, allocator: field["allocator"]!,
+                       run: run, payloadBytes: Int(field["payload_bytes"]!), imagePixels: width * height,
+                       peakRSSDelta: Int(field["peak_rss_delta_bytes"]!), peakHeapDelta: Int(field["peak_heap_delta_bytes"]!),
+                       ok: field["status"] == "ok", toolVersion: field["tool_version"] ?? "")
+        }
+        guard !rows.isEmpty else { throw ReportError("\(fileName) has no rows") }
+        return EncodingCosts(rows: rows)
+    }
+
+    /// Encodings in the order they were measured.
+    public var encodings: [String] {
+        var seen: [String] = []
+        for row in rows where !seen.contains(row.encoding) { seen.append(row.encoding) }
+        return seen
+    }
+
+    func runs(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> [Row] {
+        rows.filter { $0.encoding == encoding && $0.tool == tool && $0.render == render && $0.allocator == allocator && $0.ok }
+    }
+
+    func rss(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> Distribution? {
+        Distribution(runs(encoding, tool: tool, render: render, allocator: allocator).compactMap(\.peakRSSDelta).map(Double.init))
+    }
+
+    func heap(_ encoding: String, render: String, allocator: String = "system") -> Distribution? {
+        Distribution(runs(encoding, render: render, allocator: allocator).compactMap(\.peakHeapDelta).map(Double.init))
+    }
+
+    func pixels(_ encoding: String) -> Int { rows.first { $0.encoding == encoding }?.imagePixels ?? 0 }
+
+    /// Our cheapest path (the thumbnail, either allocator) against vipsthumbnail, medians of peak RSS.
+    func oursAgainstPeer(_ encoding: String) -> (ours: Double, peer: Double)? {
+        guard let peer = rss(encoding, tool: "vipsthumbnail", render: "thumbnail")?.median,
+              let ours = ["system", "jemalloc"].compactMap({ rss(encoding, render: "thumbnail", allocator: $0)?.median }).min()
+        else { return nil }
+        return (ours, peer)
+    }
+
+    // MARK: Report
+
+    private func mb(_ value: Double?) -> String { value.map { String(format: "%.1f", $0 / 1e6) } ?? "-" }
+    private func range(_ value: Distribution?) -> String {
+        value.map { String(format: "%.1f (%.1f-%.1f)", $0.median / 1e6, $0.min / 1e6, $0.max / 1e6) } ?? "-"
+    }
+    private func perPixel(_ value: Distribution?, _ encoding: String) -> String {
+        guard let value, pixels(encoding) > 0 else { return "-" }
+        return String(format: "%.2f", value.median / Double(pixels(encoding)))
+    }
+
+    /// One row per encoding: payload, full and thumbnail peaks (RSS median with min-max, jemalloc's
+    /// median, exact heap median and heap bytes per source pixel), vipsthumbnail's RSS.
+    public func table() -> String {
+        let header = ["encoding", "payload MB", "full RSS MB", "full jemalloc", "full heap MB", "full heap B/px",
+                      "thumbnail RSS MB", "thumbnail jemalloc", "thumbnail heap MB", "thumbnail heap B/px",
+                      "vipsthumbnail RSS MB", "ours vs vips"]
+        let body = encodings.map { encoding -> [String] in
+            let payload = rows.first { $0.encoding == encoding && $0.payloadBytes != nil }?.payloadBytes
+            let comparison = oursAgainstPeer(encoding).map { String(format: "%.2fx", $0.ours / $0.peer) } ?? "-"
+            return [encoding, mb(payload.map(Double.init)),
+                    range(rss(encoding, render: "full")), mb(rss(encoding, render: "full", allocator: "jemalloc")?.median),
+                    mb(heap(encoding, render: "full")?.median), perPixel(heap(encoding, render: "full"), encoding),
+                    range(rss(encoding, render: "thumbnail")), mb(rss(encoding, render: "thumbnail", allocator: "jemalloc")?.median),
+                    mb(heap(encoding, render: "thumbnail")?.median), perPixel(heap(encoding, render: "thumbnail"), encoding),
+                    range(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")), comparison]
+        }
+        return MarkdownTable.render(header: header, rows: body, leftAligned: 1)
+    }
+
+    /// `enc_<encoding>_<full|thumbnail|vips>_mb` and `_bpp`, with dashes as underscores, and the tallies.
+    public func values() -> [String: String] {
+        var values: [String: String] = [:]
+        for encoding in encodings {
+            let key = "enc_" + encoding.replacingOccurrences(of: "-", with: "_")
+            for render in ["full", "thumbnail"] {
+                values["\(key)_\(render)_mb"] = mb(rss(encoding, render: render)?.median)
+                values["\(key)_\(render)_jemalloc_mb"] = mb(rss(encoding, render: render, allocator: "jemalloc")?.median)
+                values["\(key)_\(render)_heap_mb"] = mb(heap(encoding, render: render)?.median)
+                values["\(key)_\(render)_bpp"] = perPixel(heap(encoding, render: render), encoding)
+            }
+            values["\(key)_vips_mb"] = mb(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")?.median)
+        }
+        let compared = encodings.compactMap { encoding in oursAgainstPeer(encoding).map { (encoding, $0) } }
+        let above = compared.filter { $0.1.ours > $0.1.peer }.map(\.0)
+        values["encodings_count"] = String(encodings.count)
+        // "libvips 8.14.1" -> "8.14.1"
+        let version = rows.first { !$0.toolVersion.isEmpty }?.toolVersion.split(separator: " ").dropFirst().first
+        values["vips_version"] = version.map { String($0.split(separator: "-").first ?? $0) } ?? "-"
+        values["encodings_at_or_below_vips"] = String(compared.count - above.count)
+        values["encodings_above_vips"] = above.isEmpty ? "none" : above.joined(separator: ", ")
+        values["encodings_runs"] = String(rows.filter { $0.tool == "ours" }.map(\.run).max() ?? 0)
+        values["encodings_failed_runs"] = String(rows.filter { !$0.ok }.count)
+        let spreads = encodings.flatMap { encoding in
+            ["full", "thumbnail"].compactMap { rss(encoding, render: $0) }.map { $0.max - $0.min }
+        }
+        values["encodings_max_spread_mb"] = mb(spreads.max())
+        let peerSpreads = encodings.compactMap { rss($0, tool: "vipsthumbnail", render: "thumbnail") }.map { $0.max - $0.min }
+        values["encodings_vips_max_spread_mb"] = mb(peerSpreads.max())
+        return values
+    }
+
+    /// encodings.dat: per encoding, medians in MB of our full and thumbnail (system allocator) and vipsthumbnail.
+    public func chartData() -> String {
+        var lines = ["# encoding full_mb thumbnail_mb vipsthumbnail_mb (median peak RSS over baseline)"]
+        for encoding in encodings {
+            let columns = [rss(encoding, render: "full"), rss(encoding, render: "thumbnail"),
+                           rss(encoding, tool: "vipsthumbnail", render: "thumbnail")]
+                .map { $0.map { String(format: "%.2f", $0.median / 1e6) } ?? "NaN" }
+            lines.append("\"\(encoding)\" " + columns.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
