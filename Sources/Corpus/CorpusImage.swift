@@ -23,7 +23,8 @@ public struct CorpusImage: Sendable {
     public var isMeasured: Bool { skipStatus == nil }
 
     /// Reads the file's first bytes (or fetches the URL) and sniffs the format from them.
-    public static func examine(_ entry: CorpusEntry) -> CorpusImage {
+    /// `shouldStop` (Ctrl-C) is asked while a URL's answer is awaited: the fetch is then cancelled.
+    public static func examine(_ entry: CorpusEntry, shouldStop: @escaping @Sendable () -> Bool = { false }) -> CorpusImage {
         var image = CorpusImage(entry: entry)
         var head: Data
         switch entry.location {
@@ -42,7 +43,7 @@ public struct CorpusImage: Sendable {
                 return image.skipped("read_error", "\(file.path) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
             }
         case .url(let url):
-            switch Self.fetch(url) {
+            switch Self.fetch(url, shouldStop: shouldStop) {
             case .success(let body):
                 head = body
                 image.fileBytes = body.count
@@ -73,7 +74,8 @@ public struct CorpusImage: Sendable {
     }
 
     /// The body of a 2xx answer (a 404 page is not the image), fetched once in the parent to read its header.
-    static func fetch(_ url: URL, timeoutSeconds: Double = 60) -> Result<Data, FetchProblem> {
+    static func fetch(_ url: URL, timeoutSeconds: Double = 60,
+                      shouldStop: @escaping @Sendable () -> Bool = { false }) -> Result<Data, FetchProblem> {
         let outcome = Mutex<Result<Data, FetchProblem>?>(nil)
         let done = DispatchSemaphore(value: 0)
         var request = URLRequest(url: url)
@@ -91,9 +93,17 @@ public struct CorpusImage: Sendable {
             done.signal()
         }
         task.resume()
-        if done.wait(timeout: .now() + timeoutSeconds + 5) == .timedOut {
-            task.cancel()
-            return .failure(FetchProblem(description: "no answer within \(Int(timeoutSeconds)) s"))
+        // In slices, so that an interruption need not wait for a server that does not answer.
+        let deadline = DispatchTime.now() + timeoutSeconds + 5
+        while done.wait(timeout: min(deadline, .now() + 0.1)) == .timedOut {
+            if shouldStop() {
+                task.cancel()
+                return .failure(FetchProblem(description: "interrupted"))
+            }
+            if DispatchTime.now() >= deadline {
+                task.cancel()
+                return .failure(FetchProblem(description: "no answer within \(Int(timeoutSeconds)) s"))
+            }
         }
         return outcome.withLock { $0 } ?? .failure(FetchProblem(description: "no answer"))
     }

@@ -50,14 +50,14 @@ public enum CorpusInput {
 
     static func files(in folder: URL) throws(CorpusInputError) -> [CorpusEntry] {
         guard FileManager.default.isReadableFile(atPath: folder.path),
-              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
                                                          options: [.skipsHiddenFiles]) else {
             throw CorpusInputError(kind: .missing, description: "cannot read the folder '\(folder.path)'")
         }
         let root = folder.standardizedFileURL.path
         var entries: [CorpusEntry] = []
         for case let file as URL in walker {
-            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            guard isFileToLookAt(file) else { continue }
             let path = file.standardizedFileURL.path
             let name = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : file.lastPathComponent
             entries.append(CorpusEntry(name: name, location: .file(file)))
@@ -66,6 +66,18 @@ public enum CorpusInput {
             throw CorpusInputError(kind: .empty, description: "the folder '\(folder.path)' has no files (hidden ones are skipped); put images in it (JPEG, PNG, WebP, ...)")
         }
         return entries.sorted { $0.name < $1.name }
+    }
+
+    /// A regular file, or a symbolic link to one (measured as the file it points to; the name is
+    /// the link's). A broken link or a loop of links is kept, to become a read_error row rather
+    /// than a silent gap; a link to a folder is not followed, and devices, FIFOs and sockets are skipped.
+    static func isFileToLookAt(_ file: URL) -> Bool {
+        let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+        if values?.isRegularFile == true { return true }
+        guard values?.isSymbolicLink == true else { return false }
+        var target = stat()
+        guard stat(file.path, &target) == 0 else { return true }
+        return (target.st_mode & S_IFMT) == S_IFREG
     }
 
     static func urls(inList path: String) throws(CorpusInputError) -> [CorpusEntry] {
@@ -77,7 +89,8 @@ public enum CorpusInput {
         }
         var entries: [CorpusEntry] = []
         var problems: [String] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Character.isNewline: "\r\n" (a list saved on Windows) is one Character, never equal to "\n".
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             switch loopbackURL(line) {

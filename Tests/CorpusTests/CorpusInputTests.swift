@@ -26,4 +26,49 @@ import Testing
         let entries = try CorpusInput.entries(at: folder.path)
         #expect(entries.map(\.name) == ["a.txt", "b/c/y.png", "z.jpg"])
     }
+
+    /// A list saved with Windows line endings: "\r\n" is one Character, so splitting on "\n" alone
+    /// would join every line into one URL.
+    @Test func aListWithCRLFLineEndingsHasOneEntryALine() throws {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-crlf-\(UUID().uuidString.prefix(8)).txt")
+        defer { try? FileManager.default.removeItem(at: list) }
+        try Data("# images\r\nhttp://127.0.0.1:8080/a.jpg\r\n\r\nhttp://127.0.0.1:8080/b.png\r\n".utf8).write(to: list)
+        let entries = try CorpusInput.entries(at: list.path)
+        #expect(entries.map(\.name) == ["http://127.0.0.1:8080/a.jpg", "http://127.0.0.1:8080/b.png"])
+    }
+
+    @Test func aBadLineOfACRLFListIsNamedByItsNumber() throws {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-crlf-\(UUID().uuidString.prefix(8)).txt")
+        defer { try? FileManager.default.removeItem(at: list) }
+        try Data("http://127.0.0.1:8080/a.jpg\r\nhttp://example.com/b.jpg\r\n".utf8).write(to: list)
+        do {
+            _ = try CorpusInput.entries(at: list.path)
+            Issue.record("a non-loopback line was accepted")
+        } catch {
+            #expect(error.kind == .badList)
+            #expect(error.description.contains("line 2: 'example.com'"))
+        }
+    }
+
+    /// A folder of links to photos is a folder of photos: a link to a file is looked at (under the
+    /// link's name); a broken link is kept, to be a read_error row; a link to a folder is not followed.
+    @Test func linksToFilesAreLookedAtAndBrokenLinksAreKept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-links-\(UUID().uuidString.prefix(8))")
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-elsewhere-\(UUID().uuidString.prefix(8))")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: elsewhere)
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data([1]).write(to: elsewhere.appendingPathComponent("photo.jpg"))
+        try Data([1]).write(to: elsewhere.appendingPathComponent("sub/inner.jpg"))
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("linked.jpg").path, withDestinationPath: elsewhere.appendingPathComponent("photo.jpg").path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("broken.jpg").path, withDestinationPath: elsewhere.appendingPathComponent("gone.jpg").path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("dir").path, withDestinationPath: elsewhere.appendingPathComponent("sub").path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
+        let entries = try CorpusInput.entries(at: folder.path)
+        #expect(entries.map(\.name) == ["broken.jpg", "linked.jpg"])
+    }
 }

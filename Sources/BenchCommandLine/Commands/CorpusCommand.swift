@@ -94,7 +94,15 @@ struct CorpusCommand: ParsableCommand {
         settings.maxImagePixels = maxImagePixels
         timing.apply(to: &settings)
 
-        let images = entries.map(CorpusImage.examine)
+        // Ctrl-C while the URLs are fetched for their headers stops here (it used to wait up to a
+        // minute for each URL that did not answer): what was not examined is not measured.
+        var images: [CorpusImage] = []
+        for entry in entries {
+            if Interruption.requested { break }
+            let image = CorpusImage.examine(entry, shouldStop: { Interruption.requested })
+            if Interruption.requested { break }
+            images.append(image)
+        }
         let skipped = images.filter { !$0.isMeasured }
         printError("corpus: \(images.count) file\(images.count == 1 ? "" : "s"), \(images.count - skipped.count) image\(images.count - skipped.count == 1 ? "" : "s") to measure"
                    + (skipped.isEmpty ? "" : "; not measured: " + skipped.map { "\($0.entry.name) (\($0.skipStatus ?? ""))" }.joined(separator: ", ")))
