@@ -46,6 +46,16 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
     int stride = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
     if (!plane) { snprintf(message, message_size, "decoded image has no interleaved plane"); status = HEIFCODEC_FAILED; goto done; }
+    // The loop below reads width x height pixels: the decoded plane must be at least that large
+    // (a crafted file can declare one size in its header and decode to another).
+    int plane_width = heif_image_get_width(image, heif_channel_interleaved);
+    int plane_height = heif_image_get_height(image, heif_channel_interleaved);
+    if (plane_width < width || plane_height < height) {
+        snprintf(message, message_size, "decoded plane is %dx%d, smaller than the %dx%d the file declares",
+                 plane_width, plane_height, width, height);
+        status = HEIFCODEC_FAILED;
+        goto done;
+    }
     // Straight into dst, scaled by nearest neighbour as heif_image_scale_image would, without
     // its second image: libheif 1.15 has no scaled decode.
     int channels = alpha ? 4 : 3;
