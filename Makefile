@@ -8,7 +8,8 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench run-bench sweep scenario encodings corpus corpus-reference jobs-reference plots reference test validate gate baseline benchmarks clean
+.PHONY: setup build bench run-bench sweep scenario encodings corpus corpus-reference jobs-reference plots reference test validate gate baseline benchmarks clean \
+	example-build example example-test
 
 setup:
 	@bash scripts/setup.sh
@@ -100,8 +101,29 @@ reference: build
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
+	@$(MAKE) --no-print-directory example
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
+
+# A user's package measuring its own loader through the ImageMemoryBench library: AsyncHTTPClient's
+# collected body and FileDownloadDelegate against URLSession's data and download tasks, both
+# allocators, measured by the example's own executable into results/example/ (part of make reference).
+# Its first build takes minutes (AsyncHTTPClient, swift-nio-ssl's BoringSSL).
+EXAMPLE ?= Examples/AsyncHTTPClientLoader
+EXAMPLE_BENCH ?= $(EXAMPLE)/.build/release/ahc-bench
+EXAMPLE_ARGS ?= --strategy ahc-collect --strategy ahc-file --strategy data --strategy download \
+	--render none --render full --allocator system --allocator jemalloc --runs 5
+
+example-build: setup
+	$(SWIFT) build -c release --package-path $(EXAMPLE)
+
+example: example-build
+	$(EXAMPLE_BENCH) run $(EXAMPLE_ARGS) --out $(RESULTS)/example
+	@bash scripts/environment.sh > $(RESULTS)/example/environment.txt
+
+# Builds the example package and checks its rows (HarnessTests/ExampleLoaderTests); .ci/run calls it.
+example-test: setup
+	BENCH_EXAMPLE=1 $(SWIFT) test --no-parallel --filter ExampleLoaderTests
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup

@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
+        // For a user's package: their strategies measured with the whole bench command line
+        // (Examples/AsyncHTTPClientLoader). It brings CHeapPeak into their executable, on purpose.
+        .library(name: "ImageMemoryBench", targets: ["ImageMemoryBench"]),
         // For Benchmarks/, a package of its own that depends on this one by path. None of the three
         // may reach CHeapPeak: Benchmarks/ links package-benchmark's own malloc interposer.
         .library(name: "Imaging", targets: ["Imaging"]),
@@ -79,10 +82,14 @@ let package = Package(
         ]),
         // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
         .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer"]),
-        .executableTarget(name: "bench", dependencies: [
+        // The bench command line: run, list, compare, report, corpus, ... and the children's _trial.
+        .target(name: "BenchCommandLine", dependencies: [
             "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios", "Corpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The public API: a user's strategies added to the catalog and the command line run with them.
+        .target(name: "ImageMemoryBench", dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Strategies"]),
+        .executableTarget(name: "bench", dependencies: ["ImageMemoryBench"]),
 
         // MARK: Tests
         // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench binary's path.

@@ -11,6 +11,7 @@ packages=(
   libwebp-dev            # libwebp: WebP fixtures and decoding (full and scaled)
   libheif-dev            # libheif: HEIC (libde265, x265) and AVIF (dav1d, aom) fixtures and decoding
   libvips-tools          # vipsthumbnail: the peer the encodings comparison measures
+  mate-backgrounds       # real photographs (JPEG, PNG) for the corpus tests and example corpus; never committed
   gnuplot-nox            # make plots
   pkg-config             # finds the C libraries for the system-library targets
 )

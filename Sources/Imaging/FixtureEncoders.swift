@@ -96,7 +96,7 @@ enum FixtureEncoders {
         var message = [CChar](repeating: 0, count: 256)
         let status = message.withUnsafeMutableBufferPointer { encode(rgb, &out, &size, $0.baseAddress!) }
         guard status == 0, let out else {
-            throw ImagingError.encodeFailed("\(spec.encoding.format.displayName): \(String(cString: message))")
+            throw ImagingError.encodeFailed("\(spec.encoding.format.displayName): \(String(messageBuffer: message))")
         }
         return Data(bytesNoCopy: out, count: size, deallocator: .free)
     }

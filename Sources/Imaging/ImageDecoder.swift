@@ -67,7 +67,7 @@ public enum ImageDecoder {
                         Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
             }
         }
-        guard status == 0 else { throw ImagingError.decodeFailed("\(format.displayName): \(String(cString: message))") }
+        guard status == 0 else { throw ImagingError.decodeFailed("\(format.displayName): \(String(messageBuffer: message))") }
         return image
     }
 

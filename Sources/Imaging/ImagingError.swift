@@ -36,3 +36,10 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension String {
+    /// The text a C shim wrote into a caller's message buffer, up to its NUL.
+    init(messageBuffer: [CChar]) {
+        self.init(decoding: messageBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

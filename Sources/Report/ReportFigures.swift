@@ -15,6 +15,8 @@ public struct ReportFigures {
     public var validation: [[String: Double]]?
     /// The example corpus run and the serial-against-parallel timings, when the folder has them.
     public var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
+    /// The `example` run (make example: AsyncHTTPClient through the library), when the folder has it.
+    public var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     public var encodings: EncodingCosts?
 
@@ -51,6 +53,7 @@ public struct ReportFigures {
 
     public func values() -> [String: String] {
         var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
+            .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
@@ -120,7 +123,7 @@ public struct ReportFigures {
     public func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
-         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(),
+         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
          "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
             .merging(corpusAndJobs.blocks()) { first, _ in first }
     }

@@ -51,6 +51,9 @@ public struct ResultsReport: ResultsFolder {
         var figures = ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
                                     context: context, environment: environment, coldWarm: coldWarm, validation: validation)
         figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
+        figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
+            try parse(url) { try TrialsCSV.parse($0) }
+        }
         let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
         if FileManager.default.fileExists(atPath: encodingsCSV.path) {
             figures.encodings = try parse(encodingsCSV) { try EncodingCosts.parse($0) }

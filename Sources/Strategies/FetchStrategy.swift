@@ -99,6 +99,8 @@ public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
     /// A publisher finished without sending its value.
     case noValue
     case badURL(String)
+    /// A user's own HTTP client threw an error of its own (not a ``FetchError``): its type and description.
+    case client(type: String, message: String)
 
     /// URLSession's error (a URLError, or an NSError in NSURLErrorDomain as FoundationNetworking reports it).
     public init(urlSessionError error: Error) {
@@ -124,6 +126,7 @@ public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
         case .noHTTPResponse: return "no HTTP response"
         case .noValue: return "the publisher finished without a value"
         case .badURL(let url): return "bad URL '\(url)': expected http(s)://host/..."
+        case .client(let type, let message): return "\(type): \(message)"
         }
     }
 }

@@ -17,9 +17,10 @@ public enum StrategyCatalog {
     /// Known-answer strategies that check the probe; runnable by name, left out of `all`.
     public static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self, CalibrationReallocStrategy.self]
 
-    public static var names: [String] { all.map { $0.name } }
+    /// The built-in strategies and the user's (`registerUserStrategies`), by name.
+    public static var names: [String] { available.map { $0.name } }
 
     public static func strategy(named name: String) -> (any FetchStrategy.Type)? {
-        (all + calibration).first { $0.name == name }
+        (available + calibration).first { $0.name == name }
     }
 }

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Synchronization
 import TestSupport
@@ -12,12 +13,13 @@ enum BenchProcess {
         var standardError: String
     }
 
-    /// Runs `bench arguments...` (in `workingDirectory` when given, with `extraEnvironment` added to
-    /// this process's environment) and waits for it (bounded: killed after `timeout` seconds).
-    static func run(_ arguments: [String], workingDirectory: URL? = nil, extraEnvironment: [String: String] = [:],
-                    timeout: TimeInterval = 300) throws -> Output {
+    /// Runs `bench arguments...` (or `program arguments...`: another executable, such as a user's
+    /// own bench) in `workingDirectory` when given, with `extraEnvironment` added to this process's
+    /// environment, and waits for it (bounded: killed after `timeout` seconds).
+    static func run(_ arguments: [String], program: String? = nil, workingDirectory: URL? = nil,
+                    extraEnvironment: [String: String] = [:], timeout: TimeInterval = 300) throws -> Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program ?? executable)
         process.arguments = arguments
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         if !extraEnvironment.isEmpty {

@@ -53,6 +53,10 @@ import Probe
         let rssRows = compare.standardOutput.split(separator: "\n").filter { $0.contains("peak RSS") }
         #expect(rssRows.count == 2)
         #expect(rssRows.allSatisfy { $0.hasPrefix("data+full [") && $0.hasSuffix("REGRESSION") }, "\(compare.standardOutput)")
-        #expect(!compare.standardOutput.contains("too few"))
+        // The peak-RSS test is decided by the significance test, not the threshold alone. (Other
+        // metrics may warn: the exact heap peak often ties run for run, which leaves too few ranks.)
+        let tooFewForRSS = (compare.standardOutput + compare.standardError).split(separator: "\n")
+            .filter { $0.contains("too few") && $0.contains("peak RSS") }
+        #expect(tooFewForRSS.isEmpty, "\(tooFewForRSS)")
     }
 }

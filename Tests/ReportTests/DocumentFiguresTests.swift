@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Testing
 import Report
@@ -16,6 +17,7 @@ import Report
         "16 KiB": "libcurl's CURL_MAX_WRITE_SIZE, the most it hands over per write callback",
         "1 MiB": "CFData's threshold above which it rounds capacity up to a power of two (CFData.c)",
         "10 s": "jemalloc's default dirty_decay_ms",
+        "256 KiB": "swift-nio's ByteTransferStrategy.automatic: Data(buffer:) copies up to this size (ByteBuffer-foundation.swift)",
         "4 bytes a pixel": "8-bit RGBA, the definition of the bitmap",
         "2 bytes per coefficient": "libjpeg's JCOEF is a short (jmorecfg.h); doc/libjpeg.txt, Memory usage",
     ]

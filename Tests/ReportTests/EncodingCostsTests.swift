@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Testing
 @testable import Report
@@ -49,6 +50,7 @@ import Testing
     }
 
     @Test func aMissingColumnIsNamed() {
-        #expect(throws: ReportError.self) { try EncodingCosts.parse("encoding,tool\njpeg,ours\n") }
+        let error = #expect(throws: CSVError.self) { try EncodingCosts.parse("encoding,tool\njpeg,ours\n") }
+        #expect(error?.description.contains("render, allocator") == true)
     }
 }

@@ -1,9 +1,12 @@
 import BenchCore
 import ArgumentParser
 
-@main
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The whole `bench` command line. The `bench` executable and a user's own (through
+/// ImageMemoryBench's `BenchMain`) both run it; user strategies are registered before it parses.
+package struct Bench: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measures how much memory downloading and showing a large image costs, strategy by strategy.",
         discussion: """

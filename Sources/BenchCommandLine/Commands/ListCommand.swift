@@ -11,8 +11,10 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         print("Strategies (--strategy):")
         let width = StrategyCatalog.names.map(\.count).max() ?? 0
-        for strategy in StrategyCatalog.all {
-            print("  " + strategy.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + strategy.summary)
+        for strategy in StrategyCatalog.available {
+            // A user's strategy (registered by their own executable through ImageMemoryBench) is marked.
+            let mark = StrategyCatalog.isUser(strategy.name) ? "[yours] " : ""
+            print("  " + strategy.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + mark + strategy.summary)
         }
         print("\nRenderers (--render):")
         print("  none       fetch only, nothing decoded")

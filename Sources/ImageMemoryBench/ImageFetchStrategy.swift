@@ -1,0 +1,44 @@
+import Foundation
+
+/// A way of fetching an image that you want measured: your own loader, or a third-party client.
+///
+/// The harness runs every trial in a fresh child process (your own executable, re-executed):
+/// it creates the strategy with ``init(workDirectory:)``, calls ``fetch(url:)`` once on a small
+/// resource of the same server to warm up (sessions, connection pools, lazy set-up), then
+/// resets its peaks and measures one more ``fetch(url:)`` of the image, and the decode, if asked.
+///
+/// Register your strategies with ``BenchMain/main(strategies:)``; `bench list` then shows them,
+/// marked as yours, and `--strategy NAME` measures them like the built-in ones.
+///
+/// ```swift
+/// struct MyLoader: ImageFetchStrategy {
+///     static let name = "my-loader"
+///     static let summary = "my app's image loader, body in memory"
+///     init(workDirectory: URL) {}
+///     func fetch(url: URL) async throws -> FetchOutcome {
+///         let (data, response) = try await myLoad(url)
+///         return FetchOutcome(payload: .memory(data), statusCode: response.statusCode,
+///                             expectedContentLength: response.expectedContentLength)
+///     }
+/// }
+/// ```
+public protocol ImageFetchStrategy: Sendable {
+    /// The name used with `--strategy` and in the results' `strategy` column: letters, digits,
+    /// `-`, `_` or `.`, distinct from every built-in strategy's name.
+    static var name: String { get }
+
+    /// One line for `bench list`.
+    static var summary: String { get }
+
+    /// Creates the strategy for one trial. Files it writes belong in `workDirectory`, which the
+    /// harness removes after the run.
+    init(workDirectory: URL)
+
+    /// Fetches `url` and returns the body, in memory or in a file in the work directory.
+    ///
+    /// Throw ``FetchError`` for a failed transfer (``FetchError/httpStatus(_:)`` for a status
+    /// outside 200...299, ``FetchError/lengthMismatch(expected:received:)`` for a short body):
+    /// the trial's row then says what went wrong. The harness waits for this call on a thread of
+    /// its own; nothing else runs in the child meanwhile.
+    func fetch(url: URL) async throws -> FetchOutcome
+}

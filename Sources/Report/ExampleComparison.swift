@@ -1,0 +1,38 @@
+import Foundation
+import BenchCore
+
+/// AsyncHTTPClient's two strategies measured through the ImageMemoryBench library by the example
+/// package's own executable (`make example`: results/example/), beside URLSession's data and
+/// download tasks measured in the same run.
+public struct ExampleComparison: Sendable {
+    public var summaries: [CellSummary]
+    /// The body's size on the wire, the largest a successful run fetched.
+    public var payloadBytes: Int?
+
+    /// The strategies in the order the report shows them: in memory, then to a file.
+    public static let strategies = ["ahc-collect", "data", "ahc-file", "download"]
+
+    public init(trials: [TrialResult]) {
+        summaries = CellSummary.summarize(trials)
+        payloadBytes = trials.filter(\.isSuccess).compactMap(\.payloadBytes).max()
+    }
+
+    /// The folder's run, or nil when it has no trials.csv.
+    static func load(from folder: URL, parse: (URL) throws -> [TrialResult]) throws -> ExampleComparison? {
+        let trials = folder.appendingPathComponent("trials.csv")
+        guard FileManager.default.fileExists(atPath: trials.path) else { return nil }
+        return ExampleComparison(trials: try parse(trials))
+    }
+
+    public var allocators: [Allocator] {
+        Allocator.allCases.filter { allocator in summaries.contains { $0.cell.allocator == allocator } }
+    }
+
+    public var renders: [RenderMode] {
+        RenderMode.allCases.filter { render in summaries.contains { $0.cell.render == render } }
+    }
+
+    public func summary(_ strategy: String, _ render: RenderMode, _ allocator: Allocator) -> CellSummary? {
+        summaries.first { $0.cell == TrialCell(strategy: strategy, render: render, allocator: allocator) }
+    }
+}

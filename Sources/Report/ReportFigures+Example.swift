@@ -1,0 +1,64 @@
+import Foundation
+import BenchCore
+
+/// REPORT.md's section on the example package: AsyncHTTPClient against URLSession.
+extension ReportFigures {
+    /// `example_<strategy>_<render>_<allocator>_mb` (peak RSS), `..._heap_mb`, `..._heap_payloads`,
+    /// and the collected body's power-of-two buffer.
+    func exampleValues() -> [String: String] {
+        guard let example else { return [:] }
+        var values: [String: String] = [:]
+        values["example_runs_per_cell"] = String(example.summaries.map { $0.succeeded + $0.failed }.max() ?? 0)
+        values["example_trials_failed"] = String(example.summaries.map(\.failed).reduce(0, +))
+        for summary in example.summaries {
+            let key = "example_\(summary.cell.strategy)_\(summary.cell.render.rawValue)_\(summary.cell.allocator.rawValue)"
+                .replacingOccurrences(of: "-", with: "_")
+            guard let rss = summary.peakRSSDelta else { continue }
+            values[key + "_mb"] = mb(rss.median)
+            values[key + "_cv_pct"] = String(format: "%.1f", rss.coefficientOfVariation * 100)
+            if let heap = summary.heapPeakDelta?.distribution {
+                values[key + "_heap_mb"] = mb(heap.median)
+                if let payload = example.payloadBytes {
+                    values[key + "_heap_payloads"] = String(format: "%.2f", heap.median / Double(payload))
+                }
+            }
+        }
+        if let payload = example.payloadBytes {
+            // ByteBuffer grows to the next power of two (NIO's nextPowerOf2ClampedToMax); a realloc
+            // that moves holds the half-size block it came from as well.
+            let capacity = 1 << (Int.bitWidth - (payload - 1).leadingZeroBitCount)
+            values["example_bytebuffer_capacity_mb"] = mb(Double(capacity))
+            values["example_bytebuffer_moving_realloc_mb"] = mb(Double(capacity + capacity / 2))
+            values["example_payload_mb"] = mb(Double(payload))
+        }
+        return values
+    }
+
+    /// Peak RSS and exact heap peak over baseline per strategy and renderer, both allocators.
+    public func exampleTable() -> String {
+        guard let example else { return "No example run: run `make example` (results/example/).\n" }
+        var header = ["strategy", "render"]
+        for allocator in example.allocators {
+            header += ["\(allocator.title): peak RSS", "heap peak", "CV"]
+        }
+        var rows: [[String]] = []
+        for render in example.renders {
+            for strategy in ExampleComparison.strategies {
+                var row = [strategy, render.rawValue]
+                for allocator in example.allocators {
+                    guard let summary = example.summary(strategy, render, allocator), let rss = summary.peakRSSDelta else {
+                        row += ["–", "–", "–"]
+                        continue
+                    }
+                    row += [mb(rss.median), summary.heapPeakDelta.map { mb($0.distribution.median) + ($0.exact ? "" : "*") } ?? "–",
+                            String(format: "%.1f%%", rss.coefficientOfVariation * 100)]
+                }
+                rows.append(row)
+            }
+        }
+        let runs = example.summaries.map { $0.succeeded + $0.failed }.max() ?? 0
+        return "Over baseline in MB, medians of \(runs) runs per cell; heap peak exact (* = sampled); "
+            + "CV of the peak RSS over runs. Measured by the example's own executable (`ahc-bench`).\n\n"
+            + MarkdownTable.render(header: header, rows: rows, leftAligned: 2)
+    }
+}

@@ -1,0 +1,74 @@
+import BenchCore
+import Foundation
+import Harness
+import Report
+import Testing
+
+/// Builds Examples/AsyncHTTPClientLoader, a package that depends on this one through the
+/// ImageMemoryBench product, and measures its own strategies with its own executable, as a user
+/// would. Its first build takes minutes (AsyncHTTPClient, BoringSSL), so it runs only with
+/// BENCH_EXAMPLE=1: `make example-test`, which .ci/run calls after `make test`.
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["BENCH_EXAMPLE"] == "1"))
+struct ExampleLoaderTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let example = packageRoot.appendingPathComponent("Examples/AsyncHTTPClientLoader")
+
+    /// The example's executable, built in release as `make example` builds it.
+    static func build() throws -> String {
+        let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_EXAMPLE"] ?? "swift"
+        let output = try BenchProcess.run([swift, "build", "-c", "release", "--package-path", example.path],
+                                          program: "/usr/bin/env", timeout: 1800)
+        #expect(output.status == 0, "swift build of the example failed:\n\(output.standardOutput)\n\(output.standardError)")
+        return example.appendingPathComponent(".build/release/ahc-bench").path
+    }
+
+    @Test func listMarksTheUsersStrategies() throws {
+        let executable = try Self.build()
+        let list = try BenchProcess.run(["list"], program: executable)
+        #expect(list.status == 0)
+        let lines = list.standardOutput.split(separator: "\n").map(String.init)
+        for name in ["ahc-collect", "ahc-file"] {
+            #expect(lines.contains { $0.hasPrefix("  \(name) ") && $0.contains("[yours]") }, "\(name) missing or unmarked")
+        }
+        #expect(lines.contains { $0.hasPrefix("  download ") && !$0.contains("[yours]") })
+    }
+
+    /// The user's two strategies and a built-in one, each run in a fresh child of the user's
+    /// executable, with the exact heap peak that the library links into it.
+    @Test func measuresTheUsersStrategiesBesideABuiltIn() throws {
+        let executable = try Self.build()
+        let out = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try BenchProcess.run(["run", "--strategy", "ahc-collect", "--strategy", "ahc-file", "--strategy", "download",
+                                        "--render", "none", "--allocator", "system", "--runs", "2", "--out", out.path],
+                                       program: executable, timeout: 600)
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = try TrialsCSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
+        #expect(rows.count == 6)
+        for row in rows {
+            #expect(row.isSuccess, "\(row.strategy) run \(row.run): \(row.status) \(row.error)")
+            #expect(row.peakHeapExactDeltaBytes != nil, "\(row.strategy): no exact heap peak")
+        }
+        #expect(Set(rows.map(\.pid)).count == rows.count, "every run needs a child of its own")
+        #expect(rows.allSatisfy { $0.pid != 0 })
+
+        try ExampleRelation.check(rows)
+    }
+}
+
+/// The relation the example's table rests on: collecting the body holds at least the payload more
+/// heap than streaming it to a file, and not more than a power-of-two buffer and the block it
+/// grew from (under 3 payloads) more.
+enum ExampleRelation {
+    static func check(_ rows: [TrialResult]) throws {
+        func medianHeap(_ strategy: String) throws -> Double {
+            let peaks = rows.filter { $0.strategy == strategy && $0.isSuccess }.compactMap(\.peakHeapExactDeltaBytes)
+            return try #require(Distribution(peaks.map(Double.init))).median
+        }
+        let payload = Double(try #require(rows.compactMap(\.payloadBytes).max()))
+        let extra = try medianHeap("ahc-collect") - medianHeap("ahc-file")
+        #expect(extra >= payload, "ahc-collect holds \(extra) bytes more heap than ahc-file; a payload is \(payload)")
+        #expect(extra <= 3 * payload, "ahc-collect holds \(extra) bytes more heap than ahc-file, over 3 payloads (\(payload))")
+    }
+}

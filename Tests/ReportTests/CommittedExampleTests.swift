@@ -1,0 +1,46 @@
+import BenchCore
+import Foundation
+import Testing
+import Report
+
+/// results/REPORT.md's AsyncHTTPClient table against the committed run of the example package
+/// (results/example/trials.csv, `make example`): every cell's medians recomputed from the CSV, and
+/// the relation the prose rests on, on the committed rows.
+@Suite struct CommittedExampleTests {
+    static let folder = CommittedReportTests.results.appendingPathComponent("example")
+
+    static func rows() throws -> [TrialResult] {
+        try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
+    }
+
+    @Test func exampleTableShowsTheMediansOfItsTrialsCSV() throws {
+        let summaries = CellSummary.summarize(try Self.rows())
+        let table = try #require(GeneratedSections.block("example", in: try CommittedReportTests.read("REPORT.md")))
+        let rows = MarkdownTable.parse(table)
+        let header = try #require(rows.first)
+        var compared = 0
+        for summary in summaries {
+            let row = try #require(rows.first { $0[0] == summary.cell.strategy && $0[1] == summary.cell.render.rawValue },
+                                   "no row for \(summary.cell)")
+            let column = try #require(header.firstIndex(of: "\(summary.cell.allocator.title): peak RSS"))
+            #expect(row[column] == CommittedReportTests.mb(try #require(summary.peakRSSDelta).median), "\(summary.cell)")
+            #expect(row[column + 1] == CommittedReportTests.mb(try #require(summary.peakHeapExactDelta).median), "\(summary.cell)")
+            compared += 1
+        }
+        // AsyncHTTPClient's two strategies and URLSession's two, fetch only and decoded, both allocators.
+        #expect(compared == 4 * 2 * 2)
+    }
+
+    /// Collecting the body holds at least one payload more heap than streaming it to a file, and
+    /// less than three more (a power-of-two buffer and the half-size block a moving realloc keeps).
+    @Test(arguments: Allocator.allCases)
+    func collectedBodyHoldsOneToThreePayloadsMoreHeapThanTheFile(allocator: Allocator) throws {
+        let rows = try Self.rows().filter { $0.allocator == allocator && $0.render == .none && $0.isSuccess }
+        func heap(_ strategy: String) throws -> Double {
+            try #require(Distribution(rows.filter { $0.strategy == strategy }.compactMap(\.peakHeapExactDeltaBytes))).median
+        }
+        let payload = Double(try #require(rows.compactMap(\.payloadBytes).max()))
+        let extra = try heap("ahc-collect") - heap("ahc-file")
+        #expect(extra >= payload && extra <= 3 * payload, "\(allocator): \(extra) bytes more, payload \(payload)")
+    }
+}
