@@ -43,7 +43,9 @@ import Report
             used.formUnion(Self.markers(in: try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)))
         }
         let figures = try ResultsReport(directory: root.appendingPathComponent("results")).load()
-        let strategies = Array(Set(figures.chart.summaries.map(\.cell.strategy)))
+        // The example package's strategies (ahc-collect) appear with dashes as underscores in its values.
+        let names = (figures.chart.summaries + (figures.example?.summaries ?? [])).map(\.cell.strategy)
+        let strategies = Array(Set(names + names.map { $0.replacingOccurrences(of: "-", with: "_") }))
         let usedFamilies = Set(used.map { Self.family($0, strategies: strategies) })
         var unused: [String: [String]] = [:]
         for name in figures.values().keys where !usedFamilies.contains(Self.family(name, strategies: strategies)) {
