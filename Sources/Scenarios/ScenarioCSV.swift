@@ -146,3 +146,40 @@ public enum ScenarioCSV {
                                           differing: differing.map { "\($0.column): \($0.values.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: " / "))" })
     }
 }
+
+extension ScenarioCSV {
+    /// SCENARIO.md's peak table (`<!-- table:scenario-peaks -->`): per settings group, the settings
+    /// in one line, then peak RSS over baseline in MB by cap (rows) and strategy and renderer
+    /// (columns), median of the successful runs [min–max]. Groups never share a table.
+    public static func peakTables(_ text: String, path: String) throws -> String {
+        try groups(text, path: path).map(peakTable).joined(separator: "\n")
+    }
+
+    static func peakTable(_ group: Group) -> String {
+        let ok = group.rows.filter { $0["status"] == "ok" }
+        func ordered(_ column: String) -> [String] {
+            var seen: [String] = []
+            for row in ok { if let value = row[column], !seen.contains(value) { seen.append(value) } }
+            return seen
+        }
+        let columns = ordered("render").flatMap { render in ordered("strategy").map { (strategy: $0, render: render) } }
+        let caps = ordered("max_concurrent").sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
+        let settings = group.settings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(separator: ", ")
+        var lines = ["Settings: \(settings); runs: \(group.runIDs.isEmpty ? "not recorded" : group.runIDs.joined(separator: ", ")).", ""]
+        lines.append("| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |")
+        lines.append("|---|" + columns.map { _ in "---|" }.joined())
+        for cap in caps {
+            let cells = columns.map { column -> String in
+                let peaks = ok.filter { $0["strategy"] == column.strategy && $0["render"] == column.render && $0["max_concurrent"] == cap }
+                    .compactMap { row -> Double? in
+                        guard let peak = row["peak_rss_bytes"].flatMap(Double.init), let base = row["baseline_rss_bytes"].flatMap(Double.init) else { return nil }
+                        return (peak - base) / 1e6
+                    }
+                guard let peak = Distribution(peaks) else { return "–" }
+                return String(format: "%.1f [%.1f–%.1f]", peak.median, peak.min, peak.max)
+            }
+            lines.append("| \(cap) | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -50,6 +50,9 @@ struct ReportCommand: ParsableCommand {
                 try report.updateReport(figures, at: reportURL)
                 print("regenerated the tables of \(reportURL.path)")
             }
+            if try Self.regenerateScenarioDocument(in: folder) {
+                print("regenerated the tables of \(folder.appendingPathComponent("SCENARIO.md").path)")
+            }
             if let readme {
                 let url = URL(fileURLWithPath: readme)
                 guard FileManager.default.fileExists(atPath: url.path) else {
@@ -63,6 +66,19 @@ struct ReportCommand: ParsableCommand {
         } catch let error as ScenarioError {
             throw BenchFailure(.badInput, error.description).reported()
         }
+    }
+
+    /// SCENARIO.md's generated tables from the folder's scenario.csv, one table per settings group;
+    /// false when the folder has no SCENARIO.md (a user's run: only the committed reference has one).
+    static func regenerateScenarioDocument(in folder: URL) throws -> Bool {
+        let document = folder.appendingPathComponent("SCENARIO.md")
+        let csv = folder.appendingPathComponent("scenario.csv")
+        guard let text = try? String(contentsOf: document, encoding: .utf8),
+              let rows = try? String(contentsOf: csv, encoding: .utf8) else { return false }
+        let updated = try GeneratedSections.apply(to: text, blocks: ["scenario-peaks": try ScenarioCSV.peakTables(rows, path: csv.path)],
+                                                  values: [:])
+        if updated != text { try AtomicFile.write(Data(updated.utf8), to: document) }
+        return true
     }
 
     /// The list-scroll chart (plots/scenario.gp) draws every row of scenario.csv as one setting:
