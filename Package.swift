@@ -108,7 +108,7 @@ let package = Package(
         ]),
         // Spawns the real `bench` binary against the real server.
         .testTarget(name: "ScenariosTests", dependencies: [
-            "BenchCore", "Scenarios", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
+            "BenchCore", "Scenarios", "Report", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),

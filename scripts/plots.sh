@@ -56,11 +56,11 @@ for chart in article timeline sweep matrix; do
 done
 # The encodings chart: bench report writes encodings.dat when the folder has encodings.csv (make encodings).
 if [ -f "$data/encodings.dat" ]; then
-  draw encodings "plots_dir='$plots_dir'; data_dir='$data'"
+  draw encodings "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
 # The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
 if [ -f "$results/scenario.csv" ]; then
-  draw scenario "csv=$(gp_string "$results/scenario.csv")"
+  draw scenario "csv=$(gp_string "$results/scenario.csv"); plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
 echo "drew ${drawn[*]}"
 echo "plots: charts in $charts, report in ${results%/}/REPORT.md"

@@ -47,9 +47,7 @@ public struct CorpusAndJobsFigures: Sendable {
             values["corpus_worst_file"] = worst["file"] ?? ""
             values["corpus_worst_encoding"] = worst["encoding"] ?? ""
             values["corpus_worst_size"] = "\(worst["width"] ?? "?") x \(worst["height"] ?? "?")"
-            values["corpus_worst_full_mb"] = Self.mb(worst["full_median_peak_rss_delta_bytes"])
             values["corpus_worst_full_bpp"] = Self.perPixel(worst["full_bytes_per_pixel"])
-            values["corpus_worst_thumbnail_bpp"] = Self.perPixel(worst["thumbnail_bytes_per_pixel"])
             // The real photographs' worst (the generated images include formats photographs rarely ship in).
             if let photo = rows.first(where: { $0["file"]?.hasPrefix("photos/") == true }) {
                 values["corpus_worst_photo_file"] = photo["file"] ?? ""
@@ -57,7 +55,6 @@ public struct CorpusAndJobsFigures: Sendable {
                 values["corpus_worst_photo_size"] = "\(photo["width"] ?? "?") x \(photo["height"] ?? "?")"
                 values["corpus_worst_photo_full_mb"] = Self.mb(photo["full_median_peak_rss_delta_bytes"])
                 values["corpus_worst_photo_full_bpp"] = Self.perPixel(photo["full_bytes_per_pixel"])
-                values["corpus_worst_photo_thumbnail_mb"] = Self.mb(photo["thumbnail_median_peak_rss_delta_bytes"])
                 values["corpus_worst_photo_thumbnail_bpp"] = Self.perPixel(photo["thumbnail_bytes_per_pixel"])
             }
             if let best = rows.last {

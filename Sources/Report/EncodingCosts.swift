@@ -115,8 +115,6 @@ public struct EncodingCosts: Sendable {
             let key = "enc_" + encoding.replacingOccurrences(of: "-", with: "_")
             for render in ["full", "thumbnail"] {
                 values["\(key)_\(render)_mb"] = mb(rss(encoding, render: render)?.median)
-                values["\(key)_\(render)_jemalloc_mb"] = mb(rss(encoding, render: render, allocator: "jemalloc")?.median)
-                values["\(key)_\(render)_heap_mb"] = mb(heap(encoding, render: render)?.median)
                 values["\(key)_\(render)_bpp"] = perPixel(heap(encoding, render: render), encoding)
             }
             values["\(key)_vips_mb"] = mb(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")?.median)

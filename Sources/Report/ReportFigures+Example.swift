@@ -3,8 +3,8 @@ import BenchCore
 
 /// REPORT.md's section on the example package: AsyncHTTPClient against URLSession.
 extension ReportFigures {
-    /// `example_<strategy>_<render>_<allocator>_mb` (peak RSS), `..._heap_mb`, `..._heap_payloads`,
-    /// and the collected body's power-of-two buffer.
+    /// `example_<strategy>_<render>_<allocator>_mb` (peak RSS) and `..._heap_mb`, and the collected
+    /// body's power-of-two buffer.
     func exampleValues() -> [String: String] {
         guard let example else { return [:] }
         var values: [String: String] = [:]
@@ -15,13 +15,7 @@ extension ReportFigures {
                 .replacingOccurrences(of: "-", with: "_")
             guard let rss = summary.peakRSSDelta else { continue }
             values[key + "_mb"] = mb(rss.median)
-            values[key + "_cv_pct"] = String(format: "%.1f", rss.coefficientOfVariation * 100)
-            if let heap = summary.heapPeakDelta?.distribution {
-                values[key + "_heap_mb"] = mb(heap.median)
-                if let payload = example.payloadBytes {
-                    values[key + "_heap_payloads"] = String(format: "%.2f", heap.median / Double(payload))
-                }
-            }
+            if let heap = summary.heapPeakDelta?.distribution { values[key + "_heap_mb"] = mb(heap.median) }
         }
         if let payload = example.payloadBytes {
             // ByteBuffer grows to the next power of two (NIO's nextPowerOf2ClampedToMax); a realloc

@@ -58,7 +58,6 @@ public struct ReportFigures {
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
-            values["payload_mib"] = String(format: "%.1f", Double(payloadBytes) / 1_048_576)
             // CFData rounds a growing buffer's capacity up to the next power of two (CFData.c).
             let capacity = 1 << (Int.bitWidth - (payloadBytes - 1).leadingZeroBitCount)
             values["payload_buffer_capacity_bytes"] = grouped(capacity)
@@ -73,49 +72,22 @@ public struct ReportFigures {
             values["bitmap_mib"] = String(format: "%.1f", Double(bitmapBytes) / 1_048_576)
             if let payloadBytes { values["bitmap_plus_payload_mb"] = mb(Double(bitmapBytes + payloadBytes)) }
         }
-        let ok = chart.trials.filter(\.isSuccess)
-        values["trials"] = String(chart.trials.count)
-        values["trials_failed"] = String(chart.trials.count - ok.count)
-        values["runs_per_cell"] = context.map { String($0.runsPerCell) } ?? String(chart.summaries.map { $0.succeeded + $0.failed }.max() ?? 0)
-        if let hertz = Distribution(ok.compactMap(\.samplerHertz)) {
-            values["sampler_hz_median"] = String(format: "%.0f", hertz.median)
-            values["sampler_hz_min"] = String(format: "%.0f", hertz.min)
-        }
-        if let gap = ok.compactMap(\.maxSampleGapMillis).max() { values["sampler_max_gap_ms"] = String(format: "%.1f", gap) }
+        values["runs_per_cell"] = runsPerCell
 
         for summary in chart.summaries {
             let key = "\(summary.cell.strategy)_\(summary.cell.render.rawValue)_\(summary.cell.allocator.rawValue)"
             guard let rss = summary.peakRSSDelta else { continue }
             values[key + "_mb"] = mb(rss.median)
-            values[key + "_min_mb"] = mb(rss.min)
-            values[key + "_max_mb"] = mb(rss.max)
-            values[key + "_cv_pct"] = String(format: "%.1f", rss.coefficientOfVariation * 100)
             if let heap = summary.heapPeakDelta?.distribution { values[key + "_heap_mb"] = mb(heap.median) }
-            if let final = summary.finalRSSDelta {
-                values[key + "_final_mb"] = mb(final.median)
-                if let payloadBytes { values[key + "_final_minus_payload_mb"] = mb(final.median - Double(payloadBytes)) }
-            }
+            if let final = summary.finalRSSDelta { values[key + "_final_mb"] = mb(final.median) }
             if let payloadBytes { values[key + "_payloads"] = String(format: "%.2f", rss.median / Double(payloadBytes)) }
             if let bitmapBytes, summary.cell.render == .full {
                 values[key + "_minus_bitmap_mb"] = mb(rss.median - Double(bitmapBytes))
-            }
-            let runs = ok.filter { $0.cell == summary.cell }
-            if let fetch = Distribution(runs.compactMap(\.fetchSeconds)) { values[key + "_fetch_ms"] = String(format: "%.0f", fetch.median * 1000) }
-            if let render = Distribution(runs.compactMap(\.renderSeconds)) { values[key + "_render_ms"] = String(format: "%.0f", render.median * 1000) }
-        }
-        // The article's headline: how much less the download task costs than the data task.
-        for allocator in chart.allocators {
-            for render in RenderMode.allCases {
-                guard let data = chart.summary(TrialCell(strategy: "data", render: render, allocator: allocator))?.peakRSSDelta,
-                      let download = chart.summary(TrialCell(strategy: "download", render: render, allocator: allocator))?.peakRSSDelta
-                else { continue }
-                values["data_minus_download_\(render.rawValue)_\(allocator.rawValue)_mb"] = mb(data.median - download.median)
             }
         }
         for series in chart.sweep {
             guard let fit = series.fit else { continue }
             values["sweep_slope_\(series.strategy)_\(series.render.rawValue)"] = String(format: "%.2f", fit.slope)
-            values["sweep_intercept_\(series.strategy)_\(series.render.rawValue)_mb"] = mb(fit.intercept)
         }
         if let download = chart.sweep.first(where: { $0.strategy == "download" && $0.render == .none }), let fit = download.fit {
             // libcurl hands over at most CURL_MAX_WRITE_SIZE (16 KiB) per write callback.
@@ -269,6 +241,11 @@ public struct ReportFigures {
                                     rows: rows, leftAligned: 0)
     }
 
+    /// Runs planned per cell (trials.json), or the most any cell has.
+    var runsPerCell: String {
+        context.map { String($0.runsPerCell) } ?? String(chart.summaries.map { $0.succeeded + $0.failed }.max() ?? 0)
+    }
+
     public func methodTable() -> String {
         var rows: [[String]] = []
         if let context {
@@ -279,12 +256,14 @@ public struct ReportFigures {
             rows.append(["image", context.source])
             rows.append(["sampler interval asked", String(format: "%.0f µs", context.sampleIntervalMicros)])
         }
-        let values = values()
-        rows.append(["runs per cell", values["runs_per_cell"] ?? "–"])
+        let ok = chart.trials.filter(\.isSuccess)
+        let hertz = Distribution(ok.compactMap(\.samplerHertz))
+        rows.append(["runs per cell", runsPerCell])
         rows.append(["allocators", chart.allocators.map(\.title).joined(separator: ", ")])
-        rows.append(["trials (failed)", "\(values["trials"] ?? "–") (\(values["trials_failed"] ?? "–"))"])
-        rows.append(["sampler rate achieved, median (min)", "\(values["sampler_hz_median"] ?? "–") Hz (\(values["sampler_hz_min"] ?? "–") Hz)"])
-        rows.append(["longest gap between samples", "\(values["sampler_max_gap_ms"] ?? "–") ms"])
+        rows.append(["trials (failed)", "\(chart.trials.count) (\(chart.trials.count - ok.count))"])
+        rows.append(["sampler rate achieved, median (min)",
+                     "\(hertz.map { String(format: "%.0f", $0.median) } ?? "–") Hz (\(hertz.map { String(format: "%.0f", $0.min) } ?? "–") Hz)"])
+        rows.append(["longest gap between samples", "\(ok.compactMap(\.maxSampleGapMillis).max().map { String(format: "%.1f", $0) } ?? "–") ms"])
         var text = MarkdownTable.render(header: ["what", "value"], rows: rows, leftAligned: 2)
         if let environment, !environment.isEmpty {
             text += "\n```\n" + environment.trimmingCharacters(in: .whitespacesAndNewlines) + "\n```\n"

@@ -63,13 +63,45 @@ public struct ListScrollScenario {
         try server.start()
         defer { server.shutdown() }
 
+        let spec = makeSpec(rowURL: { row in
+                                let path = "/row/\(row).jpg"
+                                guard let fault = settings.fault, row % settings.faultEvery == 0 else { return server.url(for: path) }
+                                return server.url(for: path, fault: fault.serverFault(bodyBytes: bodies[row % bodies.count].count))
+                            },
+                            warmupURL: server.url(for: "/warmup.jpg"), workDirectory: workDirectory)
+        defer { try? FileManager.default.removeItem(at: workDirectory) }
+
+        var result = launcher.launch(spec)
+        // The warm-up is one whole transfer of a known body before the baseline; the rest is the scroll.
+        let warmups = server.requestCount(path: "/warmup.jpg")
+        result.bytesSent = server.bytesSent - warmups * warmup.count
+        result.serverRequests = server.totalRequestCount - warmups
+        result.payloadBytesAllRows = payloadBytesAllRows
+        recordParentSettings(in: &result)
+        result.leftoverFiles = ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
+            .filter { $0 != MemoryBudget.peakFileName && $0 != ScenarioLauncher.specFileName }.count
+        return result
+    }
+
+    /// A result with these settings and nothing measured: what scenario.csv's settings columns of
+    /// this scroll will say, known before it runs.
+    public var plannedResult: ScrollResult {
+        let placeholder = URL(string: "http://127.0.0.1/")!
+        var result = ScrollResult(spec: makeSpec(rowURL: { _ in placeholder }, warmupURL: nil,
+                                                 workDirectory: FileManager.default.temporaryDirectory))
+        recordParentSettings(in: &result)
+        return result
+    }
+
+    private func recordParentSettings(in result: inout ScrollResult) {
+        result.bandwidthBytesPerSecond = settings.bandwidthBytesPerSecond
+        result.fixtureSizes = settings.fixtures.map { "\($0.width)x\($0.height)" }
+    }
+
+    private func makeSpec(rowURL: (Int) -> URL, warmupURL: URL?, workDirectory: URL) -> ScrollSpec {
         var spec = ScrollSpec(strategy: settings.strategy, render: settings.render,
-                              rowURLs: (0..<settings.rows).map { row in
-                                  let path = "/row/\(row).jpg"
-                                  guard let fault = settings.fault, row % settings.faultEvery == 0 else { return server.url(for: path) }
-                                  return server.url(for: path, fault: fault.serverFault(bodyBytes: bodies[row % bodies.count].count))
-                              },
-                              warmupURL: server.url(for: "/warmup.jpg"), visibleRows: settings.visibleRows,
+                              rowURLs: (0..<settings.rows).map(rowURL),
+                              warmupURL: warmupURL, visibleRows: settings.visibleRows,
                               rowsPerSecond: settings.rowsPerSecond, maxConcurrent: settings.maxConcurrent,
                               cacheLimitBytes: settings.cacheLimitBytes, workDirectory: workDirectory)
         spec.maxPixel = settings.maxPixel
@@ -79,16 +111,6 @@ public struct ListScrollScenario {
         spec.fault = settings.fault
         spec.faultEvery = settings.faultEvery
         spec.memoryLimitBytes = settings.memoryLimitBytes
-        defer { try? FileManager.default.removeItem(at: workDirectory) }
-
-        var result = launcher.launch(spec)
-        // The warm-up is one whole transfer of a known body before the baseline; the rest is the scroll.
-        let warmups = server.requestCount(path: "/warmup.jpg")
-        result.bytesSent = server.bytesSent - warmups * warmup.count
-        result.serverRequests = server.totalRequestCount - warmups
-        result.payloadBytesAllRows = payloadBytesAllRows
-        result.leftoverFiles = ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
-            .filter { $0 != MemoryBudget.peakFileName && $0 != ScenarioLauncher.specFileName }.count
-        return result
+        return spec
     }
 }

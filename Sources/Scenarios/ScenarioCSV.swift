@@ -2,6 +2,9 @@ import Foundation
 import BenchCore
 
 /// `scenario.csv`: one row per list-scroll run, units in the column names, appended run after run.
+/// Every row says what produced it: every setting of the scroll (the server's bandwidth and the
+/// fixture sizes included) and the `run_id` of the invocation, so that rows appended by
+/// invocations with other settings are told apart (`groups`).
 public enum ScenarioCSV {
     static let columns: [(name: String, value: @Sendable (ScrollResult) -> String)] = [
         ("scenario", { _ in "list-scroll" }),
@@ -14,6 +17,9 @@ public enum ScenarioCSV {
         ("rows_per_second", { String($0.spec.rowsPerSecond) }),
         ("cache_limit_bytes", { String($0.spec.cacheLimitBytes) }),
         ("max_pixel", { String($0.spec.maxPixel) }),
+        ("max_image_pixels", { String($0.spec.maxImagePixels) }),
+        ("bandwidth_bytes_per_second", { $0.bandwidthBytesPerSecond.map(String.init) ?? "" }),
+        ("sizes", { $0.fixtureSizes.joined(separator: " ") }),
         ("fault", { $0.spec.fault?.rawValue ?? "none" }),
         ("fault_every", { $0.spec.fault == nil ? "" : String($0.spec.faultEvery) }),
         ("retries", { String($0.spec.retries) }),
@@ -49,19 +55,131 @@ public enum ScenarioCSV {
         ("error", { $0.error }),
     ]
 
-    public static var header: String { CSV.line(columns.map(\.name)) }
+    public static var header: String { CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn]) }
 
-    public static func line(_ result: ScrollResult) -> String {
-        CSV.line(columns.map { $0.value(result) })
+    public static func line(_ result: ScrollResult, runID: String) -> String {
+        CSV.line(columns.map { $0.value(result) } + [runID])
     }
 
-    /// The file with `results` added after the rows it already has (`existing`: its text, empty
-    /// for a new file). Refuses a file with other columns, naming `path`.
-    public static func appending(_ results: [ScrollResult], to existing: String, path: String) throws -> String {
+    /// The file with `results` of the invocation `runID` added after the rows it already has
+    /// (`existing`: its text, empty for a new file). Refuses a file with other columns, naming `path`.
+    public static func appending(_ results: [ScrollResult], runID: String, to existing: String, path: String) throws -> String {
         let text = existing.isEmpty ? header + "\n" : existing
         guard text.hasPrefix(header + "\n") else {
             throw ScenarioError.foreignColumns(path: path)
         }
-        return text + results.map(line).map { $0 + "\n" }.joined()
+        return text + results.map { line($0, runID: runID) + "\n" }.joined()
+    }
+
+    // MARK: Reading: rows grouped by the settings that produced them
+
+    /// What a chart or a table compares within one group: these may differ between its rows.
+    public static let comparedColumns: Set<String> = ["strategy", "render", "max_concurrent"]
+    /// Columns that say how a scroll was set up; rows that differ in any but `comparedColumns` are in different groups.
+    public static let settingColumns = ["allocator", "rows", "visible_rows", "rows_per_second", "cache_limit_bytes",
+                                        "max_pixel", "max_image_pixels", "bandwidth_bytes_per_second", "sizes",
+                                        "fault", "fault_every", "retries", "memory_limit_bytes"]
+    /// Settings that files written before they were recorded (no `run_id` column) do not have.
+    public static let unrecordedInOldFiles = ["max_image_pixels", "bandwidth_bytes_per_second", "sizes"]
+    /// The value `groups` gives a setting an old file did not record.
+    public static let notRecorded = "not recorded"
+
+    /// The header of files written before the settings columns and `run_id` (the committed
+    /// results/scenario*.csv): still read, their missing settings `notRecorded`.
+    static let oldHeader = CSV.line(columns.map(\.name).filter { !unrecordedInOldFiles.contains($0) })
+
+    /// One setting of a group, and rows of a file grouped by their settings.
+    public struct Group: Equatable, Sendable {
+        /// `settingColumns` with this group's values, in that order.
+        public var settings: [(column: String, value: String)]
+        /// The rows, each as column name to value, in file order.
+        public var rows: [[String: String]]
+        /// The invocations (run ids) whose rows are in the group; empty for an old file.
+        public var runIDs: [String]
+
+        public static func == (a: Group, b: Group) -> Bool {
+            a.settings.elementsEqual(b.settings, by: { $0 == $1 }) && a.rows == b.rows && a.runIDs == b.runIDs
+        }
+    }
+
+    /// The rows of a scenario CSV grouped by their settings, in order of first appearance. Rows
+    /// that differ only in `comparedColumns` share a group; any other setting starts another.
+    public static func groups(_ text: String, path: String) throws -> [Group] {
+        let table: [[String]]
+        do { table = try CSV.parse(text) } catch { throw ScenarioError.malformed(path: path, reason: "\(error)") }
+        guard let names = table.first else { throw ScenarioError.malformed(path: path, reason: "it is empty") }
+        let headerLine = CSV.line(names)
+        guard headerLine == header || headerLine == oldHeader else { throw ScenarioError.foreignColumns(path: path) }
+        var groups: [Group] = []
+        for (offset, fields) in table.dropFirst().enumerated() {
+            guard fields.count == names.count else {
+                throw ScenarioError.malformed(path: path, reason: "row \(offset + 1) has \(fields.count) fields, the header \(names.count)")
+            }
+            var row = Dictionary(uniqueKeysWithValues: zip(names, fields))
+            for column in unrecordedInOldFiles where row[column] == nil { row[column] = notRecorded }
+            let settings = settingColumns.map { (column: $0, value: row[$0] ?? "") }
+            let runID = row[TrialsCSV.runIDColumn]
+            if let index = groups.firstIndex(where: { $0.settings.elementsEqual(settings, by: { $0 == $1 }) }) {
+                groups[index].rows.append(row)
+                if let runID, !groups[index].runIDs.contains(runID) { groups[index].runIDs.append(runID) }
+            } else {
+                groups.append(Group(settings: settings, rows: [row], runIDs: runID.map { [$0] } ?? []))
+            }
+        }
+        return groups
+    }
+
+    /// The one group of a file that a chart draws whole; refuses rows of several settings,
+    /// naming the settings that differ and their values.
+    public static func singleGroup(_ text: String, path: String) throws -> Group? {
+        let all = try groups(text, path: path)
+        guard all.count > 1 else { return all.first }
+        let differing = settingColumns.compactMap { column -> (column: String, values: [String])? in
+            var values: [String] = []
+            for group in all {
+                let value = group.settings.first { $0.column == column }?.value ?? ""
+                if !values.contains(value) { values.append(value) }
+            }
+            return values.count > 1 ? (column, values) : nil
+        }
+        throw ScenarioError.mixedSettings(path: path, groups: all.count,
+                                          differing: differing.map { "\($0.column): \($0.values.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: " / "))" })
+    }
+}
+
+extension ScenarioCSV {
+    /// SCENARIO.md's peak table (`<!-- table:scenario-peaks -->`): per settings group, the settings
+    /// in one line, then peak RSS over baseline in MB by cap (rows) and strategy and renderer
+    /// (columns), median of the successful runs [min–max]. Groups never share a table.
+    public static func peakTables(_ text: String, path: String) throws -> String {
+        try groups(text, path: path).map(peakTable).joined(separator: "\n")
+    }
+
+    static func peakTable(_ group: Group) -> String {
+        let ok = group.rows.filter { $0["status"] == "ok" }
+        func ordered(_ column: String) -> [String] {
+            var seen: [String] = []
+            for row in ok { if let value = row[column], !seen.contains(value) { seen.append(value) } }
+            return seen
+        }
+        let columns = ordered("render").flatMap { render in ordered("strategy").map { (strategy: $0, render: render) } }
+        let caps = ordered("max_concurrent").sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
+        let settings = group.settings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(separator: ", ")
+        var lines = ["Settings: \(settings); runs: \(group.runIDs.isEmpty ? "not recorded" : group.runIDs.joined(separator: ", ")).", ""]
+        lines.append("| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |")
+        lines.append("|---|" + columns.map { _ in "---|" }.joined())
+        for cap in caps {
+            let cells = columns.map { column -> String in
+                let peaks = ok.filter { $0["strategy"] == column.strategy && $0["render"] == column.render && $0["max_concurrent"] == cap }
+                    .compactMap { row -> Double? in
+                        guard let peak = row["peak_rss_bytes"].flatMap(Double.init), let base = row["baseline_rss_bytes"].flatMap(Double.init) else { return nil }
+                        return (peak - base) / 1e6
+                    }
+                guard let peak = Distribution(peaks) else { return "–" }
+                return String(format: "%.1f [%.1f–%.1f]", peak.median, peak.min, peak.max)
+            }
+            lines.append("| \(cap) | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -8,6 +8,11 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     case memoryLimitNotSet(limitBytes: Int, errno: Int32)
     /// An existing scenario CSV whose header is not the one this version writes.
     case foreignColumns(path: String)
+    /// A scenario CSV that cannot be read as one.
+    case malformed(path: String, reason: String)
+    /// A scenario CSV whose rows come from scrolls of different settings, where one set is expected
+    /// (a chart of one setting): how many groups, and each differing setting with its values.
+    case mixedSettings(path: String, groups: Int, differing: [String])
 
     public var description: String {
         switch self {
@@ -17,6 +22,11 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
             return "setrlimit(RLIMIT_DATA, \(limit)) failed: \(String(cString: strerror(errno)))"
         case .foreignColumns(let path):
             return "\(path) has other columns than this version writes; move it away first"
+        case .malformed(let path, let reason):
+            return "\(path) is not a scenario CSV: \(reason)"
+        case .mixedSettings(let path, let groups, let differing):
+            return "\(path) mixes rows of \(groups) different settings (\(differing.joined(separator: "; "))); "
+                + "one chart would put them together: write each setting to its own --out folder"
         }
     }
 }

@@ -48,6 +48,12 @@ public struct ScrollResult: Codable, Sendable {
     /// Files left in the child's TMPDIR / work folder when it exited.
     public var leftoverFiles = 0
 
+    // Settings of the parent's that the child never sees (scenario.csv records them on every row).
+    /// The embedded server's throttle on each response, bytes a second; nil when unthrottled.
+    public var bandwidthBytesPerSecond: Int?
+    /// The fixtures the rows cycle over, WIDTHxHEIGHT in row order.
+    public var fixtureSizes: [String] = []
+
     /// Bytes that crossed the wire but never became an image: cancelled transfers.
     public var bytesWasted: Int { max(0, bytesSent - bytesDelivered) }
 

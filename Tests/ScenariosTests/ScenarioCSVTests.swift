@@ -1,14 +1,102 @@
+import Foundation
+import BenchCore
 import Scenarios
 import Testing
 
 @Suite struct ScenarioCSVTests {
+    static let results = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("results")
+
+    /// A result of the given settings, nothing measured.
+    static func result(_ strategy: ScrollStrategy = .data, cap: Int = 4, bandwidth: Int? = 10 << 20,
+                       sizes: [String] = ["6000x4000", "800x600"], speed: Double = 20) -> ScrollResult {
+        let spec = ScrollSpec(strategy: strategy, render: .thumbnail,
+                              rowURLs: Array(repeating: URL(string: "http://127.0.0.1/row.jpg")!, count: 60),
+                              warmupURL: nil, visibleRows: 8, rowsPerSecond: speed, maxConcurrent: cap,
+                              cacheLimitBytes: 0, workDirectory: URL(fileURLWithPath: "/tmp"))
+        var result = ScrollResult(spec: spec)
+        result.bandwidthBytesPerSecond = bandwidth
+        result.fixtureSizes = sizes
+        return result
+    }
+
     @Test func aFileWithOtherColumnsIsRefusedByPath() {
         #expect(throws: ScenarioError.foreignColumns(path: "old/scenario.csv")) {
-            try ScenarioCSV.appending([], to: "strategy,rows\ndata,10\n", path: "old/scenario.csv")
+            try ScenarioCSV.appending([], runID: "r", to: "strategy,rows\ndata,10\n", path: "old/scenario.csv")
+        }
+        #expect(throws: ScenarioError.foreignColumns(path: "old/scenario.csv")) {
+            try ScenarioCSV.groups("strategy,rows\ndata,10\n", path: "old/scenario.csv")
         }
     }
 
     @Test func aNewFileStartsWithTheHeader() throws {
-        #expect(try ScenarioCSV.appending([], to: "", path: "new.csv") == ScenarioCSV.header + "\n")
+        #expect(try ScenarioCSV.appending([], runID: "r", to: "", path: "new.csv") == ScenarioCSV.header + "\n")
+    }
+
+    /// Every row says what produced it: bandwidth, sizes and the invocation's run id included.
+    @Test func everyRowCarriesItsSettingsAndRunID() throws {
+        let text = try ScenarioCSV.appending([Self.result()], runID: "2026-11-23T20-00-00Z-42", to: "", path: "s.csv")
+        let table = try CSV.parse(text)
+        let row = Dictionary(uniqueKeysWithValues: zip(table[0], table[1]))
+        #expect(row["bandwidth_bytes_per_second"] == "10485760")
+        #expect(row["sizes"] == "6000x4000 800x600")
+        #expect(row["max_image_pixels"] == String(ScrollSpec(strategy: .data, render: .full, rowURLs: [], warmupURL: nil, visibleRows: 1,
+                                                             rowsPerSecond: 1, maxConcurrent: 1, cacheLimitBytes: 0,
+                                                             workDirectory: URL(fileURLWithPath: "/")).maxImagePixels))
+        #expect(row["run_id"] == "2026-11-23T20-00-00Z-42")
+    }
+
+    /// Old: a second invocation with another --bandwidth (or --sizes) appended rows that nothing
+    /// told apart from the first's, and SCENARIO.md's tables and the chart grouped them together.
+    @Test func aSecondInvocationWithOtherSettingsDoesNotMergeIntoTheFirstsGroups() throws {
+        let first = try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "first", to: "", path: "s.csv")
+        let both = try ScenarioCSV.appending([Self.result(cap: 1, bandwidth: 20 << 20)], runID: "second", to: first, path: "s.csv")
+        let groups = try ScenarioCSV.groups(both, path: "s.csv")
+        try #require(groups.count == 2)
+        #expect(groups.map(\.rows.count) == [2, 1])
+        #expect(groups.map(\.runIDs) == [["first"], ["second"]])
+        #expect(groups.map { Dictionary(uniqueKeysWithValues: $0.settings.map { ($0.column, $0.value) })["bandwidth_bytes_per_second"] }
+                == ["10485760", "20971520"])
+        #expect(throws: ScenarioError.mixedSettings(path: "s.csv", groups: 2,
+                                                    differing: ["bandwidth_bytes_per_second: 10485760 / 20971520"])) {
+            try ScenarioCSV.singleGroup(both, path: "s.csv")
+        }
+
+        let otherSizes = try ScenarioCSV.appending([Self.result(sizes: ["64x48"])], runID: "third", to: first, path: "s.csv")
+        #expect(try ScenarioCSV.groups(otherSizes, path: "s.csv").count == 2)
+        let unthrottled = try ScenarioCSV.appending([Self.result(bandwidth: nil)], runID: "fourth", to: first, path: "s.csv")
+        #expect(throws: ScenarioError.mixedSettings(path: "s.csv", groups: 2,
+                                                    differing: ["bandwidth_bytes_per_second: 10485760 / (none)"])) {
+            try ScenarioCSV.singleGroup(unthrottled, path: "s.csv")
+        }
+    }
+
+    /// Strategy, renderer and cap are what one chart compares: invocations that differ only there share a group.
+    @Test func invocationsOfTheSameSettingsShareAGroup() throws {
+        let first = try ScenarioCSV.appending([Self.result(.data, cap: 1)], runID: "first", to: "", path: "s.csv")
+        let both = try ScenarioCSV.appending([Self.result(.download, cap: 16)], runID: "second", to: first, path: "s.csv")
+        let group = try #require(try ScenarioCSV.singleGroup(both, path: "s.csv"))
+        #expect(group.rows.count == 2)
+        #expect(group.runIDs == ["first", "second"])
+    }
+
+    /// The committed files predate the settings columns: read, their missing settings "not recorded",
+    /// and a file that swept a setting (the scroll speed) is one group per value.
+    @Test func theCommittedFilesAreReadWithTheirMissingSettingsNotRecorded() throws {
+        func groups(_ name: String) throws -> [ScenarioCSV.Group] {
+            let url = Self.results.appendingPathComponent(name)
+            return try ScenarioCSV.groups(try String(contentsOf: url, encoding: .utf8), path: url.path)
+        }
+        let main = try #require(try groups("scenario.csv").first)
+        #expect(try groups("scenario.csv").count == 1, "one setting: its chart draws it whole")
+        let settings = Dictionary(uniqueKeysWithValues: main.settings.map { ($0.column, $0.value) })
+        #expect(settings["bandwidth_bytes_per_second"] == ScenarioCSV.notRecorded)
+        #expect(settings["sizes"] == ScenarioCSV.notRecorded)
+        #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
+        #expect(main.runIDs.isEmpty)
+        #expect(try groups("scenario-speed.csv").map { $0.rows[0]["rows_per_second"] } == ["5.0", "10.0", "20.0", "40.0"])
+        #expect(try groups("scenario-memory-limit.csv").count > 1)
+        #expect(try groups("scenario-faults.csv").count > 1)
     }
 }

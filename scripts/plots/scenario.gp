@@ -1,20 +1,11 @@
 # Chart 5: list-scroll, peak RSS over baseline against --max-concurrent, per strategy and renderer.
 # Reads scenario.csv directly (columns by name); points are runs, lines join the means per cap.
-# The caller sets: csv (scenario.csv), out_base, format. Every successful row of the CSV is drawn.
+# The caller sets: csv (scenario.csv), plots_dir, data_dir (for common.gp), out_base, format. Every successful
+# row of the CSV is drawn: bench report, run before, refuses a scenario.csv whose rows mix settings.
 chart_width = 1000; chart_height = 600
-if (format eq 'svg') {
-    set terminal svg size chart_width, chart_height dynamic enhanced font 'DejaVu Sans,13' background '#ffffff'
-} else {
-    set terminal pngcairo size chart_width, chart_height enhanced font 'DejaVu Sans,11' background '#ffffff'
-}
-set output out_base.'.'.format
-set encoding utf8
-array palette[4] = ['#0072B2', '#E69F00', '#009E73', '#CC79A7']
-array shapes[4] = [7, 5, 9, 11]
-set border 3 lc rgb '#444444'
-set tics nomirror textcolor rgb '#333333'
+load plots_dir.'/common.gp'
 set grid xtics ytics lc rgb '#dddddd' lw 1 dt 1
-set key at graph 0.5, graph 0.5 center reverse Left opaque box lc rgb '#cccccc'
+set key at graph 0.5, graph 0.5 center reverse Left
 
 set datafile separator ','
 set title 'Scrolling list: peak memory against the cap on requests in progress' font ',14'
@@ -30,6 +21,6 @@ array render[4] = ['full', 'thumbnail', 'full', 'thumbnail']
 picked(i) = strcol('status') eq 'ok' && strcol('strategy') eq strategy[i] && strcol('render') eq render[i]
 peak_mb(i) = picked(i) ? (column('peak_rss_bytes') - column('baseline_rss_bytes')) / 1e6 : NaN
 
-plot for [i = 1:4] csv using 'max_concurrent':(peak_mb(i)) smooth unique with lines lw 2 lc rgb palette[i] notitle, \
-     for [i = 1:4] csv using 'max_concurrent':(peak_mb(i)) with points pt shapes[i] ps 1.1 lc rgb palette[i] \
+plot for [i = 1:4] csv using 'max_concurrent':(peak_mb(i)) smooth unique with lines lw 2 lc rgb series_color(i) notitle, \
+     for [i = 1:4] csv using 'max_concurrent':(peak_mb(i)) with points pt series_point(i) ps 1.1 lc rgb series_color(i) \
          title strategy[i].', '.render[i].' (runs; line: mean)'

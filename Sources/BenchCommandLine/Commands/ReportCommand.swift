@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Harness
 import Report
+import Scenarios
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,11 @@ struct ReportCommand: ParsableCommand {
         report between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept. \
         `make plots` runs this, then the gnuplot scripts.
 
-        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed; 66 trials.csv is missing.
+        A scenario.csv in the folder (bench scenario list-scroll) must hold rows of one setting: its chart \
+        draws them together.
+
+        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed, or scenario.csv mixes settings; \
+        66 trials.csv is missing.
         """)
 
     @Option(help: "Folder with trials.csv and the other results; the committed reference is results/ (`make reference`).")
@@ -38,11 +43,15 @@ struct ReportCommand: ParsableCommand {
         let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
         do {
             let figures = try report.load()
+            try Self.checkScenarioCSV(in: folder)
             let written = try report.writeChartData(figures, to: dataFolder)
             print("wrote \(written.count) chart data files to \(dataFolder.path)")
             if !noReport {
                 try report.updateReport(figures, at: reportURL)
                 print("regenerated the tables of \(reportURL.path)")
+            }
+            if try Self.regenerateScenarioDocument(in: folder) {
+                print("regenerated the tables of \(folder.appendingPathComponent("SCENARIO.md").path)")
             }
             if let readme {
                 let url = URL(fileURLWithPath: readme)
@@ -54,6 +63,29 @@ struct ReportCommand: ParsableCommand {
             }
         } catch let error as ReportError {
             throw BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).reported()
+        } catch let error as ScenarioError {
+            throw BenchFailure(.badInput, error.description).reported()
         }
+    }
+
+    /// SCENARIO.md's generated tables from the folder's scenario.csv, one table per settings group;
+    /// false when the folder has no SCENARIO.md (a user's run: only the committed reference has one).
+    static func regenerateScenarioDocument(in folder: URL) throws -> Bool {
+        let document = folder.appendingPathComponent("SCENARIO.md")
+        let csv = folder.appendingPathComponent("scenario.csv")
+        guard let text = try? String(contentsOf: document, encoding: .utf8),
+              let rows = try? String(contentsOf: csv, encoding: .utf8) else { return false }
+        let updated = try GeneratedSections.apply(to: text, blocks: ["scenario-peaks": try ScenarioCSV.peakTables(rows, path: csv.path)],
+                                                  values: [:])
+        if updated != text { try AtomicFile.write(Data(updated.utf8), to: document) }
+        return true
+    }
+
+    /// The list-scroll chart (plots/scenario.gp) draws every row of scenario.csv as one setting:
+    /// refuse a file whose rows come from several (invocations appended with other settings).
+    static func checkScenarioCSV(in folder: URL) throws {
+        let url = folder.appendingPathComponent("scenario.csv")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
+        _ = try ScenarioCSV.singleGroup(text, path: url.path)
     }
 }

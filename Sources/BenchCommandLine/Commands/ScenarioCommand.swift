@@ -22,7 +22,8 @@ struct ListScrollCommand: ParsableCommand {
         Each row has its own URL on the embedded loopback server; bodies cycle over --sizes. The window of \
         --visible rows moves --speed rows a second to the end of the list and back, so rows seen twice can \
         come from the cache. Lists (comma-separated) of strategies, renderers and caps run every combination, \
-        each in a fresh child. Rows are appended to <out>/scenario.csv (default: a new runs/<UTC time>/).
+        each in a fresh child. Rows are appended to <out>/scenario.csv (default: a new runs/<UTC time>/), each \
+        with every setting (bandwidth and fixture sizes included) and the run_id of the invocation.
 
         Exit status: 0 every scroll finished; 3 some failed; 64 bad input; 70 harness error; 73 the \
         output folder cannot be written; 74 writing failed during the run (rows kept in the rescue \
@@ -123,7 +124,7 @@ struct ListScrollCommand: ParsableCommand {
         let csvName = "scenario.csv"
         let csvPath = folder.directory.appendingPathComponent(csvName).path
         let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
-        _ = try ScenarioCSV.appending([], to: existing, path: csvPath)
+        _ = try ScenarioCSV.appending([], runID: folder.runID, to: existing, path: csvPath)
         let sink = RescuingWriter(folder: folder)
         var results: [ScrollResult] = []
         let cache = FixtureOptions.cacheDirectory(fixtureCache)
@@ -162,7 +163,7 @@ struct ListScrollCommand: ParsableCommand {
                         // A child killed because the run was interrupted is not a measurement: no row.
                         if Interruption.requested && result.status != "ok" { break }
                         results.append(result)
-                        let text = try ScenarioCSV.appending(results, to: existing, path: csvPath)
+                        let text = try ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath)
                         sink.write([(csvName, Data(text.utf8))], final: Interruption.requested)
                         print(ScenarioTable.line(result))
                         if result.status != "ok" {
@@ -174,7 +175,13 @@ struct ListScrollCommand: ParsableCommand {
             }
         }
         if !results.isEmpty {
-            print("wrote \(sink.currentFolder.appendingPathComponent(csvName).path)")
+            print("wrote \(sink.currentFolder.appendingPathComponent(csvName).path) (run \(folder.runID))")
+            // Appended to rows of other settings: each row says which, but one chart cannot show them together.
+            if !existing.isEmpty, let text = try? ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath),
+               let groups = try? ScenarioCSV.groups(text, path: csvPath), groups.count > 1 {
+                printError("note: \(csvPath) now holds rows of \(groups.count) different settings (the settings columns tell them apart); "
+                           + "its chart (make plots) refuses to mix them")
+            }
         } else {
             print("no scroll finished: nothing was recorded in \(folder.directory.path)")
         }
