@@ -16,7 +16,9 @@ struct CollectedBodyStrategy: ImageFetchStrategy {
     init(workDirectory: URL) {}
 
     func fetch(url: URL) async throws -> FetchOutcome {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+        // Under the harness's own limit (--timeout, 60 s by default): AsyncHTTPClient retries a refused
+        // connection until this deadline, and the row should carry its error, not the harness's kill.
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
         let status = Int(response.status.code)
         guard (200...299).contains(status) else { throw FetchError.httpStatus(status) }
         let expected = response.headers.first(name: "content-length").flatMap { Int64($0) } ?? -1
