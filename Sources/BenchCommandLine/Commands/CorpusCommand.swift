@@ -66,18 +66,15 @@ struct CorpusCommand: ParsableCommand {
 
     var plan: BenchmarkPlan {
         BenchmarkPlan(strategies: StrategySelection.names(strategies, whenEmpty: ["download"]),
-                      renders: renders.isEmpty ? [.full, .thumbnail] : renders.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
-                      allocators: allocators.isEmpty ? [.system] : allocators.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
+                      renders: renders.isEmpty ? [.full, .thumbnail] : renders.uniqued(),
+                      allocators: allocators.isEmpty ? [.system] : allocators.uniqued(),
                       runs: runs)
     }
 
     func validate() throws {
         try StrategySelection.validate(strategies, allowingCalibration: false)
         guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
-        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
-        guard DecodeBudget.validRange.contains(maxImagePixels) else {
-            throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
-        }
+        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
     }
 
     func run() throws {

@@ -71,10 +71,7 @@ struct RunCommand: ParsableCommand {
         if bandwidth != nil && parallelism.jobs > 1 {
             throw ValidationError("--bandwidth measures how a child holds a paced body over time, which children running beside it would change; use --jobs 1 with it")
         }
-        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
-        guard DecodeBudget.validRange.contains(maxImagePixels) else {
-            throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
-        }
+        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         do { _ = try InjectedRegression.fromEnvironment() } catch { throw ValidationError("\(error)") }
     }
 

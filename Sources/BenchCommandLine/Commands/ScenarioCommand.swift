@@ -103,10 +103,7 @@ struct ListScrollCommand: ParsableCommand {
         guard (1...rows).contains(visible) else { throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))") }
         // A tiny speed would make the child's step (1e9 / speed ns) overflow its UInt64: bounded below too.
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be between 0.01 and 1000 rows a second (got \(speed))") }
-        guard (16...100_000).contains(maxPixel) else { throw ValidationError("--max-pixel must be between 16 and 100000 (got \(maxPixel))") }
-        guard DecodeBudget.validRange.contains(maxImagePixels) else {
-            throw ValidationError("--max-image-pixels must be between \(DecodeBudget.validRange.lowerBound) and \(DecodeBudget.validRange.upperBound) (got \(maxImagePixels))")
-        }
+        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         if let fault, ScrollFault(rawValue: fault) == nil {
             throw ValidationError("--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))")
         }

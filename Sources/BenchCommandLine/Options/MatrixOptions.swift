@@ -35,8 +35,8 @@ struct MatrixOptions: ParsableArguments {
 
     var plan: BenchmarkPlan {
         BenchmarkPlan(strategies: strategyNames,
-                      renders: renders.isEmpty ? [.none, .full] : unique(renders),
-                      allocators: allocators.isEmpty ? Allocator.allCases : unique(allocators),
+                      renders: renders.isEmpty ? [.none, .full] : renders.uniqued(),
+                      allocators: allocators.isEmpty ? Allocator.allCases : allocators.uniqued(),
                       runs: runs)
     }
 
@@ -45,9 +45,5 @@ struct MatrixOptions: ParsableArguments {
         guard (1...10_000).contains(runs) else {
             throw ValidationError("--runs must be between 1 and 10000 (got \(runs))")
         }
-    }
-
-    private func unique<T: Equatable>(_ values: [T]) -> [T] {
-        values.reduce(into: []) { kept, value in if !kept.contains(value) { kept.append(value) } }
     }
 }
