@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .target(name: "Strategies", dependencies: [
-            "CLibCurl", "DownloadPublisher", "Imaging",
+            "BenchCore", "CLibCurl", "DownloadPublisher", "Imaging",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
@@ -88,7 +88,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The public API: a user's strategies added to the catalog and the command line run with them.
-        .target(name: "ImageMemoryBench", dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Strategies"]),
+        .target(name: "ImageMemoryBench", dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Imaging", "Strategies"]),
         .executableTarget(name: "bench", dependencies: ["ImageMemoryBench"]),
 
         // MARK: Tests

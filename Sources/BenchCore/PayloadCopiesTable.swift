@@ -16,7 +16,8 @@ public enum PayloadCopiesTable {
             }
             ratios[cell] = summary.bytesHeldPerPayloadByte
         }
-        columns.sort { ($0.render.sortKey, $0.allocator.rawValue) < ($1.render.sortKey, $1.allocator.rawValue) }
+        let order = RenderMode.ordered(columns.map(\.render))
+        columns.sort { (order.firstIndex(of: $0.render)!, $0.allocator.rawValue) < (order.firstIndex(of: $1.render)!, $1.allocator.rawValue) }
 
         let header = ["strategy"] + columns.map { "\($0.render.rawValue)/\($0.allocator.rawValue)" }
         let rows = strategies.map { strategy in
@@ -28,9 +29,4 @@ public enum PayloadCopiesTable {
         let title = "Bytes held per payload byte (median peak RSS delta / payload bytes), by renderer/allocator"
         return title + "\n" + TextTable.render(header: header, rows: rows)
     }
-}
-
-private extension RenderMode {
-    /// none, full, thumbnail: the order `bench list` shows them in.
-    var sortKey: Int { RenderMode.allCases.firstIndex(of: self) ?? 0 }
 }

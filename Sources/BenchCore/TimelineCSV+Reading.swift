@@ -29,7 +29,7 @@ extension TimelineCSV {
             // Strategy names hold no commas, so the first four fields are a plain prefix.
             guard wanted.contains(where: { line.hasPrefix($0) }) else { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == header.count, let render = RenderMode(rawValue: fields[1]),
+            guard fields.count == header.count, let render = RenderMode(name: fields[1]),
                   let allocator = Allocator(rawValue: fields[2]), let run = Int(fields[3]),
                   let seconds = Double(fields[5]), let resident = Int(fields[6]), let allocated = Int(fields[7]) else {
                 throw CSVError("timeline line \(lineNumber): cannot read '\(line)'")

@@ -1,13 +1,43 @@
 import Foundation
 
-/// How the measured image is turned into pixels, "as if shown on screen".
-public enum RenderMode: String, CaseIterable, Codable, Sendable {
+/// How the measured image is turned into pixels, "as if shown on screen": one of the built-in
+/// renderers below, or a renderer a user's executable registers (ImageMemoryBench's
+/// `ImageRenderer`), named in specs, CSV rows and on the command line by its name.
+public struct RenderMode: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
     /// Fetch only: nothing is decoded.
-    case none
+    public static let none = RenderMode(rawValue: "none")
     /// Decode the whole image to 8-bit RGBA (4 bytes a pixel) and keep it alive.
-    case full
-    /// DCT-scaled decode bounded by a maximum pixel size; never allocates the full bitmap.
-    case thumbnail
+    public static let full = RenderMode(rawValue: "full")
+    /// The cheapest decode each format allows to a bitmap bounded by a maximum pixel size.
+    public static let thumbnail = RenderMode(rawValue: "thumbnail")
+    /// The harness's own renderers, in the order tables list them.
+    public static let builtIns: [RenderMode] = [.none, .full, .thumbnail]
+
+    /// A renderer named in a results file or on a command line: any name a renderer can be
+    /// registered under (``CatalogName``); nil for an empty or untypeable one.
+    public init?(name: String) {
+        guard CatalogName.isUsable(name) else { return nil }
+        self.init(rawValue: name)
+    }
+
+    /// Built-in renderers first, in their order, then the others by name: the order of tables and charts.
+    public static func ordered(_ renders: some Sequence<RenderMode>) -> [RenderMode] {
+        let distinct = Set(renders)
+        return builtIns.filter(distinct.contains) + distinct.subtracting(builtIns).sorted { $0.rawValue < $1.rawValue }
+    }
+}
+
+/// The rule for the names of strategies and renderers, built-in or a user's: what can be typed
+/// on a command line after `--strategy`/`--render` and stored in a CSV cell unquoted.
+public enum CatalogName {
+    public static func isUsable(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    }
+    public static let rule = "letters, digits, '-', '_' or '.'"
 }
 
 /// Everything a child needs to run one trial; passed as JSON on its command line.

@@ -37,8 +37,14 @@ extension TrialsCSV {
                 return value
             }
 
+            func renderer() throws -> RenderMode {
+                let text = field("render") ?? ""
+                guard let render = RenderMode(name: text) else { throw CSVError("line \(line): unknown render '\(text)'") }
+                return render
+            }
+
             guard let run = try integer("run") else { throw CSVError("line \(line): run is empty") }
-            let spec = TrialSpec(strategy: field("strategy") ?? "", render: try choice("render", RenderMode.self),
+            let spec = TrialSpec(strategy: field("strategy") ?? "", render: try renderer(),
                                  allocator: try choice("allocator", Allocator.self), run: run,
                                  url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
             var result = TrialResult(spec: spec, pid: Int32(try integer("pid") ?? 0))

@@ -30,7 +30,11 @@ public enum ChildTrial {
         guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
             throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
         }
+        guard let rendererType = RendererCatalog.renderer(named: spec.render.rawValue) else {
+            throw TrialError.unknownRenderer(spec.render.rawValue, valid: RendererCatalog.names)
+        }
         let strategy = strategyType.init(workDirectory: spec.workDirectory)
+        let renderer = rendererType.init(limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels))
 
         result.warmedUp = false
         if let warmupURL = spec.warmupURL {
@@ -47,7 +51,7 @@ public enum ChildTrial {
                 // (Data(contentsOf:) reports a 404 as a plain error, so it lands here too.)
             }
         }
-        try Renderer.warmUp(mode: spec.render, image: spec.warmUpImage)
+        try renderer.warmUp(image: spec.warmUpImage)
 
         let exactHeap = ExactHeapPeak()
         let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
@@ -59,15 +63,14 @@ public enum ChildTrial {
         result.warmupSeconds = Double(baseline.time - started) / 1e9
 
         let outcome: FetchOutcome
-        let image: DecodedImage?
+        let image: RenderedImage?
         let fetched: UInt64
         var injectedCopy: Any?  // test-only (BENCH_INJECT_REGRESSION); nil in real runs
         do {
             outcome = try strategy.fetch(url: spec.url)
             fetched = MonotonicClock.now()
             injectedCopy = injection?.apply(to: outcome.payload)
-            image = try Renderer.render(outcome.payload, mode: spec.render, maxPixel: spec.maxPixel,
-                                    maxImagePixels: spec.maxImagePixels)
+            image = try renderer.render(outcome.payload)
         } catch {
             _ = sampler.stop()
             throw error
@@ -139,6 +142,7 @@ public enum ChildTrial {
 /// A trial the child cannot run as specified.
 public enum TrialError: Error, CustomStringConvertible, Equatable {
     case unknownStrategy(String, valid: [String])
+    case unknownRenderer(String, valid: [String])
     /// `BENCH_INJECT_REGRESSION` names no known regression.
     case unknownRegression(variable: String, value: String, valid: [String])
 
@@ -146,6 +150,8 @@ public enum TrialError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .unknownStrategy(let name, let valid):
             return "unknown strategy '\(name)'; valid: \(valid.joined(separator: ", "))"
+        case .unknownRenderer(let name, let valid):
+            return "unknown renderer '\(name)'; valid: \(valid.joined(separator: ", "))"
         case .unknownRegression(let variable, let value, let valid):
             return "\(variable)='\(value)' is not a known regression; valid: \(valid.joined(separator: ", "))"
         }

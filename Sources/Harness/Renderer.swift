@@ -3,6 +3,7 @@ import BenchCore
 import Imaging
 import Strategies
 
+/// The built-in renderers (RendererCatalog holds them with a user's); the scenarios call it directly.
 /// Stands in for "show the image in an image view": decodes the payload, whatever its format
 /// (found from the bytes), with that format's C library. Bodies in memory are decoded from
 /// memory; files are decoded from the file.
@@ -21,21 +22,25 @@ public enum Renderer {
         case .none: return nil
         case .full: return try ImageDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
         case .thumbnail: return try ImageDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        default: throw TrialError.unknownRenderer(mode.rawValue, valid: RenderMode.builtIns.map(\.rawValue))
         }
     }
 
-    /// Loads libjpeg's code and tables with a tiny image, so the first real decode measures only the image;
-    /// with `image` (a tiny file of another format) that format's decoder too, from memory and from the file.
+    /// Loads the decoder's code and tables, so the first real decode measures only the image.
     public static func warmUp(mode: RenderMode, image: URL? = nil) throws {
         guard mode != .none else { return }
-        if let image {
-            _ = try render(.memory(Data(contentsOf: image)), mode: mode, maxPixel: 16)?.checksum()
-            _ = try render(.file(image), mode: mode, maxPixel: 16)?.checksum()
+        for payload in try warmUpPayloads(image: image) {
+            _ = try render(payload, mode: mode, maxPixel: 16)?.checksum()
         }
+    }
+
+    /// What a renderer warms up on: `image` (a tiny file of the measured image's format, when it
+    /// is not a JPEG) from memory and from the file, then a tiny JPEG made here, from memory.
+    public static func warmUpPayloads(image: URL?) throws -> [Payload] {
+        let measuredFormat: [Payload] = try image.map { [.memory(try Data(contentsOf: $0)), .file($0)] } ?? []
         let tiny = try JPEGEncoder.encodeRGB(width: 64, height: 48, quality: 90, progressive: false) { y, row in
             for x in 0..<64 * 3 { row[x] = UInt8(truncatingIfNeeded: x &* 7 &+ y &* 13) }
         }
-        let image = try render(.memory(tiny), mode: mode, maxPixel: 16)
-        _ = image?.checksum()
+        return measuredFormat + [.memory(tiny)]
     }
 }

@@ -29,7 +29,7 @@ public struct ExampleComparison: Sendable {
     }
 
     public var renders: [RenderMode] {
-        RenderMode.allCases.filter { render in summaries.contains { $0.cell.render == render } }
+        RenderMode.ordered(summaries.map(\.cell.render))
     }
 
     public func summary(_ strategy: String, _ render: RenderMode, _ allocator: Allocator) -> CellSummary? {

@@ -1,3 +1,4 @@
+import BenchCore
 import Synchronization
 
 /// Strategies a user's executable adds to the catalog (ImageMemoryBench's `BenchMain`), set once
@@ -19,14 +20,14 @@ extension StrategyCatalog {
     }
 
     /// Adds `strategies` to the catalog. A name must be new (not a built-in, a calibration
-    /// strategy, `all` or another of the user's) and usable on a command line and in a CSV cell.
+    /// strategy, `all` or another of the user's) and usable on a command line and in a CSV cell (``CatalogName``).
     public static func registerUserStrategies(_ strategies: [any FetchStrategy.Type]) throws(StrategyRegistrationError) {
         let taken = (all + calibration).map { $0.name } + ["all"]
         var names: [String] = []
         for strategy in strategies {
             let name = strategy.name
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-                throw StrategyRegistrationError("strategy name '\(name)' must be letters, digits, '-', '_' or '.'")
+            guard CatalogName.isUsable(name) else {
+                throw StrategyRegistrationError("strategy name '\(name)' must be \(CatalogName.rule)")
             }
             guard !taken.contains(name), !names.contains(name) else {
                 throw StrategyRegistrationError("strategy name '\(name)' is already taken; names in use: "

@@ -9,23 +9,25 @@ struct ListCommand: ParsableCommand {
         abstract: "List the strategies, renderers and allocators that can be measured.")
 
     func run() throws {
+        // A user's strategy or renderer (registered by their own executable through ImageMemoryBench) is marked.
         print("Strategies (--strategy):")
-        let width = StrategyCatalog.names.map(\.count).max() ?? 0
-        for strategy in StrategyCatalog.available {
-            // A user's strategy (registered by their own executable through ImageMemoryBench) is marked.
-            let mark = StrategyCatalog.isUser(strategy.name) ? "[yours] " : ""
-            print("  " + strategy.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + mark + strategy.summary)
-        }
+        printEntries(StrategyCatalog.available.map { ($0.name, $0.summary, StrategyCatalog.isUser($0.name)) })
         print("\nRenderers (--render):")
-        print("  none       fetch only, nothing decoded")
-        print("  full       decode to 8-bit RGBA (4 bytes a pixel), kept alive as if on screen")
-        print("  thumbnail  libjpeg DCT-scaled decode bounded by --max-pixel; never the full bitmap")
+        printEntries(RendererCatalog.available.map { ($0.name, $0.summary, RendererCatalog.isUser($0.name)) })
         print("\nAllocators (--allocator):")
         print("  system     glibc malloc")
         print("  jemalloc   libjemalloc.so.2 preloaded into the child"
               + (JemallocLibrary.locate() == nil ? " (NOT FOUND: run scripts/setup.sh)" : ""))
         print("  Under either, bench's own malloc wrappers (linked in, CHeapPeak) forward to it and keep the exact heap peak;")
         print("  with --no-exact-heap the heap comes from the allocator's own counters (mallinfo2, mallctl).")
+    }
+
+    private func printEntries(_ entries: [(name: String, summary: String, isUser: Bool)]) {
+        let width = entries.map(\.name.count).max() ?? 0
+        for entry in entries {
+            let mark = entry.isUser ? "[yours] " : ""
+            print("  " + entry.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + mark + entry.summary)
+        }
     }
 }
 

@@ -38,7 +38,8 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Cancellable strategies, comma-separated: \(ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var strategy = "data"
 
-    @Option(help: "Renderers, comma-separated: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    // The built-in renderers only: the scenario decodes in its own process, through Renderer.
+    @Option(help: "Renderers, comma-separated: \(RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")).")
     var render = "thumbnail"
 
     @Option(help: "Caps on requests in progress (fetch and decode), comma-separated, each 1...16.")
@@ -202,7 +203,7 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func renderers() throws -> [RenderMode] {
-        try list(render, option: "--render") { RenderMode(rawValue: $0) }
+        try list(render, option: "--render") { name in RenderMode.builtIns.first { $0.rawValue == name } }
     }
 
     func caps() throws -> [Int] {
@@ -258,6 +259,6 @@ struct ListScrollCommand: ParsableCommand {
 
     private func validChoices(for option: String) -> String {
         option == "--strategy" ? ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")
-            : RenderMode.allCases.map(\.rawValue).joined(separator: ", ")
+            : RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")
     }
 }

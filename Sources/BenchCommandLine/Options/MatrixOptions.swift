@@ -5,7 +5,16 @@ import Harness
 import Probe
 import Strategies
 
-extension RenderMode: ExpressibleByArgument {}
+/// A built-in renderer or one the user's executable registered; anything else is a usage error
+/// that lists `allValueStrings`.
+extension RenderMode: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard RendererCatalog.renderer(named: argument) != nil else { return nil }
+        self.init(rawValue: argument)
+    }
+    public static var allValueStrings: [String] { RendererCatalog.names }
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
 extension Allocator: ExpressibleByArgument {}
 
 /// What to measure: the strategy x renderer x allocator matrix and how many runs of each.
@@ -16,7 +25,7 @@ struct MatrixOptions: ParsableArguments {
     var strategies: [StrategyName] = []
 
     @Option(name: .customLong("render"), parsing: .singleValue,
-            help: "Renderer: none, full or thumbnail; repeat for several. (default: none and full)")
+            help: ArgumentHelp("Renderer to measure; repeat for several. See `bench list`. (default: none and full)", valueName: "name"))
     var renders: [RenderMode] = []
 
     @Option(name: .customLong("allocator"), parsing: .singleValue,

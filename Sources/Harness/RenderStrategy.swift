@@ -1,0 +1,81 @@
+import Foundation
+import BenchCore
+import Imaging
+import Strategies
+
+/// One way of turning a fetched payload into pixels, as the child runs it: built in (none, full,
+/// thumbnail) or a user's (ImageMemoryBench's `ImageRenderer`, bridged). One instance per trial.
+public protocol RenderStrategy: SendableMetatype {
+    /// The name `--render` takes and the results' `render` column holds.
+    static var name: String { get }
+    /// One line for `bench list`.
+    static var summary: String { get }
+    init(limits: RenderLimits)
+    /// Loads the decoder's code and tables before the baseline: `image` is a tiny image of the
+    /// measured one's format when it is not a JPEG, else nil (a tiny JPEG is made here).
+    func warmUp(image: URL?) throws
+    /// The rendered image, which the child keeps alive until its last reading; nil when nothing is rendered.
+    func render(_ payload: Payload) throws -> RenderedImage?
+}
+
+/// The bounds a trial sets on its renderer (`--max-pixel`, `--max-image-pixels`).
+public struct RenderLimits: Sendable {
+    /// A thumbnail's longer side, in pixels.
+    public var maxPixel: Int
+    /// Decodes that would allocate more RGBA pixels than this are refused.
+    public var maxImagePixels: Int
+    public init(maxPixel: Int, maxImagePixels: Int) {
+        self.maxPixel = maxPixel
+        self.maxImagePixels = maxImagePixels
+    }
+}
+
+/// What a renderer produced: its size for the row, and whatever holds its pixels, kept alive.
+public struct RenderedImage: Sendable {
+    public var width: Int
+    public var height: Int
+    public var storage: any Sendable
+    public init(width: Int, height: Int, storage: any Sendable) {
+        self.width = width
+        self.height = height
+        self.storage = storage
+    }
+}
+
+/// The harness's three renderers, each a thin face on `Renderer` (shared with the scenarios).
+struct BuiltInRenderer<Mode: BuiltInRenderMode>: RenderStrategy {
+    static var name: String { Mode.mode.rawValue }
+    static var summary: String { Mode.summary }
+    let limits: RenderLimits
+    init(limits: RenderLimits) { self.limits = limits }
+
+    func warmUp(image: URL?) throws {
+        try Renderer.warmUp(mode: Mode.mode, image: image)
+    }
+
+    func render(_ payload: Payload) throws -> RenderedImage? {
+        try Renderer.render(payload, mode: Mode.mode, maxPixel: limits.maxPixel, maxImagePixels: limits.maxImagePixels)
+            .map { RenderedImage(width: $0.width, height: $0.height, storage: $0) }
+    }
+}
+
+protocol BuiltInRenderMode {
+    static var mode: RenderMode { get }
+    static var summary: String { get }
+}
+
+enum NoRender: BuiltInRenderMode {
+    static let mode = RenderMode.none
+    static let summary = "fetch only, nothing decoded"
+}
+
+enum FullRender: BuiltInRenderMode {
+    static let mode = RenderMode.full
+    static let summary = "decode the whole image to 8-bit RGBA (4 bytes a pixel), kept alive as if on screen"
+}
+
+enum ThumbnailRender: BuiltInRenderMode {
+    static let mode = RenderMode.thumbnail
+    static let summary = "the cheapest decode each format allows to --max-pixel (JPEG DCT scaling, libwebp's scaled"
+        + " decode, PNG row by row; HEIC/AVIF decode whole, then sample)"
+}
