@@ -106,13 +106,14 @@ reference: build
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # A user's package measuring its own loader through the ImageMemoryBench library: AsyncHTTPClient's
-# collected body and FileDownloadDelegate against URLSession's data and download tasks, both
-# allocators, measured by the example's own executable into results/example/ (part of make reference).
+# collected body and FileDownloadDelegate against URLSession's data and download tasks, the
+# built-in renderers and the example's own (decode-then-resize), both allocators, measured by the example's own executable into results/example/ (part of make reference).
 # Its first build takes minutes (AsyncHTTPClient, swift-nio-ssl's BoringSSL).
 EXAMPLE ?= Examples/AsyncHTTPClientLoader
 EXAMPLE_BENCH ?= $(EXAMPLE)/.build/release/ahc-bench
 EXAMPLE_ARGS ?= --strategy ahc-collect --strategy ahc-file --strategy data --strategy download \
-	--render none --render full --allocator system --allocator jemalloc --runs 5
+	--render none --render full --render thumbnail --render decode-then-resize \
+	--allocator system --allocator jemalloc --runs 5
 
 example-build: setup
 	$(SWIFT) build -c release --package-path $(EXAMPLE)

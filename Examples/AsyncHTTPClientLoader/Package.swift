@@ -20,6 +20,8 @@ let package = Package(
     targets: [
         .executableTarget(name: "ahc-bench", dependencies: [
             .product(name: "ImageMemoryBench", package: harnessFolder),
+            // The harness's decoders, which the example's own renderer uses; yours would use your own.
+            .product(name: "Imaging", package: harnessFolder),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -7,7 +7,7 @@ package struct Bench: ParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: executableName,
         abstract: "Measures how much memory downloading and showing a large image costs, strategy by strategy.",
         discussion: """
         Each run happens in a fresh child process that fetches the image from a loopback server, \
@@ -18,4 +18,11 @@ package struct Bench: ParsableCommand {
                       ScenarioCommand.self, ReportCommand.self, CompareCommand.self, BaselineCommand.self,
                       TrialCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// `bench`, or a user's executable's own name (`ahc-bench`), so usage lines and errors name
+    /// the command the user typed.
+    static let executableName: String = {
+        let name = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? "bench" : name
+    }()
 }

@@ -21,9 +21,7 @@ public struct CellSummary: Sendable {
         peakRSSDelta = Distribution(ok.compactMap(\.peakRSSDeltaBytes))
         peakAllocatedDelta = Distribution(ok.compactMap(\.peakAllocatedDeltaBytes))
         peakHeapExactDelta = Distribution(ok.compactMap(\.peakHeapExactDeltaBytes))
-        finalRSSDelta = Distribution(ok.compactMap { run in
-            run.finalRSSBytes.flatMap { final in run.baselineRSSBytes.map { final - $0 } }
-        })
+        finalRSSDelta = Distribution(ok.compactMap(\.finalRSSDeltaBytes))
         duration = Distribution(ok.compactMap(\.durationSeconds))
         payloadBytes = ok.compactMap(\.payloadBytes).max()
     }

@@ -97,6 +97,11 @@ public struct TrialResult: Codable, Sendable {
         return peakRSSBytes - baselineRSSBytes
     }
 
+    public var finalRSSDeltaBytes: Int? {
+        guard let finalRSSBytes, let baselineRSSBytes else { return nil }
+        return finalRSSBytes - baselineRSSBytes
+    }
+
     public var peakAllocatedDeltaBytes: Int? {
         guard let peakAllocatedBytes, let baselineAllocatedBytes else { return nil }
         return peakAllocatedBytes - baselineAllocatedBytes

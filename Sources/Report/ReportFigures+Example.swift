@@ -3,8 +3,8 @@ import BenchCore
 
 /// REPORT.md's section on the example package: AsyncHTTPClient against URLSession.
 extension ReportFigures {
-    /// `example_<strategy>_<render>_<allocator>_mb` (peak RSS) and `..._heap_mb`, and the collected
-    /// body's power-of-two buffer.
+    /// `example_<strategy>_<render>_<allocator>_mb` (peak RSS), `..._heap_mb` and `..._final_mb`,
+    /// the collected body's power-of-two buffer, and the example renderer's cost over a full decode.
     func exampleValues() -> [String: String] {
         guard let example else { return [:] }
         var values: [String: String] = [:]
@@ -16,6 +16,12 @@ extension ReportFigures {
             guard let rss = summary.peakRSSDelta else { continue }
             values[key + "_mb"] = mb(rss.median)
             if let heap = summary.heapPeakDelta?.distribution { values[key + "_heap_mb"] = mb(heap.median) }
+            if let final = summary.finalRSSDelta { values[key + "_final_mb"] = mb(final.median) }
+        }
+        // The example's own renderer against the built-in full decode: what its small bitmap adds to the peak.
+        if let resized = example.summary("download", RenderMode(rawValue: "decode-then-resize"), .system)?.heapPeakDelta?.distribution,
+           let full = example.summary("download", .full, .system)?.heapPeakDelta?.distribution {
+            values["example_resize_over_full_heap_mb"] = mb(resized.median - full.median)
         }
         if let payload = example.payloadBytes {
             // ByteBuffer grows to the next power of two (NIO's nextPowerOf2ClampedToMax); a realloc

@@ -32,6 +32,35 @@ struct ExampleLoaderTests {
             #expect(lines.contains { $0.hasPrefix("  \(name) ") && $0.contains("[yours]") }, "\(name) missing or unmarked")
         }
         #expect(lines.contains { $0.hasPrefix("  download ") && !$0.contains("[yours]") })
+        let renderers = try #require(lines.firstIndex(of: "Renderers (--render):"))
+        #expect(lines[renderers...].contains { $0.hasPrefix("  decode-then-resize ") && $0.contains("[yours]") })
+        #expect(lines[renderers...].contains { $0.hasPrefix("  thumbnail ") && !$0.contains("[yours]") })
+    }
+
+    /// Usage errors name the user's executable, not `bench`.
+    @Test func usageErrorsNameTheUsersExecutable() throws {
+        let executable = try Self.build()
+        let output = try BenchProcess.run(["run", "--render", "sideways"], program: executable)
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("ahc-bench run"), "\(output.standardError)")
+        #expect(output.standardError.contains("'decode-then-resize'"), "the user's renderer is a valid choice: \(output.standardError)")
+    }
+
+    /// The example's own renderer, run in the user's children beside the built-in full decode: it
+    /// decodes the whole image, then keeps only a bitmap of --max-pixel on its longer side.
+    @Test func measuresTheUsersRendererBesideABuiltIn() throws {
+        let executable = try Self.build()
+        let out = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try BenchProcess.run(["run", "--strategy", "download", "--render", "decode-then-resize", "--render", "full",
+                                        "--allocator", "system", "--runs", "2", "--out", out.path],
+                                       program: executable, timeout: 600)
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = try TrialsCSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
+        #expect(rows.count == 4)
+        #expect(rows.allSatisfy { $0.isSuccess && $0.peakHeapExactDeltaBytes != nil }, "\(rows.map { "\($0.render) \($0.status) \($0.error)" })")
+        #expect(Set(rows.map(\.pid)).count == rows.count, "every run needs a child of its own")
+        try ExampleRelation.checkRenderer(rows, maxPixel: 1024)
     }
 
     /// The user's two strategies and a built-in one, each run in a fresh child of the user's
@@ -70,5 +99,29 @@ enum ExampleRelation {
         let extra = try medianHeap("ahc-collect") - medianHeap("ahc-file")
         #expect(extra >= payload, "ahc-collect holds \(extra) bytes more heap than ahc-file; a payload is \(payload)")
         #expect(extra <= 3 * payload, "ahc-collect holds \(extra) bytes more heap than ahc-file, over 3 payloads (\(payload))")
+    }
+
+    /// The example's decode-then-resize renderer: its row records the small bitmap's size; its heap
+    /// peak holds the full bitmap and the small one at once (at least both, at most what the built-in
+    /// full decode peaks at plus the small bitmap and 1 MB); its final reading no longer holds the
+    /// full bitmap (under glibc a freed block that size goes back to the system at once).
+    static func checkRenderer(_ rows: [TrialResult], maxPixel: Int) throws {
+        let resized = rows.filter { $0.render.rawValue == "decode-then-resize" }
+        let full = rows.filter { $0.render == .full }
+        let width = try #require(full.first?.imageWidth), height = try #require(full.first?.imageHeight)
+        let bitmap = Double(width * height * 4)
+        for row in resized {
+            #expect(max(row.imageWidth ?? 0, row.imageHeight ?? 0) == maxPixel, "\(row.imageWidth ?? 0)x\(row.imageHeight ?? 0)")
+        }
+        let small = Double(try #require(resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
+        func median(_ rows: [TrialResult], _ value: (TrialResult) -> Int?) throws -> Double {
+            try #require(Distribution(rows.compactMap(value).map(Double.init))).median
+        }
+        let resizedPeak = try median(resized, \.peakHeapExactDeltaBytes), fullPeak = try median(full, \.peakHeapExactDeltaBytes)
+        #expect(resizedPeak >= bitmap + small, "decode-then-resize's heap peak \(resizedPeak) is under the full bitmap and the small one (\(bitmap + small))")
+        #expect(resizedPeak <= fullPeak + small + 1_000_000, "decode-then-resize's heap peak \(resizedPeak) is over full's \(fullPeak) + the small bitmap + 1 MB")
+        let resizedFinal = try median(resized, \.finalRSSDeltaBytes), fullFinal = try median(full, \.finalRSSDeltaBytes)
+        #expect(resizedFinal <= fullFinal - bitmap * 0.9, "decode-then-resize ends at \(resizedFinal) bytes over baseline, full at \(fullFinal)")
+        #expect(resizedFinal >= small * 0.5, "decode-then-resize ends at \(resizedFinal) bytes over baseline, under half the small bitmap it keeps (\(small))")
     }
 }
