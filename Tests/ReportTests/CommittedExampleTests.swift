@@ -27,8 +27,9 @@ import Report
             #expect(row[column + 1] == CommittedReportTests.mb(try #require(summary.peakHeapExactDelta).median), "\(summary.cell)")
             compared += 1
         }
-        // AsyncHTTPClient's two strategies and URLSession's two, fetch only and decoded, both allocators.
-        #expect(compared == 4 * 2 * 2)
+        // AsyncHTTPClient's two strategies and URLSession's two; none, full, thumbnail and the example's
+        // own decode-then-resize; both allocators.
+        #expect(compared == 4 * 4 * 2)
     }
 
     /// Collecting the body holds at least one payload more heap than streaming it to a file, and
@@ -42,5 +43,22 @@ import Report
         let payload = Double(try #require(rows.compactMap(\.payloadBytes).max()))
         let extra = try heap("ahc-collect") - heap("ahc-file")
         #expect(extra >= payload && extra <= 3 * payload, "\(allocator): \(extra) bytes more, payload \(payload)")
+    }
+
+    /// The example's decode-then-resize renderer on the committed rows (download task, glibc): the
+    /// peak holds the full bitmap and the small one (at least both; at most the full decode's peak
+    /// and the small bitmap), and the final reading holds neither the full bitmap nor less than the small one.
+    @Test func decodeThenResizePeaksAsAFullDecodeAndEndsAsAThumbnail() throws {
+        let rows = try Self.rows().filter { $0.strategy == "download" && $0.allocator == .system && $0.isSuccess }
+        let resized = rows.filter { $0.render.rawValue == "decode-then-resize" }, full = rows.filter { $0.render == .full }
+        let bitmap = Double(try #require(full.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
+        let small = Double(try #require(resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
+        func median(_ rows: [TrialResult], _ value: (TrialResult) -> Int?) throws -> Double {
+            try #require(Distribution(rows.compactMap(value).map(Double.init))).median
+        }
+        let peak = try median(resized, \.peakHeapExactDeltaBytes), fullPeak = try median(full, \.peakHeapExactDeltaBytes)
+        #expect(peak >= bitmap + small && peak <= fullPeak + small, "peak \(peak); full bitmap \(bitmap), small \(small), full's peak \(fullPeak)")
+        let final = try median(resized, \.finalRSSDeltaBytes)
+        #expect(final >= small && final <= small + 2_000_000, "final \(final); small bitmap \(small)")
     }
 }
