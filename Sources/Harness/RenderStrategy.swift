@@ -24,6 +24,7 @@ public struct RenderLimits: Sendable {
     public var maxPixel: Int
     /// Decodes that would allocate more RGBA pixels than this are refused.
     public var maxImagePixels: Int
+    /// Bounds of `maxPixel` on a thumbnail's longer side and `maxImagePixels` decoded pixels.
     public init(maxPixel: Int, maxImagePixels: Int) {
         self.maxPixel = maxPixel
         self.maxImagePixels = maxImagePixels
@@ -32,9 +33,13 @@ public struct RenderLimits: Sendable {
 
 /// What a renderer produced: its size for the row, and whatever holds its pixels, kept alive.
 public struct RenderedImage: Sendable {
+    /// The rendered bitmap's width in pixels (the row's `image_width`).
     public var width: Int
+    /// The rendered bitmap's height in pixels (the row's `image_height`).
     public var height: Int
+    /// Whatever holds the pixels (a bitmap object, an array): kept alive until the last reading.
     public var storage: any Sendable
+    /// A rendered image of `width` x `height` pixels held by `storage`.
     public init(width: Int, height: Int, storage: any Sendable) {
         self.width = width
         self.height = height

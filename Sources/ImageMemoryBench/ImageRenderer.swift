@@ -47,6 +47,7 @@ public protocol ImageRenderer: Sendable {
 }
 
 extension ImageRenderer {
+    /// Renders `image` and drops the result: enough to load most decoders' code and tables.
     public func warmUp(_ image: Payload) async throws {
         _ = try await render(image)
     }
