@@ -112,6 +112,7 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
+        .testTarget(name: "ImageMemoryBenchTests", dependencies: ["ImageMemoryBench", "Harness", "Imaging"]),
         .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

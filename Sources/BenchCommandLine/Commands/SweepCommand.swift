@@ -35,7 +35,7 @@ struct SweepCommand: ParsableCommand {
             help: ArgumentHelp("Strategy to measure; repeat for several. (default: all; see `bench list`)", valueName: "name"))
     var strategies: [StrategyName] = []
 
-    @Option(help: "Renderer for every run: none, full or thumbnail.")
+    @Option(help: ArgumentHelp("Renderer for every run; see `bench list`.", valueName: "name"))
     var render: RenderMode = .none
 
     @Option(help: "Allocator of the measured child: system or jemalloc.")
