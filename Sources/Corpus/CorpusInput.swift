@@ -40,23 +40,34 @@ public enum CorpusInput {
     /// Files above this are listed but not read whole into the server: a row says so.
     public static let maxFileBytes = 512 * 1024 * 1024
 
-    public static func entries(at path: String) throws(CorpusInputError) -> [CorpusEntry] {
+    /// `skipping`: a folder not to look into, found by its resolved path however it is named (the
+    /// output folder: inside the corpus, a second run would measure the first one's CSVs); `onSkip`
+    /// gets its path as found under the corpus.
+    public static func entries(at path: String, skipping excluded: String? = nil,
+                               onSkip: (String) -> Void = { _ in }) throws(CorpusInputError) -> [CorpusEntry] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw CorpusInputError(kind: .missing, description: "'\(path)' does not exist; give a folder of images or a text file of image URLs (one a line)")
         }
-        return isFolder.boolValue ? try files(in: URL(fileURLWithPath: path, isDirectory: true)) : try urls(inList: path)
+        guard isFolder.boolValue else { return try urls(inList: path) }
+        return try files(in: URL(fileURLWithPath: path, isDirectory: true), skipping: excluded.flatMap(resolved), onSkip: onSkip)
     }
 
-    static func files(in folder: URL) throws(CorpusInputError) -> [CorpusEntry] {
+    static func files(in folder: URL, skipping excluded: String? = nil, onSkip: (String) -> Void = { _ in }) throws(CorpusInputError) -> [CorpusEntry] {
         guard FileManager.default.isReadableFile(atPath: folder.path),
-              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
                                                          options: [.skipsHiddenFiles]) else {
             throw CorpusInputError(kind: .missing, description: "cannot read the folder '\(folder.path)'")
         }
         let root = folder.standardizedFileURL.path
         var entries: [CorpusEntry] = []
         for case let file as URL in walker {
+            // Links to folders are not followed, so a folder met here is a real one: its resolved path is exact.
+            if let excluded, (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true, resolved(file.path) == excluded {
+                walker.skipDescendants()
+                onSkip(file.path)
+                continue
+            }
             guard isFileToLookAt(file) else { continue }
             let path = file.standardizedFileURL.path
             let name = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : file.lastPathComponent
@@ -66,6 +77,13 @@ public enum CorpusInput {
             throw CorpusInputError(kind: .empty, description: "the folder '\(folder.path)' has no files (hidden ones are skipped); put images in it (JPEG, PNG, WebP, ...)")
         }
         return entries.sorted { $0.name < $1.name }
+    }
+
+    /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil if it does not exist.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 
     /// A regular file, or a symbolic link to one (measured as the file it points to; the name is

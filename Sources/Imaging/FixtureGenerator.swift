@@ -30,10 +30,10 @@ public enum FixtureGenerator {
     public static func cachedFixture(_ spec: FixtureSpec, in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent(spec.fileName)
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ImagingError.io("cannot create \(directory.path): \(error)")
+        // mkdir -p by hand: FileManager's error prints as an NSError dump, not the reason.
+        guard makeFolders(directory.path) else {
+            throw ImagingError.io("cannot create the fixture cache folder \(directory.path): \(String(cString: strerror(errno))); "
+                                  + "choose another with --fixture-cache <folder>")
         }
         let data = try make(spec)
         let temporary = directory.appendingPathComponent(".\(spec.fileName).\(getpid()).\(UUID().uuidString).tmp")
@@ -51,16 +51,53 @@ public enum FixtureGenerator {
         return url
     }
 
-    /// $XDG_CACHE_HOME (if set and absolute, as the XDG spec requires) or ~/.cache,
-    /// then image-memory-bench/fixtures.
+    /// image-memory-bench/fixtures under the first of $XDG_CACHE_HOME (if absolute, as the XDG spec
+    /// requires), $HOME/.cache and the password file's home's .cache that exists or can be made;
+    /// else under the temporary directory (image-memory-bench-<uid>, so users of one /tmp do not
+    /// collide). $HOME before the password file: on Linux FileManager's home is the password file's,
+    /// and a CI container user whose home there is /nonexistent got an error although $HOME was fine.
     public static var defaultCacheDirectory: URL {
-        let base: URL
-        if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        let environment = ProcessInfo.processInfo.environment
+        // (base, the folder that must already exist): a home is never created, so a home of
+        // /nonexistent is passed over even by root, who could make it.
+        var bases: [(cache: URL, existing: String)] = []
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { bases.append((URL(fileURLWithPath: xdg, isDirectory: true), "/")) }
+        let homes: [String?] = [environment["HOME"], FileManager.default.homeDirectoryForCurrentUser.path]  // $HOME, then the password file's
+        for home in homes {
+            guard let home, home.hasPrefix("/") else { continue }
+            bases.append((URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true), home))
         }
-        return base.appendingPathComponent("image-memory-bench", isDirectory: true)
-            .appendingPathComponent("fixtures", isDirectory: true)
+        let candidates = bases.map {
+            ($0.cache.appendingPathComponent("image-memory-bench", isDirectory: true).appendingPathComponent("fixtures", isDirectory: true), $0.existing)
+        }
+        return candidates.first(where: { canMake($0.0.path, inside: $0.1) })?.0
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("image-memory-bench-\(getuid())", isDirectory: true)
+                .appendingPathComponent("fixtures", isDirectory: true)
+    }
+
+    /// Whether `path` is a folder we may write in, or could be made: its nearest existing ancestor
+    /// is one, and is `existing` or below it. Nothing is created (commands that never cache ask too).
+    static func canMake(_ path: String, inside existing: String) -> Bool {
+        let existing = (existing as NSString).standardizingPath
+        var path = (path as NSString).standardizingPath
+        while true {
+            var info = stat()
+            if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK | X_OK) == 0 }
+            guard errno == ENOENT, path != existing, path != "/" else { return false }
+            path = (path as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// `mkdir -p path`; false with errno set when a component cannot be made.
+    static func makeFolders(_ path: String) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return true }
+            errno = ENOTDIR
+            return false
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent != path, !parent.isEmpty, !makeFolders(parent) { return false }
+        return mkdir(path, 0o755) == 0 || errno == EEXIST  // EEXIST: a racing caller made it
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 final class ServeProcess {
     let process = Process()
     let port: Int
+    /// What it printed before serving: the "serving <url> (<file>)" line.
+    let servingLine: String
     private let output = Pipe()
 
     /// Starts `bench serve --port 0 <arguments>` and waits (at most 60 s) for its "serving" line.
@@ -26,6 +28,7 @@ final class ServeProcess {
             throw NoPort(output: text)
         }
         self.port = port
+        servingLine = text.split(separator: "\n").first.map(String.init) ?? ""
     }
 
     deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }

@@ -80,7 +80,13 @@ struct CorpusCommand: ParsableCommand {
     func run() throws {
         let entries: [CorpusEntry]
         do {
-            entries = try CorpusInput.entries(at: source)
+            // The output folder (or runs/, where runs go by default) may be inside the corpus: its
+            // CSVs and chart data would be measured as "not an image" rows by the next run.
+            var said = false
+            entries = try CorpusInput.entries(at: source, skipping: out ?? "runs") { path in
+                if !said { printError("corpus: skipping \(path): it is where bench writes its results\(out == nil ? " (runs/)" : " (--out)")") }
+                said = true
+            }
         } catch {
             throw BenchFailure(error.kind == .badList ? .usage : .noInput, error.description).reported()
         }

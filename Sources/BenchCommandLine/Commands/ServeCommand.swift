@@ -9,10 +9,12 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Run the loopback server on its own, so the fixture can be fetched by curl or another client.",
         discussion: """
-        Serves /fixture.jpg, /warmup (1 KiB) and /status/<code>; any resource takes faults by query,
-        e.g. ?fault=truncate&afterBytes=1000000, ?fault=status&code=503 (200...599; other codes get 400),
-        ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request
-        within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections
+        Serves the fixture at /fixture.<extension of --encoding> (/fixture.jpg for every JPEG encoding, \
+        /fixture.png, /fixture.webp, /fixture.heic, /fixture.avif), /warmup (1 KiB) and /status/<code>; \
+        the first line printed is the fixture's URL. Any resource takes faults by query, \
+        e.g. ?fault=truncate&afterBytes=1000000, ?fault=status&code=503 (200...599; other codes get 400), \
+        ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request \
+        within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections \
         a new one gets 503. Stops on Ctrl-C or after --seconds.
         """)
 
@@ -59,9 +61,12 @@ struct ServeCommand: ParsableCommand {
         configuration.requestTimeoutSeconds = requestTimeout
         configuration.idleTimeoutSeconds = idleTimeout
         let server = LoopbackServer(configuration: configuration)
-        server.addResource(path: BenchmarkRunner.fixturePath, body: try Data(contentsOf: file), contentType: fixture.spec.encoding.mimeType)
+        // The name's extension follows the encoding (a PNG at /fixture.jpg misleads clients and people
+        // that go by the name); JPEG keeps /fixture.jpg, which the docs and scripts use.
+        let path = "/fixture.\(fixture.spec.encoding.fileExtension)"
+        server.addResource(path: path, body: try Data(contentsOf: file), contentType: fixture.spec.encoding.mimeType)
         try server.start()
-        print("serving \(server.url(for: BenchmarkRunner.fixturePath)) (\(file.lastPathComponent)); Ctrl-C stops")
+        print("serving \(server.url(for: path)) (\(file.lastPathComponent)); Ctrl-C stops")
         fflush(nil)  // every C stream: the global `stdout` is shared mutable state to Swift 6
         Interruption.install()
         let deadline = seconds.map { Date().addingTimeInterval($0) } ?? .distantFuture

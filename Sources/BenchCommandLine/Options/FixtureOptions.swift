@@ -22,7 +22,7 @@ struct FixtureOptions: ParsableArguments {
     @Option(help: "Seed of the fixture's pixel generator: same seed, same bytes.")
     var seed: UInt64 = FixtureSpec.article.seed
 
-    @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
+    @Option(help: "Where generated fixtures are cached (default: image-memory-bench/fixtures under $XDG_CACHE_HOME, else $HOME/.cache).")
     var fixtureCache: String?
 
     var spec: FixtureSpec {
