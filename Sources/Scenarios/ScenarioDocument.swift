@@ -26,15 +26,15 @@ public struct ScenarioDocument: Sendable {
         func path(_ name: String) -> String { folder?.appendingPathComponent(name).path ?? name }
         if let text = csvs[Self.caps] {
             blocks["scenario-peaks"] = try ScenarioCSV.peakTables(text, path: path(Self.caps))
-            try addCaps(try ScenarioRows(text, path: path(Self.caps)))
+            addCaps(try ScenarioRows(text, path: path(Self.caps)))
         }
         if let text = csvs[Self.memoryLimit] {
-            try addMemoryLimit(try ScenarioRows(text, path: path(Self.memoryLimit), varying: ["memory_limit_bytes"]))
+            addMemoryLimit(try ScenarioRows(text, path: path(Self.memoryLimit), varying: ["memory_limit_bytes"]))
         }
         if let text = csvs[Self.faults] {
-            try addFaults(try ScenarioRows(text, path: path(Self.faults), varying: ["fault", "fault_every", "retries"]))
+            addFaults(try ScenarioRows(text, path: path(Self.faults), varying: ["fault", "fault_every", "retries"]))
         }
-        if let text = csvs[Self.speed] { try addSpeed(try ScenarioRows(text, path: path(Self.speed), varying: ["rows_per_second"])) }
+        if let text = csvs[Self.speed] { addSpeed(try ScenarioRows(text, path: path(Self.speed), varying: ["rows_per_second"])) }
     }
 
     /// From the CSVs present in `folder`.
@@ -68,10 +68,11 @@ public struct ScenarioDocument: Sendable {
         return "Settings: \(settings); runs: \(runIDs.isEmpty ? "not recorded" : runIDs.joined(separator: ", "))."
     }
     static func runIDs(_ rows: ScenarioRows) -> [String] { rows.ordered("run_id") }
-    /// A failed row's reason, short: "signal 4 (Illegal instruction)" of a crash report.
+    /// A failed row's reason, short: the signal of a crash report ("signal 4 (Illegal instruction)"),
+    /// else its first clause.
     static func shortError(_ error: String) -> String {
-        let first = error.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        return first.replacingOccurrences(of: " child left no report", with: "").trimmingCharacters(in: .whitespaces)
+        if let signal = error.range(of: #"signal \d+ \([^)]*\)"#, options: .regularExpression) { return String(error[signal]) }
+        return (error.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
     }
     static func status(_ row: [String: String]) -> String {
         let status = row["status"] ?? ""
@@ -86,7 +87,7 @@ extension ScenarioDocument {
     /// The cell SCENARIO.md's recommendation is about: its request table and the time it gains beyond a cap.
     static let recommended = (strategy: "download", render: "thumbnail")
 
-    mutating func addCaps(_ file: ScenarioRows) throws {
+    mutating func addCaps(_ file: ScenarioRows) {
         let ok = file.rows.filter { $0["status"] == "ok" }
         let strategies = file.ordered("strategy", in: ok), renders = file.ordered("render", in: ok)
         let columns = renders.flatMap { render in strategies.map { (strategy: $0, render: render) } }
@@ -113,15 +114,6 @@ extension ScenarioDocument {
                     ("requests_started", "started", 1.0), ("requests_completed", "completed", 1.0), ("requests_cancelled", "cancelled", 1.0),
                 ] {
                     if let value = median(csvColumn, column.strategy, column.render, cap, scale: scale) { values[name + suffix] = Self.f0(value) }
-                }
-                // What raising the cap from here to the largest gains in time to image (positive: faster).
-                if let largest = caps.last {
-                    for (csvColumn, suffix) in [("time_to_image_median_ms", "tti_median_gain_ms"), ("time_to_image_max_ms", "tti_max_gain_ms")] {
-                        if let here = median(csvColumn, column.strategy, column.render, cap),
-                           let there = median(csvColumn, column.strategy, column.render, largest) {
-                            values[name + suffix] = Self.f0(here - there)
-                        }
-                    }
                 }
             }
             values["scenario_\(column.strategy)_\(column.render)_peak_range_mb"] = Self.range(peaks)
@@ -181,7 +173,7 @@ extension ScenarioDocument {
 // MARK: Memory budgets, faults, speeds (scenario-*.csv)
 
 extension ScenarioDocument {
-    mutating func addMemoryLimit(_ file: ScenarioRows) throws {
+    mutating func addMemoryLimit(_ file: ScenarioRows) {
         func limit(_ row: [String: String]) -> Double { row["memory_limit_bytes"].flatMap(Double.init) ?? .infinity }
         let ordered = file.rows.enumerated().sorted { (limit($0.element), $0.offset) < (limit($1.element), $1.offset) }.map(\.element)
         var table = [Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
@@ -190,10 +182,10 @@ extension ScenarioDocument {
         for row in ordered {
             let mib = limit(row).isFinite ? Self.f0(limit(row) / 1_048_576) : "none"
             let (strategy, render) = (row["strategy"] ?? "", row["render"] ?? "")
-            // A killed child left no baseline: its RSS when it died is all there is.
+            // A killed child left no baseline: the last peak RSS it recorded is all there is.
             let baseline = row["baseline_rss_bytes"].flatMap(Double.init) ?? 0
             let peakBytes = row["peak_rss_bytes"].flatMap(Double.init) ?? 0
-            let peak = baseline > 0 ? Self.f1(Self.mb(peakBytes - baseline)) : "\(Self.f1(Self.mb(peakBytes))) (RSS when it ended; no baseline)"
+            let peak = baseline > 0 ? Self.f1(Self.mb(peakBytes - baseline)) : "\(Self.f1(Self.mb(peakBytes))) (its last recorded peak RSS; no baseline)"
             let name = "scenario_mem\(mib)_\(strategy)_\(render)_"
             values[name + "status"] = row["status"] ?? ""
             values[name + "peak_mb"] = Self.f0(Self.mb(baseline > 0 ? peakBytes - baseline : peakBytes))
@@ -215,7 +207,7 @@ extension ScenarioDocument {
         blocks["scenario-memory-limit"] = table.joined(separator: "\n") + "\n"
     }
 
-    mutating func addFaults(_ file: ScenarioRows) throws {
+    mutating func addFaults(_ file: ScenarioRows) {
         var table = [Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
                      "| fault | retries | status | sent (MB) | requests started / completed / cancelled / failed | retried | rows with a placeholder "
                         + "| peak heap over baseline (MB) | duration (s) | partial files removed | files left |",
@@ -243,7 +235,7 @@ extension ScenarioDocument {
         blocks["scenario-faults"] = table.joined(separator: "\n") + "\n"
     }
 
-    mutating func addSpeed(_ file: ScenarioRows) throws {
+    mutating func addSpeed(_ file: ScenarioRows) {
         func speed(_ value: String) -> Double { Double(value) ?? 0 }
         let speeds = file.ordered("rows_per_second").sorted { speed($0) < speed($1) }
         let strategies = file.ordered("strategy")
@@ -269,6 +261,7 @@ extension ScenarioDocument {
                 values[name + "peak_mb"] = Self.cell(peak, Self.f0)
                 values[name + "sent_mb"] = Self.cell(median("bytes_sent", scale: 1e-6), Self.f0)
                 values[name + "wasted_mb"] = Self.cell(median("bytes_wasted", scale: 1e-6), Self.f0)
+                values[name + "cancelled"] = Self.cell(median("requests_cancelled"), Self.f0)
                 if let wasted = median("bytes_wasted") { wastedBySpeed.append((rps, wasted)) }
             }
         }

@@ -100,7 +100,7 @@ import Testing
         #expect(figures.values["scenario_data_thumbnail_cap1_peak_mb"] == "32.0", "the median of 30, 40, 32, not their mean")
         #expect(figures.values["scenario_data_thumbnail_cap1_tti_median_ms"] == "384")
         #expect(figures.values["scenario_data_thumbnail_cap1_tti_max_ms"] == "3840")
-        #expect(figures.values["scenario_download_thumbnail_cap1_tti_median_gain_ms"] == "284")
+        #expect(figures.values["scenario_download_thumbnail_cap4_tti_median_ms"] == "108")
         #expect(figures.values["scenario_download_thumbnail_cap4_wasted_mb"] == "95")
         #expect(figures.values["scenario_saving_thumbnail_cap1_mb"] == "27")
         #expect(figures.values["scenario_saving_thumbnail_cap4_mb"] == "35")
