@@ -84,7 +84,7 @@ public struct ScenarioDocument: Sendable {
 // MARK: The caps (scenario.csv)
 
 extension ScenarioDocument {
-    /// The cell SCENARIO.md's recommendation is about: its request table and the time it gains beyond a cap.
+    /// The cell SCENARIO.md's recommendation is about: the requests table shows it alone.
     static let recommended = (strategy: "download", render: "thumbnail")
 
     mutating func addCaps(_ file: ScenarioRows) {
