@@ -13,6 +13,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     /// A scenario CSV whose rows come from scrolls of different settings, where one set is expected
     /// (a chart of one setting): how many groups, and each differing setting with its values.
     case mixedSettings(path: String, groups: Int, differing: [String])
+    /// A scenario CSV whose rows differ in settings other than those it compares (`varying`):
+    /// each differing setting with its values.
+    case settingsBeyond(path: String, varying: [String], differing: [String])
 
     public var description: String {
         switch self {
@@ -27,6 +30,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
         case .mixedSettings(let path, let groups, let differing):
             return "\(path) mixes rows of \(groups) different settings (\(differing.joined(separator: "; "))); "
                 + "one chart would put them together: write each setting to its own --out folder"
+        case .settingsBeyond(let path, let varying, let differing):
+            return "\(path) mixes rows that differ in more than \(varying.isEmpty ? "strategy, render and cap" : varying.joined(separator: ", ")) "
+                + "(\(differing.joined(separator: "; "))); its figures would mix them: re-measure the file whole (make scenario-reference)"
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import Report
 
-/// Every figure README.md and REPORT.md show comes from committed data through the generator:
+/// Every figure README.md, REPORT.md and SCENARIO.md show comes from committed data through the generator:
 /// outside the generated parts (`<!-- table:... -->`, `<!-- value:... -->`, and validate.py's
 /// `<!-- validation -->` block) no number with a unit of memory, time or share may be typed by hand.
 /// Constants of other people's code, which no run of ours measures, are listed with their source.
@@ -51,7 +51,7 @@ import Report
         return found
     }
 
-    @Test(arguments: ["README.md", "results/REPORT.md"])
+    @Test(arguments: ["README.md", "results/REPORT.md", "results/SCENARIO.md"])
     func everyFigureIsGenerated(document: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let typed = Self.typedFigures(in: text)

@@ -81,22 +81,42 @@ import Testing
         #expect(group.runIDs == ["first", "second"])
     }
 
-    /// The committed files predate the settings columns: read, their missing settings "not recorded",
-    /// and a file that swept a setting (the scroll speed) is one group per value.
-    @Test func theCommittedFilesAreReadWithTheirMissingSettingsNotRecorded() throws {
+    /// Files written before the settings columns (no bandwidth, sizes, max_image_pixels or run_id)
+    /// are still read: their missing settings "not recorded", no run ids.
+    @Test func oldFilesAreReadWithTheirMissingSettingsNotRecorded() throws {
+        let table = try CSV.parse(try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "r", to: "", path: "s.csv"))
+        let dropped = Set(ScenarioCSV.unrecordedInOldFiles + [TrialsCSV.runIDColumn])
+        let kept = table[0].indices.filter { !dropped.contains(table[0][$0]) }
+        let old = table.map { row in CSV.line(kept.map { row[$0] }) + "\n" }.joined()
+        let group = try #require(try ScenarioCSV.singleGroup(old, path: "old.csv"))
+        let settings = Dictionary(uniqueKeysWithValues: group.settings.map { ($0.column, $0.value) })
+        #expect(settings["bandwidth_bytes_per_second"] == ScenarioCSV.notRecorded)
+        #expect(settings["sizes"] == ScenarioCSV.notRecorded)
+        #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
+        #expect(group.rows.count == 2)
+        #expect(group.runIDs.isEmpty)
+    }
+
+    /// The committed files (make scenario-reference) record every setting and their run ids; the
+    /// caps are one setting (their chart draws it whole), the others one group per value they sweep.
+    @Test func theCommittedFilesRecordTheirSettingsAndRunIDs() throws {
         func groups(_ name: String) throws -> [ScenarioCSV.Group] {
             let url = Self.results.appendingPathComponent(name)
             return try ScenarioCSV.groups(try String(contentsOf: url, encoding: .utf8), path: url.path)
         }
-        let main = try #require(try groups("scenario.csv").first)
-        #expect(try groups("scenario.csv").count == 1, "one setting: its chart draws it whole")
+        let caps = try groups("scenario.csv")
+        #expect(caps.count == 1, "one setting: its chart draws it whole")
+        let main = try #require(caps.first)
         let settings = Dictionary(uniqueKeysWithValues: main.settings.map { ($0.column, $0.value) })
-        #expect(settings["bandwidth_bytes_per_second"] == ScenarioCSV.notRecorded)
-        #expect(settings["sizes"] == ScenarioCSV.notRecorded)
+        #expect(settings["bandwidth_bytes_per_second"] == "10000000", "--bandwidth 10M")
+        #expect(settings["sizes"]?.split(separator: " ").count == 8)
         #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
-        #expect(main.runIDs.isEmpty)
+        #expect(main.runIDs.count == 1)
         #expect(try groups("scenario-speed.csv").map { $0.rows[0]["rows_per_second"] } == ["5.0", "10.0", "20.0", "40.0"])
-        #expect(try groups("scenario-memory-limit.csv").count > 1)
-        #expect(try groups("scenario-faults.csv").count > 1)
+        #expect(try groups("scenario-memory-limit.csv").map { $0.rows[0]["memory_limit_bytes"] } == ["104857600", "209715200", "419430400"])
+        #expect(try groups("scenario-faults.csv").count == 8, "no fault and 3 faults, each without and with retries")
+        for name in ["scenario-speed.csv", "scenario-memory-limit.csv", "scenario-faults.csv"] {
+            #expect(try groups(name).allSatisfy { !$0.runIDs.isEmpty && $0.settings.allSatisfy { $0.value != ScenarioCSV.notRecorded } }, "\(name)")
+        }
     }
 }

@@ -3,16 +3,54 @@ import Report
 import Scenarios
 import Testing
 
-/// results/SCENARIO.md's peak table is generated from the committed scenario.csv (`bench report
-/// --results results`, which `make reference` runs), one table per settings group.
+/// results/SCENARIO.md's tables and figures are generated from the committed scenario CSVs
+/// (`bench report --results results`, which `make scenario-reference` and `make reference` run):
+/// scenario.csv and scenario-memory-limit.csv, scenario-faults.csv, scenario-speed.csv.
 @Suite struct ScenarioDocumentTests {
-    @Test func regeneratingTheTablesFromTheCommittedCSVChangesNothing() throws {
-        let results = ScenarioCSVTests.results
-        let document = try String(contentsOf: results.appendingPathComponent("SCENARIO.md"), encoding: .utf8)
-        let csv = try String(contentsOf: results.appendingPathComponent("scenario.csv"), encoding: .utf8)
-        let regenerated = try GeneratedSections.apply(to: document, blocks: ["scenario-peaks": try ScenarioCSV.peakTables(csv, path: "scenario.csv")],
-                                                      values: [:])
+    static func committedDocument() throws -> String {
+        try String(contentsOf: ScenarioCSVTests.results.appendingPathComponent("SCENARIO.md"), encoding: .utf8)
+    }
+
+    @Test func regeneratingTheDocumentFromTheCommittedCSVsChangesNothing() throws {
+        let document = try Self.committedDocument()
+        let figures = try ScenarioDocument(folder: ScenarioCSVTests.results)
+        let regenerated = try GeneratedSections.apply(to: document, blocks: figures.blocks, values: figures.values)
         #expect(regenerated == document, "SCENARIO.md is stale: run bench report --results results")
+    }
+
+    /// Every table the generator makes is in the document, and every family of values is quoted
+    /// at least once: a figure computed and shown nowhere is a figure typed by hand somewhere.
+    @Test func everyGeneratedTableAndValueFamilyIsInTheDocument() throws {
+        let document = try Self.committedDocument()
+        let figures = try ScenarioDocument(folder: ScenarioCSVTests.results)
+        #expect(figures.blocks.count == 6, "the peaks, times, requests, memory budgets, faults and speeds")
+        let missingTables = figures.blocks.keys.filter { !document.contains("<!-- table:\($0) -->") }.sorted()
+        #expect(missingTables.isEmpty, "tables SCENARIO.md does not show: \(missingTables.joined(separator: ", "))")
+        let quoted = Set(UsedValues.names(in: document).map(Self.family))
+        let unquoted = Set(figures.values.keys.map(Self.family)).subtracting(quoted).sorted()
+        #expect(unquoted.isEmpty, "value families SCENARIO.md quotes nowhere: \(unquoted.joined(separator: ", "))")
+    }
+
+    /// A value's family: its cell (strategy, renderer, cap, memory limit, fault, speed) replaced by placeholders.
+    static func family(_ name: String) -> String {
+        var text = name
+        for (pattern, template) in [(#"_(data|download)(?=_)"#, "_S"), (#"_(full|thumbnail)(?=_)"#, "_R"), (#"_cap\d+_"#, "_capN_"),
+                                    (#"^scenario_mem(\d+|none)_"#, "scenario_memN_"), (#"^scenario_speed\d+_"#, "scenario_speedN_"),
+                                    (#"^scenario_fault_[a-z0-9_]+?_retries\d+_"#, "scenario_fault_F_retriesN_")] {
+            let regex = try! NSRegularExpression(pattern: pattern)
+            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+        }
+        return text
+    }
+
+    @Test func aFamilyIsACellsValuesUnderAnyCell() {
+        #expect(Self.family("scenario_download_thumbnail_cap16_tti_median_ms") == "scenario_S_R_capN_tti_median_ms")
+        #expect(Self.family("scenario_saving_full_cap4_mb") == "scenario_saving_R_capN_mb")
+        #expect(Self.family("scenario_mem100_data_full_status") == "scenario_memN_S_R_status")
+        #expect(Self.family("scenario_fault_status_503_retries2_sent_mb") == "scenario_fault_F_retriesN_sent_mb")
+        #expect(Self.family("scenario_speed40_download_wasted_mb") == "scenario_speedN_S_wasted_mb")
+        #expect(Self.family("scenario_payload_all_rows_mb") == "scenario_payload_all_rows_mb")
+        #expect(Self.family("scenario_speed_most_wasted_rps") == "scenario_speed_most_wasted_rps")
     }
 
     /// Old: rows of another bandwidth went into the same medians. Each settings group is its own table.
@@ -27,5 +65,57 @@ import Testing
         #expect(settingsLines.last?.contains("bandwidth_bytes_per_second 20000000") == true)
         #expect(settingsLines.last?.contains("runs: second.") == true)
         #expect(tables.split(separator: "\n").filter { $0.hasPrefix("| 1 |") }.count == 2, "cap 1 once per group: \(tables)")
+    }
+
+    /// A file of speeds may differ in its speed only: rows of another bandwidth appended to it (or
+    /// old rows that did not record it) would go into its figures unseen, so the generator refuses it.
+    @Test func aFileMixingOtherSettingsThanItsOwnIsRefused() throws {
+        let first = try ScenarioCSV.appending([ScenarioCSVTests.result(speed: 5), ScenarioCSVTests.result(speed: 40)], runID: "first", to: "", path: "s.csv")
+        #expect(try ScenarioDocument(csvs: [ScenarioDocument.speed: first]).blocks["scenario-speed"] != nil)
+        let mixed = try ScenarioCSV.appending([ScenarioCSVTests.result(bandwidth: nil, speed: 10)], runID: "second", to: first, path: "s.csv")
+        #expect(throws: ScenarioError.settingsBeyond(path: ScenarioDocument.speed, varying: ["rows_per_second"],
+                                                     differing: ["bandwidth_bytes_per_second: 10485760 / (none)"])) {
+            try ScenarioDocument(csvs: [ScenarioDocument.speed: mixed])
+        }
+    }
+
+    /// The figures of known rows: medians of the runs, what download saves against data, ranges over the caps.
+    @Test func figuresAreTheMediansOfTheirCells() throws {
+        func run(_ strategy: ScrollStrategy, cap: Int, peakMB: Int, ttiMillis: Double, sentMB: Int) -> ScrollResult {
+            var result = ScenarioCSVTests.result(strategy, cap: cap)
+            result.baselineRSSBytes = 30_000_000
+            result.peakRSSBytes = 30_000_000 + peakMB * 1_000_000
+            result.timeToImageMedianMillis = ttiMillis
+            result.timeToImageMaxMillis = ttiMillis * 10
+            result.bytesSent = sentMB * 1_000_000
+            result.bytesDelivered = sentMB * 500_000
+            return result
+        }
+        let rows = [run(.data, cap: 1, peakMB: 30, ttiMillis: 400, sentMB: 70), run(.data, cap: 1, peakMB: 40, ttiMillis: 380, sentMB: 72),
+                    run(.data, cap: 1, peakMB: 32, ttiMillis: 384, sentMB: 71),
+                    run(.download, cap: 1, peakMB: 5, ttiMillis: 392, sentMB: 71), run(.download, cap: 4, peakMB: 6, ttiMillis: 108, sentMB: 190),
+                    run(.data, cap: 4, peakMB: 41, ttiMillis: 100, sentMB: 200)]
+        let text = try ScenarioCSV.appending(rows, runID: "r", to: "", path: "s.csv")
+        let figures = try ScenarioDocument(csvs: [ScenarioDocument.caps: text])
+        #expect(figures.values["scenario_data_thumbnail_cap1_peak_mb"] == "32.0", "the median of 30, 40, 32, not their mean")
+        #expect(figures.values["scenario_data_thumbnail_cap1_tti_median_ms"] == "384")
+        #expect(figures.values["scenario_data_thumbnail_cap1_tti_max_ms"] == "3840")
+        #expect(figures.values["scenario_download_thumbnail_cap4_tti_median_ms"] == "108")
+        #expect(figures.values["scenario_download_thumbnail_cap4_wasted_mb"] == "95")
+        #expect(figures.values["scenario_saving_thumbnail_cap1_mb"] == "27")
+        #expect(figures.values["scenario_saving_thumbnail_cap4_mb"] == "35")
+        #expect(figures.values["scenario_data_thumbnail_peak_range_mb"] == "32–41")
+        #expect(figures.values["scenario_download_thumbnail_peak_range_mb"] == "5–6")
+        #expect(figures.values["scenario_largest_bitmap_mb"] == "96", "6000x4000 at 4 bytes a pixel")
+        let requests = try #require(figures.blocks["scenario-requests"])
+        #expect(requests.contains("| 4 | 0 / 0 / 0 | 190.0 | 95.0 |"), "\(requests)")
+    }
+}
+
+/// The `<!-- value:NAME -->` markers of a document.
+enum UsedValues {
+    static func names(in text: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: #"<!-- value:([^ ]+) -->"#)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range(at: 1), in: text)!]) }
     }
 }

@@ -15,9 +15,11 @@ struct ReportCommand: ParsableCommand {
         `make plots` runs this, then the gnuplot scripts.
 
         A scenario.csv in the folder (bench scenario list-scroll) must hold rows of one setting: its chart \
-        draws them together.
+        draws them together. A folder with a SCENARIO.md (the committed reference) also gets its tables and \
+        figures rewritten from scenario.csv and scenario-memory-limit.csv, scenario-faults.csv and \
+        scenario-speed.csv, each of which may vary only in its own setting (memory limit; fault and retries; speed).
 
-        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed, or scenario.csv mixes settings; \
+        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed, or a scenario CSV mixes settings; \
         66 trials.csv is missing.
         """)
 
@@ -68,15 +70,15 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    /// SCENARIO.md's generated tables from the folder's scenario.csv, one table per settings group;
-    /// false when the folder has no SCENARIO.md (a user's run: only the committed reference has one).
+    /// SCENARIO.md's generated tables and figures from the folder's scenario CSVs (scenario.csv and
+    /// scenario-*.csv, `ScenarioDocument`); false when the folder has no SCENARIO.md or no scenario.csv
+    /// (a user's run: only the committed reference has SCENARIO.md).
     static func regenerateScenarioDocument(in folder: URL) throws -> Bool {
         let document = folder.appendingPathComponent("SCENARIO.md")
-        let csv = folder.appendingPathComponent("scenario.csv")
         guard let text = try? String(contentsOf: document, encoding: .utf8),
-              let rows = try? String(contentsOf: csv, encoding: .utf8) else { return false }
-        let updated = try GeneratedSections.apply(to: text, blocks: ["scenario-peaks": try ScenarioCSV.peakTables(rows, path: csv.path)],
-                                                  values: [:])
+              FileManager.default.fileExists(atPath: folder.appendingPathComponent(ScenarioDocument.caps).path) else { return false }
+        let figures = try ScenarioDocument(folder: folder)
+        let updated = try GeneratedSections.apply(to: text, blocks: figures.blocks, values: figures.values)
         if updated != text { try AtomicFile.write(Data(updated.utf8), to: document) }
         return true
     }
