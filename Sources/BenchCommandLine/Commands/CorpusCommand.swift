@@ -42,7 +42,7 @@ struct CorpusCommand: ParsableCommand {
     var strategies: [StrategyName] = []
 
     @Option(name: .customLong("render"), parsing: .singleValue,
-            help: "Renderer: none, full or thumbnail; repeat for several. (default: full and thumbnail)")
+            help: ArgumentHelp("Renderer to measure; repeat for several. See `bench list`. (default: full and thumbnail)", valueName: "name"))
     var renders: [RenderMode] = []
 
     @Option(name: .customLong("allocator"), parsing: .singleValue,
