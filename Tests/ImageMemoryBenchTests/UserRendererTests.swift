@@ -72,4 +72,20 @@ import Testing
             _ = try await Self.onOwnThread { try Decoding.catalogEntry.init(limits: RenderLimits(maxPixel: 64, maxImagePixels: 100)).render(.memory(jpeg)) }
         }
     }
+
+    /// The trial's limits may refuse the tiny warm-up image itself: the warm-up goes on, and the
+    /// measured render's error is about the measured image.
+    @Test func aWarmUpTheLimitsRefuseIsNotTheTrialsFailure() async throws {
+        let jpeg = try Self.jpeg(width: 40, height: 24)
+        do {
+            _ = try await Self.onOwnThread {
+                let renderer = Decoding.catalogEntry.init(limits: RenderLimits(maxPixel: 64, maxImagePixels: 100))
+                try renderer.warmUp(image: nil)
+                return try renderer.render(.memory(jpeg))
+            }
+            Issue.record("a 40x24 image was rendered within a budget of 100 pixels")
+        } catch let error as ImagingError {
+            #expect(error.description.contains("40x24"), "the error is not about the measured image: \(error)")
+        }
+    }
 }
