@@ -124,16 +124,17 @@ plots: build
 	if [ -z "$$run" ]; then echo "make plots: still no run with a trials.csv in $(RUNS)/" >&2; exit 66; fi; \
 	BENCH=$(BENCH) bash scripts/plots.sh "$$run"
 
-# Re-measures the committed reference in results/ (about half an hour): the full matrix, the sweep,
-# the cold/warm runs, the example corpus, serial against --jobs 2 timings,
-# the environment, then the charts and results/REPORT.md's tables. Review and commit the changes.
+# Re-measures the committed reference in results/ (over an hour): the full matrix, the sweep,
+# the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings, the example
+# package, the scrolling list, the environment, then the charts and the documents' figures.
+# Review and commit the changes.
 reference: build
 	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS)
 	$(BENCH) sweep --out $(RESULTS)
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
-	@$(MAKE) --no-print-directory example
+	@$(MAKE) --no-print-directory example scenario-reference
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
