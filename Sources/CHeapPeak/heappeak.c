@@ -121,6 +121,19 @@ static bool resolved(void) {
     next_memalign = dlsym(RTLD_NEXT, "memalign");
     next_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size");
     next_malloc = dlsym(RTLD_NEXT, "malloc");
+    // Without the five below nothing can be served: say which is missing and stop, rather than
+    // call through a null pointer. The aligned three are served by posix_memalign when absent.
+    const char *missing = next_malloc == NULL ? "malloc" : next_free == NULL ? "free"
+        : next_calloc == NULL ? "calloc" : next_realloc == NULL ? "realloc"
+        : next_usable_size == NULL ? "malloc_usable_size" : next_posix_memalign == NULL ? "posix_memalign" : NULL;
+    if (missing != NULL) {
+        static const char prefix[] = "bench: heappeak: no next definition of ";
+        static const char suffix[] = " after this executable (dlsym RTLD_NEXT)\n";
+        (void)!write(STDERR_FILENO, prefix, sizeof(prefix) - 1);
+        (void)!write(STDERR_FILENO, missing, strlen(missing));
+        (void)!write(STDERR_FILENO, suffix, sizeof(suffix) - 1);
+        _exit(70);
+    }
     // Which library the next malloc is in. Not `dlsym(RTLD_NEXT, "mallctl") == NULL`: a failed
     // lookup raises a loader error (its message goes through gettext, under glibc's locale lock,
     // from inside this first malloc), and a child then hung in exit on that lock. dladdr only reads.
@@ -242,16 +255,28 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     return status;
 }
 
+/// aligned_alloc or memalign through posix_memalign, for an allocator that lacks them.
+static void *aligned_by_posix_memalign(size_t alignment, size_t size) {
+    if (alignment < sizeof(void *)) alignment = sizeof(void *);
+    void *pointer = NULL;
+    int status = next_posix_memalign(&pointer, alignment, size);
+    if (status != 0) {
+        errno = status;
+        return NULL;
+    }
+    return pointer;
+}
+
 void *aligned_alloc(size_t alignment, size_t size) {
     if (!resolved()) return bootstrap_alloc(alignment, size);
-    void *pointer = next_aligned_alloc(alignment, size);
+    void *pointer = next_aligned_alloc ? next_aligned_alloc(alignment, size) : aligned_by_posix_memalign(alignment, size);
     account(pointer, +1);
     return pointer;
 }
 
 void *memalign(size_t alignment, size_t size) {
     if (!resolved()) return bootstrap_alloc(alignment, size);
-    void *pointer = next_memalign(alignment, size);
+    void *pointer = next_memalign ? next_memalign(alignment, size) : aligned_by_posix_memalign(alignment, size);
     account(pointer, +1);
     return pointer;
 }
@@ -295,5 +320,94 @@ uint64_t heappeak_lifetime(void) {
 }
 
 void heappeak_reset(void) {
-    atomic_store_explicit(&peak_bytes, atomic_load_explicit(&live_bytes, memory_order_relaxed), memory_order_relaxed);
+    // A thread that books between the load and the store raises the old, higher maximum, and
+    // the store then drops its rise: raise to the live bytes read after the store as well.
+    atomic_store(&peak_bytes, atomic_load(&live_bytes));
+    raise_to(&peak_bytes, atomic_load(&live_bytes));
+}
+
+// MARK: C++ operator new and delete
+//
+// Debian's libjemalloc exports its own operator new and delete, which allocate without calling
+// malloc: with jemalloc preloaded, the C++ decoders' blocks (libheif, libde265) would never reach
+// the wrappers above. The executable's definitions below come first in the symbol search order,
+// as malloc's do, and send every form to the wrappers, so both allocators count them. (Under glibc
+// libstdc++'s operator new calls malloc anyway: the figures there do not change.)
+// They are the Itanium C++ ABI's mangled names, defined in C; a C function cannot throw, so when
+// malloc fails, the next operator new is asked instead: it runs the new-handler and throws
+// std::bad_alloc as C++ requires (the nothrow forms return NULL, as they must).
+
+typedef size_t cxx_align_val_t;                    // std::align_val_t: an enum over size_t
+typedef struct { char unused; } cxx_nothrow_t;      // std::nothrow_t, passed by reference
+
+static void *next_operator_new(const char *name, size_t size) {
+    void *(*next)(size_t) = dlsym(RTLD_NEXT, name);
+    return next != NULL ? next(size) : NULL;
+}
+
+static void *next_aligned_operator_new(const char *name, size_t size, size_t alignment) {
+    void *(*next)(size_t, size_t) = dlsym(RTLD_NEXT, name);
+    return next != NULL ? next(size, alignment) : NULL;
+}
+
+static void *new_block(size_t size) { return malloc(size == 0 ? 1 : size); }
+
+static void *new_aligned_block(size_t size, size_t alignment) {
+    void *pointer = NULL;
+    return posix_memalign(&pointer, alignment < sizeof(void *) ? sizeof(void *) : alignment, size == 0 ? 1 : size) == 0
+        ? pointer : NULL;
+}
+
+// operator new(size_t), new[](size_t)
+void *_Znwm(size_t size) {
+    void *pointer = new_block(size);
+    return pointer != NULL ? pointer : next_operator_new("_Znwm", size);
+}
+void *_Znam(size_t size) {
+    void *pointer = new_block(size);
+    return pointer != NULL ? pointer : next_operator_new("_Znam", size);
+}
+// operator new(size_t, const nothrow_t &), new[]
+void *_ZnwmRKSt9nothrow_t(size_t size, const cxx_nothrow_t *tag) { (void)tag; return new_block(size); }
+void *_ZnamRKSt9nothrow_t(size_t size, const cxx_nothrow_t *tag) { (void)tag; return new_block(size); }
+// operator new(size_t, align_val_t), new[]
+void *_ZnwmSt11align_val_t(size_t size, cxx_align_val_t alignment) {
+    void *pointer = new_aligned_block(size, alignment);
+    return pointer != NULL ? pointer : next_aligned_operator_new("_ZnwmSt11align_val_t", size, alignment);
+}
+void *_ZnamSt11align_val_t(size_t size, cxx_align_val_t alignment) {
+    void *pointer = new_aligned_block(size, alignment);
+    return pointer != NULL ? pointer : next_aligned_operator_new("_ZnamSt11align_val_t", size, alignment);
+}
+// operator new(size_t, align_val_t, const nothrow_t &), new[]
+void *_ZnwmSt11align_val_tRKSt9nothrow_t(size_t size, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
+    (void)tag;
+    return new_aligned_block(size, alignment);
+}
+void *_ZnamSt11align_val_tRKSt9nothrow_t(size_t size, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
+    (void)tag;
+    return new_aligned_block(size, alignment);
+}
+
+// Every operator delete: plain, array, sized, aligned, nothrow. All blocks above came from the
+// wrappers (or from the next operator new, whose allocator's free takes them).
+void _ZdlPv(void *pointer) { free(pointer); }
+void _ZdaPv(void *pointer) { free(pointer); }
+void _ZdlPvm(void *pointer, size_t size) { (void)size; free(pointer); }
+void _ZdaPvm(void *pointer, size_t size) { (void)size; free(pointer); }
+void _ZdlPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) { (void)alignment; free(pointer); }
+void _ZdaPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) { (void)alignment; free(pointer); }
+void _ZdlPvmSt11align_val_t(void *pointer, size_t size, cxx_align_val_t alignment) {
+    (void)size; (void)alignment; free(pointer);
+}
+void _ZdaPvmSt11align_val_t(void *pointer, size_t size, cxx_align_val_t alignment) {
+    (void)size; (void)alignment; free(pointer);
+}
+void _ZdlPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) { (void)tag; free(pointer); }
+void _ZdaPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) { (void)tag; free(pointer); }
+void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *pointer, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
+    (void)alignment; (void)tag; free(pointer);
+}
+void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *pointer, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
+    (void)alignment; (void)tag; free(pointer);
 }
