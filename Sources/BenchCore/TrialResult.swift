@@ -84,6 +84,15 @@ public struct TrialResult: Codable, Sendable {
 
     public var timeline: [TimelinePoint] = []
 
+    /// Who holds the exact heap peak: the recorded blocks live at it as the child reports them
+    /// (raw frames; the parent names them and clears this), then named and grouped by stack.
+    public var peakBlocks: [PeakBlock]?
+    public var holders: [PeakHolder]?
+    /// The recording threshold (blocks at least this large are recorded), and blocks the full
+    /// table could not record (their bytes are in the small blocks).
+    public var holderThresholdBytes: Int?
+    public var holdersDropped: Int?
+
     public init(spec: TrialSpec, pid: Int32) {
         strategy = spec.strategy
         render = spec.render

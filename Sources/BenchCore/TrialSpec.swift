@@ -68,6 +68,10 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     public var warmUpImage: URL?
     /// 2 kHz: the sampler's target rate.
     public static let defaultSampleIntervalNanos: UInt64 = 500_000
+    /// Blocks of at least this many bytes are recorded with their call stacks, to name who holds
+    /// the exact heap peak (0: none).
+    public var holderThresholdBytes: Int = TrialSpec.defaultHolderThresholdBytes
+    public static let defaultHolderThresholdBytes = 64 * 1024
     /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
     public var launchedAtNanos: UInt64?
 

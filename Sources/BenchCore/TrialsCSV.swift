@@ -40,6 +40,8 @@ public enum TrialsCSV {
         ("peak_heap_exact_bytes", { text($0.peakHeapExactBytes) }),
         ("peak_heap_exact_delta_bytes", { text($0.peakHeapExactDeltaBytes) }),
         ("warmed_up", { $0.warmedUp.map { $0 ? "1" : "0" } ?? "" }),
+        ("peak_holder", { $0.peakHolder ?? "" }),
+        ("attributed_bytes", { text($0.attributedBytes) }),
     ]
 
     /// The column naming the run a row belongs to: every file of one run carries the same id.
@@ -85,7 +87,7 @@ public struct JSONExport: Codable {
 
     public init(context: RunContext, trials: [TrialResult]) {
         self.context = context
-        self.trials = trials.map { var row = $0; row.timeline = []; return row }
+        self.trials = trials.map { var row = $0; row.timeline = []; row.peakBlocks = nil; return row }
     }
 
     public func encoded() throws -> Data {

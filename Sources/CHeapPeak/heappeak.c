@@ -15,6 +15,8 @@
 #define _GNU_SOURCE
 #include "CHeapPeak.h"
 #include <dlfcn.h>
+#include <execinfo.h>
+#include <time.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdatomic.h>
@@ -149,24 +151,133 @@ static bool resolved(void) {
 
 static bool is_counting(void) { return atomic_load_explicit(&counting, memory_order_relaxed); }
 
-static void raise_to(_Atomic int64_t *maximum, int64_t value) {
+/// Raises `maximum` to `value`; true when this call raised it.
+static bool raise_to(_Atomic int64_t *maximum, int64_t value) {
     int64_t seen = atomic_load_explicit(maximum, memory_order_relaxed);
-    while (value > seen && !atomic_compare_exchange_weak_explicit(maximum, &seen, value, memory_order_relaxed,
-                                                                  memory_order_relaxed)) {}
+    while (value > seen) {
+        if (atomic_compare_exchange_weak_explicit(maximum, &seen, value, memory_order_relaxed, memory_order_relaxed)) {
+            return true;
+        }
+    }
+    return false;
 }
 
-/// Adds `delta` to the live bytes; when they grow, raises both maxima to the new total.
+// MARK: Recorded blocks (who holds the peak)
+
+static _Atomic int64_t holder_threshold;   // 0: not recording
+static _Atomic int64_t event_count;        // large-block events so far; written under holder_lock
+static _Atomic int64_t peak_event;         // event_count when peak_bytes was last raised
+static atomic_flag holder_lock = ATOMIC_FLAG_INIT;
+#define HOLDER_CAPACITY 4096
+static struct recorded_block {
+    void *pointer;
+    heappeak_block block;
+} recorded[HOLDER_CAPACITY];
+static size_t recorded_count;   // under holder_lock
+static uint64_t dropped_count;  // under holder_lock
+static __thread bool taking_stack;  // backtrace may allocate: those blocks are not recorded
+
+static void lock_holders(void) {
+    while (atomic_flag_test_and_set_explicit(&holder_lock, memory_order_acquire)) {}
+}
+
+static void unlock_holders(void) { atomic_flag_clear_explicit(&holder_lock, memory_order_release); }
+
+static uint64_t monotonic_nanos(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);  // the vDSO: no system call, no allocation
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static bool records(int64_t bytes) {
+    int64_t threshold = atomic_load_explicit(&holder_threshold, memory_order_relaxed);
+    return threshold > 0 && bytes >= threshold && !taking_stack;
+}
+
+/// Adds `delta` to the live bytes; when they grow, raises both maxima to the new total, and notes
+/// the event count with the peak (the recorded blocks live then are the peak's holders).
 static void book(int64_t delta) {
     int64_t now = atomic_fetch_add_explicit(&live_bytes, delta, memory_order_relaxed) + delta;
     if (delta > 0) {
-        raise_to(&peak_bytes, now);
+        if (raise_to(&peak_bytes, now)) raise_to(&peak_event, atomic_load_explicit(&event_count, memory_order_acquire));
         raise_to(&lifetime_bytes, now);
     }
 }
 
+/// The next event, under holder_lock.
+static uint64_t next_event(void) {
+    int64_t event = atomic_load_explicit(&event_count, memory_order_relaxed) + 1;
+    atomic_store_explicit(&event_count, event, memory_order_release);
+    return (uint64_t)event;
+}
+
+/// Room for one more record, under holder_lock: drops the records of blocks freed before the
+/// peak so far (the peak only moves later, so they can never be live at it).
+static bool make_room(void) {
+    if (recorded_count < HOLDER_CAPACITY) return true;
+    uint64_t peak = (uint64_t)atomic_load_explicit(&peak_event, memory_order_acquire);
+    size_t kept = 0;
+    for (size_t index = 0; index < recorded_count; index++) {
+        uint64_t freed = recorded[index].block.freed_event;
+        if (freed != 0 && freed <= peak) continue;
+        if (kept != index) recorded[kept] = recorded[index];
+        kept++;
+    }
+    recorded_count = kept;
+    return recorded_count < HOLDER_CAPACITY;
+}
+
+/// Records a new block with its stack (taken before the lock), then books it: the event comes
+/// first, so a peak this block raises counts it as live.
+static void record_allocation(void *pointer, int64_t bytes) {
+    void *stack[HEAPPEAK_STACK_DEPTH];
+    taking_stack = true;
+    int depth = backtrace(stack, HEAPPEAK_STACK_DEPTH);
+    taking_stack = false;
+    lock_holders();
+    if (make_room()) {
+        struct recorded_block *entry = &recorded[recorded_count++];
+        entry->pointer = pointer;
+        entry->block.bytes = (uint64_t)bytes;
+        entry->block.allocated_event = next_event();
+        entry->block.freed_event = 0;
+        entry->block.allocated_nanos = monotonic_nanos();
+        entry->block.freed_nanos = 0;
+        entry->block.depth = depth > 0 ? (uint32_t)depth : 0;
+        memcpy(entry->block.stack, stack, sizeof(void *) * entry->block.depth);
+    } else {
+        dropped_count++;
+    }
+    book(bytes);
+    unlock_holders();
+}
+
+/// Marks a recorded block freed, after booking its release: a peak raised in between cannot
+/// count it, since the live bytes no longer do.
+static void record_release(void *pointer, int64_t bytes) {
+    lock_holders();
+    book(-bytes);
+    for (size_t index = recorded_count; index > 0; index--) {
+        struct recorded_block *entry = &recorded[index - 1];
+        if (entry->pointer == pointer && entry->block.freed_event == 0) {
+            entry->block.freed_event = next_event();
+            entry->block.freed_nanos = monotonic_nanos();
+            break;
+        }
+    }
+    unlock_holders();
+}
+
 static void account(void *pointer, int sign) {
     if (pointer == NULL || from_bootstrap(pointer) || !is_counting()) return;
-    book(sign * (int64_t)next_usable_size(pointer));
+    int64_t bytes = (int64_t)next_usable_size(pointer);
+    if (!records(bytes)) {
+        book(sign * bytes);
+    } else if (sign > 0) {
+        record_allocation(pointer, bytes);
+    } else {
+        record_release(pointer, bytes);
+    }
 }
 
 void *malloc(size_t size) {
@@ -233,7 +344,19 @@ void *realloc(void *pointer, size_t size) {
         return NULL;  // otherwise it failed and the old block is untouched
     }
     int64_t after = (int64_t)next_usable_size(moved);
-    if (pointer != NULL && moved != pointer && !remapped) {
+    if (records(before) || records(after)) {
+        // Recorded as a new block, then the old one freed: both live during a copy; in place
+        // (or remapped) the old block's size is gone by the time the new one is counted.
+        if (pointer != NULL && (moved == pointer || remapped)) {
+            if (records(before)) record_release(pointer, before); else book(-before);
+            if (records(after)) record_allocation(moved, after); else book(after);
+        } else {
+            if (records(after)) record_allocation(moved, after); else book(after);
+            if (pointer != NULL) {
+                if (records(before)) record_release(pointer, before); else book(-before);
+            }
+        }
+    } else if (pointer != NULL && moved != pointer && !remapped) {
         book(after);     // the copy: old and new block both live
         book(-before);   // then the old block is freed
     } else {
@@ -319,11 +442,45 @@ uint64_t heappeak_lifetime(void) {
     return high > 0 ? (uint64_t)high : 0;
 }
 
+void heappeak_holders_start(uint64_t threshold_bytes) {
+    void *stack[HEAPPEAK_STACK_DEPTH];
+    taking_stack = true;
+    backtrace(stack, HEAPPEAK_STACK_DEPTH);
+    taking_stack = false;
+    atomic_store(&holder_threshold, (int64_t)threshold_bytes);
+}
+
+size_t heappeak_holders_at_peak(heappeak_block *out, size_t capacity, uint64_t *dropped) {
+    lock_holders();
+    uint64_t peak = (uint64_t)atomic_load(&peak_event);
+    size_t count = 0;
+    for (size_t index = 0; index < recorded_count; index++) {
+        const heappeak_block *block = &recorded[index].block;
+        bool live = block->allocated_event <= peak && (block->freed_event == 0 || block->freed_event > peak);
+        if (!live) continue;
+        if (count < capacity) out[count] = *block;
+        count++;
+    }
+    if (dropped != NULL) *dropped = dropped_count;
+    unlock_holders();
+    return count;
+}
+
+int heappeak_locate(uintptr_t address, const char **file, uintptr_t *base, const char **symbol) {
+    Dl_info info;
+    if (dladdr((const void *)address, &info) == 0) return 0;
+    *file = info.dli_fname;
+    *base = (uintptr_t)info.dli_fbase;
+    *symbol = info.dli_sname;
+    return 1;
+}
+
 void heappeak_reset(void) {
     // A thread that books between the load and the store raises the old, higher maximum, and
     // the store then drops its rise: raise to the live bytes read after the store as well.
     atomic_store(&peak_bytes, atomic_load(&live_bytes));
     raise_to(&peak_bytes, atomic_load(&live_bytes));
+    atomic_store(&peak_event, atomic_load(&event_count));
 }
 
 // MARK: C++ operator new and delete

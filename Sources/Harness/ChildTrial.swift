@@ -26,6 +26,7 @@ public enum ChildTrial {
 
     private static func measure(_ spec: TrialSpec, startedAt started: UInt64, into result: inout TrialResult) throws {
         let heap = try HeapCounters(expecting: spec.allocator)
+        let heapCountingIsOn = ExactHeapPeak() != nil
         let injection = try InjectedRegression.fromEnvironment()
         guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
             throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
@@ -36,6 +37,8 @@ public enum ChildTrial {
         let strategy = strategyType.init(workDirectory: spec.workDirectory)
         let renderer = rendererType.init(limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels))
 
+        // Recording starts before the warm-up, so that a block from it still live at the peak is named too.
+        if heapCountingIsOn { PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes) }
         result.warmedUp = false
         if let warmupURL = spec.warmupURL {
             do {
@@ -81,6 +84,7 @@ public enum ChildTrial {
         while nanosleep(&settle, &remaining) != 0 && errno == EINTR { settle = remaining }
         let final = sampler.sampleNow()
         let exactPeak = exactHeap?.read().peak
+        let holders = exactHeap != nil && spec.holderThresholdBytes > 0 ? PeakBlocks.atPeak(windowStart: baseline.time) : nil
         let hwm = ProcessMemory.peakResidentBytes()
         let recording = sampler.stop()
 
@@ -98,6 +102,11 @@ public enum ChildTrial {
         result.baselineHeapExactBytes = exactBaseline
         result.peakHeapExactBytes = exactPeak
         result.lifetimePeakHeapExactBytes = exactHeap?.lifetimePeak()
+        if let holders {
+            result.peakBlocks = holders.blocks
+            result.holdersDropped = holders.dropped
+            result.holderThresholdBytes = spec.holderThresholdBytes
+        }
         result.fetchSeconds = Double(fetched - baseline.time) / 1e9
         result.renderSeconds = Double(rendered - fetched) / 1e9
         result.durationSeconds = Double(rendered - baseline.time) / 1e9

@@ -55,6 +55,10 @@ public struct ChildProcessLauncher: TrialLauncher {
             if !output.timedOut, !output.report.isEmpty,
                var result = try? JSONDecoder().decode(TrialResult.self, from: output.report) {
                 result.wallSeconds = wallSeconds
+                if let blocks = result.peakBlocks {
+                    result.holders = PeakHolderNaming.shared.holders(of: blocks)
+                    result.peakBlocks = nil
+                }
                 return result
             }
             (failed.status, failed.error) = Self.describeFailure(output, timeoutSeconds: spec.timeoutSeconds)

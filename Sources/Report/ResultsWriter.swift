@@ -36,13 +36,15 @@ public struct ResultsWriter: ResultsFolder {
             ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
             ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
             ("trials.json", try JSONExport(context: context, trials: results).encoded()),
+            ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
+            ("holders.folded", Data(HoldersFolded.render(results).utf8)),
         ], final: true)
     }
 
     /// The files as written: in the run's folder, or in the rescue folder after a failure.
     public var writtenFiles: [URL] {
         let folder = sink?.currentFolder ?? directory
-        return ["trials.csv", "summary.csv", "timeline.csv", "trials.json"].map { folder.appendingPathComponent($0) }
+        return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded"].map { folder.appendingPathComponent($0) }
     }
 
     private func write(_ files: [(name: String, contents: Data)], final: Bool) throws {

@@ -147,6 +147,8 @@ struct RunCommand: ParsableCommand {
         print("Cells ranked by median peak RSS delta, smallest first.")
         print(SummaryTable.render(summaries))
         print(PayloadCopiesTable.render(summaries))
+        let holders = HoldersTable.render(results, cells: summaries.map(\.cell))
+        if !holders.isEmpty { print(holders) }
         let failed = results.filter { !$0.isSuccess }
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")

@@ -1,5 +1,6 @@
 #ifndef CHEAPPEAK_H
 #define CHEAPPEAK_H
+#include <stddef.h>
 #include <stdint.h>
 
 // heappeak.c is linked into the executable (through the Probe module), so its malloc and
@@ -23,5 +24,44 @@ uint64_t heappeak_lifetime(void);
 
 /// Sets the maximum to the current live bytes (called when the measured window opens).
 void heappeak_reset(void);
+
+// MARK: Who holds the peak
+//
+// Off until heappeak_holders_start: then every block of at least the threshold gets its call
+// stack (return addresses) and the events at which it was allocated and freed, in one fixed
+// table. The event count at which the peak was last raised is kept with the peak, so after the
+// measured window the blocks live at the peak are known exactly. Blocks below the threshold are
+// not recorded: they are the peak minus the recorded blocks. When the table is full, blocks freed
+// before the peak so far are dropped (they cannot be live at any later peak); when none can be,
+// new blocks go unrecorded and are counted as dropped.
+
+#define HEAPPEAK_STACK_DEPTH 32
+
+typedef struct {
+    uint64_t bytes;
+    /// The event count when the block was allocated, and when freed (0: still live).
+    uint64_t allocated_event;
+    uint64_t freed_event;
+    /// CLOCK_MONOTONIC at those events (freed 0: still live).
+    uint64_t allocated_nanos;
+    uint64_t freed_nanos;
+    uint32_t depth;
+    /// Return addresses, innermost first (the wrappers' own frames included).
+    void *stack[HEAPPEAK_STACK_DEPTH];
+} heappeak_block;
+
+/// Starts recording blocks of at least `threshold_bytes` (0 stops). Takes one stack first, so
+/// that the unwinder's own set-up (glibc loads libgcc_s, which allocates) happens here, not in the window.
+void heappeak_holders_start(uint64_t threshold_bytes);
+
+/// Copies up to `capacity` recorded blocks live when the peak since the last reset was reached
+/// into `out`, largest first is not promised; returns how many there are (more than `capacity`
+/// when `out` is too small). `dropped` receives the blocks that went unrecorded (table full).
+size_t heappeak_holders_at_peak(heappeak_block *out, size_t capacity, uint64_t *dropped);
+
+/// dladdr for one address: the file it is in (as the loader names it: empty or argv[0] for the
+/// main program), that file's load address, and the nearest exported symbol (NULL if none).
+/// Returns 0 when the address is in no loaded file.
+int heappeak_locate(uintptr_t address, const char **file, uintptr_t *base, const char **symbol);
 
 #endif

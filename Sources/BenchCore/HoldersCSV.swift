@@ -1,0 +1,73 @@
+import Foundation
+
+/// `holders.csv`: who holds each run's exact heap peak, one row per holder (blocks that share a
+/// stack), largest first, then the run's small blocks (everything under the recording threshold),
+/// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
+public enum HoldersCSV {
+    public static let header = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
+                                "allocated_by", "module", "stack"]
+
+    public static func render(_ results: [TrialResult], runID: String?) -> String {
+        var lines = [CSV.line(header)]
+        for result in results {
+            for (rank, holder) in rows(of: result).enumerated() {
+                lines.append(CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
+                                       String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
+                                       holder.allocatedBy, holder.module, holder.foldedStack]))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A run's holders, then its small blocks; nothing for a run without holders.
+    public static func rows(of result: TrialResult) -> [PeakHolder] {
+        guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
+        return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: PeakHolder.smallBlocks, module: "", stack: [])]
+    }
+}
+
+/// `holders.folded`: every run's holders as folded stacks weighted by their bytes at the peak
+/// (`cell;run N;outermost;...;innermost bytes`), the input of any flame-graph tool.
+public enum HoldersFolded {
+    public static func render(_ results: [TrialResult]) -> String {
+        var text = ""
+        for result in results {
+            let root = "\(result.cell.description.replacingOccurrences(of: ";", with: ","));run \(result.run)"
+            for holder in HoldersCSV.rows(of: result) where holder.bytes > 0 {
+                let stack = holder.stack.isEmpty ? holder.allocatedBy : holder.foldedStack
+                text += "\(root);\(stack.replacingOccurrences(of: "\n", with: " ")) \(holder.bytes)\n"
+            }
+        }
+        return text
+    }
+}
+
+extension TrialResult {
+    /// The run of a cell whose exact heap peak is the median (the lower middle of an even count),
+    /// among the runs that have holders.
+    public static func medianHolderRun(_ runs: [TrialResult]) -> TrialResult? {
+        let named = runs.filter { $0.isSuccess && $0.holders != nil && $0.peakHeapExactBytes != nil }
+            .sorted { ($0.peakHeapExactBytes!, $0.run) < ($1.peakHeapExactBytes!, $1.run) }
+        return named.isEmpty ? nil : named[(named.count - 1) / 2]
+    }
+}
+
+/// Printed under the summary: each cell's largest holders at its median run.
+public enum HoldersTable {
+    public static func render(_ results: [TrialResult], cells: [TrialCell], top: Int = 3) -> String {
+        var text = ""
+        for cell in cells {
+            guard let median = TrialResult.medianHolderRun(results.filter { $0.cell == cell }),
+                  let peak = median.peakHeapExactBytes else { continue }
+            text += "\(cell) run \(median.run), exact heap peak \(SummaryTable.mb(Double(peak))) MB:\n"
+            let rows = HoldersCSV.rows(of: median)
+            let shown = rows.dropLast().prefix(top) + [rows.last!]
+            for holder in shown {
+                let module = holder.module.isEmpty ? "" : "  [\(holder.module)]"
+                let blocks = holder.blocks > 1 ? " (\(holder.blocks) blocks)" : ""
+                text += String(format: "  %7.1f MB  ", Double(holder.bytes) / 1e6) + holder.allocatedBy + blocks + module + "\n"
+            }
+        }
+        return text.isEmpty ? "" : "Who holds the peak (largest blocks live at each cell's median exact heap peak; holders.csv has them all):\n" + text
+    }
+}
