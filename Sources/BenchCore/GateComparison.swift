@@ -70,6 +70,8 @@ public struct GateComparison: Sendable {
     public var comparisons: [MetricComparison]
     public var warnings: [String]
     public var thresholds: GateThresholds
+    /// For each cell that regressed or grew unconfirmed: the holders that changed most.
+    public var holderDiffs: [TrialCell: HolderDiff] = [:]
 
     public init(baseline: [TrialResult], current: [TrialResult], thresholds: GateThresholds) {
         self.thresholds = thresholds
@@ -133,6 +135,9 @@ public struct GateComparison: Sendable {
         }
         self.comparisons = comparisons
         self.warnings = warnings
+        for (cell, verdict) in cellVerdicts where verdict == .regression || verdict == .unconfirmed {
+            holderDiffs[cell] = Self.holderDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
+        }
     }
 
     /// High spread makes a gate flap or go blind. Medians below the absolute tolerance are

@@ -24,6 +24,7 @@ public enum GateReport {
             })
         }
         text += "\n" + summary(gate)
+        text += whatGrew(gate, format: format)
         let bullet = format == .markdown ? "- " : "warning: "
         if !gate.warnings.isEmpty {
             text += "\n" + gate.warnings.map { bullet + $0 }.joined(separator: "\n") + "\n"
@@ -65,6 +66,29 @@ public enum GateReport {
         default: break
         }
         return line + "\n"
+    }
+
+    /// Under the verdict, each grown cell's holders that changed most (median runs, exact heap peak).
+    static func whatGrew(_ gate: GateComparison, format: Format) -> String {
+        guard !gate.holderDiffs.isEmpty else { return "" }
+        var text = "\n" + (format == .markdown ? "**What grew**" : "What grew")
+            + " (the holders of each side's median run at its exact peak):\n"
+        for cell in gate.holderDiffs.keys.sorted() {
+            let bullet = format == .markdown ? "- " : "  "
+            switch gate.holderDiffs[cell]! {
+            case .unnamed(let side):
+                text += "\(bullet)\(cell): not named, \(side) has no holders (measured without them)\n"
+            case .changes(let changes) where changes.isEmpty:
+                text += "\(bullet)\(cell): no holder changed by 0.05 MB or more\n"
+            case .changes(let changes):
+                let named = changes.map { change in
+                    let name = format == .markdown ? "`\(change.allocatedBy)`" : change.allocatedBy
+                    return signedMB(Double(change.bytes)) + " MB " + name + (change.module.isEmpty ? "" : " [\(change.module)]")
+                }
+                text += "\(bullet)\(cell): " + named.joined(separator: "; ") + "\n"
+            }
+        }
+        return text
     }
 
     static func markdownTable(rows: [[String]]) -> String {

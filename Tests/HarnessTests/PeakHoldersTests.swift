@@ -1,0 +1,104 @@
+import BenchCore
+import Foundation
+import Testing
+
+/// Who holds the peak, in real children: the article's cases (measured once by
+/// ArticleRelationTests, both allocators, 3 runs) name FoundationNetworking's two copies of the
+/// body and the decoder's bitmap, and an injected copy names the code that made it.
+@Suite(.serialized) struct PeakHoldersTests {
+    static let mebibytes16 = 16 * 1_048_576.0
+
+    static func rows(_ strategy: String, _ render: RenderMode) throws -> [TrialResult] {
+        let rows = try ArticleRelationTests.results.filter { $0.strategy == strategy && $0.render == render && $0.isSuccess }
+        #expect(rows.count == 6)
+        return rows
+    }
+
+    /// jemalloc rounds a large block up to its size class (a quarter of a power of two apart) and the
+    /// wrappers count usable sizes: glibc's block is the request to 1%, jemalloc's at most 25% over it.
+    static func matches(_ bytes: Int, _ request: Double, _ allocator: Allocator) -> Bool {
+        let ratio = Double(bytes) / request
+        return allocator == .system ? abs(ratio - 1) <= 0.01 : ratio >= 0.99 && ratio <= 1.25
+    }
+
+    @Test func dataTaskHoldersAreFoundationNetworkingsBufferAndItsCopy() throws {
+        let payload = Double(try ArticleRelationTests.payload)
+        for row in try Self.rows("data", .none) {
+            let holders = try #require(row.holders, "\(row.cell) run \(row.run) has no holders")
+            let networking = holders.filter { $0.module == "libFoundationNetworking.so" }
+            #expect(networking.contains { Self.matches($0.bytes, Self.mebibytes16, row.allocator) && $0.blocks == 1 },
+                    "\(row.cell) run \(row.run): no 16 MiB body buffer in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })")
+            #expect(networking.contains { Self.matches($0.bytes, payload, row.allocator) && $0.blocks == 1 },
+                    "\(row.cell) run \(row.run): no copy of the \(payload)-byte payload in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })")
+            #expect(networking.contains { $0.stack.contains("NSMutableData.append(_:)") })
+        }
+    }
+
+    @Test func downloadFullsLargestHolderIsTheDecodersBitmap() throws {
+        let bitmap = Double(ArticleReference.bitmapBytes)
+        for row in try Self.rows("download", .full) {
+            let largest = try #require(row.holders?.first, "\(row.cell) run \(row.run) has no holders")
+            #expect(Self.matches(largest.bytes, bitmap, row.allocator), "\(row.cell) run \(row.run): \(largest.bytes) B")
+            #expect(largest.allocatedBy.hasPrefix("DecodedImage.init"), "\(largest.allocatedBy)")
+            #expect(largest.stack.contains { $0.contains("JPEGDecoder.decodeFull") }, "\(largest.stack)")
+        }
+    }
+
+    /// The holders are a part of the exact heap peak, and nearly all of it in these cases: what is
+    /// left (blocks under 64 KiB) is never negative and under 3 MB.
+    @Test func holdersAreNearlyAllOfTheExactHeapPeak() throws {
+        for row in try ArticleRelationTests.results where row.isSuccess {
+            let small = try #require(row.smallBlocksBytes, "\(row.cell) run \(row.run)")
+            #expect(small >= 0 && small < 3_000_000, "\(row.cell) run \(row.run): small blocks \(small) B")
+            #expect(row.holdersDropped == 0)
+        }
+    }
+
+    /// BENCH_INJECT_REGRESSION=extra-copy keeps one more copy of the payload through the render (data+none
+    /// peaks before the copy is made; data+full after): a holder of its size
+    /// named for the code that made it; holders.csv's rows of each run add up to its exact heap peak.
+    @Test func anInjectedCopyIsAHolderNamingInjectedRegression() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try BenchProcess.run(["--strategy", "data", "--render", "full", "--allocator", "system", "--runs", "2",
+                                           "--out", folder.path], extraEnvironment: ["BENCH_INJECT_REGRESSION": "extra-copy"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let trials = try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
+        let payload = Double(try #require(trials.first?.payloadBytes))
+        let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+        let header = try #require(rows.first)
+        #expect(header == HoldersCSV.header)
+        func column(_ name: String) -> Int { header.firstIndex(of: name)! }
+        let injected = rows.dropFirst().filter { $0[column("allocated_by")].contains("InjectedRegression") }
+        #expect(injected.count == 2, "one per run: \(rows.map { $0[column("allocated_by")] })")
+        for row in injected {
+            #expect(abs(Double(row[column("bytes")])! / payload - 1) <= 0.01, "\(row)")
+        }
+        #expect(output.standardOutput.contains("InjectedRegression"), "the summary names it")
+        for trial in trials {
+            let total = rows.dropFirst().filter { $0[column("run")] == String(trial.run) }.reduce(0) { $0 + Int($1[column("bytes")])! }
+            #expect(total == trial.peakHeapExactBytes, "run \(trial.run)")
+        }
+
+        // The gate names what grew: against a run without the injection, the copy's holder, by its size.
+        let baseline = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: baseline) }
+        let measured = try BenchProcess.run(["--strategy", "data", "--render", "full", "--allocator", "system", "--runs", "2",
+                                             "--out", baseline.path])
+        #expect(measured.status == 0, "\(measured.standardError)")
+        let compared = try BenchProcess.run(["compare", baseline.appendingPathComponent("trials.json").path,
+                                             folder.appendingPathComponent("trials.json").path,
+                                             "--thresholds", "results/thresholds.json"], workingDirectory: Self.packageRoot)
+        #expect(compared.status == 2, "\(compared.standardOutput)\(compared.standardError)")
+        let grew = try #require(compared.standardOutput.split(separator: "\n").first { $0.hasPrefix("  data+full [system]: ") },
+                                "\(compared.standardOutput)")
+        let named = try #require(grew.split(separator: ";").first, "\(grew)")
+        #expect(named.contains("InjectedRegression.apply(to:) [bench]"), "\(grew)")
+        let megabytes = try #require(Double(named.split(separator: " ")[2].dropFirst()), "\(grew)")
+        #expect(abs(megabytes * 1e6 / payload - 1) <= 0.01, "\(grew)")
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
