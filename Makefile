@@ -92,7 +92,7 @@ corpus: build
 # The committed example corpus run (results/corpus/) and its chart; serial, as every committed figure.
 corpus-reference: build
 	BENCH=$(BENCH) bash scripts/corpus-photos.sh $(CORPUS_IMAGES)
-	$(BENCH) corpus $(CORPUS_IMAGES) $(CORPUS_ARGS) --out $(RESULTS)/corpus
+	$(BENCH) corpus $(CORPUS_IMAGES) $(CORPUS_ARGS) --out $(RESULTS)/corpus --replace
 	bash scripts/corpus-plots.sh $(RESULTS)/corpus
 
 # Wall time serial against --jobs 2 (alternating: the matrix 3 times each, the example corpus twice), and
@@ -127,10 +127,11 @@ plots: build
 # Re-measures the committed reference in results/ (over an hour): the full matrix, the sweep,
 # the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings, the example
 # package, the scrolling list, the environment, then the charts and the documents' figures.
-# Review and commit the changes.
+# Review and commit the changes. --replace: re-measuring the committed files is the point here
+# (bench refuses to overwrite an earlier run's rows otherwise).
 reference: build
-	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS)
-	$(BENCH) sweep --out $(RESULTS)
+	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS) --replace
+	$(BENCH) sweep --out $(RESULTS) --replace
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
@@ -152,7 +153,7 @@ example-build: setup
 	$(SWIFT) build -c release --package-path $(EXAMPLE)
 
 example: example-build
-	$(EXAMPLE_BENCH) run $(EXAMPLE_ARGS) --out $(RESULTS)/example
+	$(EXAMPLE_BENCH) run $(EXAMPLE_ARGS) --out $(RESULTS)/example --replace
 	@bash scripts/environment.sh > $(RESULTS)/example/environment.txt
 
 # Builds the example package and checks its rows (HarnessTests/ExampleLoaderTests); .ci/run calls it.

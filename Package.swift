@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "BenchCore"),
         // Encodes the fixture in every encoding, finds an image's format from its bytes and
         // decodes it (full RGBA, or a thumbnail by the format's cheapest path).
-        .target(name: "Imaging", dependencies: ["CJPEGCodec", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
+        .target(name: "Imaging", dependencies: ["BenchCore", "CJPEGCodec", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
         .target(name: "LoopbackServer", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),

@@ -73,8 +73,9 @@ curl -sf -o /dev/null "http://127.0.0.1:$port/fixture.jpg" || { echo "cold-warm:
 echo "cold-warm: $("$nginx_bin" -v 2>&1) on 127.0.0.1:$port, $runs runs per cell, into $out"
 
 url="http://127.0.0.1:$port/fixture.jpg"
-"$bench" run --url "$url" --strategy all --render none --runs "$runs" --out "$out/warm"
-"$bench" run --url "$url" --strategy all --render none --runs "$runs" --cold --out "$out/cold"
+# --replace: re-measuring the folders of an earlier call (results/cold-warm in make reference) is the point.
+"$bench" run --url "$url" --strategy all --render none --runs "$runs" --out "$out/warm" --replace
+"$bench" run --url "$url" --strategy all --render none --runs "$runs" --cold --out "$out/cold" --replace
 "$nginx_bin" -v > "$out/nginx-version.txt" 2>&1
 # The comparison is of peaks; every sample of every run (megabytes of CSV) is not needed.
 rm -f "$out/warm/timeline.csv" "$out/cold/timeline.csv"

@@ -23,12 +23,17 @@ if [ ! -x "$bench" ]; then
   exit 66
 fi
 
+# Each call re-measures into the same folders, which bench refuses without --replace (an earlier
+# run's rows). A base commit's binary (CI measures the base with this script) may predate the flag.
+replace=()
+if "$bench" run --help 2>/dev/null | grep -q -- '--replace'; then replace=(--replace); fi
+
 if [ "${1:-}" = "baseline" ]; then
-  exec "$bench" baseline update "${matrix[@]}" --runs "${BASELINE_RUNS:-10}" --out "$out/baseline-run" \
+  exec "$bench" baseline update "${matrix[@]}" --runs "${BASELINE_RUNS:-10}" --out "$out/baseline-run" "${replace[@]}" \
     --baseline "$baseline"
 fi
 
-"$bench" run "${matrix[@]}" --runs "${GATE_RUNS:-5}" --out "$out"
+"$bench" run "${matrix[@]}" --runs "${GATE_RUNS:-5}" --out "$out" "${replace[@]}"
 status=$?
 # 3 means some trials failed: they are rows, and compare names them in its table.
 if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi

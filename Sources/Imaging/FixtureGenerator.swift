@@ -1,3 +1,4 @@
+import BenchCore
 import CJPEGCodec
 import Foundation
 
@@ -25,7 +26,7 @@ public enum FixtureGenerator {
     }
 
     /// The fixture's file in `directory`: reused if present, else generated and written
-    /// atomically (a temporary file in the same directory, then rename), so concurrent
+    /// atomically (`SafeFile`: a temporary file in the same directory, then rename), so concurrent
     /// callers never see a partial file. Two racing writers produce the same bytes.
     public static func cachedFixture(_ spec: FixtureSpec, in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent(spec.fileName)
@@ -36,17 +37,11 @@ public enum FixtureGenerator {
                                   + "choose another with --fixture-cache <folder>")
         }
         let data = try make(spec)
-        let temporary = directory.appendingPathComponent(".\(spec.fileName).\(getpid()).\(UUID().uuidString).tmp")
         do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ImagingError.io("cannot write \(temporary.path): \(error)")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw ImagingError.io("cannot rename \(temporary.path) to \(url.path): \(reason)")
+            try SafeFile.write(data, to: url.path)
+        } catch let failure as SafeFile.Failure {
+            throw ImagingError.io("cannot write the fixture cache file \(url.path): \(failure.reason); "
+                                  + "free some space or choose another cache with --fixture-cache <folder>")
         }
         return url
     }

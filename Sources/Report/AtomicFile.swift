@@ -1,12 +1,15 @@
+import BenchCore
 import Foundation
 
-/// Writes a file so that readers see the old content or the new, never half of it:
-/// a temporary file in the same folder, then rename(2). On every failure (a full disk, a
-/// read-only folder) the temporary file is removed, so a failed write leaves nothing behind.
+/// Writes a results file through `SafeFile`: a regular file is replaced atomically, a symlink's
+/// target is replaced and the link kept, a device or a read FIFO is written through, anything else
+/// refused. On every failure (a full disk, a read-only folder) nothing is left behind.
 public enum AtomicFile {
     public struct WriteError: Error, CustomStringConvertible {
         public var path: String
         public var reason: String
+        /// The path is not something a file can be written to (a folder, a FIFO nobody reads).
+        public var notAFile = false
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
@@ -21,36 +24,10 @@ public enum AtomicFile {
         } catch {
             throw WriteError(path: url.path, reason: "cannot create its folder \(folder.path): \(Self.reason(error))")
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
-        func fail(_ code: Int32) -> WriteError {
-            close(descriptor)
-            unlink(temporary)
-            return WriteError(path: url.path, reason: String(cString: strerror(code)))
-        }
-        var written = 0
-        let failure: Int32? = data.withUnsafeBytes { bytes -> Int32? in
-            while written < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += count
-            }
-            return nil
-        }
-        if let failure { throw fail(failure) }
-        guard close(descriptor) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw WriteError(path: url.path, reason: String(cString: strerror(code)))
-        }
-        guard rename(temporary, url.path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw WriteError(path: url.path, reason: String(cString: strerror(code)))
+        do {
+            try SafeFile.write(data, to: url.path)
+        } catch let failure as SafeFile.Failure {
+            throw WriteError(path: url.path, reason: failure.reason, notAFile: failure.kind == .notAFile)
         }
     }
 

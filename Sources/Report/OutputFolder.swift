@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// The folder a run writes into, checked, locked and named before the first trial:
@@ -6,12 +7,28 @@ import Foundation
 /// - created and write-tested at once, so an unwritable `--out` (a file, a read-only or full
 ///   file system) fails in a second, not after every trial (exit 73);
 /// - locked (flock on `.bench.lock`, held until the process exits), so two runs cannot write
-///   one folder: the second is refused with the first one's pid (exit 75).
+///   one folder: the second is refused with the first one's pid (exit 75);
+/// - every file the run will write checked: one that is a folder, a FIFO or a socket is refused
+///   (exit 73), and so is one that holds an earlier run's rows, naming that run, unless the
+///   command was told to replace them (`--replace`).
 public final class OutputFolder: ResultsFolder, Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public enum Kind: Sendable { case cannotCreate, busy }
         public var kind: Kind
         public var description: String
+    }
+
+    /// A file the run writes into its folder.
+    public struct File: Sendable {
+        public var name: String
+        /// Whether it is replaced whole (a second run's file would drop the first run's rows);
+        /// false for files that are appended to (scenario.csv) or carry no rows.
+        public var replacesRows: Bool
+
+        public init(_ name: String, replacesRows: Bool = true) {
+            self.name = name
+            self.replacesRows = replacesRows
+        }
     }
 
     public static let lockFileName = ".bench.lock"
@@ -24,8 +41,15 @@ public final class OutputFolder: ResultsFolder, Sendable {
     public let runsRoot: URL?
     private let lockDescriptor: Int32
 
-    /// Opens `out`, or a new folder under `runsRoot` when `out` is nil.
-    public static func open(out: String?, runsRoot: String = "runs") throws -> OutputFolder {
+    /// Opens `out`, or a new folder under `runsRoot` when `out` is nil, and checks `files` there
+    /// (`replacing`: an earlier run's rows may be overwritten).
+    public static func open(out: String?, runsRoot: String = "runs", files: [File] = [], replacing: Bool = false) throws -> OutputFolder {
+        let folder = try open(out: out, runsRoot: runsRoot)
+        try folder.check(files, replacing: replacing)
+        return folder
+    }
+
+    private static func open(out: String?, runsRoot: String) throws -> OutputFolder {
         let stamp = timestamp()
         let runID = "\(stamp)-\(getpid())"
         guard let out else {
@@ -79,10 +103,46 @@ public final class OutputFolder: ResultsFolder, Sendable {
 
     deinit { close(lockDescriptor) }
 
+    /// Refuses, before the first trial, a file the run could not write at the end (a folder, a
+    /// FIFO, a socket where a file goes) and one that would drop an earlier run's rows.
+    func check(_ files: [File], replacing: Bool) throws {
+        for file in files {
+            let path = SafeFile.resolved(directory.appendingPathComponent(file.name).path)
+            let shown = "\(file.name) in --out \(directory.path)"
+            switch SafeFile.kind(at: path) {
+            case .missing, .characterDevice: continue
+            case .regularFile: break
+            case .folder: throw Failure(kind: .cannotCreate, description: "cannot write \(shown): it is a folder, not a file; remove it or choose another --out")
+            case .fifo, .socket, .blockDevice:
+                throw Failure(kind: .cannotCreate, description: "cannot write \(shown): it is not a regular file (a FIFO, socket or block device); choose another --out")
+            }
+            guard file.replacesRows, !replacing, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber,
+                  size.intValue > 0 else { continue }
+            let earlier = Self.recordedRunID(path).map { "run \($0)" } ?? "an earlier run"
+            throw Failure(kind: .cannotCreate, description: "--out \(directory.path) already holds \(file.name) of \(earlier); "
+                          + "choose a new folder (or no --out for a new runs/<UTC time>/), or add --replace to overwrite it")
+        }
+    }
+
+    /// The run_id of a CSV's first row, if it has that column.
+    static func recordedRunID(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 1 << 16)) ?? Data(), as: UTF8.self)
+        let lines = head.split(separator: "\n", maxSplits: 2).map(String.init)
+        guard lines.count >= 2, let table = try? CSV.parse(lines[0] + "\n" + lines[1] + "\n"), table.count == 2,
+              let column = table[0].firstIndex(of: TrialsCSV.runIDColumn), column < table[1].count,
+              !table[1][column].isEmpty else { return nil }
+        return table[1][column]
+    }
+
     /// Points `runs/latest` at this run (a relative link, replaced atomically). Only for default folders.
+    /// Something else named `latest` (a file or folder of the user's) is left alone.
     public func markLatest() {
         guard let runsRoot else { return }
         let link = runsRoot.appendingPathComponent(Self.latestLinkName).path
+        var info = stat()
+        if lstat(link, &info) == 0 && (info.st_mode & S_IFMT) != S_IFLNK { return }
         let temporary = runsRoot.appendingPathComponent(".\(Self.latestLinkName).\(getpid())").path
         unlink(temporary)
         guard symlink(directory.lastPathComponent, temporary) == 0 else { return }

@@ -81,7 +81,9 @@ public struct ResultsReport: ResultsFolder {
 
     /// Regenerates the marked parts of the report at `url`; a missing report is started from a skeleton.
     public func updateReport(_ figures: ReportFigures, at url: URL) throws {
-        let existing = (try? String(contentsOf: url, encoding: .utf8)) ?? Self.skeleton
+        // Only a regular file is read: a FIFO would wait for a writer, a device has no report in it.
+        let existing = SafeFile.kind(at: url.path) == .regularFile
+            ? (try? String(contentsOf: url, encoding: .utf8)) ?? Self.skeleton : Self.skeleton
         let updated = try GeneratedSections.apply(to: existing, blocks: figures.blocks(), values: figures.values())
         if updated != existing { try AtomicFile.write(updated, to: url) }
     }

@@ -3,9 +3,11 @@ import BenchCore
 
 /// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json,
 /// each with the run's id (a run_id column, trials.json's context) so that `bench report` can tell
-/// a consistent set from files of two runs. Each file is replaced atomically. Writing goes through
-/// a `RescuingWriter`: when the folder cannot be written mid-run, the files go to a rescue folder.
+/// a consistent set from files of two runs, and environment.txt (`MachineEnvironment`). Each file
+/// is replaced atomically. Writing goes through a `RescuingWriter`: when the folder cannot be
+/// written mid-run, the files go to a rescue folder.
 public struct ResultsWriter: ResultsFolder {
+    public static let environmentFileName = "environment.txt"
     public var directory: URL
     public var runID: String?
     var sink: RescuingWriter?
@@ -38,13 +40,15 @@ public struct ResultsWriter: ResultsFolder {
             ("trials.json", try JSONExport(context: context, trials: results).encoded()),
             ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
             ("holders.folded", Data(HoldersFolded.render(results).utf8)),
+            (Self.environmentFileName, Data(MachineEnvironment.describe().utf8)),
         ], final: true)
     }
 
     /// The files as written: in the run's folder, or in the rescue folder after a failure.
     public var writtenFiles: [URL] {
         let folder = sink?.currentFolder ?? directory
-        return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded"].map { folder.appendingPathComponent($0) }
+        return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
+                Self.environmentFileName].map { folder.appendingPathComponent($0) }
     }
 
     private func write(_ files: [(name: String, contents: Data)], final: Bool) throws {

@@ -27,7 +27,8 @@ struct BaselineUpdateCommand: ParsableCommand {
           bench baseline update --from results/trials.json
 
         Exit status: 0 written; 3 the run or the export has failed trials, or cannot be read; \
-        64 bad options; 70 the harness could not start.
+        64 bad options; 70 the harness could not start; 73 --baseline cannot be written (a folder, \
+        a FIFO nobody reads, a full disk; a folder is found before measuring), or --out as for `bench run`.
         """)
 
     @OptionGroup var measurement: RunCommand
@@ -38,7 +39,17 @@ struct BaselineUpdateCommand: ParsableCommand {
     @Option(help: "Where the baseline is written.")
     var baseline = "results/baseline.json"
 
+    func validate() throws {
+        if baseline.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--baseline is empty; give the file to write, e.g. results/baseline.json")
+        }
+    }
+
     func run() throws {
+        // Before measuring: a run of minutes must not end in "cannot write".
+        if let refusal = SafeFile.refusal(SafeFile.resolved(baseline)) {
+            throw BenchFailure(.cannotCreateOutput, "--baseline \(baseline): \(refusal.reason); give the file to write, e.g. results/baseline.json").reported()
+        }
         let source = from ?? ResultsWriter(directory: URL(fileURLWithPath: measurement.out ?? "runs/latest", isDirectory: true)).trialsJSON.path
         if from == nil {
             do {
@@ -61,7 +72,11 @@ struct BaselineUpdateCommand: ParsableCommand {
 
         let context = try Self.context(of: source, trials: trials)
         let destination = URL(fileURLWithPath: baseline)
-        try AtomicFile.write(JSONExport(context: context, trials: trials).encoded(), to: destination)
+        do {
+            try AtomicFile.write(JSONExport(context: context, trials: trials).encoded(), to: destination)
+        } catch let failure as AtomicFile.WriteError {
+            throw BenchFailure(.cannotCreateOutput, "baseline not written: \(failure)").reported()
+        }
         let cells = Set(trials.map(\.cell))
         print("wrote \(destination.path): \(cells.count) cells, \(trials.count) runs")
     }

@@ -64,6 +64,9 @@ struct CorpusCommand: ParsableCommand {
     @Option(help: "Folder for corpus.csv, corpus-summary.csv and the chart's data (default: a new runs/<UTC time>/).")
     var out: String?
 
+    @Flag(help: "Overwrite an earlier corpus run's files in --out (refused by default, naming that run).")
+    var replace = false
+
     var plan: BenchmarkPlan {
         BenchmarkPlan(strategies: StrategySelection.names(strategies, whenEmpty: ["download"]),
                       renders: renders.isEmpty ? [.full, .thumbnail] : renders.uniqued(),
@@ -72,6 +75,7 @@ struct CorpusCommand: ParsableCommand {
     }
 
     func validate() throws {
+        try OutOption.validate(out)
         try StrategySelection.validate(strategies, allowingCalibration: false)
         guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
         try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
@@ -91,7 +95,8 @@ struct CorpusCommand: ParsableCommand {
             throw BenchFailure(error.kind == .badList ? .usage : .noInput, error.description).reported()
         }
         Interruption.install()
-        let folder = try RunCommand.openOutput(out)
+        let folder = try RunCommand.openOutput(out, files: ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
+                                                + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)], replacing: replace)
         var settings = TrialSettings()
         settings.maxPixel = maxPixel
         settings.maxImagePixels = maxImagePixels

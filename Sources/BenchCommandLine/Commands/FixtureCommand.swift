@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchCore
 import Foundation
 import Imaging
 
@@ -13,43 +14,48 @@ struct FixtureCommand: ParsableCommand {
     @Option(help: "Write the image to this path.")
     var out: String?
 
+    func validate() throws {
+        try OutOption.validate(out, instead: "a file or a folder (or no --out for the cached file's path)")
+    }
+
     func run() throws {
         let spec = fixture.spec
         let started = Date()
-        let cached = try FixtureGenerator.cachedFixture(spec, in: fixture.cacheDirectory)
+        let cached: URL
+        do {
+            cached = try FixtureGenerator.cachedFixture(spec, in: fixture.cacheDirectory)
+        } catch ImagingError.io(let message) {
+            // A cache that is full, read-only or not a folder: the cache cannot be created.
+            throw BenchFailure(.cannotCreateOutput, message).reported()
+        }
         var path = cached.path
         if let out {
             let destination = try Self.place(cached, at: out)
             path = destination.path
         }
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        // The cached file's size: the bytes written, also through a symlink or into /dev/null.
+        let size = (try FileManager.default.attributesOfItem(atPath: cached.path)[.size] as? NSNumber)?.intValue ?? 0
         print("\(path)")
         print(String(format: "%dx%d %@, quality %d, seed %llu: %d bytes (%.2f MB), %.1f s",
                      spec.width, spec.height, spec.encoding.summary, spec.quality, spec.seed,
                      size, Double(size) / 1e6, Date().timeIntervalSince(started)))
     }
 
-    /// Copies `file` to `out`, or into it when `out` is a folder (as cp does): never removes a
-    /// folder, and replaces an existing file atomically (a copy beside it, then rename(2)), so an
-    /// `--out` naming the cached file itself, or a folder of the user's, loses nothing.
+    /// Copies `file` to `out`, or into it when `out` is a folder (as cp does), through `SafeFile`:
+    /// never removes a folder; replaces an existing file atomically (a copy beside it, then
+    /// rename(2)), so an `--out` naming the cached file itself loses nothing; follows a symlink and
+    /// replaces its target; writes through a character device (/dev/null) or a FIFO being read;
+    /// and on failure (a full disk) leaves no partial copy behind.
     static func place(_ file: URL, at out: String) throws -> URL {
         var isFolder: ObjCBool = false
         var destination = URL(fileURLWithPath: out)
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
             destination = destination.appendingPathComponent(file.lastPathComponent)
         }
-        let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).partial")
-        try? FileManager.default.removeItem(at: partial)
         do {
-            try FileManager.default.copyItem(at: file, to: partial)
-        } catch {
-            throw BenchFailure(.cannotCreateOutput, "--out \(out): cannot write \(destination.path): \(error.localizedDescription)").reported()
-        }
-        guard rename(partial.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: partial)
-            throw BenchFailure(.cannotCreateOutput, "--out \(out): cannot write \(destination.path): \(reason)").reported()
+            try SafeFile.copy(fileAt: file.path, to: destination.path)
+        } catch let failure as SafeFile.Failure {
+            throw BenchFailure(.cannotCreateOutput, "--out \(out): cannot write \(destination.path): \(failure.reason)").reported()
         }
         return destination
     }

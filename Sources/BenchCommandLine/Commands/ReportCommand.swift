@@ -20,7 +20,9 @@ struct ReportCommand: ParsableCommand {
         scenario-speed.csv, each of which may vary only in its own setting (memory limit; fault and retries; speed).
 
         Exit status: 0 done; 64 bad command-line input; 65 a file is malformed, or a scenario CSV mixes settings; \
-        66 trials.csv is missing.
+        66 trials.csv is missing; 73 an output cannot be written (a folder where the report goes, a FIFO nobody \
+        reads, a full disk). A --report-file that is a symlink has its target rewritten; /dev/null or a FIFO \
+        being read gets the report written through.
         """)
 
     @Option(help: "Folder with trials.csv and the other results; the committed reference is results/ (`make reference`).")
@@ -67,6 +69,8 @@ struct ReportCommand: ParsableCommand {
             throw BenchFailure(error.isMissingInput ? .noInput : .badInput, error.description).reported()
         } catch let error as ScenarioError {
             throw BenchFailure(.badInput, error.description).reported()
+        } catch let error as AtomicFile.WriteError {
+            throw BenchFailure(.cannotCreateOutput, error.description).reported()
         }
     }
 

@@ -21,7 +21,8 @@ struct RunCommand: ParsableCommand {
 
         Exit status: 0 all runs succeeded; 3 some runs failed (they are rows with a status);
         64 bad command-line input; 70 the harness could not start; 73 the output folder cannot be
-        created or written (checked before the first trial); 74 writing failed during the run (the
+        created or written, or holds an earlier run's files (without --replace; checked before the
+        first trial); 74 writing failed during the run (the
         files are in the rescue folder named on stderr); 75 another run holds the output folder;
         130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
         """)
@@ -53,10 +54,19 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run children with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact heap peak; for measuring its cost.")
     var noExactHeap = false
 
-    @Option(help: "Folder for trials.csv, summary.csv, timeline.csv and trials.json (default: a new runs/<UTC time>/).")
+    @Option(help: "Folder for trials.csv, summary.csv, timeline.csv, trials.json, holders.csv, holders.folded and environment.txt (default: a new runs/<UTC time>/).")
     var out: String?
 
+    @Flag(help: "Overwrite an earlier run's files in --out (refused by default, naming that run).")
+    var replace = false
+
+    /// What a run writes into its folder, checked before the first trial.
+    static let outputFiles = ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "holders.csv", "holders.folded"]
+        .map { OutputFolder.File($0) }
+        + [OutputFolder.File(ResultsWriter.environmentFileName, replacesRows: false)]
+
     func validate() throws {
+        try OutOption.validate(out)
         if let url { _ = try Self.httpURL(url, option: "--url") }
         if let warmupURL {
             guard url != nil else { throw ValidationError("--warmup-url only applies with --url") }
@@ -110,7 +120,7 @@ struct RunCommand: ParsableCommand {
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
         Interruption.install()
-        let folder = try Self.openOutput(out)
+        let folder = try Self.openOutput(out, files: Self.outputFiles, replacing: replace)
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
@@ -157,10 +167,13 @@ struct RunCommand: ParsableCommand {
                     planned: context.plannedRuns ?? results.count, failed: !failed.isEmpty)
     }
 
-    /// Opens the output folder before the first trial, or exits 73 (unwritable) or 75 (in use).
-    static func openOutput(_ out: String?) throws -> OutputFolder {
+    /// Opens the output folder and checks the `files` to be written there before the first trial,
+    /// or exits 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
+    /// Every measuring command starts here, so it also clears the scratch that killed runs left.
+    static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool) throws -> OutputFolder {
+        StaleScratch.removeLeftovers()
         do {
-            return try OutputFolder.open(out: out)
+            return try OutputFolder.open(out: out, files: files, replacing: replacing)
         } catch let failure as OutputFolder.Failure {
             throw BenchFailure(failure.kind == .busy ? .outputBusy : .cannotCreateOutput, failure.description).reported()
         } catch {

@@ -94,6 +94,7 @@ struct ListScrollCommand: ParsableCommand {
     var out: String?
 
     func validate() throws {
+        try OutOption.validate(out)
         _ = try strategies()
         _ = try renderers()
         _ = try caps()
@@ -116,7 +117,8 @@ struct ListScrollCommand: ParsableCommand {
 
     func run() throws {
         Interruption.install()
-        let folder = try RunCommand.openOutput(out)
+        // Rows are appended, never replaced: no --replace.
+        let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("scenario.csv", replacesRows: false)], replacing: false)
         // Rows go after those the folder's scenario.csv already has; the whole file is rewritten
         // after every scroll, into a rescue folder if the run's folder cannot be written.
         let csvName = "scenario.csv"

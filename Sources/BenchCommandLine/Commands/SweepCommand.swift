@@ -26,7 +26,7 @@ struct SweepCommand: ParsableCommand {
         writes into DIR instead.
 
         Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 73 the \
-        output folder cannot be written (checked before the first run); 74 writing failed during the run \
+        output folder cannot be written, or holds an earlier sweep.csv (without --replace; checked before the first run); 74 writing failed during the run \
         (the file is in the rescue folder named on stderr); 75 another run holds the output folder; \
         130/143 interrupted by SIGINT/SIGTERM (what was measured is written).
         """)
@@ -56,6 +56,9 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Folder for sweep.csv (default: a new runs/<UTC time>/).")
     var out: String?
 
+    @Flag(help: "Overwrite an earlier sweep's sweep.csv in --out (refused by default, naming that run).")
+    var replace = false
+
     var sizesMB: [Double] { sizes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
 
     var strategyNames: [String] {
@@ -63,6 +66,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
+        try OutOption.validate(out)
         try StrategySelection.validate(strategies, allowingCalibration: false)
         let parts = sizes.split(separator: ",", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.count == sizesMB.count, sizesMB.allSatisfy({ $0 >= 0.05 && $0 <= 200 }) else {
@@ -73,7 +77,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         Interruption.install()
-        let folder = try RunCommand.openOutput(out)
+        let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("sweep.csv")], replacing: replace)
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = FixtureOptions.cacheDirectory(fixtureCache)

@@ -1,0 +1,93 @@
+import Foundation
+
+/// environment.txt: what a reader needs to place a run's numbers (machine, OS, toolchain, the
+/// measured libraries' versions), in the lines of scripts/environment.sh, read by bench itself
+/// from /proc, /etc/os-release, glibc and dpkg's status file (no program is run).
+public enum MachineEnvironment {
+    public static func describe() -> String {
+        let packages = installedVersions()
+        func version(_ package: String) -> String { packages[package] ?? "not installed" }
+        let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        let lines = [
+            "cpu:           \(cpuModel() ?? "unknown") (\(online) online)",
+            "memory:        \(memory() ?? "unknown")",
+            "os:            \(osName() ?? "unknown"), kernel \(kernel())",
+            "swift:         \(compiler) (the compiler bench was built with)",
+            "glibc:         \(glibc() ?? version("libc6"))",
+            "jemalloc:      \(version("libjemalloc2"))",
+            "libcurl:       \(version("libcurl4"))",
+            "libjpeg-turbo: \(version("libjpeg62-turbo"))",
+            "libpng:        \(version("libpng16-16"))",
+            "libwebp:       \(version("libwebp7"))",
+            "libheif:       \(version("libheif1")) (libde265 \(version("libde265-0")), dav1d \(version("libdav1d6")), "
+                + "x265 \(version("libx265-199")), aom \(version("libaom3")))",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static var compiler: String {
+        #if compiler(>=6.4)
+        return "Swift 6.4 or later"
+        #elseif compiler(>=6.3)
+        return "Swift 6.3"
+        #elseif compiler(>=6.2)
+        return "Swift 6.2"
+        #elseif compiler(>=6.1)
+        return "Swift 6.1"
+        #else
+        return "Swift 6.0"
+        #endif
+    }
+
+    /// "2.36", from confstr's "glibc 2.36".
+    static func glibc() -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").last.map(String.init)
+    }
+
+    static func cpuModel() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    static func memory() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
+              let kB = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return nil }
+        return String(format: "%.1f GiB", kB / 1_048_576)
+    }
+
+    static func osName() -> String? {
+        guard let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) else { return nil }
+        return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    }
+
+    static func kernel() -> String {
+        var name = utsname()
+        uname(&name)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return "\(field(name.release)) \(field(name.machine))"
+    }
+
+    /// Package -> version from dpkg's status file (empty on a system without dpkg).
+    static func installedVersions() -> [String: String] {
+        guard let text = try? String(contentsOfFile: "/var/lib/dpkg/status", encoding: .utf8) else { return [:] }
+        var versions: [String: String] = [:]
+        for stanza in text.components(separatedBy: "\n\n") {
+            var package: String?, version: String?, installed = false
+            for line in stanza.split(separator: "\n") {
+                if line.hasPrefix("Package: ") { package = String(line.dropFirst(9)) }
+                if line.hasPrefix("Version: ") { version = String(line.dropFirst(9)) }
+                if line.hasPrefix("Status: ") && line.hasSuffix(" installed") { installed = true }
+            }
+            if let package, let version, installed { versions[package] = version }
+        }
+        return versions
+    }
+}
