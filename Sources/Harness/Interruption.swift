@@ -75,7 +75,7 @@ public enum Interruption {
     }
 
     private static func say(_ message: String) {
-        FileHandle.standardError.write(Data(("\nbench: " + message + "\n").utf8))
+        StandardError.write("\nbench: " + message + "\n")
     }
 
     // MARK: What a signal must not leave behind
