@@ -84,6 +84,10 @@ struct RunCommand: ParsableCommand {
               let host = url.host, !host.isEmpty else {
             throw ValidationError("\(option) '\(text)' is not a valid URL; expected http://host[:port]/path or https://...")
         }
+        // Foundation takes any number as a port; every fetch would then fail with URLError -1000.
+        if let port = url.port, !(1...65535).contains(port) {
+            throw ValidationError("\(option) '\(text)': port \(port) is out of range (1-65535)")
+        }
         return url
     }
 
