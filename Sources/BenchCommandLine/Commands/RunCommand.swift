@@ -68,6 +68,9 @@ struct RunCommand: ParsableCommand {
         if url != nil && bandwidth != nil {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
         }
+        if url != nil, let given = fixture.givenNames.first {
+            throw ValidationError("\(given) shapes the embedded server's fixture and cannot apply to --url (the URL's image is measured)")
+        }
         if bandwidth != nil && parallelism.jobs > 1 {
             throw ValidationError("--bandwidth measures how a child holds a paced body over time, which children running beside it would change; use --jobs 1 with it")
         }
