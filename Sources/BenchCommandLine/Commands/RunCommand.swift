@@ -147,6 +147,8 @@ struct RunCommand: ParsableCommand {
         context.completedRuns = results.count
         context.interruptedBy = Interruption.signalName
         context.jobs = parallelism.jobs
+        let allocatorSettings = AllocatorEnvironment.settings()
+        context.allocatorEnvironment = allocatorSettings.isEmpty ? nil : allocatorSettings
         try writer.writeAll(results, context: context)
         if sink.failure == nil { folder.markLatest() }
 
@@ -154,6 +156,7 @@ struct RunCommand: ParsableCommand {
         print("Cells ranked by median peak RSS delta, smallest first.")
         print(SummaryTable.render(summaries))
         print(PayloadCopiesTable.render(summaries))
+        if let warning = AllocatorEnvironment.warning(allocatorSettings, record: "recorded in trials.json") { print(warning) }
         let failed = results.filter { !$0.isSuccess }
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")

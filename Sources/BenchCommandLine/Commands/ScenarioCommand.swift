@@ -115,6 +115,7 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in scenario.csv") { printError(warning) }
         Interruption.install()
         let folder = try RunCommand.openOutput(out)
         // Rows go after those the folder's scenario.csv already has; the whole file is rewritten

@@ -83,6 +83,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in sweep.csv") { printError(warning) }
         Interruption.install()
         let folder = try RunCommand.openOutput(out)
         var settings = TrialSettings()
