@@ -19,6 +19,16 @@ package struct Bench: ParsableCommand {
                       TrialCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)
 
+    /// Makes the parent's stdout and stderr safe before anything is written: closed ones lead to
+    /// /dev/null, and a reader that left is an ignored EPIPE, not SIGPIPE. The measured children
+    /// (`_trial`, `_scenario`) are left as they were spawned: their signals are part of what is measured.
+    package static func prepareStandardStreams(arguments: [String] = CommandLine.arguments) {
+        StandardStreams.reopenClosed()
+        let childCommands = [TrialCommand.configuration.commandName, ScenarioChildCommand.configuration.commandName]
+        if let subcommand = arguments.dropFirst().first, childCommands.contains(subcommand) { return }
+        StandardStreams.ignoreBrokenPipes()
+    }
+
     /// `bench`, or a user's executable's own name (`ahc-bench`), so usage lines and errors name
     /// the command the user typed.
     static let executableName: String = {

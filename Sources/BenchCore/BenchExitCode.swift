@@ -21,7 +21,8 @@ public enum BenchExitCode: Int32, Sendable {
     /// Writing the output failed during the run (disk full, folder removed): the rows were kept
     /// elsewhere, in a rescue folder or on stderr, and the message says where (EX_IOERR).
     case outputLost = 74
-    /// Another bench run holds the output folder's lock (EX_TEMPFAIL: try again later).
+    /// Another bench run holds the output folder's lock, or another server the port `bench serve`
+    /// was asked for (EX_TEMPFAIL: try again later).
     case outputBusy = 75
     /// Stopped by SIGHUP after writing what was measured (128 + SIGHUP).
     case hangup = 129

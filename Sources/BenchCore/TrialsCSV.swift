@@ -118,6 +118,8 @@ public struct RunContext: Codable, Sendable {
     public var interruptedBy: String?
     /// Children measured at once (--jobs); absent in files from older versions, which ran one at a time.
     public var jobs: Int?
+    /// Allocator settings the children inherited ("GLIBC_TUNABLES=...", "MALLOC_ARENA_MAX=2"); absent when none.
+    public var allocatorEnvironment: [String]?
 
     public init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()

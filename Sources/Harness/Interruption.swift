@@ -18,6 +18,21 @@ public enum Interruption {
 
     public static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+    /// What the first two signals say is being done: a run's children and files, or a server stopping.
+    public struct Wording: Sendable {
+        public var first: String
+        public var second: String
+
+        public static let run = Wording(
+            first: "stopping (a running child is killed, what was measured is written; send it again to stop faster)",
+            second: "again: killing any running child and removing scratch folders now (a third one exits at once)")
+        public static let server = Wording(
+            first: "stopping the server (its open connections are closed)",
+            second: "again: the server is stopping (a third one exits at once)")
+    }
+
+    private static let wording = Mutex<Wording>(.run)
+
     /// True once any handled signal arrived.
     public static var requested: Bool { count.load(ordering: .acquiring) > 0 }
 
@@ -42,8 +57,10 @@ public enum Interruption {
         }
     }
 
-    /// Idempotent. The default actions are ignored and replaced by dispatch sources.
-    public static func install() {
+    /// Idempotent. The default actions are ignored and replaced by dispatch sources; `wording`
+    /// is what the first and second signal say.
+    public static func install(wording: Wording = .run) {
+        self.wording.withLock { $0 = wording }
         sources.withLock { installed in
             guard installed.isEmpty else { return }
             for number in handledSignals {
@@ -58,12 +75,13 @@ public enum Interruption {
 
     static func received(_ number: Int32) {
         let seen = count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        let wording = self.wording.withLock { $0 }
         if seen == 1 {
             firstSignal.store(number, ordering: .releasing)
-            say("\(name(of: number)) received: stopping (a running child is killed, what was measured is written; send it again to stop faster)")
+            say("\(name(of: number)) received: \(wording.first)")
             killRunningChild()
         } else if seen == 2 {
-            say("\(name(of: number)) again: killing any running child and removing scratch folders now (a third one exits at once)")
+            say("\(name(of: number)) \(wording.second)")
             killRunningChild()
             removeScratchFolders()
         } else {
@@ -75,7 +93,7 @@ public enum Interruption {
     }
 
     private static func say(_ message: String) {
-        FileHandle.standardError.write(Data(("\nbench: " + message + "\n").utf8))
+        StandardError.write("\nbench: " + message + "\n")
     }
 
     // MARK: What a signal must not leave behind

@@ -28,11 +28,12 @@ public enum BenchMain {
     /// command succeeded and exits with the command's status when it did not.
     public static func main(strategies: [any ImageFetchStrategy.Type] = [],
                             renderers: [any ImageRenderer.Type] = []) {
+        Bench.prepareStandardStreams()
         do {
             try StrategyCatalog.registerUserStrategies(strategies.map { $0.catalogEntry })
             try RendererCatalog.registerUserRenderers(renderers.map { $0.catalogEntry })
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardError.write("error: \(error)\n")
             exit(BenchExitCode.usage.rawValue)
         }
         Bench.main()

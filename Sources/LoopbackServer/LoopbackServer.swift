@@ -44,11 +44,26 @@ public final class LoopbackServer: Sendable {
         }
     }
 
-    public enum ServerError: Error, Equatable {
+    public enum ServerError: Error, Equatable, CustomStringConvertible {
         case alreadyStarted
         case alreadyShutDown
         case invalidBandwidth(Int)
         case invalidLimit(String)
+        /// bind(2) or listen(2) failed: `errno` says why (EADDRINUSE: another server holds the port).
+        case cannotListen(host: String, port: Int, errno: Int32)
+
+        public var description: String {
+            switch self {
+            case .alreadyStarted: return "the server is already started"
+            case .alreadyShutDown: return "the server is shut down"
+            case .invalidBandwidth(let rate): return "bandwidth must be positive (got \(rate))"
+            case .invalidLimit(let problem): return problem
+            case .cannotListen(let host, let port, let errno) where errno == EADDRINUSE:
+                return "port \(port) on \(host) is in use (another server holds it)"
+            case .cannotListen(let host, let port, let errno):
+                return "cannot listen on port \(port) on \(host): \(String(cString: strerror(errno)))"
+            }
+        }
     }
 
     public let configuration: Configuration
@@ -153,6 +168,9 @@ public final class LoopbackServer: Sendable {
                 lifecycle.boundPort = channel.localAddress?.port ?? configuration.port
             } catch {
                 try? group.syncShutdownGracefully()
+                if let failure = error as? IOError {
+                    throw ServerError.cannotListen(host: configuration.host, port: configuration.port, errno: failure.errnoCode)
+                }
                 throw error
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 
 /// Writes a run's files into its folder and, when that fails mid-run (disk full, folder gone),
 /// keeps them anyway: in a rescue folder under $TMPDIR, and as a last resort on stderr.
@@ -44,13 +45,13 @@ public final class RescuingWriter {
                 }
             } catch {
                 rescueFailed = true
-                FileHandle.standardError.write(Data("bench: the rescue folder \(rescueFolder.path) cannot be written either: \(error)\n".utf8))
+                StandardError.write("bench: the rescue folder \(rescueFolder.path) cannot be written either: \(error)\n")
             }
         }
         if final {
             for file in files {
-                FileHandle.standardError.write(Data("bench: --- \(file.name) (kept here: no folder could be written) ---\n".utf8))
-                FileHandle.standardError.write(file.contents)
+                StandardError.write("bench: --- \(file.name) (kept here: no folder could be written) ---\n")
+                StandardError.write(file.contents)
             }
         }
         return []
@@ -61,11 +62,11 @@ public final class RescuingWriter {
         do {
             try FileManager.default.createDirectory(at: rescue, withIntermediateDirectories: true)
             rescueFolder = rescue
-            FileHandle.standardError.write(Data(("\nbench: \(failure ?? "cannot write"); the run goes on and its files are kept in "
-                                                 + "\(rescue.path) instead (exit status 74 at the end)\n").utf8))
+            StandardError.write("\nbench: \(failure ?? "cannot write"); the run goes on and its files are kept in "
+                                + "\(rescue.path) instead (exit status 74 at the end)\n")
         } catch {
             rescueFailed = true
-            FileHandle.standardError.write(Data("\nbench: \(failure ?? "cannot write"); no rescue folder either (\(error)): the files will be printed on stderr at the end\n".utf8))
+            StandardError.write("\nbench: \(failure ?? "cannot write"); no rescue folder either (\(error)): the files will be printed on stderr at the end\n")
         }
     }
 

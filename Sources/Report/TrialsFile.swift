@@ -9,18 +9,26 @@ public enum TrialsFile {
         /// No rows: an empty file, a header only, or `"trials": []`.
         case empty(path: String)
         case malformed(path: String, problem: String)
+        /// A folder where a file was expected (a run's folder instead of its trials.json).
+        case folder(path: String)
 
         public var description: String {
             switch self {
             case .missing(let path): return "\(path): no such file"
             case .empty(let path): return "\(path): no trials in the file"
             case .malformed(let path, let problem): return "\(path) is not a trials.csv or trials.json: \(problem)"
+            case .folder(let path):
+                let inside = URL(fileURLWithPath: path).appendingPathComponent("trials.json").path
+                return "\(path) is a folder, not a trials.csv or trials.json"
+                    + (FileManager.default.fileExists(atPath: inside) ? "; did you mean \(inside)?" : "")
             }
         }
     }
 
     public static func load(_ path: String) throws -> [TrialResult] {
-        guard FileManager.default.fileExists(atPath: path) else { throw LoadError.missing(path: path) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw LoadError.missing(path: path) }
+        if isFolder.boolValue { throw LoadError.folder(path: path) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw LoadError.malformed(path: path, problem: error.localizedDescription)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLSessionConfiguration on Linux
+#endif
 
 /// What a strategy hands to the renderer: the body in memory, or a file on disk.
 public enum Payload: Sendable {
@@ -116,17 +119,26 @@ public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .urlSession(let code, let message): return "URLError \(code): \(message)"
+        case .urlSession(let code, let message): return "URLError \(code): \(Self.timeout(code: code) ?? message)"
         case .curl(let code, let message): return "libcurl error \(code): \(message)"
         case .curlInitFailed: return "curl_easy_init failed"
         case .tooManyRedirects(let followed, let limit):
             return "too many redirects (gave up after following \(followed); the limit is \(limit))"
-        case .contentsOf(_, let message):
+        case .contentsOf(let code, let message):
+            if let code, let timeout = Self.timeout(code: code) { return "Data(contentsOf:) failed with URLError \(code): \(timeout)" }
             return "Data(contentsOf:) failed (it does not say why or with which status): \(message)"
         case .noHTTPResponse: return "no HTTP response"
         case .noValue: return "the publisher finished without a value"
         case .badURL(let url): return "bad URL '\(url)': expected http(s)://host/..."
         case .client(let type, let message): return "\(type): \(message)"
         }
+    }
+
+    /// URLSession's own words for a timeout ("The operation could not be completed. (NSURLErrorDomain
+    /// error -1001.)") say neither how long it waited nor which limit: the row says both.
+    static func timeout(code: Int) -> String? {
+        guard code == URLError.Code.timedOut.rawValue else { return nil }
+        let seconds = URLSessionConfiguration.default.timeoutIntervalForRequest
+        return String(format: "timed out after %.0f s without data from the server (URLSession's timeoutIntervalForRequest)", seconds)
     }
 }

@@ -68,7 +68,7 @@ struct CompareCommand: ParsableCommand {
             switch error {
             case .missing, .empty:
                 throw BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").reported()
-            case .malformed:
+            case .malformed, .folder:
                 throw BenchFailure(.runFailed, "baseline \(error)").reported()
             }
         }

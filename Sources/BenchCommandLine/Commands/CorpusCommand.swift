@@ -82,6 +82,7 @@ struct CorpusCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in corpus.csv") { printError(warning) }
         let entries: [CorpusEntry]
         do {
             // The output folder (or runs/, where runs go by default) may be inside the corpus: its

@@ -78,6 +78,9 @@ struct RunCommand: ParsableCommand {
         if url != nil && bandwidth != nil {
             throw ValidationError("--bandwidth throttles the embedded server and cannot apply to --url")
         }
+        if url != nil, let given = fixture.givenNames.first {
+            throw ValidationError("\(given) shapes the embedded server's fixture and cannot apply to --url (the URL's image is measured)")
+        }
         if bandwidth != nil && parallelism.jobs > 1 {
             throw ValidationError("--bandwidth measures how a child holds a paced body over time, which children running beside it would change; use --jobs 1 with it")
         }
@@ -93,6 +96,10 @@ struct RunCommand: ParsableCommand {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty else {
             throw ValidationError("\(option) '\(text)' is not a valid URL; expected http://host[:port]/path or https://...")
+        }
+        // Foundation takes any number as a port; every fetch would then fail with URLError -1000.
+        if let port = url.port, !(1...65535).contains(port) {
+            throw ValidationError("\(option) '\(text)': port \(port) is out of range (1-65535)")
         }
         return url
     }
@@ -150,6 +157,8 @@ struct RunCommand: ParsableCommand {
         context.completedRuns = results.count
         context.interruptedBy = Interruption.signalName
         context.jobs = parallelism.jobs
+        let allocatorSettings = AllocatorEnvironment.settings()
+        context.allocatorEnvironment = allocatorSettings.isEmpty ? nil : allocatorSettings
         try writer.writeAll(results, context: context)
         if sink.failure == nil { folder.markLatest() }
 
@@ -159,6 +168,7 @@ struct RunCommand: ParsableCommand {
         print(PayloadCopiesTable.render(summaries))
         let holders = HoldersTable.render(results, cells: summaries.map(\.cell))
         if !holders.isEmpty { print(holders) }
+        if let warning = AllocatorEnvironment.warning(allocatorSettings, record: "recorded in trials.json") { print(warning) }
         let failed = results.filter { !$0.isSuccess }
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")

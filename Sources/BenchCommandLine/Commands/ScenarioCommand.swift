@@ -116,6 +116,7 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in scenario.csv") { printError(warning) }
         Interruption.install()
         // Rows are appended, never replaced: no --replace.
         let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("scenario.csv", replacesRows: false)], replacing: false)
@@ -201,15 +202,15 @@ struct ListScrollCommand: ParsableCommand {
     // MARK: Parsing lists, with errors that name the valid choices
 
     func strategies() throws -> [ScrollStrategy] {
-        try list(strategy, option: "--strategy") { ScrollStrategy(rawValue: $0) }
+        try list(strategy, option: "--strategy", example: "data,download") { ScrollStrategy(rawValue: $0) }
     }
 
     func renderers() throws -> [RenderMode] {
-        try list(render, option: "--render") { name in RenderMode.builtIns.first { $0.rawValue == name } }
+        try list(render, option: "--render", example: "none,thumbnail") { name in RenderMode.builtIns.first { $0.rawValue == name } }
     }
 
     func caps() throws -> [Int] {
-        try list(maxConcurrent, option: "--max-concurrent", choices: "whole numbers 1...16") { Int($0).flatMap { (1...16).contains($0) ? $0 : nil } }
+        try list(maxConcurrent, option: "--max-concurrent", choices: "whole numbers 1...16", example: "1,4,16") { Int($0).flatMap { (1...16).contains($0) ? $0 : nil } }
     }
 
     func cacheLimitBytes() throws -> Int {
@@ -237,7 +238,8 @@ struct ListScrollCommand: ParsableCommand {
 
     func fixtures() throws -> [FixtureSpec] {
         guard let sizes else { return ListScrollScenario.defaultFixtures }
-        return try sizes.split(separator: ",").enumerated().map { offset, text in
+        // The rows cycle over the sizes: one given twice is a pattern, not a repeat.
+        return try ListOption.entries(sizes, option: "--sizes", example: "1600x1200,800x600").enumerated().map { offset, text in
             let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts.allSatisfy({ (16...30_000).contains($0) }) else {
                 throw ValidationError("--sizes entry '\(text)' is not WIDTHxHEIGHT with sides 16...30000, e.g. 1600x1200")
@@ -246,17 +248,18 @@ struct ListScrollCommand: ParsableCommand {
         }
     }
 
-    private func list<Value>(_ text: String, option: String, choices: String? = nil,
-                             parse: (String) -> Value?) throws -> [Value] where Value: Any {
-        let items = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        guard !items.isEmpty else { throw ValidationError("\(option) is empty") }
-        return try items.map { item in
+    private func list<Value: Equatable>(_ text: String, option: String, choices: String? = nil, example: String,
+                                        parse: (String) -> Value?) throws -> [Value] {
+        let valid = choices ?? validChoices(for: option)
+        let items = try ListOption.entries(text, option: option, example: example)
+        let values = try items.map { item in
             guard let value = parse(item) else {
-                let valid = choices ?? validChoices(for: option)
                 throw ValidationError("\(option) '\(item)' is not valid; valid: \(valid)")
             }
             return value
         }
+        try ListOption.requireDistinct(values, entries: items, option: option)
+        return values
     }
 
     private func validChoices(for option: String) -> String {

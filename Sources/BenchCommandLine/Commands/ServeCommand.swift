@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchCore
 import Foundation
 import Harness
 import Imaging
@@ -16,6 +17,10 @@ struct ServeCommand: ParsableCommand {
         ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request \
         within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections \
         a new one gets 503. Stops on Ctrl-C or after --seconds.
+
+        Exit status: 0 stopped after --seconds; 64 bad options; 70 the fixture cannot be made or the \
+        port cannot be listened on; 75 the port is in use (another server holds it); 130/143 stopped \
+        by SIGINT/SIGTERM.
         """)
 
     @OptionGroup var fixture: FixtureOptions
@@ -65,15 +70,26 @@ struct ServeCommand: ParsableCommand {
         // that go by the name); JPEG keeps /fixture.jpg, which the docs and scripts use.
         let path = "/fixture.\(fixture.spec.encoding.fileExtension)"
         server.addResource(path: path, body: try Data(contentsOf: file), contentType: fixture.spec.encoding.mimeType)
-        try server.start()
+        do {
+            try server.start()
+        } catch let failure as LoopbackServer.ServerError {
+            if case .cannotListen(_, _, let errno) = failure, errno == EADDRINUSE {
+                throw BenchFailure(.outputBusy, "\(failure); pick another --port, or --port 0 for a free one").reported()
+            }
+            throw BenchFailure(.internalError, "\(failure)").reported()
+        }
         print("serving \(server.url(for: path)) (\(file.lastPathComponent)); Ctrl-C stops")
         fflush(nil)  // every C stream: the global `stdout` is shared mutable state to Swift 6
-        Interruption.install()
+        Interruption.install(wording: .server)
         let deadline = seconds.map { Date().addingTimeInterval($0) } ?? .distantFuture
         while !Interruption.requested && Date() < deadline {
             usleep(100_000)
         }
         server.shutdown()
         print("served \(server.totalRequestCount) requests, \(server.bytesSent) body bytes")
+        if let signal = Interruption.signalName {
+            printError("bench: server stopped by \(signal)")
+            throw ExitCode(Interruption.exitStatus)
+        }
     }
 }

@@ -59,7 +59,21 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Overwrite an earlier sweep's sweep.csv in --out (refused by default, naming that run).")
     var replace = false
 
-    var sizesMB: [Double] { sizes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    /// The sizes of --sizes (checked by `validate()`).
+    var sizesMB: [Double] { (try? Self.sizes(sizes)) ?? [] }
+
+    /// Numbers of MB from 0.05 to 200, each once: a size given twice would be measured twice.
+    static func sizes(_ text: String) throws -> [Double] {
+        let entries = try ListOption.entries(text, option: "--sizes", example: "1,2,4,8,16,32")
+        let sizes = try entries.map { entry in
+            guard let size = Double(entry), size >= 0.05 && size <= 200 else {
+                throw ValidationError("--sizes '\(text)' must be comma-separated numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32 ('\(entry)' is not)")
+            }
+            return size
+        }
+        try ListOption.requireDistinct(sizes, entries: entries, option: "--sizes")
+        return sizes
+    }
 
     var strategyNames: [String] {
         StrategySelection.names(strategies, whenEmpty: StrategyCatalog.names)
@@ -68,14 +82,12 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         try OutOption.validate(out)
         try StrategySelection.validate(strategies, allowingCalibration: false)
-        let parts = sizes.split(separator: ",", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count == sizesMB.count, sizesMB.allSatisfy({ $0 >= 0.05 && $0 <= 200 }) else {
-            throw ValidationError("--sizes '\(sizes)' must be comma-separated numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32")
-        }
+        _ = try Self.sizes(sizes)
         guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
     }
 
     func run() throws {
+        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in sweep.csv") { printError(warning) }
         Interruption.install()
         let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("sweep.csv")], replacing: replace)
         var settings = TrialSettings()

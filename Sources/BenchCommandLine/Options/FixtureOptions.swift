@@ -3,27 +3,43 @@ import Foundation
 import Imaging
 
 /// The parameters of the generated test image, shared by run, fixture and serve.
+///
+/// Each is optional, nil when not given, so that `run --url` can refuse any that is given (the URL's
+/// image is measured, not the fixture): `givenNames` lists them.
 struct FixtureOptions: ParsableArguments {
-    @Option(help: "Fixture width in pixels.")
-    var width = FixtureSpec.article.width
+    @Option(name: .customLong("width"), help: "Fixture width in pixels. (default: \(FixtureSpec.article.width))")
+    var givenWidth: Int?
 
-    @Option(help: "Fixture height in pixels.")
-    var height = FixtureSpec.article.height
+    @Option(name: .customLong("height"), help: "Fixture height in pixels. (default: \(FixtureSpec.article.height))")
+    var givenHeight: Int?
 
-    @Option(help: "JPEG quality of the fixture, 1-100.")
-    var quality = FixtureSpec.article.quality
+    @Option(name: .customLong("quality"), help: "JPEG quality of the fixture, 1-100. (default: \(FixtureSpec.article.quality))")
+    var givenQuality: Int?
 
-    @Option(help: "How the fixture is encoded: \(FixtureEncoding.names).")
-    var encoding: FixtureEncoding = .jpeg
+    @Option(name: .customLong("encoding"), help: "How the fixture is encoded: \(FixtureEncoding.names). (default: \(FixtureEncoding.jpeg.rawValue))")
+    var givenEncoding: FixtureEncoding?
 
     @Flag(help: "Same as --encoding jpeg-progressive.")
     var progressive = false
 
-    @Option(help: "Seed of the fixture's pixel generator: same seed, same bytes.")
-    var seed: UInt64 = FixtureSpec.article.seed
+    @Option(name: .customLong("seed"), help: "Seed of the fixture's pixel generator: same seed, same bytes. (default: \(FixtureSpec.article.seed))")
+    var givenSeed: UInt64?
 
     @Option(help: "Where generated fixtures are cached (default: image-memory-bench/fixtures under $XDG_CACHE_HOME, else $HOME/.cache).")
     var fixtureCache: String?
+
+    var width: Int { givenWidth ?? FixtureSpec.article.width }
+    var height: Int { givenHeight ?? FixtureSpec.article.height }
+    var quality: Int { givenQuality ?? FixtureSpec.article.quality }
+    var encoding: FixtureEncoding { givenEncoding ?? .jpeg }
+    var seed: UInt64 { givenSeed ?? FixtureSpec.article.seed }
+
+    /// The options given on the command line, as typed (`--width`, `--progressive`, ...).
+    var givenNames: [String] {
+        [("--width", givenWidth != nil), ("--height", givenHeight != nil), ("--quality", givenQuality != nil),
+         ("--encoding", givenEncoding != nil), ("--progressive", progressive), ("--seed", givenSeed != nil),
+         ("--fixture-cache", fixtureCache != nil)].filter(\.1).map(\.0)
+    }
 
     var spec: FixtureSpec {
         var spec = FixtureSpec.article

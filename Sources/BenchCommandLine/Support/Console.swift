@@ -4,7 +4,7 @@ import BenchCore
 import Harness
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    StandardError.write(message + "\n")
 }
 
 /// An error that ends the command with one of `BenchExitCode`'s statuses and a message on stderr.
@@ -45,11 +45,11 @@ final class ProgressLine {
         guard enabled else {
             if index == total || Date().timeIntervalSince(lastPlainLine) >= 10 {
                 lastPlainLine = Date()
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                StandardError.write(line + "\n")
             }
             return
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        StandardError.write("\r\u{1B}[K" + line)
     }
 
     private func describe(prefix: String, index: Int, total: Int, latest: String) -> String {
@@ -61,6 +61,6 @@ final class ProgressLine {
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
     }
 }

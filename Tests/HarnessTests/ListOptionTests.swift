@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Comma-separated list options: an empty list or entry, and a value named twice, are usage
+/// errors naming the option, never a trap, a silent skip or the same thing measured twice.
+@Suite(.serialized) struct ListOptionTests {
+    /// Runs bench in a scratch folder (a run that starts anyway writes there, not into the repository).
+    static func run(_ arguments: [String]) throws -> BenchProcess.Output {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try BenchProcess.run(arguments + ["--out", folder.appendingPathComponent("out").path],
+                                    workingDirectory: folder, timeout: 120)
+    }
+
+    /// A scroll that takes a moment, should the old code start it.
+    static let quickScroll = ["scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000"]
+
+    /// Old: `--sizes ''` or `','` trapped in the server (precondition, exit 132); `a,,b` skipped the empty entry.
+    @Test(arguments: ["--sizes", "--strategy", "--render", "--max-concurrent"], ["", ",", ",,", " "])
+    func anEmptyScenarioListIsAUsageError(option: String, value: String) throws {
+        let output = try Self.run(Self.quickScroll + [option, value])
+        #expect(output.status == 64, "\(option) '\(value)': \(output.status) \(output.standardError)")
+        #expect(output.standardError.contains(option), "\(option) '\(value)': \(output.standardError)")
+    }
+
+    @Test(arguments: [("--sizes", "64x64,,96x64"), ("--strategy", "data,"), ("--render", ",none"), ("--max-concurrent", "1,,2")])
+    func anEmptyEntryIsAUsageError(option: String, value: String) throws {
+        let output = try Self.run(Self.quickScroll + ["--sizes", "64x64", option, value])
+        #expect(output.status == 64, "\(option) '\(value)': \(output.status) \(output.standardError)")
+        #expect(output.standardError.contains("\(option) has an empty entry"), "\(output.standardError)")
+    }
+
+    /// Old: `--strategy data,data` measured data twice, as two combinations.
+    @Test(arguments: [("--strategy", "data,data"), ("--render", "none,none"), ("--max-concurrent", "2,2")])
+    func aScenarioValueNamedTwiceIsAUsageError(option: String, value: String) throws {
+        let output = try Self.run(Self.quickScroll + ["--sizes", "64x64", "--render", "none", option, value])
+        #expect(output.status == 64, "\(option) '\(value)': \(output.status) \(output.standardError)")
+        let once = value.split(separator: ",")[0]
+        #expect(output.standardError.contains("\(option) names '\(once)' twice"), "\(output.standardError)")
+    }
+
+    /// Old: `sweep --sizes 1,1` measured the same fixture twice.
+    @Test(arguments: ["", ",", ",,", "1,,2", "1,1", "1,1.0"])
+    func badSweepSizesAreUsageErrors(value: String) throws {
+        let output = try Self.run(["sweep", "--strategy", "data", "--runs", "1", "--sizes", value])
+        #expect(output.status == 64, "'\(value)': \(output.status) \(output.standardError)")
+        #expect(output.standardError.contains("--sizes"), "\(output.standardError)")
+    }
+
+    /// A list that is fine still runs: the guard is not a blanket refusal.
+    @Test func aGoodScenarioListRuns() throws {
+        let output = try Self.run(Self.quickScroll + ["--sizes", "64x64,96x64", "--render", "none", "--strategy", "data,download"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("data") || $0.hasPrefix("download") }.count == 2,
+                "\(output.standardOutput)")
+    }
+}
