@@ -55,6 +55,8 @@ public struct TrialSettings: Sendable {
     public var maxImagePixels = DecodeBudget.defaultMaxImagePixels
     public var sampleIntervalNanos = TrialSpec.defaultSampleIntervalNanos
     public var timeoutSeconds: Double = 60
+    /// Blocks recorded with their stacks, to name the peak's holders (0: none).
+    public var holderThresholdBytes = TrialSpec.defaultHolderThresholdBytes
     public var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory
 
     public init() {}

@@ -8,6 +8,7 @@ extension TrialSettings {
                              run: run, url: url, warmupURL: warmupURL, workDirectory: workDirectory,
                              maxPixel: maxPixel, sampleIntervalNanos: sampleIntervalNanos, timeoutSeconds: timeoutSeconds)
         spec.maxImagePixels = maxImagePixels
+        spec.holderThresholdBytes = holderThresholdBytes
         return spec
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import BenchCore
 import Harness
 
-/// How often a trial child samples its memory and how long it may take: shared by run and sweep.
+/// How often a trial child samples its memory, which blocks it records for holders.csv and how long it
+/// may take: shared by run, sweep and corpus.
 struct TrialTimingOptions: ParsableArguments {
     @Option(help: "Time between memory samples in the child, in microseconds.")
     var sampleIntervalUs = 500
@@ -9,7 +11,15 @@ struct TrialTimingOptions: ParsableArguments {
     @Option(help: "Seconds a child may take before it is killed and recorded as a timeout.")
     var timeout = 60.0
 
+    @Option(help: ArgumentHelp(
+        "Record every block of at least this many bytes with its call stack, to name who holds the exact heap peak (holders.csv); 0 records none.",
+        valueName: "bytes"))
+    var holderThreshold = TrialSpec.defaultHolderThresholdBytes
+
     func validate() throws {
+        guard (0...(1 << 40)).contains(holderThreshold) else {
+            throw ValidationError("--holder-threshold must be between 0 and \(1 << 40) bytes (got \(holderThreshold))")
+        }
         guard (50...1_000_000).contains(sampleIntervalUs) else {
             throw ValidationError("--sample-interval-us must be between 50 and 1000000")
         }
@@ -19,5 +29,6 @@ struct TrialTimingOptions: ParsableArguments {
     func apply(to settings: inout TrialSettings) {
         settings.sampleIntervalNanos = UInt64(sampleIntervalUs) * 1000
         settings.timeoutSeconds = timeout
+        settings.holderThresholdBytes = holderThreshold
     }
 }
