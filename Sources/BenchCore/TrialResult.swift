@@ -92,6 +92,10 @@ public struct TrialResult: Codable, Sendable {
     /// table could not record (their bytes are in the small blocks).
     public var holderThresholdBytes: Int?
     public var holdersDropped: Int?
+    /// What recording the holders cost inside the measured window: blocks recorded or released,
+    /// and the time the wrappers spent on it (a part of `durationSeconds`).
+    public var holderEvents: Int?
+    public var holderRecordingSeconds: Double?
 
     public init(spec: TrialSpec, pid: Int32) {
         strategy = spec.strategy

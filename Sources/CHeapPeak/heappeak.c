@@ -229,7 +229,11 @@ static bool make_room(void) {
 
 /// Records a new block with its stack (taken before the lock), then books it: the event comes
 /// first, so a peak this block raises counts it as live.
+static _Atomic uint64_t recording_events;  // blocks recorded or released, and the time it took
+static _Atomic uint64_t recording_nanos;
+
 static void record_allocation(void *pointer, int64_t bytes) {
+    uint64_t started = monotonic_nanos();
     void *stack[HEAPPEAK_STACK_DEPTH];
     taking_stack = true;
     int depth = backtrace(stack, HEAPPEAK_STACK_DEPTH);
@@ -250,11 +254,14 @@ static void record_allocation(void *pointer, int64_t bytes) {
     }
     book(bytes);
     unlock_holders();
+    atomic_fetch_add_explicit(&recording_events, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&recording_nanos, monotonic_nanos() - started, memory_order_relaxed);
 }
 
 /// Marks a recorded block freed, after booking its release: a peak raised in between cannot
 /// count it, since the live bytes no longer do.
 static void record_release(void *pointer, int64_t bytes) {
+    uint64_t started = monotonic_nanos();
     lock_holders();
     book(-bytes);
     for (size_t index = recorded_count; index > 0; index--) {
@@ -266,6 +273,8 @@ static void record_release(void *pointer, int64_t bytes) {
         }
     }
     unlock_holders();
+    atomic_fetch_add_explicit(&recording_events, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&recording_nanos, monotonic_nanos() - started, memory_order_relaxed);
 }
 
 static void account(void *pointer, int sign) {
@@ -448,6 +457,11 @@ void heappeak_holders_start(uint64_t threshold_bytes) {
     backtrace(stack, HEAPPEAK_STACK_DEPTH);
     taking_stack = false;
     atomic_store(&holder_threshold, (int64_t)threshold_bytes);
+}
+
+void heappeak_holders_cost(uint64_t *events, uint64_t *nanos) {
+    *events = atomic_load_explicit(&recording_events, memory_order_relaxed);
+    *nanos = atomic_load_explicit(&recording_nanos, memory_order_relaxed);
 }
 
 size_t heappeak_holders_at_peak(heappeak_block *out, size_t capacity, uint64_t *dropped) {

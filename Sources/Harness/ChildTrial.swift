@@ -62,6 +62,7 @@ public enum ChildTrial {
         try sampler.start()
         try ProcessMemory.resetPeakResident()
         let exactBaseline = exactHeap?.reset()
+        let recordingBefore = PeakBlocks.cost()
         let baseline = sampler.sampleNow()
         result.warmupSeconds = Double(baseline.time - started) / 1e9
 
@@ -84,6 +85,7 @@ public enum ChildTrial {
         while nanosleep(&settle, &remaining) != 0 && errno == EINTR { settle = remaining }
         let final = sampler.sampleNow()
         let exactPeak = exactHeap?.read().peak
+        let recordingAfter = PeakBlocks.cost()
         let holders = exactHeap != nil && spec.holderThresholdBytes > 0 ? PeakBlocks.atPeak(windowStart: baseline.time) : nil
         let hwm = ProcessMemory.peakResidentBytes()
         let recording = sampler.stop()
@@ -106,6 +108,8 @@ public enum ChildTrial {
             result.peakBlocks = holders.blocks
             result.holdersDropped = holders.dropped
             result.holderThresholdBytes = spec.holderThresholdBytes
+            result.holderEvents = recordingAfter.events - recordingBefore.events
+            result.holderRecordingSeconds = Double(recordingAfter.nanos - recordingBefore.nanos) / 1e9
         }
         result.fetchSeconds = Double(fetched - baseline.time) / 1e9
         result.renderSeconds = Double(rendered - fetched) / 1e9

@@ -11,6 +11,13 @@ public enum PeakBlocks {
         heappeak_holders_start(UInt64(max(0, thresholdBytes)))
     }
 
+    /// Blocks recorded or released so far, and the nanoseconds the wrappers spent doing it.
+    public static func cost() -> (events: Int, nanos: UInt64) {
+        var events: UInt64 = 0, nanos: UInt64 = 0
+        heappeak_holders_cost(&events, &nanos)
+        return (Int(events), nanos)
+    }
+
     /// The recorded blocks live at the peak since the last reset, and how many blocks the full
     /// table could not record. `windowStart` (CLOCK_MONOTONIC) is time zero of their times.
     public static func atPeak(windowStart: UInt64) -> (blocks: [PeakBlock], dropped: Int) {

@@ -59,6 +59,10 @@ void heappeak_holders_start(uint64_t threshold_bytes);
 /// when `out` is too small). `dropped` receives the blocks that went unrecorded (table full).
 size_t heappeak_holders_at_peak(heappeak_block *out, size_t capacity, uint64_t *dropped);
 
+/// What recording has cost so far: blocks recorded or released, and the time spent doing it
+/// (stack, lock, table), measured inside the wrappers.
+void heappeak_holders_cost(uint64_t *events, uint64_t *nanos);
+
 /// dladdr for one address: the file it is in (as the loader names it: empty or argv[0] for the
 /// main program), that file's load address, and the nearest exported symbol (NULL if none).
 /// Returns 0 when the address is in no loaded file.
