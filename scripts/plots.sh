@@ -55,6 +55,10 @@ for chart in article timeline sweep matrix; do
   draw "$chart" "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 done
 # The encodings chart: bench report writes encodings.dat when the folder has encodings.csv (make encodings).
+# The holders chart: bench report writes holders.dat when the folder (or its holders/ run) has a holders.csv.
+if [ -f "$data/holders.dat" ]; then
+  draw holders "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
+fi
 if [ -f "$data/encodings.dat" ]; then
   draw encodings "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi

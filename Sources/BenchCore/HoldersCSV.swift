@@ -71,3 +71,44 @@ public enum HoldersTable {
         return text.isEmpty ? "" : "Who holds the peak (largest blocks live at each cell's median exact heap peak; holders.csv has them all):\n" + text
     }
 }
+
+/// One run's rows of holders.csv, read back: its holders and its small blocks.
+public struct HolderRun: Sendable {
+    public var cell: TrialCell
+    public var run: Int
+    public var holders: [PeakHolder]
+    public var smallBlocksBytes: Int
+    /// The run's exact heap peak: what its rows add up to.
+    public var totalBytes: Int { holders.reduce(smallBlocksBytes) { $0 + $1.bytes } }
+}
+
+extension HoldersCSV {
+    /// Reads holders.csv back, one entry per run in the order of the file.
+    public static func parse(_ text: String) throws -> [HolderRun] {
+        let rows = try CSV.parse(text).filter { $0 != [""] }
+        guard let first = rows.first, first == header else {
+            throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
+        }
+        var runs: [HolderRun] = []
+        for (offset, fields) in rows.dropFirst().enumerated() {
+            let line = offset + 2
+            guard fields.count == header.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)") }
+            guard let render = RenderMode(name: fields[2]), let allocator = Allocator(rawValue: fields[3]),
+                  let run = Int(fields[4]), let bytes = Int(fields[6]), let blocks = Int(fields[7]), blocks >= 0 else {
+                throw CSVError("line \(line): render, allocator, run, bytes or blocks is not valid")
+            }
+            let cell = TrialCell(strategy: fields[1], render: render, allocator: allocator)
+            if runs.last.map({ $0.cell != cell || $0.run != run }) ?? true {
+                runs.append(HolderRun(cell: cell, run: run, holders: [], smallBlocksBytes: 0))
+            }
+            if fields[8] == PeakHolder.smallBlocks && fields[9].isEmpty {
+                runs[runs.count - 1].smallBlocksBytes += bytes
+            } else {
+                let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
+                                                               module: fields[9], stack: stack))
+            }
+        }
+        return runs
+    }
+}

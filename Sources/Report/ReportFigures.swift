@@ -19,6 +19,10 @@ public struct ReportFigures {
     public var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     public var encodings: EncodingCosts?
+    /// The holders run (make holders-reference: results/holders/), when the folder has it.
+    public var holders: HolderFigures?
+    /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
+    public var holdersChart: HoldersChart?
 
     static let megabyte = 1_000_000.0
 
@@ -55,6 +59,7 @@ public struct ReportFigures {
         var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
             .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
+        values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -126,6 +131,7 @@ public struct ReportFigures {
          "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
          "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
             .merging(corpusAndJobs.blocks()) { first, _ in first }
+            .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.

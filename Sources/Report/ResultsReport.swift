@@ -54,6 +54,13 @@ public struct ResultsReport: ResultsFolder {
         figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
             try parse(url) { try TrialsCSV.parse($0) }
         }
+        figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
+        // The chart's holders: the run's own holders.csv, else the holders run's (results/holders/).
+        for file in [directory.appendingPathComponent("holders.csv"),
+                     directory.appendingPathComponent(HolderFigures.folderName).appendingPathComponent("holders.csv")]
+        where figures.holdersChart == nil && FileManager.default.fileExists(atPath: file.path) {
+            figures.holdersChart = HoldersChart(runs: try parse(file) { try HoldersCSV.parse($0) })
+        }
         let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
         if FileManager.default.fileExists(atPath: encodingsCSV.path) {
             figures.encodings = try parse(encodingsCSV) { try EncodingCosts.parse($0) }
@@ -68,6 +75,7 @@ public struct ResultsReport: ResultsFolder {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var files = figures.chart.files()
         if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
+        if let holders = figures.holdersChart?.table() { files["holders.dat"] = holders }
         for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path)
         where (stale.hasSuffix(".dat") || stale == "vars.gp") && files[stale] == nil {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
