@@ -8,7 +8,7 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate gate baseline benchmarks clean \
+.PHONY: setup build bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -174,6 +174,11 @@ example-test: setup
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup
 	$(SWIFT) test --no-parallel
+
+# Who holds the peak against heaptrack's peak consumers, the article's four cases (results/holders/validation.md).
+validate-holders: build
+	@command -v heaptrack >/dev/null || { echo "validate-holders: apt-get install heaptrack" >&2; exit 69; }
+	python3 scripts/validate-holders.py --bench $(BENCH) --out $(RESULTS)/holders
 
 # Our heap and RSS peaks against heaptrack, valgrind massif and /usr/bin/time -v (results/validation.md).
 # Needs: apt-get install heaptrack valgrind time

@@ -45,7 +45,7 @@ def trial_spec(strategy, render, url, work_directory):
         "url": url, "warmupURL": url.rsplit("/", 1)[0] + "/warmup",
         "workDirectory": "file://" + work_directory + "/", "maxPixel": 1024,
         "sampleIntervalNanos": 500000, "timeoutSeconds": 600, "settleNanos": 50000000,
-        "maxImagePixels": 178956970,
+        "maxImagePixels": 178956970, "holderThresholdBytes": 65536,
     })
 
 
