@@ -12,16 +12,28 @@ public struct ExampleComparison: Sendable {
     /// The strategies in the order the report shows them: in memory, then to a file.
     public static let strategies = ["ahc-collect", "data", "ahc-file", "download"]
 
-    public init(trials: [TrialResult]) {
+    /// Each cell's holders at its median run (from trials.json; none for a run that has no holders).
+    public var medianHolders: [TrialCell: [PeakHolder]] = [:]
+
+    public init(trials: [TrialResult], holderRuns: [TrialResult] = []) {
         summaries = CellSummary.summarize(trials)
         payloadBytes = trials.filter(\.isSuccess).compactMap(\.payloadBytes).max()
+        for (cell, runs) in Dictionary(grouping: holderRuns, by: \.cell) {
+            medianHolders[cell] = TrialResult.medianHolderRun(runs)?.holders
+        }
     }
 
-    /// The folder's run, or nil when it has no trials.csv.
+    /// The folder's run, or nil when it has no trials.csv; its holders from trials.json when it has them.
     static func load(from folder: URL, parse: (URL) throws -> [TrialResult]) throws -> ExampleComparison? {
         let trials = folder.appendingPathComponent("trials.csv")
         guard FileManager.default.fileExists(atPath: trials.path) else { return nil }
-        return ExampleComparison(trials: try parse(trials))
+        var holderRuns: [TrialResult] = []
+        if let json = try? Data(contentsOf: folder.appendingPathComponent("trials.json")) {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            holderRuns = (try? decoder.decode(JSONExport.self, from: json).trials) ?? []
+        }
+        return ExampleComparison(trials: try parse(trials), holderRuns: holderRuns)
     }
 
     public var allocators: [Allocator] {

@@ -23,6 +23,16 @@ extension ReportFigures {
            let full = example.summary("download", .full, .system)?.heapPeakDelta?.distribution {
             values["example_resize_over_full_heap_mb"] = mb(resized.median - full.median)
         }
+        // Who holds the collected body's peak: each allocator's largest two holders at the median run.
+        for allocator in Allocator.allCases {
+            let holders = example.medianHolders[TrialCell(strategy: "ahc-collect", render: .none, allocator: allocator)] ?? []
+            for (rank, holder) in holders.prefix(2).enumerated() {
+                let key = "example_ahc_collect_none_\(allocator.rawValue)_holder\(rank + 1)"
+                values[key] = holder.allocatedBy
+                values[key + "_mb"] = mb(Double(holder.bytes))
+                values[key + "_module"] = holder.module
+            }
+        }
         if let payload = example.payloadBytes {
             // ByteBuffer grows to the next power of two (NIO's nextPowerOf2ClampedToMax); a realloc
             // that moves holds the half-size block it came from as well.
