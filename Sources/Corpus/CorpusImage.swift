@@ -28,19 +28,23 @@ public struct CorpusImage: Sendable {
         var image = CorpusImage(entry: entry)
         var head: Data
         switch entry.location {
+        case .unreadable(let reason):
+            return image.skipped("read_error", reason)
         case .file(let file):
-            guard let handle = try? FileHandle(forReadingFrom: file) else {
-                return image.skipped("read_error", "cannot read \(file.path): \(String(cString: strerror(errno)))")
+            let handle: FileHandle
+            switch file.openForReading() {
+            case .success(let opened): handle = opened
+            case .failure(let problem): return image.skipped("read_error", problem.description)
             }
             defer { try? handle.close() }
             do {
                 head = try handle.read(upToCount: 1 << 20) ?? Data()
                 image.fileBytes = Int(try handle.seekToEnd())
             } catch {
-                return image.skipped("read_error", "cannot read \(file.path): \(error.localizedDescription)")
+                return image.skipped("read_error", "cannot read \(file.escaped): \(error.localizedDescription)")
             }
             if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
-                return image.skipped("read_error", "\(file.path) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+                return image.skipped("read_error", "\(file.escaped) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
             }
         case .url(let url):
             switch Self.fetch(url, shouldStop: shouldStop) {
@@ -63,7 +67,7 @@ public struct CorpusImage: Sendable {
         image.facts = try? ImageInspector.inspect(head)
         // A header further in than the bytes read (a large EXIF block): read the whole file.
         if image.facts == nil, case .file(let file) = entry.location, head.count < (image.fileBytes ?? 0),
-           let whole = try? Data(contentsOf: file) {
+           let whole = try? file.contents() {
             image.facts = try? ImageInspector.inspect(whole)
         }
         return image
