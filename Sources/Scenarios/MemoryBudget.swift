@@ -31,7 +31,7 @@ public enum MemoryBudget {
     /// The child's last words when a thread cannot start under the limit ("Fatal error:" so that
     /// the parent's `ChildFailure` puts it in the row).
     static func threadFailureMessage(limitBytes: Int) -> String {
-        "Fatal error: a thread could not start: its stack does not fit under --memory-limit \(limitBytes) bytes (RLIMIT_DATA)"
+        "Fatal error: a thread could not start (EAGAIN): its stack does not fit under --memory-limit \(limitBytes) bytes (RLIMIT_DATA counts thread stacks)"
     }
 
     /// VmData from /proc/self/status: what RLIMIT_DATA counts.
