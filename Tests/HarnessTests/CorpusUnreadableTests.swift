@@ -23,7 +23,9 @@ import Testing
         try jpeg.write(to: corpus.appendingPathComponent("private/b.jpg"))
         try Self.writeRaw(jpeg, folder: corpus, name: Array("a".utf8) + [0xFF] + Array(".jpg".utf8))
         try Self.writeRaw(jpeg, folder: corpus, name: Array("new\nline.jpg".utf8))
+        try jpeg.write(to: corpus.appendingPathComponent("secret.jpg"))
         #expect(chmod(corpus.appendingPathComponent("private").path, 0) == 0)
+        #expect(chmod(corpus.appendingPathComponent("secret.jpg").path, 0) == 0)
 
         // Where nobody may write: the results, TMPDIR (the children's scratch) and HOME.
         let out = scratch.appendingPathComponent("out"), temporary = scratch.appendingPathComponent("tmp")
@@ -39,13 +41,15 @@ import Testing
 
         let rows = try JobsTests.rows(out, file: "corpus.csv")
         let byFile = Dictionary(grouping: rows, by: { $0["file"]! })
-        #expect(Set(byFile.keys) == ["a.jpg", #"a\xff.jpg"#, #"new\nline.jpg"#, "private/"], "\(rows.map { $0["file"]! })")
+        #expect(Set(byFile.keys) == ["a.jpg", #"a\xff.jpg"#, #"new\nline.jpg"#, "private/", "secret.jpg"], "\(rows.map { $0["file"]! })")
         for name in ["a.jpg", #"a\xff.jpg"#, #"new\nline.jpg"#] {
             #expect(byFile[name]?.map { $0["status"] } == ["ok"], "\(name): \(byFile[name] ?? [])")
         }
-        let folder = try #require(byFile["private/"]?.first)
-        #expect(folder["status"] == "read_error" && folder["error"]!.contains("Permission denied"), "\(folder)")
-        #expect(output.standardError.contains("corpus: 4 files, 3 images to measure"), "\(output.standardError)")
+        for name in ["private/", "secret.jpg"] {
+            let row = try #require(byFile[name]?.first)
+            #expect(byFile[name]?.count == 1 && row["status"] == "read_error" && row["error"]!.contains("Permission denied"), "\(row)")
+        }
+        #expect(output.standardError.contains("corpus: 5 files, 3 images to measure"), "\(output.standardError)")
 
         // The ranking: a header, a rule, one line per measured image, each starting with its rank.
         let table = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
