@@ -44,6 +44,9 @@ let package = Package(
         // Defines malloc and friends to keep an exact live-bytes maximum. Linked into every
         // executable that uses Probe (bench, the test runner): never into a library product.
         .target(name: "CHeapPeak"),
+        // Defines pthread_create so that, under `--memory-limit`, a thread that cannot start ends
+        // the child at once (libdispatch would retry forever). Linked into bench through Scenarios.
+        .target(name: "CThreadGuard"),
 
         // MARK: Swift modules, one job each
         // The core everything else stands on, with no dependency of ours and no framework:
@@ -76,7 +79,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
         .target(name: "Scenarios", dependencies: [
-            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe",
+            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe", "CThreadGuard",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),

@@ -2,13 +2,15 @@ import Foundation
 
 extension TrialsCSV {
     /// Reads rows written by `render` (or by an older version with fewer columns) back into results.
-    /// The columns are found by name; strategy, render, allocator, run and status are required.
+    /// The columns are found by name; strategy, render, allocator, run and status are required, and
+    /// so are baseline_rss_bytes and peak_rss_bytes (a corpus.csv has the others but no peaks).
+    /// A figure no run can have (`TrialResult.impossibleFigure`) is refused with its line and column.
     /// Timelines are not in trials.csv and come back empty.
     public static func parse(_ text: String) throws -> [TrialResult] {
         let rows = try CSV.parse(text)
         guard let header = rows.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
         let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let required = ["strategy", "render", "allocator", "run", "status"]
+        let required = ["strategy", "render", "allocator", "run", "status", "baseline_rss_bytes", "peak_rss_bytes"]
         let missing = required.filter { index[$0] == nil }
         guard missing.isEmpty else {
             throw CSVError("not a trials.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))")
@@ -80,6 +82,7 @@ extension TrialsCSV {
             result.samples = try integer("samples")
             result.samplerHertz = try number("sampler_hz")
             result.maxSampleGapMillis = try number("max_gap_ms")
+            if let impossible = result.impossibleFigure { throw CSVError("line \(line): \(impossible)") }
             return result
         }
     }

@@ -28,19 +28,23 @@ public struct CorpusImage: Sendable {
         var image = CorpusImage(entry: entry)
         var head: Data
         switch entry.location {
+        case .unreadable(let reason):
+            return image.skipped("read_error", reason)
         case .file(let file):
-            guard let handle = try? FileHandle(forReadingFrom: file) else {
-                return image.skipped("read_error", "cannot read \(file.path): \(String(cString: strerror(errno)))")
+            let handle: FileHandle
+            switch file.openForReading() {
+            case .success(let opened): handle = opened
+            case .failure(let problem): return image.skipped("read_error", problem.description)
             }
             defer { try? handle.close() }
             do {
                 head = try handle.read(upToCount: 1 << 20) ?? Data()
                 image.fileBytes = Int(try handle.seekToEnd())
             } catch {
-                return image.skipped("read_error", "cannot read \(file.path): \(error.localizedDescription)")
+                return image.skipped("read_error", "cannot read \(file.escaped): \(error.localizedDescription)")
             }
             if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
-                return image.skipped("read_error", "\(file.path) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+                return image.skipped("read_error", "\(file.escaped) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
             }
         case .url(let url):
             switch Self.fetch(url, shouldStop: shouldStop) {
@@ -63,7 +67,7 @@ public struct CorpusImage: Sendable {
         image.facts = try? ImageInspector.inspect(head)
         // A header further in than the bytes read (a large EXIF block): read the whole file.
         if image.facts == nil, case .file(let file) = entry.location, head.count < (image.fileBytes ?? 0),
-           let whole = try? Data(contentsOf: file) {
+           let whole = try? file.contents() {
             image.facts = try? ImageInspector.inspect(whole)
         }
         return image
@@ -73,29 +77,21 @@ public struct CorpusImage: Sendable {
         var description: String
     }
 
-    /// The body of a 2xx answer (a 404 page is not the image), fetched once in the parent to read its header.
+    /// The body of a 2xx answer (a 404 page is not the image), fetched once in the parent to read its
+    /// header. A redirect is followed only while it stays on loopback (`LoopbackFetch`): one that
+    /// leaves is refused before any connection, and the image is not measured.
     static func fetch(_ url: URL, timeoutSeconds: Double = 60,
                       shouldStop: @escaping @Sendable () -> Bool = { false }) -> Result<Data, FetchProblem> {
-        let outcome = Mutex<Result<Data, FetchProblem>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let fetch = LoopbackFetch()
         var request = URLRequest(url: url)
         request.timeoutInterval = timeoutSeconds
-        let task = URLSession.shared.dataTask(with: request) { body, response, error in
-            let result: Result<Data, FetchProblem>
-            if let error {
-                result = .failure(FetchProblem(description: error.localizedDescription))
-            } else if let status = (response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
-                result = .failure(FetchProblem(description: "HTTP status \(status)"))
-            } else {
-                result = .success(body ?? Data())
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
+        let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: request)
         task.resume()
         // In slices, so that an interruption need not wait for a server that does not answer.
         let deadline = DispatchTime.now() + timeoutSeconds + 5
-        while done.wait(timeout: min(deadline, .now() + 0.1)) == .timedOut {
+        while fetch.done.wait(timeout: min(deadline, .now() + 0.1)) == .timedOut {
             if shouldStop() {
                 task.cancel()
                 return .failure(FetchProblem(description: "interrupted"))
@@ -105,7 +101,7 @@ public struct CorpusImage: Sendable {
                 return .failure(FetchProblem(description: "no answer within \(Int(timeoutSeconds)) s"))
             }
         }
-        return outcome.withLock { $0 } ?? .failure(FetchProblem(description: "no answer"))
+        return fetch.outcome ?? .failure(FetchProblem(description: "no answer"))
     }
 
     private func skipped(_ status: String, _ reason: String) -> CorpusImage {
@@ -113,5 +109,51 @@ public struct CorpusImage: Sendable {
         copy.skipStatus = status
         copy.skipReason = reason
         return copy
+    }
+}
+
+/// One fetch of a corpus URL by a delegate (so that its redirects are ours to decide): the body,
+/// the answer's status, and a redirect that would leave loopback refused and named.
+final class LoopbackFetch: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State {
+        var body = Data()
+        var refusedRedirect: String?
+        var outcome: Result<Data, CorpusImage.FetchProblem>?
+    }
+    private let state = Mutex(State())
+    let done = DispatchSemaphore(value: 0)
+
+    var outcome: Result<Data, CorpusImage.FetchProblem>? { state.withLock { $0.outcome } }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        let target = request.url?.absoluteString ?? "(no URL)"
+        if case .success = CorpusInput.loopbackURL(target) {
+            completionHandler(request)
+            return
+        }
+        state.withLock {
+            $0.refusedRedirect = "refused a redirect to \(target) (HTTP \(response.statusCode)): it leaves loopback, and only 127.0.0.1, localhost and ::1 are measured"
+        }
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state.withLock { $0.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        state.withLock { state in
+            if let refused = state.refusedRedirect {
+                state.outcome = .failure(CorpusImage.FetchProblem(description: refused))
+            } else if let error {
+                state.outcome = .failure(CorpusImage.FetchProblem(description: error.localizedDescription))
+            } else if let status = (task.response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
+                state.outcome = .failure(CorpusImage.FetchProblem(description: "HTTP status \(status)"))
+            } else {
+                state.outcome = .success(state.body)
+            }
+        }
+        done.signal()
     }
 }

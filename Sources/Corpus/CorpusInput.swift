@@ -4,11 +4,14 @@ import Foundation
 /// One image of a corpus: a file under the folder, or a URL from the list.
 public struct CorpusEntry: Sendable, Equatable {
     public enum Location: Sendable, Equatable {
-        case file(URL)
+        case file(RawPath)
         case url(URL)
+        /// A folder (or a file) the walk could not read: a read_error row, with why.
+        case unreadable(reason: String)
     }
 
-    /// The file's path relative to the corpus folder, or the URL as written.
+    /// The file's path relative to the corpus folder (escaped, `RawPath.escaped`; a folder's ends
+    /// in "/"), or the URL as written.
     public var name: String
     public var location: Location
 
@@ -34,7 +37,8 @@ public struct CorpusInputError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Finds the images to measure: every regular file under a folder (recursively, hidden files and
-/// folders skipped, sorted by path), or the URLs of a text file (one a line; blank lines and
+/// folders skipped, sorted by path; a folder or file that cannot be read is an entry too, to be a
+/// read_error row), or the URLs of a text file (one a line; blank lines and
 /// `#` comments skipped). Which files are images is decided later, from their bytes.
 public enum CorpusInput {
     /// Files above this are listed but not read whole into the server: a row says so.
@@ -54,24 +58,50 @@ public enum CorpusInput {
     }
 
     static func files(in folder: URL, skipping excluded: String? = nil, onSkip: (String) -> Void = { _ in }) throws(CorpusInputError) -> [CorpusEntry] {
-        guard FileManager.default.isReadableFile(atPath: folder.path),
-              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
-                                                         options: [.skipsHiddenFiles]) else {
-            throw CorpusInputError(kind: .missing, description: "cannot read the folder '\(folder.path)'")
+        let root = RawPath(folder.path)
+        guard let top = root.withCString({ opendir($0) }) else {
+            throw CorpusInputError(kind: .missing, description: "cannot read the folder '\(folder.path)': \(String(cString: strerror(errno)))")
         }
-        let root = folder.standardizedFileURL.path
         var entries: [CorpusEntry] = []
-        for case let file as URL in walker {
-            // Links to folders are not followed, so a folder met here is a real one: its resolved path is exact.
-            if let excluded, (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true, resolved(file.path) == excluded {
-                walker.skipDescendants()
-                onSkip(file.path)
+        // Folders still to read, each with its path relative to the corpus (bytes, as named).
+        var pending: [(folder: RawPath, relative: [UInt8], handle: OpaquePointer?)] = [(root, [], top)]
+        while let next = pending.popLast() {
+            let displayed = RawPath.escaped(next.relative) + "/"
+            guard let handle = next.handle ?? next.folder.withCString({ opendir($0) }) else {
+                entries.append(CorpusEntry(name: displayed, location: .unreadable(
+                    reason: "cannot read the folder \(next.folder.escaped): \(String(cString: strerror(errno))); the files in it are not measured")))
                 continue
             }
-            guard isFileToLookAt(file) else { continue }
-            let path = file.standardizedFileURL.path
-            let name = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : file.lastPathComponent
-            entries.append(CorpusEntry(name: name, location: .file(file)))
+            defer { closedir(handle) }
+            while true {
+                errno = 0
+                guard let item = readdir(handle) else {
+                    if errno != 0 {
+                        entries.append(CorpusEntry(name: displayed, location: .unreadable(
+                            reason: "cannot read all of the folder \(next.folder.escaped): \(String(cString: strerror(errno)))")))
+                    }
+                    break
+                }
+                let name = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name.first == UInt8(ascii: ".") { continue }  // hidden, and . and ..
+                let path = next.folder.appending(name)
+                let relative = next.relative.isEmpty ? name : next.relative + [UInt8(ascii: "/")] + name
+                switch kind(of: path) {
+                case .failure(let problem):
+                    entries.append(CorpusEntry(name: RawPath.escaped(relative), location: .unreadable(reason: problem.description)))
+                case .success(.folder):
+                    // Links to folders are not followed, so a folder met here is a real one: its resolved path is exact.
+                    if let excluded, resolved(path) == excluded {
+                        onSkip(path.escaped)
+                    } else {
+                        pending.append((path, relative, nil))
+                    }
+                case .success(.file):
+                    entries.append(CorpusEntry(name: RawPath.escaped(relative), location: .file(path)))
+                case .success(.other):
+                    continue
+                }
+            }
         }
         guard !entries.isEmpty else {
             throw CorpusInputError(kind: .empty, description: "the folder '\(folder.path)' has no files (hidden ones are skipped); put images in it (JPEG, PNG, WebP, ...)")
@@ -81,21 +111,33 @@ public enum CorpusInput {
 
     /// `path` with every symbolic link, `.` and `..` resolved (realpath(3)); nil if it does not exist.
     static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
+        resolved(RawPath(path))
+    }
+
+    static func resolved(_ path: RawPath) -> String? {
+        guard let pointer = path.withCString({ realpath($0, nil) }) else { return nil }
         defer { free(pointer) }
         return String(cString: pointer)
     }
 
+    enum Kind { case file, folder, other }
+
     /// A regular file, or a symbolic link to one (measured as the file it points to; the name is
-    /// the link's). A broken link or a loop of links is kept, to become a read_error row rather
-    /// than a silent gap; a link to a folder is not followed, and devices, FIFOs and sockets are skipped.
-    static func isFileToLookAt(_ file: URL) -> Bool {
-        let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
-        if values?.isRegularFile == true { return true }
-        guard values?.isSymbolicLink == true else { return false }
-        var target = stat()
-        guard stat(file.path, &target) == 0 else { return true }
-        return (target.st_mode & S_IFMT) == S_IFREG
+    /// the link's), is a file. A broken link or a loop of links is a file too, to become a
+    /// read_error row rather than a silent gap. A link to a folder is not followed, and devices,
+    /// FIFOs and sockets are skipped (other). A path that cannot even be looked at is a failure.
+    static func kind(of path: RawPath) -> Result<Kind, RawPath.ReadProblem> {
+        var status = stat()
+        guard path.withCString({ lstat($0, &status) }) == 0 else { return .failure(RawPath.ReadProblem(path: path, errno: errno)) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return .success(.file)
+        case S_IFDIR: return .success(.folder)
+        case S_IFLNK:
+            var target = stat()
+            guard path.withCString({ stat($0, &target) }) == 0 else { return .success(.file) }
+            return .success((target.st_mode & S_IFMT) == S_IFREG ? .file : .other)
+        default: return .success(.other)
+        }
     }
 
     static func urls(inList path: String) throws(CorpusInputError) -> [CorpusEntry] {

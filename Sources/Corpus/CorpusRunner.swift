@@ -149,12 +149,14 @@ final class ServedImages: Sendable {
             case .file(let file):
                 // Read under the lock: two workers must not load the same image twice.
                 do {
-                    let body = try Data(contentsOf: file)
+                    let body = try file.contents()
                     server.addResource(path: Self.path(of: image), body: body)
                     target = .success(Target(url: server.url(for: Self.path(of: image)), warmupURL: nil))
                 } catch {
-                    target = .failure(ServeProblem(description: "cannot read \(file.path) to serve it: \(error.localizedDescription)"))
+                    target = .failure(ServeProblem(description: "cannot read \(file.escaped) to serve it: \(error)"))
                 }
+            case .unreadable(let reason):
+                target = .failure(ServeProblem(description: reason))  // never scheduled: not measured
             }
             let warmUp = warmUpImage(for: images[image].format)
             state.loaded[image] = target.map { var target = $0; target.warmUpImage = warmUp; return target }

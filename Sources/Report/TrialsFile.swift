@@ -52,6 +52,10 @@ public enum TrialsFile {
             throw LoadError.malformed(path: path, problem: String(describing: error))
         }
         if trials.isEmpty { throw LoadError.empty(path: path) }
+        // trials.json's figures get the checks trials.csv's get when parsed.
+        if let (index, impossible) = trials.enumerated().lazy.compactMap({ index, trial in trial.impossibleFigure.map { (index, $0) } }).first {
+            throw LoadError.malformed(path: path, problem: "trial \(index + 1): \(impossible)")
+        }
         // A run's export beside the other files of its run: they must agree (one run, no cut file).
         let url = URL(fileURLWithPath: path)
         if ["trials.csv", "trials.json"].contains(url.lastPathComponent) {

@@ -1,3 +1,4 @@
+import CThreadGuard
 import Foundation
 import Probe
 
@@ -22,6 +23,15 @@ public enum MemoryBudget {
         guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else {
             throw ScenarioError.memoryLimitNotSet(limitBytes: limitBytes, errno: errno)
         }
+        // A thread's stack counts too: when one cannot start, libdispatch retries forever and the
+        // scroll waits for it. Over budget is a killed child, at once.
+        threadguard_abort_on_failure(Self.threadFailureMessage(limitBytes: limitBytes))
+    }
+
+    /// The child's last words when a thread cannot start under the limit ("Fatal error:" so that
+    /// the parent's `ChildFailure` puts it in the row).
+    static func threadFailureMessage(limitBytes: Int) -> String {
+        "Fatal error: a thread could not start (EAGAIN): its stack does not fit under --memory-limit \(limitBytes) bytes (RLIMIT_DATA counts thread stacks)"
     }
 
     /// VmData from /proc/self/status: what RLIMIT_DATA counts.

@@ -72,3 +72,16 @@ import Testing
         #expect(entries.map(\.name) == ["broken.jpg", "linked.jpg"])
     }
 }
+
+@Suite struct RawPathTests {
+    /// One line, every byte kept, distinct names distinct: UTF-8 text as is, the rest escaped.
+    @Test func namesAreEscapedByteExact() {
+        #expect(RawPath.escaped(Array("photo é 写真.jpg".utf8)) == "photo é 写真.jpg")
+        #expect(RawPath.escaped(Array("a".utf8) + [0xFF] + Array(".jpg".utf8)) == #"a\xff.jpg"#)
+        #expect(RawPath.escaped(Array("new\nline\r\t\u{1B}.jpg".utf8)) == #"new\nline\r\t\x1b.jpg"#)
+        // A backslash is doubled, so a name spelled like an escape stays apart from the byte it spells.
+        #expect(RawPath.escaped(Array(#"a\xff.jpg"#.utf8)) == #"a\\xff.jpg"#)
+        // A cut multi-byte sequence: its bytes, each escaped, then the rest.
+        #expect(RawPath.escaped([0xE5, 0x86, UInt8(ascii: "x")]) == #"\xe5\x86x"#)
+    }
+}

@@ -96,4 +96,32 @@ import TestSupport
         #expect(result.error.contains("VmData"), "\(result.error)")
         #expect(result.requestsStarted == 0)
     }
+
+    /// The issue's scroll, run as the user ran it: 2400x1600 full decodes under 40 to 46 MB. A
+    /// thread's stack (RLIMIT_DATA counts it) no longer fits; libdispatch retried pthread_create
+    /// forever and the child idled until the parent's own timeout (--timeout 10: 40 s; most runs
+    /// hung, which limit did depends on which thread came first). Over budget is now a killed child
+    /// at once, or a placeholder row, or an error row: never a timeout.
+    @Test(arguments: ["40M", "44M", "46M"])
+    func scrollOverBudgetEndsWithoutTimingOut(limit: String) throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: benchExecutable())
+        process.arguments = ["scenario", "list-scroll", "--rows", "20", "--speed", "50", "--render", "full", "--sizes", "2400x1600",
+                             "--timeout", "10", "--memory-limit", limit, "--out", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let text = try String(contentsOf: out.appendingPathComponent("scenario.csv"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        let row = Dictionary(uniqueKeysWithValues: zip(header, try #require(lines.dropFirst().first)))
+        #expect(row["status"] != "timeout", "\(row["error"] ?? "")")
+        #expect(["killed", "error"].contains(row["status"]) || Int(row["rows_fallback"] ?? "") ?? 0 > 0, "\(row)")
+        if row["error"]?.contains("thread could not start") == true {
+            #expect(row["error"]?.contains("--memory-limit") == true)
+        }
+    }
 }

@@ -26,9 +26,13 @@ struct BaselineUpdateCommand: ParsableCommand {
           bench baseline update --strategy data --strategy download --runs 10
           bench baseline update --from results/trials.json
 
-        Exit status: 0 written; 3 the run or the export has failed trials, or cannot be read; \
-        64 bad options; 70 the harness could not start; 73 --baseline cannot be written (a folder, \
-        a FIFO nobody reads, a full disk; a folder is found before measuring), or --out as for `bench run`.
+        With --from the runs are taken as they are: a measuring option beside it (--strategy, --runs, ...) \
+        would be ignored, and is refused.
+
+        Exit status: 0 written; 3 the run or the export has failed trials; 64 bad options; 65 the export \
+        is not a run's trials (a missing column, an impossible figure: both named); 66 the export does \
+        not exist; 70 the harness could not start; 73 --baseline cannot be written (a folder, a FIFO \
+        nobody reads, a full disk; a folder is found before measuring), or --out as for `bench run`.
         """)
 
     @OptionGroup var measurement: RunCommand
@@ -39,10 +43,37 @@ struct BaselineUpdateCommand: ParsableCommand {
     @Option(help: "Where the baseline is written.")
     var baseline = "results/baseline.json"
 
+    /// The options of this command itself; every other one is `bench run`'s, for measuring.
+    static let ownOptions: Set<String> = ["--from", "--baseline"]
+
     func validate() throws {
         if baseline.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--baseline is empty; give the file to write, e.g. results/baseline.json")
         }
+        guard from != nil else { return }
+        if let ignored = Self.measuringOptions(in: CommandLine.arguments).first {
+            throw ValidationError("\(ignored) does not apply with --from: the baseline takes the export's runs as they are; "
+                                  + "drop \(ignored), or drop --from to measure a new run with it")
+        }
+    }
+
+    /// The options after `update` that are not this command's own (with an `=value` or not).
+    static func measuringOptions(in arguments: [String]) -> [String] {
+        guard let start = arguments.firstIndex(of: "update") else { return [] }
+        var found: [String] = []
+        var index = start + 1
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            if ownOptions.contains(name) {
+                index += argument.contains("=") ? 1 : 2  // skip its value
+                continue
+            }
+            if argument == "--" { break }
+            if argument.hasPrefix("-"), !["-h", "--help"].contains(argument) { found.append(name) }
+            index += 1
+        }
+        return found
     }
 
     func run() throws {
@@ -61,8 +92,11 @@ struct BaselineUpdateCommand: ParsableCommand {
         let trials: [TrialResult]
         do {
             trials = try TrialsFile.load(source)
+        } catch let error as TrialsFile.LoadError {
+            let status: BenchExitCode = if case .missing = error { .noInput } else { .badInput }
+            throw BenchFailure(status, "baseline not written: \(error)").reported()
         } catch {
-            throw BenchFailure(.runFailed, "baseline not written: \(error)").reported()
+            throw BenchFailure(.badInput, "baseline not written: \(error)").reported()
         }
         let failed = trials.filter { !$0.isSuccess }
         guard failed.isEmpty else {

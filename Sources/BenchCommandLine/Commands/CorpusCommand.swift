@@ -20,8 +20,10 @@ struct CorpusCommand: ParsableCommand {
         line (# comments and blank lines skipped); only loopback hosts are accepted.
 
         Writes <out>/corpus.csv (one row per run; one row with its status for a file that is not an image \
-        or cannot be read), <out>/corpus-summary.csv (images ranked by peak memory per pixel) and the \
-        chart's data in <out>/charts/data (scripts/corpus-plots.sh <out> draws charts/corpus.svg and .png).
+        or cannot be read, and for a folder that cannot be read: a read_error row named folder/), <out>/corpus-summary.csv (images ranked by peak memory per pixel) and the \
+        chart's data in <out>/charts/data (scripts/corpus-plots.sh <out> draws charts/corpus.svg and .png). \
+        A name that is not UTF-8 or holds control characters is written escaped, byte for byte, on one \
+        line: a\\xff.jpg, new\\nline.jpg (a backslash in a name is doubled).
 
         Examples:
           bench corpus ~/Pictures                                 download; full and thumbnail; system malloc
@@ -29,7 +31,7 @@ struct CorpusCommand: ParsableCommand {
           bench corpus urls.txt                                   urls.txt: http://127.0.0.1:8080/a.jpg ...
 
         Exit status: 0 every image measured and every run succeeded; 3 some runs failed or some files are \
-        not images or cannot be read (each is a row); 64 bad command-line input, or a URL list with \
+        not images or cannot be read, or a folder cannot be read (each is a row); 64 bad command-line input, or a URL list with \
         malformed or non-loopback lines (all named); 66 the folder or list does not exist or holds nothing; \
         70 harness error; 73/74/75 and 129/130/143 as for `bench run`.
         """)

@@ -19,10 +19,11 @@ struct ReportCommand: ParsableCommand {
         figures rewritten from scenario.csv and scenario-memory-limit.csv, scenario-faults.csv and \
         scenario-speed.csv, each of which may vary only in its own setting (memory limit; fault and retries; speed).
 
-        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed, or a scenario CSV mixes settings; \
-        66 trials.csv is missing; 73 an output cannot be written (a folder where the report goes, a FIFO nobody \
-        reads, a full disk). A --report-file that is a symlink has its target rewritten; /dev/null or a FIFO \
-        being read gets the report written through.
+        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (trials.csv: a missing column or \
+        an impossible figure, named), or a scenario CSV mixes settings; 66 trials.csv or the --readme is missing; \
+        73 an output cannot be written (a folder where the report goes, a FIFO nobody reads, a full disk). \
+        A --report-file that is a symlink has its target rewritten; /dev/null or a FIFO being read gets the \
+        report written through.
         """)
 
     @Option(help: "Folder with trials.csv and the other results; the committed reference is results/ (`make reference`).")
@@ -41,6 +42,10 @@ struct ReportCommand: ParsableCommand {
     var readme: String?
 
     func run() throws {
+        // Before anything is written: a --readme that is not there is a mistyped path, not "no figures to update".
+        if let readme, !FileManager.default.fileExists(atPath: readme) {
+            throw BenchFailure(.noInput, "--readme \(readme) does not exist; it names the document whose marked figures are regenerated, e.g. README.md").reported()
+        }
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         let report = ResultsReport(directory: folder)
         let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
@@ -59,9 +64,6 @@ struct ReportCommand: ParsableCommand {
             }
             if let readme {
                 let url = URL(fileURLWithPath: readme)
-                guard FileManager.default.fileExists(atPath: url.path) else {
-                    throw ReportError.missing(path: url.path, hint: "--readme names the document to regenerate, e.g. README.md")
-                }
                 try report.updateReport(figures, at: url)
                 print("regenerated the figures of \(url.path)")
             }
