@@ -47,6 +47,9 @@ let package = Package(
         // Defines pthread_create so that, under `--memory-limit`, a thread that cannot start ends
         // the child at once (libdispatch would retry forever). Linked into bench through Scenarios.
         .target(name: "CThreadGuard"),
+        // Defines connect in the executable: a measured child with BENCH_LOOPBACK_ONLY=1 refuses any
+        // connection off loopback (a redirect that leaves it included).
+        .target(name: "CLoopbackGuard"),
 
         // MARK: Swift modules, one job each
         // The core everything else stands on, with no dependency of ours and no framework:
@@ -74,7 +77,7 @@ let package = Package(
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         // The child's trial, and the parent that spawns children.
-        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer"]),
+        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard"]),
         // The summary table, the results folder and its writers, the report's figures and charts.
         .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
@@ -116,7 +119,7 @@ let package = Package(
         ]),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
         .testTarget(name: "ImageMemoryBenchTests", dependencies: ["ImageMemoryBench", "Harness", "Imaging"]),
-        .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "bench", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "Corpus", "bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,8 +28,10 @@ public final class CorpusRunner {
     public let launcher: TrialLauncher
     public let jobs: Int
 
+    /// Every image is fetched from loopback (the embedded server, or a loopback URL list): children
+    /// refuse any other connection, so a redirect off loopback goes nowhere.
     public init(images: [CorpusImage], plan: BenchmarkPlan, settings: TrialSettings,
-                launcher: TrialLauncher = ChildProcessLauncher(), jobs: Int = 1) {
+                launcher: TrialLauncher = ChildProcessLauncher(loopbackOnly: true), jobs: Int = 1) {
         self.images = images
         self.plan = plan
         self.settings = settings

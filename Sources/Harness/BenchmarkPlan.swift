@@ -42,6 +42,15 @@ public enum ImageSource: Sendable {
 }
 
 extension ImageSource {
+    /// Whether every fetch goes to loopback: the embedded server, or a URL (and warm-up URL) whose
+    /// host is 127.0.0.0/8, localhost or ::1. Children of such a run refuse any other connection.
+    public var isLoopback: Bool {
+        switch self {
+        case .embedded: return true
+        case .external(let url, let warmupURL): return ([url] + (warmupURL.map { [$0] } ?? [])).allSatisfy(\.isLoopback)
+        }
+    }
+
     /// A throttled server paces every response in time: what a child holds then depends on timing.
     var isThrottled: Bool {
         if case .embedded(_, let bandwidth?, _) = self { return bandwidth > 0 }

@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import CLoopbackGuard
 import Probe
 
 /// Runs one trial somewhere and returns its row. The seam between the parent and its
@@ -19,16 +20,24 @@ public struct ChildProcessLauncher: TrialLauncher {
     /// Whether children keep the exact heap peak. The wrappers that keep it are linked into
     /// `bench` itself (CHeapPeak): false turns them off in the child (`BENCH_EXACT_HEAP=off`).
     public var exactHeapPeak: Bool
+    /// Whether children refuse every connection off loopback (`BENCH_LOOPBACK_ONLY=1`, CLoopbackGuard):
+    /// true wherever what is measured is on loopback, so that a redirect cannot take a child elsewhere.
+    public var loopbackOnly: Bool
 
     /// - Parameters:
     ///   - executable: a `bench` binary; by default the running one.
     ///   - exactHeapPeak: count the exact heap peak in the children (the default).
+    ///   - loopbackOnly: children refuse connections off loopback.
     public init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate(),
-                exactHeapPeak: Bool = true) {
+                exactHeapPeak: Bool = true, loopbackOnly: Bool = false) {
         self.executable = executable ?? ChildProcessLauncher.currentExecutable()
         self.jemallocLibrary = jemallocLibrary
         self.exactHeapPeak = exactHeapPeak
+        self.loopbackOnly = loopbackOnly
     }
+
+    /// The variable that makes a child refuse connections off loopback.
+    public static let loopbackOnlyVariable = LOOPBACKGUARD_ENVIRONMENT_VARIABLE
 
     public static func currentExecutable() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -91,6 +100,7 @@ public struct ChildProcessLauncher: TrialLauncher {
             environment["LD_PRELOAD"] = nil
         }
         environment[ExactHeapPeak.environmentVariable] = exactHeapPeak ? nil : "off"
+        environment[Self.loopbackOnlyVariable] = loopbackOnly ? "1" : nil
         return environment
     }
 

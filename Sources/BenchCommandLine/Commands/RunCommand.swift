@@ -131,7 +131,7 @@ struct RunCommand: ParsableCommand {
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
         let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
-                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap),
+                                     launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback),
                                      jobs: parallelism.jobs)
         parallelism.warnIfOversubscribed()
         let progress = ProgressLine()
