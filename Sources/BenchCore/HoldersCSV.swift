@@ -19,10 +19,13 @@ public enum HoldersCSV {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A run's holders, then its small blocks; nothing for a run without holders.
+    /// A run's holders, then its small blocks; nothing for a run without holders. When the child's
+    /// table was full, the small blocks' line says how many large blocks went unrecorded into it.
     public static func rows(of result: TrialResult) -> [PeakHolder] {
         guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
-        return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: PeakHolder.smallBlocks, module: "", stack: [])]
+        let dropped = result.holdersDropped ?? 0
+        let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped) large blocks the full table did not record" : PeakHolder.smallBlocks
+        return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [])]
     }
 }
 
@@ -101,7 +104,7 @@ extension HoldersCSV {
             if runs.last.map({ $0.cell != cell || $0.run != run }) ?? true {
                 runs.append(HolderRun(cell: cell, run: run, holders: [], smallBlocksBytes: 0))
             }
-            if fields[8] == PeakHolder.smallBlocks && fields[9].isEmpty {
+            if fields[8].hasPrefix(PeakHolder.smallBlocks) && fields[9].isEmpty && fields[10].isEmpty {
                 runs[runs.count - 1].smallBlocksBytes += bytes
             } else {
                 let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)

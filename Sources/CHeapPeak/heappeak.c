@@ -174,6 +174,9 @@ static struct recorded_block {
     heappeak_block block;
 } recorded[HOLDER_CAPACITY];
 static size_t recorded_count;   // under holder_lock
+// The table's size in use: HOLDER_CAPACITY, or less when BENCH_HOLDER_TABLE_SIZE says so (to see
+// an overflow handled without allocating thousands of large blocks).
+static size_t recorded_capacity = HOLDER_CAPACITY;
 static uint64_t dropped_count;  // under holder_lock
 static __thread bool taking_stack;  // backtrace may allocate: those blocks are not recorded
 
@@ -214,7 +217,7 @@ static uint64_t next_event(void) {
 /// Room for one more record, under holder_lock: drops the records of blocks freed before the
 /// peak so far (the peak only moves later, so they can never be live at it).
 static bool make_room(void) {
-    if (recorded_count < HOLDER_CAPACITY) return true;
+    if (recorded_count < recorded_capacity) return true;
     uint64_t peak = (uint64_t)atomic_load_explicit(&peak_event, memory_order_acquire);
     size_t kept = 0;
     for (size_t index = 0; index < recorded_count; index++) {
@@ -224,7 +227,7 @@ static bool make_room(void) {
         kept++;
     }
     recorded_count = kept;
-    return recorded_count < HOLDER_CAPACITY;
+    return recorded_count < recorded_capacity;
 }
 
 /// Records a new block with its stack (taken before the lock), then books it: the event comes
@@ -452,6 +455,11 @@ uint64_t heappeak_lifetime(void) {
 }
 
 void heappeak_holders_start(uint64_t threshold_bytes) {
+    const char *size = getenv("BENCH_HOLDER_TABLE_SIZE");
+    if (size != NULL) {
+        long value = strtol(size, NULL, 10);
+        if (value >= 0 && value < HOLDER_CAPACITY) recorded_capacity = (size_t)value;
+    }
     void *stack[HEAPPEAK_STACK_DEPTH];
     taking_stack = true;
     backtrace(stack, HEAPPEAK_STACK_DEPTH);

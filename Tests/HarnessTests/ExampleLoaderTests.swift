@@ -83,6 +83,18 @@ struct ExampleLoaderTests {
         #expect(rows.allSatisfy { $0.pid != 0 })
 
         try ExampleRelation.check(rows)
+
+        // A user's strategy gets the same holders: the collected body's largest is NIO's ByteBuffer
+        // storage (statically linked into the user's executable), at least a payload.
+        let holders = try HoldersCSV.parse(String(contentsOf: out.appendingPathComponent("holders.csv"), encoding: .utf8))
+        let payload = try #require(rows.compactMap(\.payloadBytes).max())
+        for run in holders where run.cell.strategy == "ahc-collect" {
+            let largest = try #require(run.holders.first, "ahc-collect run \(run.run) has no holders")
+            #expect(largest.stack.contains { $0.contains("ByteBuffer") }, "\(largest.allocatedBy): \(largest.stack)")
+            #expect(largest.module == "ahc-bench" && largest.bytes >= payload && largest.bytes <= 2 * payload,
+                    "\(largest.bytes) B by \(largest.allocatedBy) in \(largest.module)")
+        }
+        #expect(holders.filter { $0.cell.strategy == "ahc-collect" }.count == 2)
     }
 }
 

@@ -98,6 +98,24 @@ import Testing
         #expect(abs(megabytes * 1e6 / payload - 1) <= 0.01, "\(grew)")
     }
 
+    /// A table too small for the peak's blocks (BENCH_HOLDER_TABLE_SIZE=1: data+none has two large
+    /// blocks live at its peak) records one, counts the blocks it could not record, and says so on
+    /// the small blocks' line; the rows still add up to the exact heap peak.
+    @Test func aFullTableSaysWhatItDidNotRecord() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try BenchProcess.run(["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",
+                                           "--out", folder.path], extraEnvironment: ["BENCH_HOLDER_TABLE_SIZE": "1"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let trial = try #require(try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)).first)
+        let run = try #require(try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)).first)
+        #expect(run.holders.count == 1, "\(run.holders.map(\.allocatedBy))")
+        #expect(run.totalBytes == trial.peakHeapExactBytes)
+        #expect(run.smallBlocksBytes > 13_000_000, "the unrecorded block's bytes are in the small blocks: \(run.smallBlocksBytes)")
+        let csv = try String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
+        #expect(csv.contains(",small blocks and ") && csv.contains(" large blocks the full table did not record,"), "\(csv)")
+    }
+
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
