@@ -172,9 +172,11 @@ enum HEIFHeader {
         let candidates = own ?? properties  // no pitm/ipma: the whole container
         var size: (width: Int, height: Int)?
         for property in candidates where property.type == "ispe" {
-            if let w = reader.be32(property.offset + 12), let h = reader.be32(property.offset + 16), w * h > (size.map { $0.width * $0.height } ?? 0) {
-                size = (w, h)
+            guard let w = reader.be32(property.offset + 12), let h = reader.be32(property.offset + 16) else { continue }
+            if let problem = ImageInspector.sizeProblem(width: w, height: h) {
+                throw ImagingError.decodeFailed("\(format.displayName): 'ispe' property gives \(problem)")
             }
+            if w * h > (size.map { $0.width * $0.height } ?? 0) { size = (w, h) }  // sides checked: no overflow
         }
         guard var size, size.width > 0, size.height > 0 else {
             throw ImagingError.decodeFailed("\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes")

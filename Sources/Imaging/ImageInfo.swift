@@ -45,7 +45,13 @@ public struct ImageInfo: Sendable, Equatable, Codable {
         self.lossless = lossless
     }
 
-    public var pixelCount: Int { width * height }
+    /// The largest side the inspector accepts: the C codecs take sizes as `int`. Two such sides
+    /// still multiply within an `Int`; byte counts from them saturate (`Saturating`).
+    public static let maxSide = Int(Int32.max)
+
+    /// width x height; Int.max when that overflows (an ImageInfo made by hand: the inspector
+    /// refuses sides over `maxSide`).
+    public var pixelCount: Int { Saturating.product(width, height) }
 
     /// One line for messages and tables: "PNG 6000x4000 RGBA interlaced 8-bit".
     public var summary: String {
