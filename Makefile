@@ -160,7 +160,7 @@ example-test: setup
 	BENCH_EXAMPLE=1 $(SWIFT) test --no-parallel --filter ExampleLoaderTests
 
 # libFuzzer over the image header inspectors and the result-file readers (Sources/BenchFuzz) for
-# FUZZ_SECONDS (default 120), in its own scratch path .build-fuzz; crashers land in .build-fuzz/crashes.
+# FUZZ_SECONDS (default 120), in its own scratch path .build-fuzz; crashers land in .build-fuzz/crashes/<UTC time>/.
 FUZZ_SECONDS ?= 120
 fuzz: setup
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash scripts/fuzz.sh

@@ -8,9 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-120}
-FUZZ_JOBS=${FUZZ_JOBS:-1}
 scratch=.build-fuzz
-seeds=$scratch/seeds corpus=$scratch/corpus crashes=$scratch/crashes
+# Each run's crashers in a folder of their own, so what this run found is counted alone.
+seeds=$scratch/seeds corpus=$scratch/corpus crashes=$scratch/crashes/$(date -u +%Y-%m-%dT%H-%M-%SZ)
 mkdir -p "$seeds" "$corpus" "$crashes"
 
 echo "fuzz: building BenchFuzz with -sanitize=fuzzer,address into $scratch"
@@ -34,8 +34,9 @@ PY
 
 echo "fuzz: running for $FUZZ_SECONDS s"
 status=0
-ASAN_OPTIONS=detect_leaks=0 "$fuzzer" "$corpus" "$seeds" -dict=scripts/fuzz.dict -max_len=4096 \
-  -max_total_time="$FUZZ_SECONDS" -jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS" -print_final_stats=1 \
+# Swift's own backtracer is off: libFuzzer reports the crash and saves the input itself.
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$fuzzer" "$corpus" "$seeds" -dict=scripts/fuzz.dict -max_len=4096 \
+  -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
   -artifact_prefix="$crashes/" || status=$?
 found=$(find "$crashes" -type f | wc -l)
 echo "fuzz: $(find "$corpus" -type f | wc -l) inputs in the corpus, $found crasher(s) in $crashes"

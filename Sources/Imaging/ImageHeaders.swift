@@ -27,6 +27,7 @@ enum JPEGHeader {
         guard width > 0, height > 0 else {
             throw ImagingError.decodeFailed("JPEG: frame header gives \(width)x\(height) pixels (a height of 0 needs a DNL marker, unsupported)")
         }
+        guard components > 0 else { throw ImagingError.decodeFailed("JPEG: frame header lists no components") }
         var factors: [(h: Int, v: Int)] = []
         for index in 0..<Int(components) {
             guard let packed = reader.u8(start + 6 + index * 3 + 1) else { throw truncated(reader, "in its component list") }
