@@ -95,8 +95,11 @@ let package = Package(
         .executableTarget(name: "BenchFuzz", dependencies: ["BenchCore", "Imaging", "Report"]),
 
         // MARK: Tests
-        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench binary's path.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench
+        // binary's path, hostile headers, and images only the tests make (TestImages).
+        .target(name: "TestSupport", dependencies: ["CTestImages"], path: "Tests/TestSupport"),
+        // Encoders only the tests need: CMYK, YCCK and arithmetic-coded JPEGs, a palette PNG.
+        .target(name: "CTestImages", dependencies: ["CLibJPEG", "CLibPNG"], path: "Tests/CTestImages"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
         .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),

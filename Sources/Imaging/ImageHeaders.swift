@@ -35,7 +35,8 @@ enum JPEGHeader {
         }
         let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
         return ImageInfo(format: .jpeg, width: width, height: height, progressive: progressive,
-                         chromaSubsampling: subsampling(factors), bitDepth: Int(precision), hasAlpha: false)
+                         chromaSubsampling: subsampling(factors), bitDepth: Int(precision), hasAlpha: false,
+                         arithmeticCoding: marker >= 0xC9)  // SOF9...SOF15 (DAC 0xCC is not a frame)
     }
 
     static func subsampling(_ factors: [(h: Int, v: Int)]) -> String {
@@ -77,7 +78,7 @@ enum PNGHeader {
             offset += 12 + length
         }
         return ImageInfo(format: .png, width: width, height: height, progressive: interlace == 1,
-                         bitDepth: Int(depth), hasAlpha: hasAlpha)
+                         bitDepth: Int(depth), hasAlpha: hasAlpha, palette: colorType == 3)
     }
 }
 

@@ -32,9 +32,14 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var hasAlpha: Bool
     /// WebP: true for VP8L (lossless), false for VP8 (lossy); nil for other formats.
     public var lossless: Bool?
+    /// JPEG: arithmetic entropy coding (SOF9 to SOF15) instead of Huffman.
+    public var arithmeticCoding: Bool
+    /// PNG: colour type 3, indexes into a palette (expanded to RGB(A) when decoded).
+    public var palette: Bool
 
     public init(format: ImageFormat, width: Int, height: Int, progressive: Bool = false,
-                chromaSubsampling: String? = nil, bitDepth: Int = 8, hasAlpha: Bool = false, lossless: Bool? = nil) {
+                chromaSubsampling: String? = nil, bitDepth: Int = 8, hasAlpha: Bool = false, lossless: Bool? = nil,
+                arithmeticCoding: Bool = false, palette: Bool = false) {
         self.format = format
         self.width = width
         self.height = height
@@ -43,6 +48,8 @@ public struct ImageInfo: Sendable, Equatable, Codable {
         self.bitDepth = bitDepth
         self.hasAlpha = hasAlpha
         self.lossless = lossless
+        self.arithmeticCoding = arithmeticCoding
+        self.palette = palette
     }
 
     /// The largest side the inspector accepts: the C codecs take sizes as `int`. Two such sides
@@ -57,6 +64,8 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var summary: String {
         var parts = ["\(format.displayName) \(width)x\(height)"]
         if progressive { parts.append(format == .png ? "interlaced" : "progressive") }
+        if arithmeticCoding { parts.append("arithmetic") }
+        if palette { parts.append("palette") }
         if let chromaSubsampling { parts.append(chromaSubsampling) }
         if let lossless { parts.append(lossless ? "lossless" : "lossy") }
         if hasAlpha { parts.append("alpha") }
