@@ -20,10 +20,13 @@ $SWIFT build -c release --scratch-path "$scratch" --product BenchFuzz -Xswiftc -
 fuzzer="$($SWIFT build -c release --scratch-path "$scratch" --product BenchFuzz --show-bin-path)/BenchFuzz"
 
 echo "fuzz: seeding $seeds"
-$SWIFT build --product bench >/dev/null
-bench="$($SWIFT build --show-bin-path)/bench"
 for encoding in jpeg jpeg-progressive jpeg-444 png-rgb png-rgba-interlaced webp-lossy webp-lossless heic avif; do
-  [ -s "$seeds/$encoding" ] || "$bench" fixture --encoding "$encoding" --width 24 --height 16 --out "$seeds/$encoding" >/dev/null
+  [ -s "$seeds/$encoding" ] && continue
+  if [ -z "${bench:-}" ]; then  # built only when a seed is missing
+    $SWIFT build --product bench >/dev/null
+    bench="$($SWIFT build --show-bin-path)/bench"
+  fi
+  "$bench" fixture --encoding "$encoding" --width 24 --height 16 --out "$seeds/$encoding" >/dev/null
 done
 for csv in trials timeline sweep encodings; do head -c 3000 "results/$csv.csv" > "$seeds/$csv.csv"; done
 python3 - "$seeds/trials.json" <<'PY'
