@@ -8,7 +8,8 @@ import Foundation
 /// (8 or 16 bytes per thumbnail pixel) instead of rows.
 enum PNGDecoder {
     static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
-        try ImageDecoder.checkBudget(info, allocates: Saturating.product(info.pixelCount, 4), how: "decoding it at full size", maxImagePixels: maxImagePixels)
+        try ImageDecoder.checkBudget(info, allocates: Saturating.product(info.pixelCount, 4), how: "decoding it at full size",
+                                     maxImagePixels: maxImagePixels)
         return try withDecoder(source) { decoder in
             let image = try DecodedImage(width: Int(pngcodec_decoder_width(decoder)), height: Int(pngcodec_decoder_height(decoder)))
             try check(pngcodec_decoder_read_rgba(decoder, image.pixels, image.byteCount), decoder)

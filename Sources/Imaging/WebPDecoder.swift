@@ -25,8 +25,8 @@ enum WebPDecoder {
 
     private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
                                maxImagePixels: Int) throws -> DecodedImage {
-        try ImageDecoder.checkBudget(info, allocates: Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info)), how: how,
-                                     maxImagePixels: maxImagePixels)
+        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
+        try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)
         return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)
     }
 }
