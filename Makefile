@@ -8,7 +8,7 @@ RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
 
-.PHONY: setup build bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -170,6 +170,12 @@ example: example-build
 # Builds the example package and checks its rows (HarnessTests/ExampleLoaderTests); .ci/run calls it.
 example-test: setup
 	BENCH_EXAMPLE=1 $(SWIFT) test --no-parallel --filter ExampleLoaderTests
+
+# libFuzzer over the image header inspectors and the result-file readers (Sources/BenchFuzz) for
+# FUZZ_SECONDS (default 120), in its own scratch path .build-fuzz; crashers land in .build-fuzz/crashes/<UTC time>/.
+FUZZ_SECONDS ?= 120
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash scripts/fuzz.sh
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup

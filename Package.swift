@@ -96,10 +96,16 @@ let package = Package(
         // The public API: a user's strategies added to the catalog and the command line run with them.
         .target(name: "ImageMemoryBench", dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Imaging", "Strategies"]),
         .executableTarget(name: "bench", dependencies: ["ImageMemoryBench"]),
+        // The fuzz target over the header inspectors and the result-file readers (scripts/fuzz.sh,
+        // `make fuzz`, builds it with -sanitize=fuzzer -D FUZZING); a plain build replays inputs.
+        .executableTarget(name: "BenchFuzz", dependencies: ["BenchCore", "Imaging", "Report"]),
 
         // MARK: Tests
-        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench binary's path.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench
+        // binary's path, hostile headers, and images only the tests make (TestImages).
+        .target(name: "TestSupport", dependencies: ["CTestImages"], path: "Tests/TestSupport"),
+        // Encoders only the tests need: CMYK, YCCK and arithmetic-coded JPEGs, a palette PNG.
+        .target(name: "CTestImages", dependencies: ["CLibJPEG", "CLibPNG"], path: "Tests/CTestImages"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
         .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),

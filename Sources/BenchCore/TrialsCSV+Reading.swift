@@ -49,7 +49,9 @@ extension TrialsCSV {
             let spec = TrialSpec(strategy: field("strategy") ?? "", render: try renderer(),
                                  allocator: try choice("allocator", Allocator.self), run: run,
                                  url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
-            var result = TrialResult(spec: spec, pid: Int32(try integer("pid") ?? 0))
+            let pid = try integer("pid") ?? 0
+            guard let processID = Int32(exactly: pid) else { throw CSVError("line \(line): pid '\(pid)' is not a process id") }
+            var result = TrialResult(spec: spec, pid: processID)
             result.status = try choice("status", TrialStatus.self)
             result.error = field("error") ?? ""
             result.payloadBytes = try integer("payload_bytes")

@@ -177,10 +177,26 @@ int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator,
     return JPEGCODEC_OK;
 }
 
+// CMYK (YCCK is turned into CMYK by libjpeg) to RGBA, in place: both are 4 bytes a pixel.
+// A file with an Adobe marker (Photoshop, and libjpeg's own writer) stores CMYK inverted, 255
+// meaning no ink, so R = C * K / 255; without one, 0 means no ink.
+static void cmyk_to_rgba(unsigned char *row, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++, row += 4) {
+        unsigned c = row[0], m = row[1], y = row[2], k = row[3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        row[0] = (unsigned char)((c * k + 127) / 255);
+        row[1] = (unsigned char)((m * k + 127) / 255);
+        row[2] = (unsigned char)((y * k + 127) / 255);
+        row[3] = 255;
+    }
+}
+
 int jpegcodec_decoder_read_rgba(jpegcodec_decoder *d, void *dst, size_t dst_size) {
     if (d->state != DEC_HEADER_READ) return decoder_bad_call(d, "read_rgba before the header or twice");
     if (setjmp(d->err.jump)) return decoder_fail(d, status_for_error(&d->err, JPEGCODEC_DECODE_FAILED));
-    d->cinfo.out_color_space = JCS_EXT_RGBA;
+    // libjpeg cannot convert CMYK or YCCK to RGB: it gives CMYK, converted here row by row.
+    int cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+    d->cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     jpeg_calc_output_dimensions(&d->cinfo);  // check the caller's buffer before writing
     size_t stride = (size_t)d->cinfo.output_width * 4;
     if (d->cinfo.output_components != 4 || stride * d->cinfo.output_height > dst_size)
@@ -195,7 +211,9 @@ int jpegcodec_decoder_read_rgba(jpegcodec_decoder *d, void *dst, size_t dst_size
         JDIMENSION n = d->cinfo.output_height - first;
         if (n > 8) n = 8;
         for (JDIMENSION i = 0; i < n; i++) rows[i] = base + (size_t)(first + i) * stride;
-        jpeg_read_scanlines(&d->cinfo, rows, n);
+        JDIMENSION read = jpeg_read_scanlines(&d->cinfo, rows, n);
+        if (cmyk)
+            for (JDIMENSION i = 0; i < read; i++) cmyk_to_rgba(rows[i], d->cinfo.output_width, d->cinfo.saw_Adobe_marker);
     }
     jpeg_finish_decompress(&d->cinfo);
     d->state = DEC_DONE;

@@ -16,9 +16,9 @@ public final class DecodedImage: @unchecked Sendable {
     /// Allocates an uninitialised bitmap; the decoder fills it. malloc (not Swift's
     /// allocator) so the block is one plain heap allocation that the probes can see.
     init(width: Int, height: Int) throws {
-        precondition(width > 0 && height > 0)
-        let (bytes, overflow) = width.multipliedReportingOverflow(by: height * 4)
-        guard !overflow, let block = malloc(bytes) else {
+        guard width > 0, height > 0 else { throw ImagingError.decodeFailed("cannot make a \(width)x\(height) bitmap") }
+        let bytes = Saturating.product(width, height, 4)
+        guard bytes < Int.max, let block = malloc(bytes) else {
             throw ImagingError.decodeFailed("cannot allocate \(width)x\(height) RGBA bitmap")
         }
         self.width = width

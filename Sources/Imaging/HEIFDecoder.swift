@@ -18,12 +18,12 @@ enum HEIFDecoder {
 
     /// What libheif holds at its peak besides our output: its RGB(A) image (3 or 4 bytes a pixel)
     /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
-    static func internalBytes(_ info: ImageInfo) -> Int { info.pixelCount * (info.hasAlpha ? 7 : 6) }
+    static func internalBytes(_ info: ImageInfo) -> Int { Saturating.product(info.pixelCount, info.hasAlpha ? 7 : 6) }
 
     private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
                                maxImagePixels: Int) throws -> DecodedImage {
-        try ImageDecoder.checkBudget(info, allocates: size.width * size.height * 4 + internalBytes(info), how: how,
-                                     maxImagePixels: maxImagePixels)
+        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
+        try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)
         let av1: Int32 = info.format == .avif ? 1 : 0
         guard heifcodec_has_codec(av1, 1) != 0 else {
             throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")

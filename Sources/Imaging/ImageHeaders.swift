@@ -27,6 +27,7 @@ enum JPEGHeader {
         guard width > 0, height > 0 else {
             throw ImagingError.decodeFailed("JPEG: frame header gives \(width)x\(height) pixels (a height of 0 needs a DNL marker, unsupported)")
         }
+        guard components > 0 else { throw ImagingError.decodeFailed("JPEG: frame header lists no components") }
         var factors: [(h: Int, v: Int)] = []
         for index in 0..<Int(components) {
             guard let packed = reader.u8(start + 6 + index * 3 + 1) else { throw truncated(reader, "in its component list") }
@@ -34,7 +35,8 @@ enum JPEGHeader {
         }
         let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
         return ImageInfo(format: .jpeg, width: width, height: height, progressive: progressive,
-                         chromaSubsampling: subsampling(factors), bitDepth: Int(precision), hasAlpha: false)
+                         chromaSubsampling: subsampling(factors), bitDepth: Int(precision), hasAlpha: false,
+                         arithmeticCoding: marker >= 0xC9)  // SOF9...SOF15 (DAC 0xCC is not a frame)
     }
 
     static func subsampling(_ factors: [(h: Int, v: Int)]) -> String {
@@ -76,7 +78,7 @@ enum PNGHeader {
             offset += 12 + length
         }
         return ImageInfo(format: .png, width: width, height: height, progressive: interlace == 1,
-                         bitDepth: Int(depth), hasAlpha: hasAlpha)
+                         bitDepth: Int(depth), hasAlpha: hasAlpha, palette: colorType == 3)
     }
 }
 
@@ -172,9 +174,11 @@ enum HEIFHeader {
         let candidates = own ?? properties  // no pitm/ipma: the whole container
         var size: (width: Int, height: Int)?
         for property in candidates where property.type == "ispe" {
-            if let w = reader.be32(property.offset + 12), let h = reader.be32(property.offset + 16), w * h > (size.map { $0.width * $0.height } ?? 0) {
-                size = (w, h)
+            guard let w = reader.be32(property.offset + 12), let h = reader.be32(property.offset + 16) else { continue }
+            if let problem = ImageInspector.sizeProblem(width: w, height: h) {
+                throw ImagingError.decodeFailed("\(format.displayName): 'ispe' property gives \(problem)")
             }
+            if w * h > (size.map { $0.width * $0.height } ?? 0) { size = (w, h) }  // sides checked: no overflow
         }
         guard var size, size.width > 0, size.height > 0 else {
             throw ImagingError.decodeFailed("\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes")

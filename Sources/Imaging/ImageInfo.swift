@@ -32,9 +32,14 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var hasAlpha: Bool
     /// WebP: true for VP8L (lossless), false for VP8 (lossy); nil for other formats.
     public var lossless: Bool?
+    /// JPEG: arithmetic entropy coding (SOF9 to SOF15) instead of Huffman.
+    public var arithmeticCoding: Bool
+    /// PNG: colour type 3, indexes into a palette (expanded to RGB(A) when decoded).
+    public var palette: Bool
 
     public init(format: ImageFormat, width: Int, height: Int, progressive: Bool = false,
-                chromaSubsampling: String? = nil, bitDepth: Int = 8, hasAlpha: Bool = false, lossless: Bool? = nil) {
+                chromaSubsampling: String? = nil, bitDepth: Int = 8, hasAlpha: Bool = false, lossless: Bool? = nil,
+                arithmeticCoding: Bool = false, palette: Bool = false) {
         self.format = format
         self.width = width
         self.height = height
@@ -43,14 +48,24 @@ public struct ImageInfo: Sendable, Equatable, Codable {
         self.bitDepth = bitDepth
         self.hasAlpha = hasAlpha
         self.lossless = lossless
+        self.arithmeticCoding = arithmeticCoding
+        self.palette = palette
     }
 
-    public var pixelCount: Int { width * height }
+    /// The largest side the inspector accepts: the C codecs take sizes as `int`. Two such sides
+    /// still multiply within an `Int`; byte counts from them saturate (`Saturating`).
+    public static let maxSide = Int(Int32.max)
+
+    /// width x height; Int.max when that overflows (an ImageInfo made by hand: the inspector
+    /// refuses sides over `maxSide`).
+    public var pixelCount: Int { Saturating.product(width, height) }
 
     /// One line for messages and tables: "PNG 6000x4000 RGBA interlaced 8-bit".
     public var summary: String {
         var parts = ["\(format.displayName) \(width)x\(height)"]
         if progressive { parts.append(format == .png ? "interlaced" : "progressive") }
+        if arithmeticCoding { parts.append("arithmetic") }
+        if palette { parts.append("palette") }
         if let chromaSubsampling { parts.append(chromaSubsampling) }
         if let lossless { parts.append(lossless ? "lossless" : "lossy") }
         if hasAlpha { parts.append("alpha") }

@@ -9,12 +9,27 @@ public enum ImageInspector {
     public static func inspect(_ bytes: Data) throws -> ImageInfo {
         let reader = ByteReader(bytes)
         switch sniff(reader) {
-        case .jpeg: return try JPEGHeader.inspect(reader)
-        case .png: return try PNGHeader.inspect(reader)
-        case .webp: return try WebPHeader.inspect(reader)
-        case .heic, .avif: return try HEIFHeader.inspect(reader)
+        case .jpeg: return try checkedSize(JPEGHeader.inspect(reader))
+        case .png: return try checkedSize(PNGHeader.inspect(reader))
+        case .webp: return try checkedSize(WebPHeader.inspect(reader))
+        case .heic, .avif: return try checkedSize(HEIFHeader.inspect(reader))
         case nil: throw ImagingError.unsupportedImage(describeUnknown(reader))
         }
+    }
+
+    /// A size is the file's word: a side of 0 is no image, and one over `ImageInfo.maxSide` is
+    /// more than the codecs take. Refused here, every ImageInfo from a file has a pixel count
+    /// that fits an Int.
+    static func checkedSize(_ info: ImageInfo) throws -> ImageInfo {
+        guard let problem = sizeProblem(width: info.width, height: info.height) else { return info }
+        throw ImagingError.decodeFailed("\(info.format.displayName): the header gives a size of \(problem)")
+    }
+
+    /// "0x100 pixels; each side must be 1 to 2147483647", or nil for a size we decode.
+    static func sizeProblem(width: Int, height: Int) -> String? {
+        let sides = 1...ImageInfo.maxSide
+        guard !sides.contains(width) || !sides.contains(height) else { return nil }
+        return "\(width)x\(height) pixels; each side must be 1 to \(ImageInfo.maxSide)"
     }
 
     /// The format from the signature alone (magic bytes), nil when it is none of ours.

@@ -8,7 +8,8 @@ import Foundation
 /// (8 or 16 bytes per thumbnail pixel) instead of rows.
 enum PNGDecoder {
     static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
-        try ImageDecoder.checkBudget(info, allocates: info.pixelCount * 4, how: "decoding it at full size", maxImagePixels: maxImagePixels)
+        try ImageDecoder.checkBudget(info, allocates: Saturating.product(info.pixelCount, 4), how: "decoding it at full size",
+                                     maxImagePixels: maxImagePixels)
         return try withDecoder(source) { decoder in
             let image = try DecodedImage(width: Int(pngcodec_decoder_width(decoder)), height: Int(pngcodec_decoder_height(decoder)))
             try check(pngcodec_decoder_read_rgba(decoder, image.pixels, image.byteCount), decoder)
@@ -21,7 +22,7 @@ enum PNGDecoder {
         if size == (info.width, info.height) { return try decodeFull(source, info: info, maxImagePixels: maxImagePixels) }
         let working = Int(clamping: pngcodec_box_working_bytes(Int32(info.width), Int32(info.height), info.progressive ? 1 : 0,
                                                                Int32(size.width), Int32(size.height)))
-        try ImageDecoder.checkBudget(info, allocates: size.width * size.height * 4 + working,
+        try ImageDecoder.checkBudget(info, allocates: Saturating.sum(Saturating.product(size.width, size.height, 4), working),
                                      how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
         return try withDecoder(source) { decoder in
             let image = try DecodedImage(width: size.width, height: size.height)

@@ -19,14 +19,14 @@ enum WebPDecoder {
 
     /// Bytes libwebp itself keeps that grow with the image, besides our output.
     static func internalBytes(_ info: ImageInfo) -> Int {
-        if info.lossless == true { return info.pixelCount * 4 }
+        if info.lossless == true { return Saturating.product(info.pixelCount, 4) }
         return info.hasAlpha ? info.pixelCount : 0  // an ALPH plane, 1 byte a pixel
     }
 
     private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
                                maxImagePixels: Int) throws -> DecodedImage {
-        try ImageDecoder.checkBudget(info, allocates: size.width * size.height * 4 + internalBytes(info), how: how,
-                                     maxImagePixels: maxImagePixels)
+        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
+        try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)
         return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)
     }
 }

@@ -28,6 +28,9 @@ public struct EncodingCosts: Sendable {
     public static func parse(_ text: String) throws -> EncodingCosts {
         let table = try CSV.parse(text).filter { $0 != [""] }
         guard let header = table.first else { throw CSVError("\(fileName) is empty") }
+        if let twice = header.enumerated().first(where: { header[..<$0.offset].contains($0.element) })?.element {
+            throw CSVError("\(fileName) names the column '\(twice)' twice")
+        }
         let required = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
                         "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status"]
         let missing = required.filter { !header.contains($0) }
@@ -40,8 +43,12 @@ public struct EncodingCosts: Sendable {
             guard let run = Int(field["run"]!), let width = Int(field["image_width"]!), let height = Int(field["image_height"]!) else {
                 throw CSVError("\(fileName) line \(index + 2): run, image_width and image_height must be integers")
             }
+            let pixels = width.multipliedReportingOverflow(by: height)
+            guard width > 0, height > 0, !pixels.overflow else {
+                throw CSVError("\(fileName) line \(index + 2): an image of \(width)x\(height) pixels is impossible")
+            }
             return Row(encoding: field["encoding"]!, tool: field["tool"]!, render: field["render"]!, allocator: field["allocator"]!,
-                       run: run, payloadBytes: Int(field["payload_bytes"]!), imagePixels: width * height,
+                       run: run, payloadBytes: Int(field["payload_bytes"]!), imagePixels: pixels.partialValue,
                        peakRSSDelta: Int(field["peak_rss_delta_bytes"]!), peakHeapDelta: Int(field["peak_heap_delta_bytes"]!),
                        ok: field["status"] == "ok", toolVersion: field["tool_version"] ?? "")
         }

@@ -7,13 +7,14 @@ public final class CurlMemoryStrategy: FetchStrategy {
     public static let name = "curl-memory"
     public static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
 
-    private let transfer: CurlTransfer
+    private let transfer: Result<CurlTransfer, Error>
 
     public init(workDirectory: URL) {
-        transfer = try! CurlTransfer()  // fails only when libcurl cannot allocate a handle
+        transfer = Result { try CurlTransfer() }  // fails when libcurl cannot allocate a handle: each fetch says so
     }
 
     public func fetch(url: URL) throws -> FetchOutcome {
+        let transfer = try transfer.get()
         let buffer = GrowingBuffer()
         let response = try transfer.get(url, announced: { length in
             // A doubling buffer would peak at old + new block under jemalloc, which copies on realloc.
@@ -30,15 +31,16 @@ public final class CurlFileStrategy: FetchStrategy {
     public static let name = "curl-file"
     public static let summary = "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
 
-    private let transfer: CurlTransfer
+    private let transfer: Result<CurlTransfer, Error>
     private let workDirectory: URL
 
     public init(workDirectory: URL) {
-        transfer = try! CurlTransfer()
+        transfer = Result { try CurlTransfer() }
         self.workDirectory = workDirectory
     }
 
     public func fetch(url: URL) throws -> FetchOutcome {
+        let transfer = try transfer.get()
         let destination = freshDestination(in: workDirectory)
         let descriptor = try createFile(destination)
         var written = 0

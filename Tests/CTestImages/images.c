@@ -1,0 +1,111 @@
+#include "CTestImages.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <png.h>
+
+struct jpeg_failure {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+};
+
+static void jpeg_failed(j_common_ptr cinfo) { longjmp(((struct jpeg_failure *)cinfo->err)->jump, 1); }
+
+int testimages_jpeg(int width, int height, int space, const uint8_t *color, int arithmetic,
+                    uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_failure failure;
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    int components = space == TESTIMAGES_RGB ? 3 : 4;
+    uint8_t *row = malloc((size_t)width * components);
+    if (!row) { snprintf(message, message_size, "out of memory"); return -1; }
+    for (int x = 0; x < width; x++) memcpy(row + (size_t)x * components, color, components);
+    cinfo.err = jpeg_std_error(&failure.pub);
+    failure.pub.error_exit = jpeg_failed;
+    if (setjmp(failure.jump)) {
+        (*cinfo.err->format_message)((j_common_ptr)&cinfo, message);
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        free(row);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &buffer, &size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = components;
+    cinfo.in_color_space = space == TESTIMAGES_RGB ? JCS_RGB : JCS_CMYK;
+    jpeg_set_defaults(&cinfo);
+    if (space == TESTIMAGES_CMYK) jpeg_set_colorspace(&cinfo, JCS_CMYK);  // writes an Adobe marker
+    if (space == TESTIMAGES_YCCK) jpeg_set_colorspace(&cinfo, JCS_YCCK);
+    jpeg_set_quality(&cinfo, 95, TRUE);
+    cinfo.arith_code = arithmetic ? TRUE : FALSE;
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW rows[1] = {row};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(row);
+    *out = buffer;  // malloc'd by libjpeg's memory destination
+    *out_size = size;
+    return 0;
+}
+
+struct png_memory { uint8_t *data; size_t size, capacity; };
+
+static void png_write_memory(png_structp png, png_bytep bytes, size_t count) {
+    struct png_memory *m = png_get_io_ptr(png);
+    if (m->size + count > m->capacity) {
+        size_t capacity = (m->size + count) * 2;
+        uint8_t *bigger = realloc(m->data, capacity);
+        if (!bigger) png_error(png, "out of memory");
+        m->data = bigger;
+        m->capacity = capacity;
+    }
+    memcpy(m->data + m->size, bytes, count);
+    m->size += count;
+}
+
+static void png_flush_memory(png_structp png) { (void)png; }
+
+int testimages_palette_png(int width, int height, const uint8_t *first, const uint8_t *second,
+                           uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    struct png_memory memory = {NULL, 0, 0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    uint8_t *row = malloc((size_t)width);
+    if (!info || !row) {
+        snprintf(message, message_size, "out of memory");
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        snprintf(message, message_size, "libpng failed to write the palette PNG");
+        png_destroy_write_struct(&png, &info);
+        free(memory.data);
+        free(row);
+        return -1;
+    }
+    png_set_write_fn(png, &memory, png_write_memory, png_flush_memory);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_color palette[2] = {{first[0], first[1], first[2]}, {second[0], second[1], second[2]}};
+    png_set_PLTE(png, info, palette, 2);
+    png_write_info(png, info);
+    for (int x = 0; x < width; x++) row[x] = x < width / 2 ? 0 : 1;
+    for (int y = 0; y < height; y++) png_write_row(png, row);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    *out = memory.data;
+    *out_size = memory.size;
+    return 0;
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `bench report` over an encodings.csv whose header names a column twice, or whose sizes
+/// overflow: a data error (65) naming the problem, never a trap.
+@Suite struct DuplicatedColumnTests {
+    static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../results").standardizedFileURL
+
+    /// A results folder with the committed trials.csv and an encodings.csv changed by `edit`.
+    static func report(encodings edit: (_ header: String, _ rows: [String]) -> [String]) throws -> BenchProcess.Output {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: committed.appendingPathComponent("trials.csv"), to: folder.appendingPathComponent("trials.csv"))
+        let lines = try String(contentsOf: committed.appendingPathComponent("encodings.csv"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        try (edit(lines[0], Array(lines.dropFirst())).joined(separator: "\n") + "\n")
+            .write(to: folder.appendingPathComponent("encodings.csv"), atomically: true, encoding: .utf8)
+        return try BenchProcess.run(["report", "--results", folder.path, "--no-report", "--data-out", folder.appendingPathComponent("data").path])
+    }
+
+    @Test func aColumnNamedTwiceIsADataErrorNamingIt() throws {
+        let output = try Self.report { header, rows in [header + ",status"] + rows.map { $0 + ",ok" } }
+        #expect(output.status == 65, "\(output.status): \(output.standardError.suffix(600))")
+        #expect(output.standardError.contains("encodings.csv names the column 'status' twice"), "\(output.standardError.suffix(600))")
+    }
+
+    @Test func sizesWhoseProductOverflowsAreADataError() throws {
+        let output = try Self.report { header, rows in
+            [header] + rows.map { $0.replacingOccurrences(of: ",6000,4000,", with: ",9999999999,9999999999,") }
+        }
+        #expect(output.status == 65, "\(output.status): \(output.standardError.suffix(600))")
+        #expect(output.standardError.contains("9999999999x9999999999"), "\(output.standardError.suffix(600))")
+    }
+}
+
+/// `bench report` over a trials.csv whose pid does not fit a process id (found by make fuzz).
+@Suite struct TrialsCSVPidTests {
+    @Test func aPidPastInt32IsADataErrorNamingIt() throws {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = try String(contentsOf: DuplicatedColumnTests.committed.appendingPathComponent("trials.csv"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let pidColumn = try #require(lines[0].split(separator: ",").firstIndex(of: "pid"))
+        var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[pidColumn] = "2553708401"
+        try ([lines[0], fields.joined(separator: ",")] + lines.dropFirst(2)).joined(separator: "\n")
+            .appending("\n").write(to: folder.appendingPathComponent("trials.csv"), atomically: true, encoding: .utf8)
+        let output = try BenchProcess.run(["report", "--results", folder.path, "--no-report", "--data-out", folder.appendingPathComponent("data").path])
+        #expect(output.status == 65, "\(output.status): \(output.standardError.suffix(600))")
+        #expect(output.standardError.contains("pid '2553708401'"), "\(output.standardError.suffix(600))")
+    }
+}
