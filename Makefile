@@ -80,14 +80,14 @@ scenario-reference: build
 	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # Who holds the peak (results/holders/): the article's strategies with async-data and contents-of, every
-# built-in renderer, both allocators, 10 runs a cell, so that a cell's rare high runs (a race between
+# built-in renderer, both allocators, 20 runs a cell, so that a cell's rare high runs (a race between
 # FoundationNetworking freeing its buffer and the decode starting) are caught and explained (REPORT.md).
 HOLDERS_ARGS ?= --strategy data --strategy download --strategy async-data --strategy contents-of \
-	--render none --render full --render thumbnail --allocator system --allocator jemalloc --runs 10
+	--render none --render full --render thumbnail --allocator system --allocator jemalloc --runs 20
 holders-reference: build
 	$(BENCH) run $(HOLDERS_ARGS) --out $(RESULTS)/holders --replace
 	@bash scripts/environment.sh > $(RESULTS)/holders/environment.txt
-	@# The report reads trials.json and holders.csv; the 240 runs' timeline (15 MB) is not committed.
+	@# The report reads trials.json and holders.csv; the 480 runs' timeline (30 MB) is not committed.
 	rm -f $(RESULTS)/holders/timeline.csv
 
 # A folder of your images (CORPUS=path), or by default the example corpus (scripts/corpus-photos.sh:

@@ -23,14 +23,15 @@ extension ReportFigures {
            let full = example.summary("download", .full, .system)?.heapPeakDelta?.distribution {
             values["example_resize_over_full_heap_mb"] = mb(resized.median - full.median)
         }
-        // Who holds the collected body's peak: each allocator's largest two holders at the median run.
+        // Who holds the collected body's peak: each allocator's largest holder at the median run.
         for allocator in Allocator.allCases {
             let holders = example.medianHolders[TrialCell(strategy: "ahc-collect", render: .none, allocator: allocator)] ?? []
-            for (rank, holder) in holders.prefix(2).enumerated() {
-                let key = "example_ahc_collect_none_\(allocator.rawValue)_holder\(rank + 1)"
+            if let holder = holders.first {
+                let key = "example_ahc_collect_none_\(allocator.rawValue)_holder"
                 values[key] = holder.allocatedBy
                 values[key + "_mb"] = mb(Double(holder.bytes))
                 values[key + "_module"] = holder.module
+                values[key + "_blocks"] = String(holder.blocks)
             }
         }
         if let payload = example.payloadBytes {
