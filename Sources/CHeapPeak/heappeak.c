@@ -200,10 +200,14 @@ static bool records(int64_t bytes) {
 
 /// Adds `delta` to the live bytes; when they grow, raises both maxima to the new total, and notes
 /// the event count with the peak (the recorded blocks live then are the peak's holders).
+static _Atomic bool peak_frozen;  // after the window: the peak and its event stay as they are
+
 static void book(int64_t delta) {
     int64_t now = atomic_fetch_add_explicit(&live_bytes, delta, memory_order_relaxed) + delta;
     if (delta > 0) {
-        if (raise_to(&peak_bytes, now)) raise_to(&peak_event, atomic_load_explicit(&event_count, memory_order_acquire));
+        if (!atomic_load_explicit(&peak_frozen, memory_order_relaxed) && raise_to(&peak_bytes, now)) {
+            raise_to(&peak_event, atomic_load_explicit(&event_count, memory_order_acquire));
+        }
         raise_to(&lifetime_bytes, now);
     }
 }
@@ -523,10 +527,13 @@ static int touch_unwind_tables(struct dl_phdr_info *info, size_t size, void *unu
 
 void heappeak_holders_start(uint64_t threshold_bytes) {
     if (threshold_bytes > 0) dl_iterate_phdr(touch_unwind_tables, NULL);
+    // Only a whole number from 0 to the table's size is taken; anything else leaves the whole table.
     const char *size = getenv("BENCH_HOLDER_TABLE_SIZE");
-    if (size != NULL) {
-        long value = strtol(size, NULL, 10);
-        if (value >= 0 && value < HOLDER_CAPACITY) recorded_capacity = (size_t)value;
+    if (size != NULL && *size != '\0') {
+        char *end = NULL;
+        errno = 0;
+        long value = strtol(size, &end, 10);
+        if (errno == 0 && *end == '\0' && value >= 0 && value < HOLDER_CAPACITY) recorded_capacity = (size_t)value;
     }
     void *stack[HEAPPEAK_STACK_DEPTH];
     taking_stack = true;
@@ -565,7 +572,10 @@ int heappeak_locate(uintptr_t address, const char **file, uintptr_t *base, const
     return 1;
 }
 
+void heappeak_freeze(void) { atomic_store(&peak_frozen, true); }
+
 void heappeak_reset(void) {
+    atomic_store(&peak_frozen, false);
     // A thread that books between the load and the store raises the old, higher maximum, and
     // the store then drops its rise: raise to the live bytes read after the store as well.
     atomic_store(&peak_bytes, atomic_load(&live_bytes));

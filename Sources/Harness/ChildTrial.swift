@@ -84,6 +84,7 @@ public enum ChildTrial {
         var remaining = timespec()
         while nanosleep(&settle, &remaining) != 0 && errno == EINTR { settle = remaining }
         let final = sampler.sampleNow()
+        exactHeap?.freeze()  // the window is closed: reading the holders below must not move the peak
         let exactPeak = exactHeap?.read().peak
         let recordingAfter = PeakBlocks.cost()
         let holders = exactHeap != nil && spec.holderThresholdBytes > 0 ? PeakBlocks.atPeak(windowStart: baseline.time) : nil

@@ -32,6 +32,11 @@ public final class PeakHolderNaming: Sendable {
     let symbolizer: String?
     let demangler: String?
     private let cache = Mutex<[FrameKey: FrameName]>([:])
+    /// A program that failed (timed out, wrote too much, exited non-zero) is not asked again.
+    private let failed = Mutex<Set<String>>([])
+    /// How long one batch may take, and how much it may write, before the program is killed.
+    static let timeoutSeconds = 30.0
+    static let outputLimitBytes = 64 << 20
 
     public init(symbolizer: String? = PeakHolderNaming.locate("llvm-symbolizer"),
                 demangler: String? = PeakHolderNaming.locate("swift-demangle")) {
@@ -65,7 +70,7 @@ public final class PeakHolderNaming: Sendable {
                 names[FrameKey(module: frame.module, offset: frame.offset)]
                     ?? FrameName(simplified: frame.symbol ?? "?", full: frame.symbol ?? "?", file: Self.fileName(frame.module))
             }
-            let shown = Array(frames.drop { Self.isAllocator($0) })
+            let shown = Array(Self.droppingWrappers(frames).drop { Self.isAllocator($0) })
             let holder = shown.first { !Self.isAllocatorRuntimeOrStorage($0) } ?? shown.first ?? frames.first
             let stack = shown.reversed().map(\.simplified)
             let key = stack.joined(separator: ";")
@@ -108,7 +113,7 @@ public final class PeakHolderNaming: Sendable {
     func symbolize(_ keys: [FrameKey]) -> [String?] {
         guard let symbolizer else { return keys.map { _ in nil } }
         let input = keys.map { "\"\($0.module)\" 0x\(String($0.offset, radix: 16))" }.joined(separator: "\n") + "\n"
-        guard let output = Self.run(symbolizer, ["--functions=linkage", "--no-inlines", "--output-style=JSON"], input: input)
+        guard let output = run(symbolizer, ["--functions=linkage", "--no-inlines", "--output-style=JSON"], input: input)
         else { return keys.map { _ in nil } }
         let lines = output.split(separator: "\n", omittingEmptySubsequences: true)
         return keys.indices.map { index in
@@ -126,7 +131,7 @@ public final class PeakHolderNaming: Sendable {
         guard !swiftNames.isEmpty else { return names }
         var demangled: [String: String] = [:]
         if let demangler,
-           let output = Self.run(demangler, ["--compact"] + (simplified ? ["--simplified"] : []),
+           let output = run(demangler, ["--compact"] + (simplified ? ["--simplified"] : []),
                                  input: swiftNames.joined(separator: "\n") + "\n") {
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (index, name) in swiftNames.enumerated() where index < lines.count && !lines[index].isEmpty {
@@ -147,6 +152,23 @@ public final class PeakHolderNaming: Sendable {
     }
 
     static func fileName(_ module: String) -> String { URL(fileURLWithPath: module).lastPathComponent }
+
+    /// The frames from the allocation call on: the wrappers' own frames above it (innermost first)
+    /// are dropped by the entry point's name, which even `dladdr` knows (the wrappers' static
+    /// helpers it cannot name would otherwise stand for the holder).
+    static func droppingWrappers(_ frames: [FrameName]) -> ArraySlice<FrameName> {
+        guard let entry = frames.prefix(8).lastIndex(where: isAllocationEntryPoint) else { return frames[...] }
+        return frames[(entry + 1)...]
+    }
+
+    static func isAllocationEntryPoint(_ frame: FrameName) -> Bool {
+        allocationEntryPoints.contains(frame.simplified) || frame.simplified.hasPrefix("operator new")
+            || frame.simplified.hasPrefix("_Znw") || frame.simplified.hasPrefix("_Zna")
+    }
+
+    static let allocationEntryPoints: Set<String> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc", "reallocarray",
+    ]
 
     /// The malloc wrappers and the allocators behind them: never shown in a stack.
     static func isAllocator(_ frame: FrameName) -> Bool {
@@ -187,25 +209,59 @@ public final class PeakHolderNaming: Sendable {
         return ["Swift.", "Foundation.", "FoundationEssentials."].contains { subject.hasPrefix($0) }
     }
 
-    /// Runs a toolchain program with `input` on its stdin (through a file: no pipe to deadlock on).
-    static func run(_ program: String, _ arguments: [String], input: String) -> String? {
-        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-symbolize-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        guard FileManager.default.createFile(atPath: inputFile.path, contents: Data(input.utf8)) else { return nil }
-        defer { try? FileManager.default.removeItem(at: inputFile) }
+    /// Runs a toolchain program with `input` on its stdin and its stdout in a file (no pipe to
+    /// deadlock on), for at most `timeoutSeconds` and `outputLimitBytes`, and not past a Ctrl-C:
+    /// then it is killed, nil is returned (the names fall back), a warning says why once, and the
+    /// program is not asked again. A stuck or flooding symbolizer must never cost a run its rows.
+    func run(_ program: String, _ arguments: [String], input: String) -> String? {
+        guard !failed.withLock({ $0.contains(program) }), !Interruption.requested else { return nil }
+        let folder = FileManager.default.temporaryDirectory
+        let stem = "bench-symbolize-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let inputFile = folder.appendingPathComponent(stem + ".in"), outputFile = folder.appendingPathComponent(stem + ".out")
+        defer {
+            try? FileManager.default.removeItem(at: inputFile)
+            try? FileManager.default.removeItem(at: outputFile)
+        }
+        guard FileManager.default.createFile(atPath: inputFile.path, contents: Data(input.utf8)),
+              FileManager.default.createFile(atPath: outputFile.path, contents: nil),
+              let stdin = FileHandle(forReadingAtPath: inputFile.path),
+              let stdout = FileHandle(forWritingAtPath: outputFile.path) else { return nil }
+        defer { try? stdin.close(); try? stdout.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard let stdin = FileHandle(forReadingAtPath: inputFile.path) else { return nil }
-        defer { try? stdin.close() }
         process.standardInput = stdin
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return give(up: program, because: "cannot start: \(error)") }
+        let deadline = Date().addingTimeInterval(Self.timeoutSeconds)
+        var problem: String?
+        while process.isRunning {
+            let written = (try? FileManager.default.attributesOfItem(atPath: outputFile.path)[.size] as? NSNumber)?.intValue ?? 0
+            if written > Self.outputLimitBytes { problem = "wrote more than \(Self.outputLimitBytes >> 20) MiB" }
+            else if Date() >= deadline { problem = "took more than \(Int(Self.timeoutSeconds)) s" }
+            else if Interruption.requested { problem = "interrupted" }
+            if problem != nil {
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(5_000)
+        }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        if let problem { return give(up: program, because: problem) }
+        guard process.terminationStatus == 0 else { return give(up: program, because: "exited \(process.terminationStatus)") }
+        guard let data = try? Data(contentsOf: outputFile), data.count <= Self.outputLimitBytes else {
+            return give(up: program, because: "its output could not be read")
+        }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    private func give(up program: String, because reason: String) -> String? {
+        let first = failed.withLock { $0.insert(program).inserted }
+        if first && reason != "interrupted" {
+            StandardError.write("warning: \(program) \(reason); holders are named without it (dladdr's names, or file+offset)\n")
+        }
+        return nil
     }
 }
 

@@ -64,6 +64,11 @@ public struct ExactHeapPeak: Sendable {
         Int(heappeak_lifetime())
     }
 
+    /// Closes the window: the maximum no longer moves (until the next `reset()`).
+    public func freeze() {
+        heappeak_freeze()
+    }
+
     public func read() -> (live: Int, peak: Int) {
         var live: UInt64 = 0, peak: UInt64 = 0
         heappeak_read(&live, &peak)

@@ -53,12 +53,14 @@ struct ReportCommand: ParsableCommand {
         do {
             let figures = try report.load()
             try Self.checkScenarioCSV(in: folder)
-            let written = try report.writeChartData(figures, to: dataFolder)
-            print("wrote \(written.count) chart data files to \(dataFolder.path)")
+            // The report first: a --report-file that cannot be written (a folder, a FIFO nobody reads)
+            // is refused before any chart data is written.
             if !noReport {
                 try report.updateReport(figures, at: reportURL)
                 print("regenerated the tables of \(reportURL.path)")
             }
+            let written = try report.writeChartData(figures, to: dataFolder)
+            print("wrote \(written.count) chart data files to \(dataFolder.path)")
             if try Self.regenerateScenarioDocument(in: folder) {
                 print("regenerated the tables of \(folder.appendingPathComponent("SCENARIO.md").path)")
             }

@@ -22,8 +22,12 @@ void heappeak_read(uint64_t *live, uint64_t *peak);
 /// The maximum of live heap bytes over the process's whole life, never reset.
 uint64_t heappeak_lifetime(void);
 
-/// Sets the maximum to the current live bytes (called when the measured window opens).
+/// Sets the maximum to the current live bytes (called when the measured window opens); unfreezes.
 void heappeak_reset(void);
+
+/// Stops the maximum (and the event it was reached at) from moving: called when the measured window
+/// closes, so that reading the holders, which allocates, cannot become part of the peak they describe.
+void heappeak_freeze(void);
 
 // MARK: Who holds the peak
 //
