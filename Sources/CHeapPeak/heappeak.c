@@ -198,10 +198,10 @@ static bool records(int64_t bytes) {
     return threshold > 0 && bytes >= threshold && !taking_stack;
 }
 
-/// Adds `delta` to the live bytes; when they grow, raises both maxima to the new total, and notes
-/// the event count with the peak (the recorded blocks live then are the peak's holders).
 static _Atomic bool peak_frozen;  // after the window: the peak and its event stay as they are
 
+/// Adds `delta` to the live bytes; when they grow, raises both maxima to the new total, and notes
+/// the event count with the peak (the recorded blocks live then are the peak's holders).
 static void book(int64_t delta) {
     int64_t now = atomic_fetch_add_explicit(&live_bytes, delta, memory_order_relaxed) + delta;
     if (delta > 0) {
@@ -235,11 +235,17 @@ static bool make_room(void) {
     return recorded_count < recorded_capacity;
 }
 
-/// Records a new block with its stack (taken before the lock), then books it: the event comes
-/// first, so a peak this block raises counts it as live.
 static _Atomic uint64_t recording_events;  // blocks recorded or released, and the time it took
 static _Atomic uint64_t recording_nanos;
 
+/// One more block recorded or released, which took since `started`.
+static void count_recording(uint64_t started) {
+    atomic_fetch_add_explicit(&recording_events, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&recording_nanos, monotonic_nanos() - started, memory_order_relaxed);
+}
+
+/// Records a new block with its stack (taken before the lock), then books it: the event comes
+/// first, so a peak this block raises counts it as live.
 static void record_allocation(void *pointer, int64_t bytes) {
     uint64_t started = monotonic_nanos();
     void *stack[HEAPPEAK_STACK_DEPTH];
@@ -262,8 +268,7 @@ static void record_allocation(void *pointer, int64_t bytes) {
     }
     book(bytes);
     unlock_holders();
-    atomic_fetch_add_explicit(&recording_events, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&recording_nanos, monotonic_nanos() - started, memory_order_relaxed);
+    count_recording(started);
 }
 
 /// Marks a recorded block freed, after booking its release: a peak raised in between cannot
@@ -281,13 +286,11 @@ static void record_release(void *pointer, int64_t bytes) {
         }
     }
     unlock_holders();
-    atomic_fetch_add_explicit(&recording_events, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&recording_nanos, monotonic_nanos() - started, memory_order_relaxed);
+    count_recording(started);
 }
 
-static void account(void *pointer, int sign) {
-    if (pointer == NULL || from_bootstrap(pointer) || !is_counting()) return;
-    int64_t bytes = (int64_t)next_usable_size(pointer);
+/// Counts a block coming (+1) or going (-1): recorded with its stack when it is large enough.
+static void count_block(void *pointer, int64_t bytes, int sign) {
     if (!records(bytes)) {
         book(sign * bytes);
     } else if (sign > 0) {
@@ -295,6 +298,11 @@ static void account(void *pointer, int sign) {
     } else {
         record_release(pointer, bytes);
     }
+}
+
+static void account(void *pointer, int sign) {
+    if (pointer == NULL || from_bootstrap(pointer) || !is_counting()) return;
+    count_block(pointer, (int64_t)next_usable_size(pointer), sign);
 }
 
 void *malloc(size_t size) {
@@ -361,21 +369,13 @@ void *realloc(void *pointer, size_t size) {
         return NULL;  // otherwise it failed and the old block is untouched
     }
     int64_t after = (int64_t)next_usable_size(moved);
-    if (records(before) || records(after)) {
-        // Recorded as a new block, then the old one freed: both live during a copy; in place
-        // (or remapped) the old block's size is gone by the time the new one is counted.
-        if (pointer != NULL && (moved == pointer || remapped)) {
-            if (records(before)) record_release(pointer, before); else book(-before);
-            if (records(after)) record_allocation(moved, after); else book(after);
-        } else {
-            if (records(after)) record_allocation(moved, after); else book(after);
-            if (pointer != NULL) {
-                if (records(before)) record_release(pointer, before); else book(-before);
-            }
-        }
-    } else if (pointer != NULL && moved != pointer && !remapped) {
-        book(after);     // the copy: old and new block both live
-        book(-before);   // then the old block is freed
+    if (pointer != NULL && moved != pointer && !remapped) {
+        count_block(moved, after, +1);     // the copy: old and new block both live
+        count_block(pointer, before, -1);  // then the old block is freed
+    } else if (records(before) || records(after)) {
+        // In place (or remapped): the old block is gone by the time the new one is counted.
+        if (pointer != NULL) count_block(pointer, before, -1);
+        count_block(moved, after, +1);
     } else {
         book(after - before);
     }

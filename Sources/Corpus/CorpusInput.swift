@@ -1,4 +1,5 @@
 import BenchCore
+import Harness
 import Foundation
 
 /// One image of a corpus: a file under the folder, or a URL from the list.
@@ -174,10 +175,7 @@ public enum CorpusInput {
               let host = url.host, !host.isEmpty else {
             return .failure(LineProblem("'\(text)' is not an http(s) URL"))
         }
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        let loopback = bare == "localhost" || bare == "::1"
-            || (bare.hasPrefix("127.") && bare.split(separator: ".").count == 4 && bare.split(separator: ".").allSatisfy { UInt8($0) != nil })
-        guard loopback else { return .failure(LineProblem("'\(host)' is not a loopback host (127.0.0.1, localhost, ::1)")) }
+        guard url.isLoopback else { return .failure(LineProblem("'\(host)' is not a loopback host (127.0.0.1, localhost, ::1)")) }
         return .success(url)
     }
 

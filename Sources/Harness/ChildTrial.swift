@@ -26,7 +26,7 @@ public enum ChildTrial {
 
     private static func measure(_ spec: TrialSpec, startedAt started: UInt64, into result: inout TrialResult) throws {
         let heap = try HeapCounters(expecting: spec.allocator)
-        let heapCountingIsOn = ExactHeapPeak() != nil
+        let exactHeap = ExactHeapPeak()
         let injection = try InjectedRegression.fromEnvironment()
         guard let strategyType = StrategyCatalog.strategy(named: spec.strategy) else {
             throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
@@ -38,7 +38,7 @@ public enum ChildTrial {
         let renderer = rendererType.init(limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels))
 
         // Recording starts before the warm-up, so that a block from it still live at the peak is named too.
-        if heapCountingIsOn { PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes) }
+        if exactHeap != nil { PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes) }
         result.warmedUp = false
         if let warmupURL = spec.warmupURL {
             do {
@@ -56,7 +56,6 @@ public enum ChildTrial {
         }
         try renderer.warmUp(image: spec.warmUpImage)
 
-        let exactHeap = ExactHeapPeak()
         let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
                                         maximumDurationSeconds: spec.timeoutSeconds + 5)
         try sampler.start()

@@ -64,7 +64,6 @@ public final class PeakHolderNaming: Sendable {
     public func holders(of blocks: [PeakBlock]) -> [PeakHolder] {
         let names = name(Set(blocks.flatMap { $0.frames }))
         var grouped: [String: PeakHolder] = [:]
-        var order: [String] = []
         for block in blocks {
             let frames = block.frames.map { frame in
                 names[FrameKey(module: frame.module, offset: frame.offset)]
@@ -74,15 +73,12 @@ public final class PeakHolderNaming: Sendable {
             let holder = shown.first { !Self.isAllocatorRuntimeOrStorage($0) } ?? shown.first ?? frames.first
             let stack = shown.reversed().map(\.simplified)
             let key = stack.joined(separator: ";")
-            if grouped[key] == nil {
-                order.append(key)
-                grouped[key] = PeakHolder(bytes: 0, blocks: 0, allocatedBy: holder?.simplified ?? "?",
-                                          module: holder?.file ?? "?", stack: stack)
-            }
-            grouped[key]!.bytes += block.bytes
+            grouped[key, default: PeakHolder(bytes: 0, blocks: 0, allocatedBy: holder?.simplified ?? "?",
+                                             module: holder?.file ?? "?", stack: stack)].bytes += block.bytes
             grouped[key]!.blocks += 1
         }
-        return order.compactMap { grouped[$0] }.sorted { $0.bytes > $1.bytes }
+        // Largest first; equal sizes by their stacks, so that the order is the same every time.
+        return grouped.sorted { ($1.value.bytes, $0.key) < ($0.value.bytes, $1.key) }.map(\.value)
     }
 
     /// Names for every frame, from the cache or symbolized now (one batch per program).
@@ -177,10 +173,10 @@ public final class PeakHolderNaming: Sendable {
             || allocatorFiles.contains { frame.file.hasPrefix($0) }
     }
 
-    static let allocatorWrappers: Set<String> = [
-        "malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
-        "reallocarray", "record_allocation", "account", "new_block", "new_aligned_block", "aligned_by_posix_memalign",
-    ]
+    /// The entry points, free, and the wrappers' helpers (named where llvm-symbolizer reads them).
+    static let allocatorWrappers = allocationEntryPoints.union([
+        "free", "record_allocation", "count_block", "account", "new_block", "new_aligned_block", "aligned_by_posix_memalign",
+    ])
 
     /// Frames that allocate on someone else's behalf: the allocator, the Swift runtime and
     /// concurrency, the standard library and Foundation's storage (also where it is inlined or

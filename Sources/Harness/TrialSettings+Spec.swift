@@ -14,10 +14,12 @@ extension TrialSettings {
 }
 
 extension URL {
-    /// Whether the host is loopback: 127.0.0.0/8, localhost or ::1.
+    /// Whether the host is loopback: 127.0.0.0/8 (four decimal octets), localhost or ::1.
     public var isLoopback: Bool {
         guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
-        return host == "localhost" || host == "::1" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return host == "localhost" || host == "::1"
+            || (octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil })
     }
 
     /// The root of this URL's origin (scheme, host and port): where a child warms up, so that the

@@ -29,9 +29,7 @@ public struct ExampleComparison: Sendable {
         guard FileManager.default.fileExists(atPath: trials.path) else { return nil }
         var holderRuns: [TrialResult] = []
         if let json = try? Data(contentsOf: folder.appendingPathComponent("trials.json")) {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            holderRuns = (try? decoder.decode(JSONExport.self, from: json).trials) ?? []
+            holderRuns = (try? JSONDecoder.trials.decode(JSONExport.self, from: json).trials) ?? []
         }
         return ExampleComparison(trials: try parse(trials), holderRuns: holderRuns)
     }

@@ -18,10 +18,8 @@ public struct HolderFigures: Sendable {
     static func load(from folder: URL) throws -> HolderFigures? {
         let file = folder.appendingPathComponent("trials.json")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
         do {
-            return HolderFigures(trials: try decoder.decode(JSONExport.self, from: Data(contentsOf: file)).trials)
+            return HolderFigures(trials: try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: file)).trials)
         } catch {
             throw ReportError.malformed(path: file.path, problem: error)
         }

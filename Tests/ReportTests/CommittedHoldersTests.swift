@@ -11,9 +11,7 @@ import Testing
     static let folder = CommittedReportTests.results.appendingPathComponent("holders")
 
     static func trials() throws -> [TrialResult] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(JSONExport.self, from: Data(contentsOf: folder.appendingPathComponent("trials.json"))).trials
+        try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: folder.appendingPathComponent("trials.json"))).trials
     }
 
     @Test func theDataTasksMedianRunsHoldFoundationNetworkingsBufferAndItsCopy() throws {
