@@ -78,11 +78,11 @@ let package = Package(
         ]),
         // The child's trial, and the parent that spawns children.
         .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard"]),
-        // The summary table, the results folder and its writers, the report's figures and charts.
+        // The results folder and its writers, a run's report tables and its chart data.
         .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
         .target(name: "Scenarios", dependencies: [
-            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe", "CThreadGuard",
+            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe", "Strategies", "CThreadGuard",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
@@ -90,15 +90,24 @@ let package = Package(
         .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer"]),
         // The bench command line: run, list, compare, report, corpus, ... and the children's _trial.
         .target(name: "BenchCommandLine", dependencies: [
-            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Scenarios", "Corpus",
+            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies", "Corpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The public API: a user's strategies added to the catalog and the command line run with them.
         .target(name: "ImageMemoryBench", dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Imaging", "Strategies"]),
         .executableTarget(name: "bench", dependencies: ["ImageMemoryBench"]),
+
+        // MARK: This repository's reference, for its maintainers (no product reaches these)
+        // The generators of README.md's figures, results/REPORT.md and results/SCENARIO.md from the
+        // committed results (results/), and `bench-reference`, which `make reference` runs.
+        .target(name: "ReferenceDocuments", dependencies: ["BenchCore", "Report", "Scenarios"]),
+        .executableTarget(name: "bench-reference", dependencies: [
+            "BenchCore", "Report", "ReferenceDocuments", "Scenarios",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/BenchReference"),
         // The fuzz target over the header inspectors and the result-file readers (scripts/fuzz.sh,
         // `make fuzz`, builds it with -sanitize=fuzzer -D FUZZING); a plain build replays inputs.
-        .executableTarget(name: "BenchFuzz", dependencies: ["BenchCore", "Imaging", "Report"]),
+        .executableTarget(name: "BenchFuzz", dependencies: ["BenchCore", "Imaging", "Report", "ReferenceDocuments"]),
 
         // MARK: Tests
         // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench
@@ -106,12 +115,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CTestImages"], path: "Tests/TestSupport"),
         // Encoders only the tests need: CMYK, YCCK and arithmetic-coded JPEGs, a palette PNG.
         .target(name: "CTestImages", dependencies: ["CLibJPEG", "CLibPNG"], path: "Tests/CTestImages"),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEGCodec", "TestSupport"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
         .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
         // Builds without NIO, libcurl or any C library: the gate and the statistics alone.
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore"]),
-        .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report"]),
+        .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments"]),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
         .testTarget(name: "DownloadPublisherTests", dependencies: [
@@ -120,12 +129,15 @@ let package = Package(
         ]),
         // Spawns the real `bench` binary against the real server.
         .testTarget(name: "ScenariosTests", dependencies: [
-            "BenchCore", "Scenarios", "Report", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
+            "BenchCore", "Harness", "Scenarios", "Report", "ReferenceDocuments", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
         .testTarget(name: "ImageMemoryBenchTests", dependencies: ["ImageMemoryBench", "Harness", "Imaging"]),
-        .testTarget(name: "HarnessTests", dependencies: ["BenchCore", "Harness", "Report", "LoopbackServer", "Corpus", "bench", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: [
+            "BenchCore", "Harness", "Imaging", "Probe", "Report", "Strategies", "LoopbackServer", "Corpus",
+            "bench", "bench-reference", "TestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

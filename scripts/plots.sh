@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Draws the charts of a results folder as SVG and PNG in <results>/charts, and regenerates the
-# tables of <results>/REPORT.md. `bench report` turns the CSVs into gnuplot's input; gnuplot
+# tables of <results>/REPORT.md. `bench report` turns a run's CSVs into gnuplot's input; gnuplot
 # only draws. Any output gnuplot writes to stderr (a warning included) fails the run.
 #
 # Usage: scripts/plots.sh [results-folder]      (BENCH=path/to/bench, default .build/release/bench)
-# `make plots` passes the latest run (runs/<UTC time>/); `make reference` passes results/.
+# `make plots` passes the latest run (runs/<UTC time>/). `make reference` passes results/ with
+# README=README.md: then the maintainers' bench-reference (BENCH_REFERENCE) regenerates REPORT.md,
+# SCENARIO.md and README.md's figures from the committed results instead.
 set -euo pipefail
 
 results=${1:-results}
 bench=${BENCH:-.build/release/bench}
+bench_reference=${BENCH_REFERENCE:-$(dirname "$bench")/bench-reference}
 plots_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/plots" && pwd)
 charts="$results/charts"
 data="$charts/data"
@@ -19,8 +22,12 @@ if [ ! -x "$bench" ]; then
 fi
 command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/setup.sh" >&2; exit 69; }
 
-# README=README.md (make reference) also regenerates the README's figures from these results.
-"$bench" report --results "$results" --data-out "$data" ${README:+--readme "$README"}
+if [ -n "${README:-}" ]; then
+  [ -x "$bench_reference" ] || { echo "plots: $bench_reference is not built; run 'swift build -c release'" >&2; exit 66; }
+  "$bench_reference" --results "$results" --data-out "$data" --readme "$README"
+else
+  "$bench" report --results "$results" --data-out "$data"
+fi
 
 drawn=()
 # gp_string VALUE: VALUE as a gnuplot string literal (single-quoted; a quote inside is doubled),

@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Imaging
+import ReferenceDocuments
 import Report
 
 /// Every reader of bytes that come from outside, on one input: the image header inspectors

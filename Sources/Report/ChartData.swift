@@ -160,10 +160,10 @@ public struct ChartData {
         lines.append(array("case_title", ArticleCase.all.map(\.title)))
         lines.append("array case_article_mb[\(ArticleCase.all.count)] = ["
                      + ArticleCase.all.map { format(Double($0.articleBytes) / Self.megabyte) }.joined(separator: ", ") + "]")
-        if let bitmap = ReportFigures(chart: self).bitmapBytes {
+        if let bitmap = bitmapBytes {
             lines.append("bitmap_mb = \(format(Double(bitmap) / Self.megabyte))")
         }
-        if let payload = ReportFigures(chart: self).payloadBytes {
+        if let payload = payloadBytes {
             lines.append("payload_mb = \(format(Double(payload) / Self.megabyte))")
         }
         let ranked = rankedCases

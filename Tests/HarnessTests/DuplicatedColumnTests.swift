@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// `bench report` over an encodings.csv whose header names a column twice, or whose sizes
+/// `bench-reference` (encodings.csv is part of the committed reference) over an encodings.csv whose header names a column twice, or whose sizes
 /// overflow: a data error (65) naming the problem, never a trap.
 @Suite struct DuplicatedColumnTests {
     static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -17,7 +18,8 @@ import Testing
             .split(separator: "\n").map(String.init)
         try (edit(lines[0], Array(lines.dropFirst())).joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("encodings.csv"), atomically: true, encoding: .utf8)
-        return try BenchProcess.run(["report", "--results", folder.path, "--no-report", "--data-out", folder.appendingPathComponent("data").path])
+        return try BenchProcess.run(["--results", folder.path, "--data-out", folder.appendingPathComponent("data").path],
+                                    program: builtExecutable(named: "bench-reference"))
     }
 
     @Test func aColumnNamedTwiceIsADataErrorNamingIt() throws {

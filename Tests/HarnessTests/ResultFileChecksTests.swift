@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Result files given to `baseline update --from` and `report` that are not a run's trials: a
@@ -92,7 +93,8 @@ import Testing
         let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
         let missing = folder.appendingPathComponent("missing.md")
-        let report = try BenchProcess.run(["report", "--results", run.path, "--readme", missing.path])
+        let report = try BenchProcess.run(["--results", run.path, "--readme", missing.path],
+                                          program: builtExecutable(named: "bench-reference"))
         #expect(report.status == BenchExitCode.noInput.rawValue, "\(report.status): \(report.standardError)")
         #expect(report.standardError.contains("--readme") && report.standardError.contains(missing.path), "\(report.standardError)")
         #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path), "nothing written")

@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import ReferenceDocuments
 import Report
 import Testing
 

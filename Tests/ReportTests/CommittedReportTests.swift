@@ -1,6 +1,7 @@
 import Foundation
 import BenchCore
 import Testing
+import ReferenceDocuments
 import Report
 
 /// results/REPORT.md against the committed results/trials.csv: the medians it shows are

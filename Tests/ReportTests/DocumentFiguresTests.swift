@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Testing
+import ReferenceDocuments
 import Report
 
 /// Every figure README.md, REPORT.md and SCENARIO.md show comes from committed data through the generator:

@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Testing
+@testable import ReferenceDocuments
 @testable import Report
 
 /// The committed encodings.csv against what the decoders' source says each path holds, in heap

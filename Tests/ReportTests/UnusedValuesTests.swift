@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReferenceDocuments
 import Report
 
 /// Every value the report computes from the committed results is quoted by a document (a

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceDocuments
 import Report
 import Scenarios
 import Testing

@@ -1,13 +1,16 @@
 import Foundation
 
 /// The `bench` binary that SwiftPM built next to the test bundle, for tests that run it as a real process.
-public func benchExecutable() -> String {
+public func benchExecutable() -> String { builtExecutable(named: "bench") }
+
+/// An executable of this package (`bench`, `bench-reference`) that SwiftPM built next to the test bundle.
+public func builtExecutable(named name: String) -> String {
     let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
     for _ in 0..<4 {
-        let candidate = folder.appendingPathComponent("bench").path
+        let candidate = folder.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         folder.deleteLastPathComponent()
     }
-    fatalError("bench binary not found near \(testBinary); build it with `swift build`")
+    fatalError("\(name) binary not found near \(testBinary); build it with `swift build`")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import Report
 
 /// The figures the prose of README.md and REPORT.md quotes beyond the tables: the article's own
 /// numbers and what follows from them, the harness's settings, and what the committed runs say

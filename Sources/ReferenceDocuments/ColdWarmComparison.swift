@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import Report
 
 /// The same strategies measured twice against one server: after a warm-up fetch (the harness's
 /// default) and cold (`--cold`: the child's first request is the measured one). Read from the

@@ -1,4 +1,6 @@
 import Foundation
+import Report
+import Scenarios
 
 /// results/SCENARIO.md's generated parts (`<!-- table:NAME -->` blocks and `<!-- value:NAME -->`
 /// figures), computed from the committed scenario CSVs by `bench report --results results`:

@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import Scenarios
 
 /// The rows of one scenario CSV, read for a document's figures: one settings group, or groups that
 /// differ only in the settings the file is about (`varying`: the memory limit, the fault, the speed).

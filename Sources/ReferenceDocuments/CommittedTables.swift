@@ -1,4 +1,5 @@
 import BenchCore
+import Report
 import Foundation
 
 /// A small CSV the report quotes (the corpus ranking, the --jobs timings): rows by column name.

@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import Report
 
 /// REPORT.md's section on the example package: AsyncHTTPClient against URLSession.
 extension ReportFigures {

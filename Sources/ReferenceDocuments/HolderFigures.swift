@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import Report
 
 /// REPORT.md's "Who holds the peak": the holders of the article's cases under both allocators, the
 /// cells whose exact heap peak is bimodal explained by the holders that differ between their high

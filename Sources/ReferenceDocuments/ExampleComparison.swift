@@ -1,5 +1,6 @@
 import Foundation
 import BenchCore
+import Report
 
 /// AsyncHTTPClient's two strategies measured through the ImageMemoryBench library by the example
 /// package's own executable (`make example`: results/example/), beside URLSession's data and

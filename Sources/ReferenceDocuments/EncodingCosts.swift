@@ -1,4 +1,5 @@
 import BenchCore
+import Report
 import Foundation
 
 /// encodings.csv (scripts/encodings.py): the same picture in every encoding, our full and

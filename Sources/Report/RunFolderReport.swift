@@ -1,9 +1,9 @@
 import Foundation
 import BenchCore
 
-/// Reads a results folder and regenerates what is derived from it: the chart data that the
-/// gnuplot scripts draw, and the tables and quoted numbers of REPORT.md.
-public struct ResultsReport: ResultsFolder {
+/// Reads one run's folder and writes what is derived from it: the chart data that the gnuplot
+/// scripts draw and the tables of the run's REPORT.md (`bench report`).
+public struct RunFolderReport: ResultsFolder {
     public var directory: URL
 
     public init(directory: URL) {
@@ -11,7 +11,7 @@ public struct ResultsReport: ResultsFolder {
     }
 
     /// trials.csv is required; the timeline, sweep, context and environment are used when present.
-    public func load() throws -> ReportFigures {
+    public func load() throws -> RunFigures {
         guard FileManager.default.fileExists(atPath: trialsCSV.path) else {
             throw ReportError.missing(path: trialsCSV.path, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
         }
@@ -36,46 +36,32 @@ public struct ResultsReport: ResultsFolder {
             context = try? decoder.decode(JSONExport.self, from: json).context
         }
         let environment = try? String(contentsOf: environmentText, encoding: .utf8)
-        let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in try parse(url) { try TrialsCSV.parse($0) } }
-        var validation: [[String: Double]]?
-        if FileManager.default.fileExists(atPath: validationCSV.path) {
-            validation = try parse(validationCSV) { text in
-                let rows = try CSV.parse(text).filter { $0 != [""] }
-                guard let header = rows.first else { return [] }
-                return rows.dropFirst().map { fields in
-                    Dictionary(zip(header, fields).compactMap { name, field in Double(field).map { (name, $0) } },
-                               uniquingKeysWith: { first, _ in first })
-                }
-            }
-        }
-        var figures = ReportFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
-                                    context: context, environment: environment, coldWarm: coldWarm, validation: validation)
-        figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
-        figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
-            try parse(url) { try TrialsCSV.parse($0) }
-        }
-        figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
-        // The chart's holders: the run's own holders.csv, else the holders run's (results/holders/).
-        for file in [directory.appendingPathComponent("holders.csv"),
-                     directory.appendingPathComponent(HolderFigures.folderName).appendingPathComponent("holders.csv")]
-        where figures.holdersChart == nil && FileManager.default.fileExists(atPath: file.path) {
-            figures.holdersChart = HoldersChart(runs: try parse(file) { try HoldersCSV.parse($0) })
-        }
-        let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
-        if FileManager.default.fileExists(atPath: encodingsCSV.path) {
-            figures.encodings = try parse(encodingsCSV) { try EncodingCosts.parse($0) }
-        }
-        return figures
+        return RunFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
+                          context: context, environment: environment)
     }
 
-    /// Writes the `.dat` files and `vars.gp` into `folder`, removing stale ones this run did not write
+    /// The stacked bars of the holders chart from the first of `files` that exists (the run's own
+    /// holders.csv by default).
+    public func holdersChart(from files: [URL]? = nil) throws -> HoldersChart? {
+        for file in files ?? [directory.appendingPathComponent("holders.csv")]
+        where FileManager.default.fileExists(atPath: file.path) {
+            return HoldersChart(runs: try parse(file) { try HoldersCSV.parse($0) })
+        }
+        return nil
+    }
+
+    /// The `.dat` files and `vars.gp` of a run: its chart data and, with holders, holders.dat.
+    public static func chartFiles(_ figures: RunFigures, holders: HoldersChart?) -> [String: String] {
+        var files = figures.chart.files()
+        if let table = holders?.table() { files["holders.dat"] = table }
+        return files
+    }
+
+    /// Writes `files` into `folder`, removing stale ones this run did not write
     /// (a sweep.dat left from an older sweep.csv would be drawn as if it were current).
     @discardableResult
-    public func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
+    public static func writeChartData(_ files: [String: String], to folder: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var files = figures.chart.files()
-        if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
-        if let holders = figures.holdersChart?.table() { files["holders.dat"] = holders }
         for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path)
         where (stale.hasSuffix(".dat") || stale == "vars.gp") && files[stale] == nil {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
@@ -87,12 +73,13 @@ public struct ResultsReport: ResultsFolder {
         }
     }
 
-    /// Regenerates the marked parts of the report at `url`; a missing report is started from a skeleton.
-    public func updateReport(_ figures: ReportFigures, at url: URL) throws {
+    /// Regenerates the marked parts of the document at `url` from `blocks` and `values`; a missing
+    /// document is started from the run report's skeleton.
+    public static func update(at url: URL, blocks: [String: String], values: [String: String]) throws {
         // Only a regular file is read: a FIFO would wait for a writer, a device has no report in it.
         let existing = SafeFile.kind(at: url.path) == .regularFile
-            ? (try? String(contentsOf: url, encoding: .utf8)) ?? Self.skeleton : Self.skeleton
-        let updated = try GeneratedSections.apply(to: existing, blocks: figures.blocks(), values: figures.values())
+            ? (try? String(contentsOf: url, encoding: .utf8)) ?? skeleton : skeleton
+        let updated = try GeneratedSections.apply(to: existing, blocks: blocks, values: values)
         if updated != existing { try AtomicFile.write(updated, to: url) }
     }
 
@@ -116,7 +103,8 @@ public struct ResultsReport: ResultsFolder {
 
         """
 
-    private func parse<T>(_ url: URL, _ body: (String) throws -> T) throws -> T {
+    /// `body` over the text of `url`, its failures named as the report's errors.
+    public func parse<T>(_ url: URL, _ body: (String) throws -> T) throws -> T {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)

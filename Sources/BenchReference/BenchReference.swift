@@ -1,0 +1,85 @@
+import ArgumentParser
+import BenchCore
+import Foundation
+import ReferenceDocuments
+import Report
+import Scenarios
+
+/// This repository's maintainer tool: regenerates the committed documents (results/REPORT.md,
+/// results/SCENARIO.md, README.md's figures) and their chart data from the committed results.
+/// `make reference` and `make plots-reference` run it; the ImageMemoryBench product cannot reach it.
+@main
+struct BenchReference: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-reference",
+        abstract: "Regenerate this repository's documents (REPORT.md, SCENARIO.md, README.md's figures) from results/.",
+        discussion: """
+        Reads the committed reference folder: trials.csv (required), timeline.csv, sweep.csv, trials.json, \
+        environment.txt, and the studies beside them (cold-warm/, example/, holders/, corpus/, jobs/, \
+        encodings.csv, validation.csv, the scenario CSVs). Writes gnuplot's input and rewrites the parts of \
+        the documents between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept.
+
+        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (named) or a document has a \
+        marker nothing computes; 66 trials.csv or the --readme is missing; 73 an output cannot be written.
+        """)
+
+    @Option(help: "The committed reference folder.")
+    var results = "results"
+
+    @Option(help: "Folder for the chart data (default: <results>/charts/data).")
+    var dataOut: String?
+
+    @Option(help: "The report to regenerate (default: <results>/REPORT.md).")
+    var reportFile: String?
+
+    @Option(help: "Also regenerate the marked figures of this document (README.md).")
+    var readme: String?
+
+    func run() throws {
+        if let readme, !FileManager.default.fileExists(atPath: readme) {
+            throw fail(.noInput, "--readme \(readme) does not exist; it names the document whose marked figures are regenerated, e.g. README.md")
+        }
+        let folder = URL(fileURLWithPath: results, isDirectory: true)
+        let report = ResultsReport(directory: folder)
+        let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
+        let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
+        do {
+            let figures = try report.load()
+            try report.updateReport(figures, at: reportURL)
+            print("regenerated the tables of \(reportURL.path)")
+            let written = try report.writeChartData(figures, to: dataFolder)
+            print("wrote \(written.count) chart data files to \(dataFolder.path)")
+            if try Self.regenerateScenarioDocument(in: folder) {
+                print("regenerated the tables of \(folder.appendingPathComponent("SCENARIO.md").path)")
+            }
+            if let readme {
+                let url = URL(fileURLWithPath: readme)
+                try report.updateReport(figures, at: url)
+                print("regenerated the figures of \(url.path)")
+            }
+        } catch let error as ReportError {
+            throw fail(error.isMissingInput ? .noInput : .badInput, error.description)
+        } catch let error as ScenarioError {
+            throw fail(.badInput, error.description)
+        } catch let error as AtomicFile.WriteError {
+            throw fail(.cannotCreateOutput, error.description)
+        }
+    }
+
+    /// SCENARIO.md's generated tables and figures from the folder's scenario CSVs; false when the
+    /// folder has no SCENARIO.md or no scenario.csv.
+    static func regenerateScenarioDocument(in folder: URL) throws -> Bool {
+        let document = folder.appendingPathComponent("SCENARIO.md")
+        guard let text = try? String(contentsOf: document, encoding: .utf8),
+              FileManager.default.fileExists(atPath: folder.appendingPathComponent(ScenarioDocument.caps).path) else { return false }
+        let figures = try ScenarioDocument(folder: folder)
+        let updated = try GeneratedSections.apply(to: text, blocks: figures.blocks, values: figures.values)
+        if updated != text { try AtomicFile.write(Data(updated.utf8), to: document) }
+        return true
+    }
+
+    private func fail(_ code: BenchExitCode, _ message: String) -> ExitCode {
+        StandardError.write("bench-reference: \(message)\n")
+        return ExitCode(code.rawValue)
+    }
+}

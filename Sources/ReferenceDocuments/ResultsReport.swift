@@ -1,0 +1,63 @@
+import Foundation
+import BenchCore
+import Report
+
+/// Reads the committed reference folder (results/) and regenerates this repository's documents
+/// from it: the chart data, REPORT.md's tables and quoted numbers, and README.md's figures.
+/// A run's own folder needs only `RunFolderReport`, which this builds on.
+public struct ResultsReport: ResultsFolder {
+    public var directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    private var run: RunFolderReport { RunFolderReport(directory: directory) }
+
+    /// The run's figures (trials.csv required) and every committed study the folder holds.
+    public func load() throws -> ReportFigures {
+        let runFigures = try run.load()
+        let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in try run.parse(url) { try TrialsCSV.parse($0) } }
+        var validation: [[String: Double]]?
+        if FileManager.default.fileExists(atPath: validationCSV.path) {
+            validation = try run.parse(validationCSV) { text in
+                let rows = try CSV.parse(text).filter { $0 != [""] }
+                guard let header = rows.first else { return [] }
+                return rows.dropFirst().map { fields in
+                    Dictionary(zip(header, fields).compactMap { name, field in Double(field).map { (name, $0) } },
+                               uniquingKeysWith: { first, _ in first })
+                }
+            }
+        }
+        var figures = ReportFigures(chart: runFigures.chart, context: runFigures.context, environment: runFigures.environment,
+                                    coldWarm: coldWarm, validation: validation)
+        figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
+        figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
+            try run.parse(url) { try TrialsCSV.parse($0) }
+        }
+        figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
+        // The chart's holders: the folder's own holders.csv, else the holders run's (results/holders/).
+        figures.holdersChart = try run.holdersChart(from: [
+            directory.appendingPathComponent("holders.csv"),
+            directory.appendingPathComponent(HolderFigures.folderName).appendingPathComponent("holders.csv"),
+        ])
+        let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
+        if FileManager.default.fileExists(atPath: encodingsCSV.path) {
+            figures.encodings = try run.parse(encodingsCSV) { try EncodingCosts.parse($0) }
+        }
+        return figures
+    }
+
+    /// Writes the `.dat` files and `vars.gp` into `folder` (the run's, holders.dat and encodings.dat).
+    @discardableResult
+    public func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
+        var files = RunFolderReport.chartFiles(figures.run, holders: figures.holdersChart)
+        if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
+        return try RunFolderReport.writeChartData(files, to: folder)
+    }
+
+    /// Regenerates the marked parts of the document at `url` (REPORT.md or README.md).
+    public func updateReport(_ figures: ReportFigures, at url: URL) throws {
+        try RunFolderReport.update(at: url, blocks: figures.blocks(), values: figures.values())
+    }
+}
