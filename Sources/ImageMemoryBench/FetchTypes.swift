@@ -13,7 +13,7 @@ public typealias FetchOutcome = Strategies.FetchOutcome
 /// Any other error a strategy throws is reported as a transport error with its description.
 public typealias FetchError = Strategies.FetchError
 
-/// What went wrong in transfer, in ``FetchError/transport(_:)``: a user's strategy throws
+/// What went wrong in transfer, in `FetchError.transport(_:)`: a user's strategy throws
 /// `.client(type:message:)` for its client's own errors, or lets the harness wrap any error it
 /// throws that way.
 public typealias TransportFailure = Strategies.TransportFailure

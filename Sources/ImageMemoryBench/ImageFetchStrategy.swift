@@ -7,7 +7,7 @@ import Foundation
 /// resource of the same server to warm up (sessions, connection pools, lazy set-up), then
 /// resets its peaks and measures one more ``fetch(url:)`` of the image, and the decode, if asked.
 ///
-/// Register your strategies with ``BenchMain/main(strategies:)``; `bench list` then shows them,
+/// Register your strategies with ``BenchMain/main(strategies:renderers:)``; `bench list` then shows them,
 /// marked as yours, and `--strategy NAME` measures them like the built-in ones.
 ///
 /// ```swift
@@ -36,8 +36,8 @@ public protocol ImageFetchStrategy: Sendable {
 
     /// Fetches `url` and returns the body, in memory or in a file in the work directory.
     ///
-    /// Throw ``FetchError`` for a failed transfer (``FetchError/httpStatus(_:)`` for a status
-    /// outside 200...299, ``FetchError/lengthMismatch(expected:received:)`` for a short body):
+    /// Throw ``FetchError`` for a failed transfer (`FetchError.httpStatus(_:)` for a status
+    /// outside 200...299, `FetchError.lengthMismatch(expected:received:)` for a short body):
     /// the trial's row then says what went wrong. The harness waits for this call on a thread of
     /// its own; nothing else runs in the child meanwhile.
     func fetch(url: URL) async throws -> FetchOutcome

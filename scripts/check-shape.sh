@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The package's shape, checked in CI (.ci/run) and by `make check-shape`:
+#  1. every import of this package's modules is declared in Package.swift, and no library product
+#     reaches the maintainers' targets (scripts/check-imports.py);
+#  2. README.md's module graph matches Package.swift (scripts/module-graph.py);
+#  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
+#     (inter-module API is `package`);
+#  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
+#  5. the ImageMemoryBench product's API has no breaking change against API_BASELINE (default: the
+#     previous commit), by `swift package diagnose-api-breaking-changes`.
+# Exits 1 naming the first check that failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+PUBLIC_LIMIT=${PUBLIC_LIMIT:-150}
+API_BASELINE=${API_BASELINE:-HEAD~1}
+docs_out=${DOCS_OUT:-.build/docs}
+
+fail() { echo "check-shape: $*" >&2; exit 1; }
+
+dump=$(mktemp)
+trap 'rm -f "$dump"' EXIT
+$SWIFT package dump-package > "$dump" || fail "swift package dump-package failed"
+python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
+python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
+
+public_lines=$(grep -rw --include='*.swift' public Sources | grep -vc '^Sources/ImageMemoryBench/' || true)
+echo "check-shape: $public_lines lines say public outside Sources/ImageMemoryBench (at most $PUBLIC_LIMIT)"
+[ "$public_lines" -le "$PUBLIC_LIMIT" ] || fail "$public_lines public lines outside Sources/ImageMemoryBench; inter-module API is package"
+
+$SWIFT package --allow-writing-to-directory "$docs_out" generate-documentation --target ImageMemoryBench \
+  --output-path "$docs_out" --warnings-as-errors || fail "the DocC catalog of ImageMemoryBench has warnings"
+
+git rev-parse --verify --quiet "$API_BASELINE^{commit}" >/dev/null \
+  || fail "no commit $API_BASELINE to compare the API with (a shallow clone? fetch the history or set API_BASELINE)"
+$SWIFT package diagnose-api-breaking-changes "$API_BASELINE" --products ImageMemoryBench \
+  || fail "the ImageMemoryBench product's API breaks against $API_BASELINE"
+echo "check-shape: imports, module graph, public API, DocC and API compatibility hold"
