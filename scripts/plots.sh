@@ -19,8 +19,11 @@ if [ ! -x "$bench" ]; then
 fi
 command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/setup.sh" >&2; exit 69; }
 
-# README=README.md (make reference) also regenerates the README's figures from these results.
-"$bench" report --results "$results" --data-out "$data" ${README:+--readme "$README"}
+# DOCUMENTS="README.md docs/X.md ..." (make reference) also regenerates those documents' figures
+# from these results (space-separated paths).
+documents=()
+for document in ${DOCUMENTS:-}; do documents+=(--readme "$document"); done
+"$bench" report --results "$results" --data-out "$data" ${documents[@]+"${documents[@]}"}
 
 drawn=()
 # gp_string VALUE: VALUE as a gnuplot string literal (single-quoted; a quote inside is doubled),

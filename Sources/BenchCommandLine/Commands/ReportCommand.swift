@@ -20,7 +20,7 @@ struct ReportCommand: ParsableCommand {
         scenario-speed.csv, each of which may vary only in its own setting (memory limit; fault and retries; speed).
 
         Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (trials.csv: a missing column or \
-        an impossible figure, named), or a scenario CSV mixes settings; 66 trials.csv or the --readme is missing; \
+        an impossible figure, named), or a scenario CSV mixes settings; 66 trials.csv or a --readme is missing; \
         73 an output cannot be written (a folder where the report goes, a FIFO nobody reads, a full disk). \
         A --report-file that is a symlink has its target rewritten; /dev/null or a FIFO being read gets the \
         report written through.
@@ -38,13 +38,13 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Only write the chart data; leave the report alone.")
     var noReport = false
 
-    @Option(help: "Also regenerate the marked figures of this document (README.md, for the committed reference only).")
-    var readme: String?
+    @Option(help: "Also regenerate the marked figures of this document (README.md or a docs/ file, for the committed reference only); repeat it for several.")
+    var readme: [String] = []
 
     func run() throws {
         // Before anything is written: a --readme that is not there is a mistyped path, not "no figures to update".
-        if let readme, !FileManager.default.fileExists(atPath: readme) {
-            throw BenchFailure(.noInput, "--readme \(readme) does not exist; it names the document whose marked figures are regenerated, e.g. README.md").reported()
+        for document in readme where !FileManager.default.fileExists(atPath: document) {
+            throw BenchFailure(.noInput, "--readme \(document) does not exist; it names the document whose marked figures are regenerated, e.g. README.md").reported()
         }
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         let report = ResultsReport(directory: folder)
@@ -64,8 +64,8 @@ struct ReportCommand: ParsableCommand {
             if try Self.regenerateScenarioDocument(in: folder) {
                 print("regenerated the tables of \(folder.appendingPathComponent("SCENARIO.md").path)")
             }
-            if let readme {
-                let url = URL(fileURLWithPath: readme)
+            for document in readme {
+                let url = URL(fileURLWithPath: document)
                 try report.updateReport(figures, at: url)
                 print("regenerated the figures of \(url.path)")
             }
