@@ -7,6 +7,8 @@ RESULTS ?= results
 RUNS ?= runs
 BENCH ?= .build/release/bench
 comma := ,
+# The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
+DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
 .PHONY: setup build fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
@@ -77,7 +79,7 @@ scenario-reference: build
 	cp $(SCENARIO_SCRATCH)/memory-limit/scenario.csv $(RESULTS)/scenario-memory-limit.csv
 	cp $(SCENARIO_SCRATCH)/faults/scenario.csv $(RESULTS)/scenario-faults.csv
 	cp $(SCENARIO_SCRATCH)/speed/scenario.csv $(RESULTS)/scenario-speed.csv
-	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
+	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # Who holds the peak (results/holders/): the article's strategies with async-data and contents-of, every
 # built-in renderer, both allocators, 20 runs a cell, so that a cell's rare high runs (a race between
@@ -137,7 +139,8 @@ plots: build
 
 # Re-measures the committed reference in results/ (over an hour): the full matrix, the sweep,
 # the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings, the example
-# package, the scrolling list, the environment, then the charts and the documents' figures.
+# package, the scrolling list, the environment, then the charts and the documents' figures
+# (results/REPORT.md, results/SCENARIO.md, README.md and docs/).
 # Review and commit the changes. --replace: re-measuring the committed files is the point here
 # (bench refuses to overwrite an earlier run's rows otherwise).
 reference: build
@@ -148,7 +151,7 @@ reference: build
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
 	@$(MAKE) --no-print-directory example scenario-reference holders-reference
 	@bash scripts/environment.sh > $(RESULTS)/environment.txt
-	README=README.md BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
+	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # A user's package measuring its own loader through the ImageMemoryBench library: AsyncHTTPClient's
 # collected body and FileDownloadDelegate against URLSession's data and download tasks, the

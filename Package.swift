@@ -44,7 +44,8 @@ let package = Package(
         // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
         .target(name: "CHeapStats", dependencies: ["CJemalloc"]),
         // Defines malloc and friends to keep an exact live-bytes maximum. Linked into every
-        // executable that uses Probe (bench, the test runner): never into a library product.
+        // executable that uses Probe: bench, the test runner, and a user's executable through the
+        // ImageMemoryBench product (on purpose: the exact heap peak needs no LD_PRELOAD library).
         .target(name: "CHeapPeak"),
         // Defines pthread_create so that, under `--memory-limit`, a thread that cannot start ends
         // the child at once (libdispatch would retry forever). Linked into bench through Scenarios.

@@ -5,8 +5,8 @@
 #
 # Usage: scripts/plots.sh [results-folder]      (BENCH=path/to/bench, default .build/release/bench)
 # `make plots` passes the latest run (runs/<UTC time>/). `make reference` passes results/ with
-# README=README.md: then the maintainers' bench-reference (BENCH_REFERENCE) regenerates REPORT.md,
-# SCENARIO.md and README.md's figures from the committed results instead.
+# DOCUMENTS: then the maintainers' bench-reference (BENCH_REFERENCE) regenerates REPORT.md,
+# SCENARIO.md and the documents' figures from the committed results instead.
 set -euo pipefail
 
 results=${1:-results}
@@ -22,9 +22,13 @@ if [ ! -x "$bench" ]; then
 fi
 command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/setup.sh" >&2; exit 69; }
 
-if [ -n "${README:-}" ]; then
+# DOCUMENTS="README.md docs/X.md ..." (make reference): the committed reference, whose REPORT.md,
+# SCENARIO.md and those documents' figures the maintainers' bench-reference regenerates.
+if [ -n "${DOCUMENTS:-}" ]; then
   [ -x "$bench_reference" ] || { echo "plots: $bench_reference is not built; run 'swift build -c release'" >&2; exit 66; }
-  "$bench_reference" --results "$results" --data-out "$data" --readme "$README"
+  documents=()
+  for document in $DOCUMENTS; do documents+=(--document "$document"); done
+  "$bench_reference" --results "$results" --data-out "$data" "${documents[@]}"
 else
   "$bench" report --results "$results" --data-out "$data"
 fi

@@ -3,7 +3,7 @@ import Foundation
 /// `trials.csv`: one tidy row per run, units in the column names. Failed runs are rows too,
 /// with their status and error and empty measurement cells.
 public enum TrialsCSV {
-    /// The columns, in order. The first fifteen are the contract from DESIGN.md; the rest add detail.
+    /// The columns, in order. The first fifteen are the stable contract (docs/OUTPUT.md lists them); the rest add detail.
     public static let columns: [(name: String, value: @Sendable (TrialResult) -> String)] = [
         ("strategy", { $0.strategy }),
         ("render", { $0.render.rawValue }),

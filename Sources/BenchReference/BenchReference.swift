@@ -20,7 +20,7 @@ struct BenchReference: ParsableCommand {
         the documents between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept.
 
         Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (named) or a document has a \
-        marker nothing computes; 66 trials.csv or the --readme is missing; 73 an output cannot be written.
+        marker nothing computes; 66 trials.csv or a --document is missing; 73 an output cannot be written.
         """)
 
     @Option(help: "The committed reference folder.")
@@ -32,12 +32,13 @@ struct BenchReference: ParsableCommand {
     @Option(help: "The report to regenerate (default: <results>/REPORT.md).")
     var reportFile: String?
 
-    @Option(help: "Also regenerate the marked figures of this document (README.md).")
-    var readme: String?
+    @Option(help: "Also regenerate the marked figures of this document (README.md, a docs/ file); repeat it for several.")
+    var document: [String] = []
 
     func run() throws {
-        if let readme, !FileManager.default.fileExists(atPath: readme) {
-            throw fail(.noInput, "--readme \(readme) does not exist; it names the document whose marked figures are regenerated, e.g. README.md")
+        // Before anything is written: a document that is not there is a mistyped path.
+        for path in document where !FileManager.default.fileExists(atPath: path) {
+            throw fail(.noInput, "--document \(path) does not exist; it names a document whose marked figures are regenerated, e.g. README.md")
         }
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         let report = ResultsReport(directory: folder)
@@ -52,8 +53,8 @@ struct BenchReference: ParsableCommand {
             if try Self.regenerateScenarioDocument(in: folder) {
                 print("regenerated the tables of \(folder.appendingPathComponent("SCENARIO.md").path)")
             }
-            if let readme {
-                let url = URL(fileURLWithPath: readme)
+            for path in document {
+                let url = URL(fileURLWithPath: path)
                 try report.updateReport(figures, at: url)
                 print("regenerated the figures of \(url.path)")
             }

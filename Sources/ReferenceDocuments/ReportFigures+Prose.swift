@@ -2,7 +2,7 @@ import Foundation
 import BenchCore
 import Report
 
-/// The figures the prose of README.md and REPORT.md quotes beyond the tables: the article's own
+/// The figures the prose of README.md, docs/ and REPORT.md quotes beyond the tables: the article's own
 /// numbers and what follows from them, the harness's settings, and what the committed runs say
 /// about the harness itself (cost of a run, the sampler's cost, repeatability, the validation).
 /// Each is computed here from the committed data or read from the code that sets it, so that no

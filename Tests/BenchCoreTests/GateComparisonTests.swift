@@ -89,8 +89,8 @@ import Testing
     func pages(_ megabytes: [Double]) -> [Int] { megabytes.map { Int($0 * 1e6 / 4096) * 4096 } }
 
     /// The case: a data task at 59.6 MB against 26.4 MB, every new run above every old
-    /// one, 5 runs against 5 (the default), RSS in pages so some runs tie. The old normal
-    /// approximation could not go below p = 0.0052 here (0.0061 with other ties) and called it
+    /// one, 5 runs against 5 (the default), RSS in pages so some runs tie. The normal
+    /// approximation cannot go below p = 0.0052 here (0.0061 with other ties) and calls it
     /// "unconfirmed"; the exact test gives 1/252 = 0.00397 < 0.005: a regression.
     @Test func completeSeparationOfFiveAgainstFiveInPagesIsARegressionAtTheCommittedLevel() throws {
         let baseline = pages([26.4, 26.4, 26.4, 26.41, 26.41])
@@ -151,7 +151,7 @@ import Testing
         #expect(gate.warnings.contains { $0.contains("data+full [system]") && $0.contains("unstable in CURRENT") && $0.contains("--runs") })
     }
 
-    /// A p just below the level must not print as the level itself (the old "%.3f" printed 0.005).
+    /// A p just below the level must not print as the level itself ("%.3f" prints 0.005).
     @Test func pValuesBesideTheLevelPrintDistinctly() {
         #expect(GateReport.pValue(15.0 / 3003) == "0.004995")
         #expect(GateReport.pValue(1.0 / 3003) == "0.000333")

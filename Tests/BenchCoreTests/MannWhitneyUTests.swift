@@ -27,7 +27,7 @@ import Testing
 
     /// RSS comes in pages, so runs tie. Complete separation of 5 runs from 5 is one split in
     /// C(10, 5) = 252 whatever the ties inside each side: p = 1/252 = 0.00397, below the gate's
-    /// 0.005. The normal approximation (the old method) gave 0.0052 here, and at best 0.0061
+    /// 0.005. The normal approximation gives 0.0052 here, and at best 0.0061
     /// with other tie patterns: the level was unreachable.
     @Test func completeSeparationWithTiesIsOneSplitInTwoHundredFiftyTwo() throws {
         let result = try test([60, 60, 61, 61, 62], [26, 26, 26, 27, 27])

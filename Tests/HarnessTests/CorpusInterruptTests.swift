@@ -4,8 +4,8 @@ import Testing
 import LoopbackServer
 
 /// Ctrl-C while `bench corpus` fetches a URL list's images for their headers: the parent stops
-/// at once, as it does during the runs. It used to wait up to 65 s for every URL that did not
-/// answer, a second Ctrl-C did not help, and a third exited leaving no corpus.csv.
+/// at once, as it does during the runs. Fails on a parent that waits out each URL's timeout
+/// for every URL that does not answer, or exits at a third Ctrl-C leaving no corpus.csv.
 @Suite struct CorpusInterruptTests {
     @Test func sigintWhileURLsAreExaminedStopsAtOnce() throws {
         let server = LoopbackServer()

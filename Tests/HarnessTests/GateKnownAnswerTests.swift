@@ -10,9 +10,9 @@ import Probe
 /// and once with the test-only extra copy of the payload (BENCH_INJECT_REGRESSION=extra-copy);
 /// `bench compare` must call the peak-RSS growth a confirmed regression under both allocators.
 ///
-/// On the old statistics this failed: RSS is counted in pages, so 10 pooled runs tie, Mann-Whitney
-/// fell back to the normal approximation, whose smallest p at 5 against 5 (0.0052 to 0.0061) is above
-/// the committed level 0.005: the extra copy was "unconfirmed" and the gate passed.
+/// Fails on a normal approximation for Mann-Whitney: RSS is counted in pages, so 10 pooled runs tie,
+/// and the approximation's smallest p at 5 against 5 (0.0052 to 0.0061) is above the committed
+/// level 0.005: the extra copy would be "unconfirmed" and the gate would pass.
 @Suite(.serialized) struct GateKnownAnswerTests {
     @Test func extraCopyOfThePayloadIsAConfirmedPeakRSSRegressionAtTheDefaultRunCount() throws {
         let folder = BenchProcess.temporaryFolder()

@@ -13,7 +13,7 @@ import Testing
                                     workingDirectory: folder, timeout: 120)
     }
 
-    /// A scroll that takes a moment, should the old code start it.
+    /// A scroll that takes a moment, should a refused list start it after all.
     static let quickScroll = ["scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000"]
 
     /// Old: `--sizes ''` or `','` trapped in the server (precondition, exit 132); `a,,b` skipped the empty entry.

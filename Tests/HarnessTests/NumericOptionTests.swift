@@ -3,7 +3,7 @@ import Testing
 
 /// Every numeric option of every command refuses inf, NaN, negative, overflowing and
 /// out-of-range values with exit 64 and a message naming the option; none traps
-/// (`Int(Double.infinity)` used to kill `bench --bandwidth inf` with SIGILL).
+/// (`Int(Double.infinity)` on an unchecked value kills `bench --bandwidth inf` with SIGILL).
 @Suite struct NumericOptionTests {
     static let scenario = ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "4", "--visible", "2"]
 

@@ -233,7 +233,7 @@ import Testing
         #expect(now == keep.sorted(), "\(now)")
     }
 
-    /// Old: `bench run --out X` wrote no environment.txt, though the README lists it.
+    /// `bench run --out X` writes environment.txt, which docs/OUTPUT.md lists among a run's files.
     @Test func aRunWritesItsEnvironment() throws {
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -3,8 +3,8 @@ import Foundation
 import LoopbackServer
 import Testing
 
-/// Errors that used to be exit 1 or a row with a raw error (errno 98, URLError -1000 and -1001,
-/// NSCocoaErrorDomain 256): each is now a message that says what is wrong, with a documented
+/// Errors that could surface as exit 1 or a row with a raw error (errno 98, URLError -1000 and -1001,
+/// NSCocoaErrorDomain 256): each is a message that says what is wrong, with a documented
 /// status. The real `bench` binary each time.
 @Suite(.serialized) struct PlainMessageTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"]

@@ -85,18 +85,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: baseline.path))
     }
 
-    /// A --readme that does not exist is refused before anything is written.
-    @Test func reportRefusesAMissingReadme() throws {
+    /// A --document that does not exist is refused before anything is written.
+    @Test func referenceRefusesAMissingDocument() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = folder.appendingPathComponent("run")
         let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
         let missing = folder.appendingPathComponent("missing.md")
-        let report = try BenchProcess.run(["--results", run.path, "--readme", missing.path],
+        let report = try BenchProcess.run(["--results", run.path, "--document", missing.path],
                                           program: builtExecutable(named: "bench-reference"))
         #expect(report.status == BenchExitCode.noInput.rawValue, "\(report.status): \(report.standardError)")
-        #expect(report.standardError.contains("--readme") && report.standardError.contains(missing.path), "\(report.standardError)")
+        #expect(report.standardError.contains("--document") && report.standardError.contains(missing.path), "\(report.standardError)")
         #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path), "nothing written")
         #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path), "nothing written")
     }

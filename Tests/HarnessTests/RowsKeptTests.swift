@@ -5,7 +5,7 @@ import LoopbackServer
 import Report
 
 /// Nothing measured is lost and nothing is left behind: the real `bench` binary, real children,
-/// real signals, a real unwritable folder and a real full tmpfs. Each test fails on the old
+/// real signals, a real unwritable folder and a real full tmpfs. Each test fails on the
 /// behaviour it guards against (named in its comment).
 @Suite(.serialized) struct RowsKeptTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system"]
@@ -13,7 +13,7 @@ import Report
     /// A `bench` process started in a folder of its own (cwd, TMPDIR), signalled and waited on.
     /// Spawned with posix_spawn and a clean signal mask and dispositions, as a shell starts it:
     /// Foundation's Process would pass on the test thread's blocked signals, and a blocked
-    /// SIGTERM would never reach the old code either.
+    /// SIGTERM would never reach a bench that does not unblock it either.
     final class RunningBench {
         let folder: URL
         let scratch: URL

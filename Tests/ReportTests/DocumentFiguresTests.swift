@@ -4,13 +4,23 @@ import Testing
 import ReferenceDocuments
 import Report
 
-/// Every figure README.md, REPORT.md and SCENARIO.md show comes from committed data through the generator:
+/// Every figure README.md, docs/*.md, REPORT.md and SCENARIO.md show comes from committed data through the generator:
 /// outside the generated parts (`<!-- table:... -->`, `<!-- value:... -->`, and validate.py's
 /// `<!-- validation -->` block) no number with a unit of memory, time or share may be typed by hand.
 /// Constants of other people's code, which no run of ours measures, are listed with their source.
 @Suite struct DocumentFiguresTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The documents whose figures `make reference` regenerates with `bench-reference --document`
+    /// (the Makefile passes README.md and every docs/*.md), relative to the root.
+    static let readmeDocuments: [String] = {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    }()
+
+    /// Every document that shows figures: README.md and docs/, and the reference's own reports.
+    static let documents = readmeDocuments + ["results/REPORT.md", "results/SCENARIO.md"]
 
     /// Figures that are definitions or constants of the libraries described, not measurements.
     static let constants: [String: String] = [
@@ -52,7 +62,15 @@ import Report
         return found
     }
 
-    @Test(arguments: ["README.md", "results/REPORT.md", "results/SCENARIO.md"])
+    /// The listing finds the manual: a wrong root or folder would leave docs/ unchecked.
+    @Test func theDocumentsIncludeTheManualInDocs() {
+        let docs = Self.readmeDocuments.filter { $0.hasPrefix("docs/") }
+        #expect(Self.readmeDocuments.first == "README.md")
+        #expect(docs.contains("docs/MEASUREMENT.md"), "\(Self.readmeDocuments)")
+        #expect(docs.count >= 2 && docs.count <= 30, "\(docs)")
+    }
+
+    @Test(arguments: DocumentFiguresTests.documents)
     func everyFigureIsGenerated(document: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let typed = Self.typedFigures(in: text)
@@ -68,11 +86,12 @@ import Report
         #expect(Self.typedFigures(in: document).count == 3)
     }
 
-    /// README.md's generated parts are what `bench report --readme` makes of the committed results.
-    @Test func regeneratingTheReadmeFromTheCommittedResultsChangesNothing() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The generated parts of README.md and docs/ are what `bench-reference --document` makes of the committed results.
+    @Test(arguments: DocumentFiguresTests.readmeDocuments)
+    func regeneratingFromTheCommittedResultsChangesNothing(document: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let figures = try ResultsReport(directory: Self.root.appendingPathComponent("results")).load()
-        let regenerated = try GeneratedSections.apply(to: readme, blocks: figures.blocks(), values: figures.values())
-        #expect(regenerated == readme, "README.md is stale: run `make reference` (or bench report --readme README.md)")
+        let regenerated = try GeneratedSections.apply(to: text, blocks: figures.blocks(), values: figures.values())
+        #expect(regenerated == text, "\(document) is stale: run `make reference` (or bench-reference --document \(document))")
     }
 }

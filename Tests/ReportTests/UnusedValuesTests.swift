@@ -4,11 +4,11 @@ import ReferenceDocuments
 import Report
 
 /// Every value the report computes from the committed results is quoted by a document (a
-/// `<!-- value:NAME -->` marker in README.md or results/REPORT.md): a value no document uses is
+/// `<!-- value:NAME -->` marker in README.md, docs/ or results/): a value no document uses is
 /// dead code. Values made for every cell, strategy or encoding are one family: a family is in use
 /// when a document quotes any of its members (a reader may quote another cell's the same way).
 @Suite struct UnusedValuesTests {
-    static let documents = ["README.md", "results/REPORT.md", "results/SCENARIO.md"]
+    static let documents = DocumentFiguresTests.documents
 
     static func markers(in text: String) -> Set<String> {
         let regex = try! NSRegularExpression(pattern: #"<!-- value:([^ ]+) -->"#)

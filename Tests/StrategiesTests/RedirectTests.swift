@@ -3,10 +3,9 @@ import LoopbackServer
 import Strategies
 import Testing
 
-/// A server that redirects forever must not make a strategy spin: libcurl used to follow
-/// ~2,700 redirects in 1.6 s, then fail with a misleading error. Every strategy now gives up
-/// after following 20 (URLSession's own limit on Linux, which libcurl's now matches) with a
-/// transport error; the Combine data publisher retries, so it makes that attempt 1 + retries times.
+/// A server that redirects forever must not make a strategy spin, then fail with a misleading
+/// error. Every strategy gives up after following 20 (URLSession's own limit on Linux, which
+/// libcurl is set to match) with a transport error; the Combine data publisher retries, so it makes that attempt 1 + retries times.
 @Suite(.serialized) struct RedirectTests {
     static let curlStrategies = StrategyCatalog.names.filter { $0.hasPrefix("curl") }
 

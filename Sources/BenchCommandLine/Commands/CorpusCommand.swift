@@ -105,8 +105,8 @@ struct CorpusCommand: ParsableCommand {
         settings.maxImagePixels = maxImagePixels
         timing.apply(to: &settings)
 
-        // Ctrl-C while the URLs are fetched for their headers stops here (it used to wait up to a
-        // minute for each URL that did not answer): what was not examined is not measured.
+        // Ctrl-C while the URLs are fetched for their headers stops here, without waiting for URLs
+        // that do not answer: what was not examined is not measured.
         var images: [CorpusImage] = []
         for entry in entries {
             if Interruption.requested { break }
