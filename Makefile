@@ -10,7 +10,7 @@ comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: setup build fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build check-shape fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -179,6 +179,12 @@ example-test: setup
 FUZZ_SECONDS ?= 120
 fuzz: setup
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash scripts/fuzz.sh
+
+# The package's shape (scripts/check-shape.sh): declared imports, no product reaching the maintainers'
+# targets, README's module graph, links, `public` only for the library's API, the DocC catalog built
+# with warnings as errors, and no API break of ImageMemoryBench against the previous commit.
+check-shape: setup
+	SWIFT=$(SWIFT) bash scripts/check-shape.sh
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup

@@ -2,7 +2,8 @@
 # The package's shape, checked in CI (.ci/run) and by `make check-shape`:
 #  1. every import of this package's modules is declared in Package.swift, and no library product
 #     reaches the maintainers' targets (scripts/check-imports.py);
-#  2. README.md's module graph matches Package.swift (scripts/module-graph.py);
+#  2. README.md's module graph matches Package.swift (scripts/module-graph.py), and every relative
+#     link of README.md and docs/ resolves (scripts/check-links.sh);
 #  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
 #     (inter-module API is `package`);
 #  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
@@ -23,6 +24,7 @@ trap 'rm -f "$dump"' EXIT
 $SWIFT package dump-package > "$dump" || fail "swift package dump-package failed"
 python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
+bash scripts/check-links.sh || fail "a link of README.md or docs/ is broken"
 
 public_lines=$(grep -rw --include='*.swift' public Sources | grep -vc '^Sources/ImageMemoryBench/' || true)
 echo "check-shape: $public_lines lines say public outside Sources/ImageMemoryBench (at most $PUBLIC_LIMIT)"
@@ -35,4 +37,4 @@ git rev-parse --verify --quiet "$API_BASELINE^{commit}" >/dev/null \
   || fail "no commit $API_BASELINE to compare the API with (a shallow clone? fetch the history or set API_BASELINE)"
 $SWIFT package diagnose-api-breaking-changes "$API_BASELINE" --products ImageMemoryBench \
   || fail "the ImageMemoryBench product's API breaks against $API_BASELINE"
-echo "check-shape: imports, module graph, public API, DocC and API compatibility hold"
+echo "check-shape: imports, module graph, links, public API, DocC and API compatibility hold"
