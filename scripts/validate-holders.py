@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks who holds the peak against heaptrack, for the article's four cases (glibc).
 
-Each case's trial child (`bench _trial --stdout SPEC`, against `bench serve`) runs under heaptrack
+Each case's trial child (`bench _trial --stdout --spec-file SPEC`, against `bench serve`) runs under heaptrack
 with the harness's own recording on: heaptrack interposes the allocator behind bench's wrappers,
 so one process gives both answers for the same peak. Ours: the blocks the child recorded live at
 its exact heap peak (peakBlocks in its report). heaptrack's: its PEAK MEMORY CONSUMERS, the
@@ -94,7 +94,7 @@ def main():
                 env.pop("LD_PRELOAD", None)
                 env.pop("BENCH_EXACT_HEAP", None)
                 base = os.path.join(scratch, f"heaptrack-{strategy}-{render}-{run}")
-                result = validate.run(["heaptrack", "-o", base, bench, "_trial", "--stdout",
+                result = validate.run(["heaptrack", "-o", base, bench, "_trial", "--stdout", "--spec-file",
                                        validate.trial_spec(strategy, render, url, work)], env=env, cwd=scratch)
                 ours, peak = our_blocks(result.stdout)
                 theirs = heaptrack_blocks(base)

@@ -2,7 +2,7 @@
 """Checks the harness's memory figures against independent tools, for the article's four cases.
 
 For each case (data/download x none/full, system allocator) one trial child is run
-standalone (`bench _trial --stdout SPEC`) against `bench serve`, several ways:
+standalone (`bench _trial --stdout --spec-file SPEC`) against `bench serve`, several ways:
 
   ours       the exact heap maximum that bench keeps itself (its allocation wrappers are linked
              into the binary), over the whole process life (bench run reports the maximum over
@@ -40,7 +40,15 @@ CASES = [("data", "none"), ("data", "full"), ("download", "none"), ("download", 
 
 
 def trial_spec(strategy, render, url, work_directory):
-    return json.dumps({
+    """Writes the trial's spec beside its work folder and returns the file's path (`--spec-file`)."""
+    path = work_directory.rstrip("/") + ".spec.json"
+    with open(path, "w") as f:
+        json.dump(spec_fields(strategy, render, url, work_directory), f)
+    return path
+
+
+def spec_fields(strategy, render, url, work_directory):
+    return ({
         "strategy": strategy, "render": render, "allocator": "system", "run": 1,
         "url": url, "warmupURL": url.rsplit("/", 1)[0] + "/warmup",
         "workDirectory": "file://" + work_directory + "/", "maxPixel": 1024,
@@ -125,22 +133,22 @@ def main():
             # The tools' runs: bench's own wrappers off, so that only the tool counts.
             base_env = {**ours_env, "BENCH_EXACT_HEAP": "off"}
 
-            ours = [report_from(run([bench, "_trial", "--stdout", spec], env=ours_env).stdout)
+            ours = [report_from(run([bench, "_trial", "--stdout", "--spec-file", spec], env=ours_env).stdout)
                     for _ in range(options.runs)]
             timed = []
             for _ in range(options.runs):
-                result = run(["/usr/bin/time", "-v", bench, "_trial", "--stdout", spec], env=base_env)
+                result = run(["/usr/bin/time", "-v", bench, "_trial", "--stdout", "--spec-file", spec], env=base_env)
                 maximum = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1)) * 1024
                 timed.append((maximum, report_from(result.stdout)["peakRSSBytes"]))
 
             heaptrack, massif = [], []
             for index in range(options.runs):
                 heaptrack_base = os.path.join(scratch, f"heaptrack-{strategy}-{render}-{index}")
-                run(["heaptrack", "-o", heaptrack_base, bench, "_trial", "--stdout", spec], env=base_env, cwd=scratch)
+                run(["heaptrack", "-o", heaptrack_base, bench, "_trial", "--stdout", "--spec-file", spec], env=base_env, cwd=scratch)
                 heaptrack.append(heaptrack_peak_bytes(heaptrack_base))
                 massif_file = os.path.join(scratch, f"massif-{strategy}-{render}-{index}.out")
                 run(["valgrind", "--tool=massif", "--peak-inaccuracy=0", f"--massif-out-file={massif_file}",
-                     bench_for_valgrind, "_trial", "--stdout", spec], env=base_env)
+                     bench_for_valgrind, "_trial", "--stdout", "--spec-file", spec], env=base_env)
                 massif.append(massif_peak_bytes(massif_file))
 
             row = {

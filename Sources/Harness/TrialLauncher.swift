@@ -10,7 +10,7 @@ public protocol TrialLauncher: Sendable {
     func launch(_ spec: TrialSpec) -> TrialResult
 }
 
-/// Runs each trial in a fresh child: `bench _trial <spec JSON>`, report on fd 3.
+/// Runs each trial in a fresh child: `bench _trial --spec-file <work>/child-spec.json` (`ChildSpec`), report on fd 3.
 public struct ChildProcessLauncher: TrialLauncher {
     /// The hidden subcommand the child runs.
     public static let trialSubcommand = "_trial"
@@ -53,9 +53,10 @@ public struct ChildProcessLauncher: TrialLauncher {
             var launched = spec
             let environment = try environment(for: spec)
             launched.launchedAtNanos = MonotonicClock.now()
+            let specArguments = try ChildSpec.write(launched, in: spec.workDirectory)
             let output = try ChildProcess.run(
                 executable: executable,
-                arguments: [Self.trialSubcommand, String(decoding: try JSONEncoder().encode(launched), as: UTF8.self)],
+                arguments: [Self.trialSubcommand] + specArguments,
                 environment: environment,
                 timeoutSeconds: spec.timeoutSeconds)
             let wallSeconds = Double(MonotonicClock.now() - launched.launchedAtNanos!) / 1e9

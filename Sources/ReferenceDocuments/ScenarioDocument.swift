@@ -76,6 +76,12 @@ public struct ScenarioDocument: Sendable {
         if let signal = error.range(of: #"signal \d+ \([^)]*\)"#, options: .regularExpression) { return String(error[signal]) }
         return (error.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
     }
+    /// A child that ended without a report: `crashed`, as a trial's row says; files measured before
+    /// scenario rows shared the trials' statuses say `killed` (by a signal) or `failed` (an exit).
+    static func endedWithoutReport(_ status: String?) -> Bool {
+        ["crashed", "killed", "failed"].contains(status ?? "")
+    }
+
     static func status(_ row: [String: String]) -> String {
         let status = row["status"] ?? ""
         guard status != "ok", let error = row["error"], !error.isEmpty else { return status }
@@ -199,7 +205,7 @@ extension ScenarioDocument {
         for value in limits {
             let rows = ordered.filter { limit($0) == value }
             let name = "scenario_mem\(value.isFinite ? Self.f0(value / 1_048_576) : "none")_"
-            values[name + "killed"] = String(rows.filter { $0["status"] == "killed" }.count)
+            values[name + "killed"] = String(rows.filter { Self.endedWithoutReport($0["status"]) }.count)
             values[name + "placeholders"] = Self.f0(ScenarioRows.numbers("rows_fallback", of: rows).reduce(0, +))
         }
         if let smallest = limits.first(where: \.isFinite), let largest = limits.last(where: \.isFinite) {

@@ -79,7 +79,7 @@ public struct ListScrollScenario {
         result.payloadBytesAllRows = payloadBytesAllRows
         recordParentSettings(in: &result)
         result.leftoverFiles = ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
-            .filter { $0 != MemoryBudget.peakFileName && $0 != ScenarioLauncher.specFileName }.count
+            .filter { $0 != MemoryBudget.peakFileName && $0 != ChildSpec.fileName }.count
         return result
     }
 

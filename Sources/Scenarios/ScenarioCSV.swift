@@ -24,7 +24,7 @@ public enum ScenarioCSV {
         ("fault_every", { $0.spec.fault == nil ? "" : String($0.spec.faultEvery) }),
         ("retries", { String($0.spec.retries) }),
         ("memory_limit_bytes", { $0.spec.memoryLimitBytes.map(String.init) ?? "" }),
-        ("status", { $0.status }),
+        ("status", { $0.status.rawValue }),
         ("baseline_rss_bytes", { String($0.baselineRSSBytes) }),
         ("peak_rss_bytes", { String($0.peakRSSBytes) }),
         ("final_rss_bytes", { String($0.finalRSSBytes) }),

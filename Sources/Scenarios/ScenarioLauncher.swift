@@ -1,15 +1,12 @@
+import BenchCore
 import Foundation
 import Harness
 
-/// Runs one scroll in a fresh child: `bench _scenario --spec-file <work>/scroll-spec.json`,
-/// report on fd 3, with the same environment as a trial (jemalloc preloaded when asked)
-/// and TMPDIR in its work folder. The spec travels in a file, not in argv: it holds one URL
-/// per row, and Linux refuses a single argument over 128 KiB ("Argument list too long").
+/// Runs one scroll in a fresh child: `bench _scenario --spec-file <work>/child-spec.json`
+/// (`ChildSpec`, as a trial), report on fd 3, with the same environment as a trial (jemalloc
+/// preloaded when asked) and TMPDIR in its work folder.
 public struct ScenarioLauncher {
     public static let subcommand = "_scenario"
-    public static let specFileOption = "--spec-file"
-    /// The spec's file in the child's work folder (not counted among the files the child leaves).
-    public static let specFileName = "scroll-spec.json"
 
     /// A trial's launcher, for the executable and the environment a measured child gets.
     public var children: ChildProcessLauncher
@@ -22,16 +19,14 @@ public struct ScenarioLauncher {
     /// Runs the child; the work folder is left for the caller to inspect and delete.
     public func launch(_ spec: ScrollSpec) -> ScrollResult {
         var failed = ScrollResult(spec: spec)
-        failed.status = "error"
+        failed.status = .harnessError
         do {
             try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
             // FoundationNetworking puts download tasks' temporary files in TMPDIR: the work folder.
             let environment = try children.environment(workDirectory: spec.workDirectory, allocator: spec.allocator)
-            let specFile = spec.workDirectory.appendingPathComponent(Self.specFileName)
-            try JSONEncoder().encode(spec).write(to: specFile)
             let output = try ChildProcess.run(
                 executable: executable,
-                arguments: [Self.subcommand, Self.specFileOption, specFile.path],
+                arguments: [Self.subcommand] + ChildSpec.write(spec, in: spec.workDirectory),
                 environment: environment, timeoutSeconds: spec.scrollSeconds + spec.timeoutSeconds + 30)
             failed.pid = output.pid
             if !output.timedOut, let result = try? JSONDecoder().decode(ScrollResult.self, from: output.report) {
@@ -40,11 +35,12 @@ public struct ScenarioLauncher {
             // Over a memory budget the child traps without a report; its last recorded peak remains.
             failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory) ?? 0
             if output.timedOut {
-                failed.status = "timeout"
+                failed.status = .timeout
                 failed.error = "child left no report: killed after \(String(format: "%.0f", spec.scrollSeconds + spec.timeoutSeconds + 30)) s"
                     + (ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? "")
             } else {
-                failed.status = output.terminatingSignal != nil ? "killed" : "failed"
+                // As a trial: a child that ended (by a signal or an exit) without a report crashed.
+                failed.status = .crashed
                 failed.error = "child left no report: " + ChildFailure.describe(
                     exitStatus: output.exitStatus, signal: output.terminatingSignal, standardError: output.standardError)
             }

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// The console line printed after each list-scroll run (the CSV has every column).
@@ -11,7 +12,7 @@ public enum ScenarioTable {
             r.spec.strategy.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
             r.spec.render.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0),
             String(format: "%4d", r.spec.maxConcurrent),
-            r.status.padding(toLength: 7, withPad: " ", startingAt: 0),
+            r.status.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
             mb(r.peakRSSBytes - r.baselineRSSBytes), mb(r.finalRSSBytes - r.baselineRSSBytes),
             mb(r.peakHeapBytes - r.baselineHeapBytes),
             String(format: "%5.0f/%-5.0f MB", Double(r.bytesSent) / 1e6, Double(r.payloadBytesAllRows) / 1e6),

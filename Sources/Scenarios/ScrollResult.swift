@@ -1,9 +1,11 @@
+import BenchCore
 import Foundation
 
 /// One scenario run: what the child measured, plus what the parent's server counted.
 public struct ScrollResult: Codable, Sendable {
     public var spec: ScrollSpec
-    public var status = "ok"
+    /// The same vocabulary as a trial's row (`TrialStatus`): ok, crashed, timeout, harness_error.
+    public var status = TrialStatus.ok
     public var error = ""
     public var pid: Int32 = 0
 

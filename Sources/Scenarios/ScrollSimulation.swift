@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Harness
 import Imaging
@@ -13,7 +14,7 @@ public enum ScrollSimulation {
         do {
             try measure(spec, into: &result)
         } catch {
-            result.status = "error"
+            result.status = .harnessError
             result.error = String(describing: error)
         }
         return result
@@ -89,7 +90,7 @@ public enum ScrollSimulation {
         result.orphanedFilesRemoved = counters.orphanedFilesRemoved
         rows.report(into: &result)
         if !rows.allShown(visible) {
-            result.status = "timeout"
+            result.status = .timeout
             result.error = "rows on screen still had no image after \(spec.timeoutSeconds) s"
         }
     }

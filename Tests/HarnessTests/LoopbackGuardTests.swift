@@ -16,7 +16,9 @@ import Testing
         let spec = TrialSpec(strategy: strategy, render: .none, allocator: .system, run: 1,
                              url: URL(string: "http://192.0.2.1:9/photo.jpg")!, warmupURL: nil, workDirectory: work,
                              timeoutSeconds: 20)
-        let output = try BenchProcess.run(["_trial", "--stdout", String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)],
+        let specFile = work.appendingPathComponent("spec.json")
+        try JSONEncoder().encode(spec).write(to: specFile)
+        let output = try BenchProcess.run(["_trial", "--stdout", "--spec-file", specFile.path],
                                           extraEnvironment: ["BENCH_LOOPBACK_ONLY": "1", "TMPDIR": work.path], timeout: 60)
         #expect(output.standardError.contains("bench: refused a connection to 192.0.2.1: only loopback"), "\(output.standardError)")
         let report = try #require(output.standardOutput.split(separator: "\n").first { $0.hasPrefix("{") }, "\(output.standardOutput)")

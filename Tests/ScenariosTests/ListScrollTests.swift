@@ -28,7 +28,7 @@ import TestSupport
         let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
             .run(workDirectory: work)
         print(ScenarioTable.line(result))
-        #expect(result.status == "ok", "\(result.error)")
+        #expect(result.status == .ok, "\(result.error)")
         return result
     }
 
@@ -92,7 +92,7 @@ import TestSupport
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
         let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
             .run(workDirectory: work)
-        #expect(result.status == "error")
+        #expect(result.status == .harnessError)
         #expect(result.error.contains("VmData"), "\(result.error)")
         #expect(result.requestsStarted == 0)
     }
@@ -119,7 +119,7 @@ import TestSupport
         let header = try #require(lines.first)
         let row = Dictionary(uniqueKeysWithValues: zip(header, try #require(lines.dropFirst().first)))
         #expect(row["status"] != "timeout", "\(row["error"] ?? "")")
-        #expect(["killed", "error"].contains(row["status"]) || Int(row["rows_fallback"] ?? "") ?? 0 > 0, "\(row)")
+        #expect(["crashed", "harness_error"].contains(row["status"]) || Int(row["rows_fallback"] ?? "") ?? 0 > 0, "\(row)")
         if row["error"]?.contains("thread could not start") == true {
             #expect(row["error"]?.contains("--memory-limit") == true)
         }

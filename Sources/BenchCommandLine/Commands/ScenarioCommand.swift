@@ -162,12 +162,12 @@ struct ListScrollCommand: ParsableCommand {
                             throw BenchFailure(.internalError, "cannot run the scenario: \(error)").reported()
                         }
                         // A child killed because the run was interrupted is not a measurement: no row.
-                        if Interruption.requested && result.status != "ok" { break }
+                        if Interruption.requested && result.status != .ok { break }
                         results.append(result)
                         let text = try ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath)
                         sink.write([(csvName, Data(text.utf8))], final: Interruption.requested)
                         print(ScenarioTable.line(result))
-                        if result.status != "ok" {
+                        if result.status != .ok {
                             failures += 1
                             printError("scenario failed: \(strategy.rawValue)/\(render.rawValue)/cap \(cap): \(result.status): \(result.error)")
                         }

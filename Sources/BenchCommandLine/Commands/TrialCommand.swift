@@ -3,7 +3,7 @@ import Foundation
 import BenchCore
 import Harness
 
-/// The child side of a run: `bench _trial <spec JSON>`, started by the parent, never by hand.
+/// The child side of a run: `bench _trial --spec-file <path>`, started by the parent, never by hand.
 /// Reports its TrialResult as JSON on fd 3, or on stdout with `--stdout` (to run a trial
 /// standalone, e.g. under heaptrack or valgrind: see scripts/validate.py).
 struct TrialCommand: ParsableCommand {
@@ -12,19 +12,13 @@ struct TrialCommand: ParsableCommand {
         abstract: "Run one measured trial (internal: started by `bench run` in a fresh process).",
         shouldDisplay: false)
 
-    @Argument(help: "The trial's TrialSpec as JSON.")
-    var spec: String
+    @OptionGroup var spec: ChildSpecOption
 
     @Flag(name: .customLong("stdout"), help: "Write the report to stdout instead of fd 3.")
     var reportToStandardOutput = false
 
     func run() throws {
-        let decoded: TrialSpec
-        do {
-            decoded = try JSONDecoder().decode(TrialSpec.self, from: Data(spec.utf8))
-        } catch {
-            throw ValidationError("the trial spec is not valid JSON for TrialSpec: \(error)")
-        }
+        let decoded = try spec.decode(TrialSpec.self)
         let result = ChildTrial.run(decoded)
         let report = try JSONEncoder().encode(result)
         let descriptor = reportToStandardOutput ? STDOUT_FILENO : ChildProcess.reportDescriptor

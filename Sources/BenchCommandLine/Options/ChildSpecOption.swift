@@ -1,0 +1,16 @@
+import ArgumentParser
+import Harness
+
+/// The spec a measured child runs (`ChildSpec`): the same option for `_trial` and `_scenario`.
+struct ChildSpecOption: ParsableArguments {
+    @Option(help: "The file holding the spec as JSON (what the parent writes into the child's work folder).")
+    var specFile: String
+
+    func decode<Spec: Decodable>(_ type: Spec.Type) throws -> Spec {
+        do {
+            return try ChildSpec.read(type, from: specFile)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
