@@ -108,7 +108,7 @@ struct CorpusCommand: ParsableCommand {
         settings.maxImagePixels = maxImagePixels
         timing.apply(to: &settings)
         try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
-                            corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
+                            portion: (entries.count, shardSelection?.corpusEntries ?? entries.count, "files"), corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
 
         // Ctrl-C while the URLs are fetched for their headers stops here (it used to wait up to a
         // minute for each URL that did not answer): what was not examined is not measured.

@@ -133,7 +133,8 @@ struct RunCommand: ParsableCommand {
         let writer = ResultsWriter(rescuing: sink)
         var plan = matrix.plan
         plan.shard = sharding.shard
-        try sharding.record(.run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 })
+        try sharding.record(.run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
+                            portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"))
         let runner = BenchmarkRunner(plan: plan, source: source, settings: settings,
                                      launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback),
                                      jobs: parallelism.jobs)

@@ -21,8 +21,9 @@ struct ShardOption: ParsableArguments {
 
     /// Writes shard.json into the run's folder before the first trial (a shard stopped midway is
     /// still named); without --shard, removes one an earlier sharded run left there (with --replace).
+    /// `portion`: the items this shard measures and all of them, said on stderr.
     func record(_ kind: ShardRecord.Kind, in folder: OutputFolder, settings: [String: String],
-                corpus: (entries: Int, digest: String)? = nil) throws {
+                portion: (chosen: Int, of: Int, items: String), corpus: (entries: Int, digest: String)? = nil) throws {
         let url = folder.directory.appendingPathComponent(ShardRecord.fileName)
         guard let shard else {
             try? FileManager.default.removeItem(at: url)
@@ -34,6 +35,7 @@ struct ShardOption: ParsableArguments {
         } catch {
             throw BenchFailure(.cannotCreateOutput, "cannot write \(url.path): \(error)").reported()
         }
+        printError("shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); `bench merge` joins this folder with the other shards'")
     }
 
     /// The options that change what a trial measures, by their names: shards merged must agree on all.
