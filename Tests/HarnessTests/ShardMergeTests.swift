@@ -198,3 +198,24 @@ extension ShardMergeTests {
                 == String(contentsOf: shard.appendingPathComponent("charts/data/corpus.dat"), encoding: .utf8))
     }
 }
+
+extension ShardMergeTests {
+    /// Old: an empty shard's folder (no cell drew it) was refused as "not one run's" by merge.
+    /// One cell over two shards: one of them measures nothing, and the merge is the one cell.
+    @Test func aShardWithNoCellMerges() throws {
+        let work = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let matrix = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "64", "--height", "48"]
+        var sizes: [Int] = []
+        for index in 1...2 {
+            let output = try BenchProcess.run(matrix + ["--shard", "\(index)/2", "--out", work.appendingPathComponent("s\(index)").path])
+            #expect(output.status == 0, "\(output.standardError)")
+            sizes.append(try JobsTests.rows(work.appendingPathComponent("s\(index)")).count)
+        }
+        #expect(sizes.sorted() == [0, 1], "\(sizes)")
+        let merged = work.appendingPathComponent("merged")
+        let merge = try BenchProcess.run(["merge", work.appendingPathComponent("s1").path, work.appendingPathComponent("s2").path, "--out", merged.path])
+        #expect(merge.status == 0, "\(merge.standardError)")
+        #expect(try JobsTests.rows(merged).count == 1)
+    }
+}
