@@ -66,9 +66,11 @@ public enum ShardedRunMerge {
         try AtomicFile.write(Data(((environment ?? MachineEnvironment.describe()) + "machines:      \(shardLine)\n").utf8),
                              to: writer.environmentText)
 
-        let report = ResultsReport(directory: folder.directory)
+        // What `bench report` writes for one run's folder.
+        let report = RunFolderReport(directory: folder.directory)
         let figures = try report.load()
-        try report.updateReport(figures, at: folder.directory.appendingPathComponent("REPORT.md"))
-        _ = try report.writeChartData(figures, to: folder.directory.appendingPathComponent("charts/data", isDirectory: true))
+        try RunFolderReport.update(at: folder.directory.appendingPathComponent("REPORT.md"), blocks: figures.blocks(), values: [:])
+        _ = try RunFolderReport.writeChartData(RunFolderReport.chartFiles(figures, holders: try report.holdersChart()),
+                                               to: folder.directory.appendingPathComponent("charts/data", isDirectory: true))
     }
 }

@@ -14,7 +14,7 @@ struct MergeCommand: ParsableCommand {
         and, for a corpus, the same files; each shard once, and all of them (--partial merges what there is). \
         The rows are joined with a machine column (the host that measured each), then the merged folder \
         gets what one run writes: for runs trials.csv, timeline.csv, summary.csv, trials.json, holders, \
-        environment.txt, REPORT.md and the chart data (as `bench report`); for a corpus corpus.csv, \
+        environment.txt, REPORT.md and the chart data (as `bench report` writes them); for a corpus corpus.csv, \
         corpus-summary.csv and the chart data. merge.json names the shards and machines.
 
         Examples:
