@@ -15,7 +15,7 @@ package struct Bench: ParsableCommand {
         Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
         """,
         subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, SweepCommand.self, CorpusCommand.self,
-                      ScenarioCommand.self, ReportCommand.self, CompareCommand.self, BaselineCommand.self,
+                      ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
                       TrialCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)
 

@@ -8,6 +8,11 @@ public enum BenchExitCode: Int32, Sendable {
     case runFailed = 3
     /// `bench compare`: there is no baseline to compare with.
     case noBaseline = 5
+    /// `bench merge`: the folders are not shards of one measurement (settings, harness, libraries or
+    /// corpus differ, or a shard is given twice).
+    case shardsDiffer = 6
+    /// `bench merge`: a shard of the cover is missing (and --partial was not given).
+    case shardsMissing = 7
     /// Bad command-line input (sysexits' EX_USAGE).
     case usage = 64
     /// `bench report`: an input file is malformed (EX_DATAERR).

@@ -120,6 +120,8 @@ public struct RunContext: Codable, Sendable {
     public var jobs: Int?
     /// Allocator settings the children inherited ("GLIBC_TUNABLES=...", "MALLOC_ARENA_MAX=2"); absent when none.
     public var allocatorEnvironment: [String]?
+    /// "i/n" when the run measured one shard of the matrix (`--shard`); absent otherwise.
+    public var shard: String?
 
     public init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()

@@ -9,6 +9,8 @@ public struct BenchmarkPlan: Sendable, Equatable {
     public var renders: [RenderMode]
     public var allocators: [Allocator]
     public var runs: Int
+    /// Only the cells of this shard are measured (`--shard i/n`); nil: all of them.
+    public var shard: Shard?
 
     public init(strategies: [String], renders: [RenderMode], allocators: [Allocator], runs: Int) {
         self.strategies = strategies
@@ -28,7 +30,7 @@ public struct BenchmarkPlan: Sendable, Equatable {
     /// Run 1 of every cell, then run 2 of every cell, and so on: slow drift of a shared
     /// machine then spreads over all cells instead of biasing whichever ran last.
     public func schedule() -> [(cell: TrialCell, run: Int)] {
-        (1...max(runs, 1)).flatMap { run in cells.map { (cell: $0, run: run) } }
+        (1...max(runs, 1)).flatMap { run in cells.filter { shard?.includes($0) ?? true }.map { (cell: $0, run: run) } }
     }
 }
 

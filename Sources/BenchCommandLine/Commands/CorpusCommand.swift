@@ -62,6 +62,7 @@ struct CorpusCommand: ParsableCommand {
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
     @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
+    @OptionGroup(title: "Sharding") var sharding: ShardOption
 
     @Option(help: "Folder for corpus.csv, corpus-summary.csv and the chart's data (default: a new runs/<UTC time>/).")
     var out: String?
@@ -85,7 +86,7 @@ struct CorpusCommand: ParsableCommand {
 
     func run() throws {
         if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in corpus.csv") { printError(warning) }
-        let entries: [CorpusEntry]
+        var entries: [CorpusEntry]
         do {
             // The output folder (or runs/, where runs go by default) may be inside the corpus: its
             // CSVs and chart data would be measured as "not an image" rows by the next run.
@@ -97,6 +98,8 @@ struct CorpusCommand: ParsableCommand {
         } catch {
             throw BenchFailure(error.kind == .badList ? .usage : .noInput, error.description).reported()
         }
+        let shardSelection = sharding.shard.map { CorpusShard.select(entries, shard: $0) }
+        entries = shardSelection?.entries ?? entries
         Interruption.install()
         let folder = try RunCommand.openOutput(out, files: ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
                                                 + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)], replacing: replace)
@@ -104,6 +107,8 @@ struct CorpusCommand: ParsableCommand {
         settings.maxPixel = maxPixel
         settings.maxImagePixels = maxImagePixels
         timing.apply(to: &settings)
+        try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
+                            portion: (entries.count, shardSelection?.corpusEntries ?? entries.count, "files"), corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
 
         // Ctrl-C while the URLs are fetched for their headers stops here, without waiting for URLs
         // that do not answer: what was not examined is not measured.

@@ -50,6 +50,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
     @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
+    @OptionGroup(title: "Sharding") var sharding: ShardOption
 
     @Flag(help: "Run children with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact heap peak; for measuring its cost.")
     var noExactHeap = false
@@ -130,7 +131,11 @@ struct RunCommand: ParsableCommand {
         let folder = try Self.openOutput(out, files: Self.outputFiles, replacing: replace)
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
-        let runner = BenchmarkRunner(plan: matrix.plan, source: source, settings: settings,
+        var plan = matrix.plan
+        plan.shard = sharding.shard
+        try sharding.record(.run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
+                            portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"))
+        let runner = BenchmarkRunner(plan: plan, source: source, settings: settings,
                                      launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback),
                                      jobs: parallelism.jobs)
         parallelism.warnIfOversubscribed()
@@ -153,7 +158,8 @@ struct RunCommand: ParsableCommand {
             source: url ?? "embedded fixture \(fixture.spec.fileName)",
             payloadBytes: results.compactMap(\.payloadBytes).max(),
             runsPerCell: matrix.runs, sampleIntervalNanos: settings.sampleIntervalNanos)
-        context.plannedRuns = matrix.plan.schedule().count
+        context.plannedRuns = plan.schedule().count
+        context.shard = sharding.shard?.description
         context.completedRuns = results.count
         context.interruptedBy = Interruption.signalName
         context.jobs = parallelism.jobs
@@ -175,6 +181,12 @@ struct RunCommand: ParsableCommand {
         }
         try Self.finish(sink: sink, written: writer.writtenFiles, completed: results.count,
                     planned: context.plannedRuns ?? results.count, failed: !failed.isEmpty)
+    }
+
+    /// What else a run's figures depend on, for shards to be merged only with their like.
+    var runSettings: [String: String] {
+        ["fixture": fixture.spec.fileName, "--url": url ?? "", "--warmup-url": warmupURL ?? "", "--cold": String(cold),
+         "--bandwidth": bandwidth.map { String($0.bytesPerSecond) } ?? "", "--no-exact-heap": String(noExactHeap)]
     }
 
     /// Opens the output folder and checks the `files` to be written there before the first trial,

@@ -1,0 +1,97 @@
+import BenchCore
+import Foundation
+
+/// `shard.json`: what a folder measured with `--shard i/n` needs for `bench merge` to join it with
+/// its sibling shards: which shard, on which machine, by which harness and libraries, with which
+/// settings (every option that changes a figure, by its option name), and for a corpus the whole
+/// corpus's size and digest (so shards of two different corpora are not joined).
+public struct ShardRecord: Codable, Sendable, Equatable {
+    public static let fileName = "shard.json"
+    /// Bumped when what a trial measures changes, so shards of two versions are not joined.
+    public static let harnessVersion = "bench results 1"
+
+    public enum Kind: String, Codable, Sendable {
+        case run, corpus
+
+        /// The rows file that marks the folder's kind.
+        public var rowsFile: String { self == .run ? "trials.csv" : "corpus.csv" }
+    }
+
+    public var kind: Kind
+    /// "i/n".
+    public var shard: String
+    /// The host name of the machine that measured.
+    public var machine: String
+    public var harness: String
+    /// The commit bench was built from, when the environment says (GITHUB_SHA in GitHub Actions, or BENCH_COMMIT).
+    public var commit: String?
+    public var runID: String
+    public var settings: [String: String]
+    /// The measured libraries and toolchain (environment.txt's version lines): decoders of another
+    /// version are another measurement.
+    public var libraries: [String: String]
+    public var corpusEntries: Int?
+    public var corpusDigest: String?
+
+    public init(kind: Kind, shard: Shard, runID: String, settings: [String: String],
+                corpusEntries: Int? = nil, corpusDigest: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.kind = kind
+        self.shard = shard.description
+        machine = ProcessInfo.processInfo.hostName
+        harness = Self.harnessVersion
+        commit = environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["GITHUB_SHA"].flatMap { $0.isEmpty ? nil : $0 }
+        self.runID = runID
+        self.settings = settings
+        libraries = Self.libraries(MachineEnvironment.describe())
+        self.corpusEntries = corpusEntries
+        self.corpusDigest = corpusDigest
+    }
+
+    /// The parsed shard; nil when the file holds something else.
+    public var parsedShard: Shard? { Shard(shard) }
+
+    /// The lines of environment.txt that name versions (not the CPU, memory, OS or kernel, which
+    /// machines of one CI pool may differ in without changing what a decoder allocates).
+    static func libraries(_ environment: String) -> [String: String] {
+        let names: Set = ["swift", "glibc", "jemalloc", "libcurl", "libjpeg-turbo", "libpng", "libwebp", "libheif"]
+        var found: [String: String] = [:]
+        for line in environment.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            if names.contains(name) { found[name] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        return found
+    }
+
+    public func write(in folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
+    }
+
+    public enum ReadError: Error, CustomStringConvertible {
+        case notSharded(folder: String)
+        case malformed(path: String, problem: String)
+
+        public var description: String {
+            switch self {
+            case .notSharded(let folder):
+                return "\(folder) has no \(ShardRecord.fileName): it is not a folder written with --shard i/n (or not a results folder)"
+            case .malformed(let path, let problem): return "\(path) is not a shard record: \(problem)"
+            }
+        }
+    }
+
+    public static func read(in folder: URL) throws(ReadError) -> ShardRecord {
+        let url = folder.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw .notSharded(folder: folder.path) }
+        let record: ShardRecord
+        do { record = try JSONDecoder().decode(ShardRecord.self, from: data) } catch {
+            throw .malformed(path: url.path, problem: String(describing: error))
+        }
+        guard record.parsedShard != nil else { throw .malformed(path: url.path, problem: "shard '\(record.shard)' is not i/n") }
+        return record
+    }
+}
