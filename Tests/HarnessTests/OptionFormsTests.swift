@@ -131,7 +131,7 @@ import Testing
         // ArgumentParser wraps help: join the option's lines up to the next option.
         let text = output.standardOutput.replacingOccurrences(of: "\n", with: " ")
             .split(separator: " ").joined(separator: " ")
-        let start = try #require(text.range(of: "\(option) <"), "\(command): \(option) not in help")
+        let start = try #require(text.range(of: "\(option) <", options: .backwards), "\(command): \(option) not in help")
         let rest = text[start.upperBound...]
         let entry = rest.prefix(upTo: rest.range(of: " --")?.lowerBound ?? rest.endIndex)
         #expect(entry.contains("(default: \(value))"), "\(command) \(option): \(entry)")
