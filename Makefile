@@ -63,7 +63,7 @@ endef
 scenario-reference: build
 	rm -rf $(SCENARIO_SCRATCH) && mkdir -p $(SCENARIO_SCRATCH)
 	$(BENCH) scenario list-scroll $(SCENARIO_ARGS) --out $(SCENARIO_SCRATCH)/caps
-	for limit in 100M 200M 400M; do \
+	for limit in 100Mi 200Mi 400Mi; do \
 	  $(call scenario_tolerating_failed_runs,$(SCENARIO_SCROLL) --strategy data$(comma)download --render full$(comma)thumbnail --max-concurrent 4 --speed 20 --memory-limit $$limit --out $(SCENARIO_SCRATCH)/memory-limit); \
 	done
 	for retries in 0 2; do \

@@ -90,7 +90,7 @@ let package = Package(
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
-        .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer"]),
+        .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer", "Strategies"]),
         // The bench command line: run, list, compare, report, corpus, ... and the children's _trial.
         .target(name: "BenchCommandLine", dependencies: [
             "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies", "Corpus",

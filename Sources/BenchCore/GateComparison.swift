@@ -35,6 +35,19 @@ public enum GateVerdict: String, Sendable, Comparable {
     }
 }
 
+/// A warning of the gate about one cell: it never changes the verdict; it says what makes the
+/// verdict less sure (too few runs, high spread) or what failed.
+public struct GateWarning: Sendable, Equatable {
+    public enum Kind: CaseIterable, Sendable {
+        case failedRuns, tooFewRuns, unstable
+    }
+
+    public var kind: Kind
+    public var cell: TrialCell
+    /// The whole warning, naming the cell, the metric and the figures.
+    public var text: String
+}
+
 /// One metric of one cell, baseline against current.
 public struct MetricComparison: Sendable {
     public var cell: TrialCell
@@ -68,7 +81,10 @@ public struct MetricComparison: Sendable {
 /// decides alone and a warning says so (a gate that cannot fail would be worse).
 public struct GateComparison: Sendable {
     public var comparisons: [MetricComparison]
-    public var warnings: [String]
+    /// Every warning, in cell order, with its kind (the report counts each kind once).
+    public var cellWarnings: [GateWarning]
+    /// Every warning's sentence.
+    public var warnings: [String] { cellWarnings.map(\.text) }
     public var thresholds: GateThresholds
     /// For each cell that regressed or grew unconfirmed: the holders that changed most.
     public var holderDiffs: [TrialCell: HolderDiff] = [:]
@@ -76,7 +92,7 @@ public struct GateComparison: Sendable {
     public init(baseline: [TrialResult], current: [TrialResult], thresholds: GateThresholds) {
         self.thresholds = thresholds
         var comparisons: [MetricComparison] = []
-        var warnings: [String] = []
+        var warnings: [GateWarning] = []
         let baselineRuns = Dictionary(grouping: baseline, by: \.cell)
         let currentRuns = Dictionary(grouping: current, by: \.cell)
         let cells = Set(baselineRuns.keys).union(currentRuns.keys).sorted()
@@ -111,11 +127,12 @@ public struct GateComparison: Sendable {
                     comparison.smallestP = smallestP
                     let testable = smallestP < thresholds.significanceLevel
                     if !testable {
-                        warnings.append(String(format: "%@ %@: %d current vs %d baseline runs are too few for the "
-                                               + "significance test at %g (with these ties the smallest reachable p is %.4f): "
-                                               + "the threshold alone decides; use more runs",
-                                               cell.description, metric.label, new.count, old.count,
-                                               thresholds.significanceLevel, smallestP))
+                        warnings.append(GateWarning(kind: .tooFewRuns, cell: cell, text: String(
+                            format: "%@ %@: %d current vs %d baseline runs are too few for the "
+                                + "significance test at %g (with these ties the smallest reachable p is %.4f): "
+                                + "the threshold alone decides; use more runs",
+                            cell.description, metric.label, new.count, old.count,
+                            thresholds.significanceLevel, smallestP)))
                     }
                     let change = comparison.change!
                     if change > allowed {
@@ -126,15 +143,17 @@ public struct GateComparison: Sendable {
                     }
                 }
                 warnings += Self.stabilityWarnings(comparison, tolerance: tolerance, cvWarningPercent: thresholds.cvWarningPercent)
+                    .map { GateWarning(kind: .unstable, cell: cell, text: $0) }
                 comparisons.append(comparison)
             }
             if !failedRuns.isEmpty {
                 let reasons = Set(failedRuns.map { "\($0.status.rawValue): \($0.error)" }).sorted().prefix(3)
-                warnings.append("\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))")
+                warnings.append(GateWarning(kind: .failedRuns, cell: cell,
+                                            text: "\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))"))
             }
         }
         self.comparisons = comparisons
-        self.warnings = warnings
+        self.cellWarnings = warnings
         for (cell, verdict) in cellVerdicts where verdict == .regression || verdict == .unconfirmed {
             holderDiffs[cell] = Self.holderDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
         }

@@ -9,7 +9,9 @@ public enum GateReport {
 
     static let header = ["cell", "metric", "runs", "baseline", "current", "change", "allowed", "p", "verdict"]
 
-    public static func render(_ gate: GateComparison, format: Format) -> String {
+    /// `verbose`: every warning on its own line; otherwise one line per kind of warning, with the
+    /// cells counted (a kind with a single warning is that warning).
+    public static func render(_ gate: GateComparison, format: Format, verbose: Bool = false) -> String {
         let rows = gate.comparisons.map(row)
         let title = "Medians in MB (10^6 bytes) over the warmed-up baseline; allowed = max(absolute, "
             + "relative x baseline); p = one-sided Mann-Whitney U, current > baseline; a regression needs "
@@ -26,10 +28,33 @@ public enum GateReport {
         text += "\n" + summary(gate)
         text += whatGrew(gate, format: format)
         let bullet = format == .markdown ? "- " : "warning: "
-        if !gate.warnings.isEmpty {
-            text += "\n" + gate.warnings.map { bullet + $0 }.joined(separator: "\n") + "\n"
+        let warnings = verbose ? gate.warnings : groupedWarnings(gate)
+        if !warnings.isEmpty {
+            text += "\n" + warnings.map { bullet + $0 }.joined(separator: "\n") + "\n"
         }
         return text
+    }
+
+    /// One line per kind of warning, with the cells counted; a kind with a single warning is that warning.
+    static func groupedWarnings(_ gate: GateComparison) -> [String] {
+        GateWarning.Kind.allCases.compactMap { kind in
+            let mine = gate.cellWarnings.filter { $0.kind == kind }
+            guard mine.count > 1 else { return mine.first?.text }
+            let cells = Set(mine.map(\.cell)).count
+            let counted = cells == 1 ? "1 cell has" : "\(cells) cells have"
+            let list = "(--verbose lists all \(mine.count))"
+            switch kind {
+            case .failedRuns:
+                return "\(counted) runs that failed in CURRENT; the table's runs column counts them \(list)"
+            case .tooFewRuns:
+                return "\(counted) too few runs for the significance test at \(gate.thresholds.significanceLevel): "
+                    + "there the threshold alone decides; use more runs \(list)"
+            case .unstable:
+                return String(format: "%@ unstable (CV above %.0f%% in BASELINE or CURRENT): use more runs (--runs 10) "
+                              + "or pin the benchmark to a quiet core (taskset -c 1) %@",
+                              cells == 1 ? "1 cell is" : "\(cells) cells are", gate.thresholds.cvWarningPercent, list)
+            }
+        }
     }
 
     static func row(_ comparison: MetricComparison) -> [String] {

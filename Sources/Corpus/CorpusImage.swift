@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 import Imaging
+import Strategies
 
 /// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
 /// measured (a row with that status, never a silent gap).
@@ -90,18 +91,11 @@ public struct CorpusImage: Sendable {
         let task = session.dataTask(with: request)
         task.resume()
         // In slices, so that an interruption need not wait for a server that does not answer.
-        let deadline = DispatchTime.now() + timeoutSeconds + 5
-        while fetch.done.wait(timeout: min(deadline, .now() + 0.1)) == .timedOut {
-            if shouldStop() {
-                task.cancel()
-                return .failure(FetchProblem(description: "interrupted"))
-            }
-            if DispatchTime.now() >= deadline {
-                task.cancel()
-                return .failure(FetchProblem(description: "no answer within \(Int(timeoutSeconds)) s"))
-            }
+        guard let outcome = fetch.completion.wait(until: .now() + timeoutSeconds + 5, shouldStop: shouldStop) else {
+            task.cancel()
+            return .failure(FetchProblem(description: shouldStop() ? "interrupted" : "no answer within \(Int(timeoutSeconds)) s"))
         }
-        return fetch.outcome ?? .failure(FetchProblem(description: "no answer"))
+        return outcome.mapError { $0 as? FetchProblem ?? FetchProblem(description: "\($0)") }
     }
 
     private func skipped(_ status: String, _ reason: String) -> CorpusImage {
@@ -118,12 +112,10 @@ final class LoopbackFetch: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
         var body = Data()
         var refusedRedirect: String?
-        var outcome: Result<Data, CorpusImage.FetchProblem>?
     }
     private let state = Mutex(State())
-    let done = DispatchSemaphore(value: 0)
-
-    var outcome: Result<Data, CorpusImage.FetchProblem>? { state.withLock { $0.outcome } }
+    /// The body, or why there is none: finished once, when the task completes.
+    let completion = BlockingCompletion<Data>()
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
@@ -143,17 +135,16 @@ final class LoopbackFetch: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        state.withLock { state in
+        let outcome: Result<Data, Error> = state.withLock { state in
             if let refused = state.refusedRedirect {
-                state.outcome = .failure(CorpusImage.FetchProblem(description: refused))
+                return .failure(CorpusImage.FetchProblem(description: refused))
             } else if let error {
-                state.outcome = .failure(CorpusImage.FetchProblem(description: error.localizedDescription))
+                return .failure(CorpusImage.FetchProblem(description: error.localizedDescription))
             } else if let status = (task.response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
-                state.outcome = .failure(CorpusImage.FetchProblem(description: "HTTP status \(status)"))
-            } else {
-                state.outcome = .success(state.body)
+                return .failure(CorpusImage.FetchProblem(description: "HTTP status \(status)"))
             }
+            return .success(state.body)
         }
-        done.signal()
+        completion.finish(outcome)
     }
 }

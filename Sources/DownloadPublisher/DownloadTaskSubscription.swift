@@ -3,16 +3,18 @@ import Foundation
 import FoundationNetworking
 #endif
 import OpenCombine
+import Synchronization
 
 /// The link between one subscriber and one download task. The task is created and resumed
 /// on the first positive demand (only one value is ever sent, so later demand changes
 /// nothing); `cancel()` is forwarded to the task, and after it nothing reaches the subscriber.
 ///
-/// `@unchecked Sendable`: it holds the caller's subscriber, which need not be Sendable; every
-/// field is read and written under `lock` only.
+/// `@unchecked Sendable`: it holds the caller's subscriber, which need not be Sendable (so it cannot
+/// be a `Mutex`'s value); every field is read and written only inside `lock.withLock`, a `Mutex`
+/// that guards no value of its own.
 final class DownloadTaskSubscription<S: Subscriber>: Subscription, DownloadTaskFinishing, @unchecked Sendable
 where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var publisher: DownloadTaskPublisher?
     private var subscriber: S?
     private var task: URLSessionDownloadTask?
@@ -24,8 +26,9 @@ where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
-        let created: URLSessionDownloadTask? = lock.withLock {
-            guard task == nil, let publisher else { return nil }  // already started, or cancelled
+        var created: URLSessionDownloadTask?
+        lock.withLock { _ in
+            guard task == nil, let publisher else { return }  // already started, or cancelled
             // The handler keeps this subscription alive until the task ends, even if the subscriber lets go.
             // Through the non-generic protocol: the handler must not capture the metatype of S.
             let finishing: any DownloadTaskFinishing = self
@@ -33,26 +36,27 @@ where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
                 finishing.finish(location: location, response: response, error: error)
             }
             self.task = task
-            return task
+            created = task
         }
         created?.resume()
     }
 
     func cancel() {
-        let running: URLSessionDownloadTask? = lock.withLock {
-            let running = task
+        var running: URLSessionDownloadTask?
+        lock.withLock { _ in
+            running = task
             terminate()
-            return running
         }
         running?.cancel()
     }
 
     /// The task's completion handler. The file must be moved before it returns.
     func finish(location: URL?, response: URLResponse?, error: Error?) {
-        let ended: (S, URL)? = lock.withLock {
-            guard let subscriber, let publisher else { return nil }
+        var ended: (S, URL)?
+        lock.withLock { _ in
+            guard let subscriber, let publisher else { return }
             terminate()
-            return (subscriber, publisher.destinationDirectory)
+            ended = (subscriber, publisher.destinationDirectory)
         }
         guard let (subscriber, directory) = ended else {
             // Cancelled: nobody wants the file (FoundationNetworking would leave it behind).

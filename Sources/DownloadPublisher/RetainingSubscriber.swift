@@ -1,12 +1,14 @@
 import Foundation
 import OpenCombine
+import Synchronization
 
 /// The article's subscriber: it holds its subscription strongly (so nothing else needs to keep
 /// the pipeline alive), asks for exactly one value, and releases the subscription on completion.
 /// `cancel()` cancels the subscription, and so the task behind it.
-/// Completion arrives on the session's queue while `cancel()` may come from any thread: a lock guards the subscription.
+/// Completion arrives on the session's queue while `cancel()` may come from any thread: a lock guards
+/// the subscription (a `Mutex` that holds no value: a `Subscription` is not Sendable, so it cannot be one).
 public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private let receiveValue: (Input) -> Void
     private let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
     private var subscription: Subscription?
@@ -21,7 +23,7 @@ public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     public func receive(subscription: Subscription) {
-        lock.withLock { self.subscription = subscription }
+        lock.withLock { _ in self.subscription = subscription }
         if demand > .none { subscription.request(demand) }
     }
 
@@ -33,23 +35,26 @@ public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(completion: Subscribers.Completion<Failure>) {
         // Let go first (the subscription, and the task it owned, can go now), then tell: whoever
         // is told of the completion must find the subscriber already unsubscribed.
-        lock.withLock { subscription = nil }
+        lock.withLock { _ in subscription = nil }
         receiveCompletion(completion)
     }
 
     /// Asks for more values; used when the subscriber was made with demand `.none`.
     public func request(_ demand: Subscribers.Demand) {
-        lock.withLock { subscription }?.request(demand)
+        var current: Subscription?
+        lock.withLock { _ in current = subscription }
+        current?.request(demand)
     }
 
     public func cancel() {
-        let current = lock.withLock {
-            defer { subscription = nil }
-            return subscription
+        var current: Subscription?
+        lock.withLock { _ in
+            current = subscription
+            subscription = nil
         }
         current?.cancel()
     }
 
     /// Whether the subscriber still holds a subscription (false after completion or cancel).
-    public var isSubscribed: Bool { lock.withLock { subscription != nil } }
+    public var isSubscribed: Bool { lock.withLock { _ in subscription != nil } }
 }

@@ -4,15 +4,17 @@ import FoundationNetworking
 #endif
 import OpenCombine
 import OpenCombineFoundation
+import Synchronization
 
 /// Request coalescing: every subscriber asking for a URL while its transfer is in flight gets
 /// the same `share()`d data-task publisher, so N subscribers cause one request and one body.
 ///
-/// `@unchecked Sendable`: an `AnyPublisher` is not Sendable, so it cannot live in a `Mutex`;
-/// `inFlight` is read and written under `lock` only.
+/// `@unchecked Sendable`: an `AnyPublisher` is not Sendable, so it cannot be a `Mutex`'s value
+/// (one read out of it would be sent to another thread); `inFlight` is read and written only
+/// inside `lock.withLock`, a `Mutex` that guards no value of its own.
 public final class SharedRequests: @unchecked Sendable {
     private let session: URLSession
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var inFlight: [URL: AnyPublisher<Data, URLError>] = [:]
 
     public init(session: URLSession = .shared) {
@@ -20,17 +22,19 @@ public final class SharedRequests: @unchecked Sendable {
     }
 
     public func publisher(for url: URL) -> AnyPublisher<Data, URLError> {
-        lock.withLock {
-            if let shared = inFlight[url] { return shared }
+        var publisher: AnyPublisher<Data, URLError>?
+        lock.withLock { _ in
+            if let shared = inFlight[url] { publisher = shared; return }
             // Once finished or cancelled the entry goes, so a later subscriber starts a fresh transfer.
-            let forget: () -> Void = { [weak self] in self?.lock.withLock { _ = self?.inFlight.removeValue(forKey: url) } }
+            let forget: () -> Void = { [weak self] in self?.lock.withLock { _ in _ = self?.inFlight.removeValue(forKey: url) } }
             let shared = session.ocombine.dataTaskPublisher(for: url)
                 .map(\.data)
                 .handleEvents(receiveCompletion: { _ in forget() }, receiveCancel: forget)
                 .share()
                 .eraseToAnyPublisher()
             inFlight[url] = shared
-            return shared
+            publisher = shared
         }
+        return publisher!
     }
 }

@@ -13,13 +13,13 @@ import Report
         let output = try BenchProcess.run(["--strategy", "carrier-pigeon"])
         #expect(output.status == 64)
         #expect(output.standardError.contains("The value 'carrier-pigeon' is invalid for '--strategy <name>'"))
-        #expect(output.standardError.contains("  - data\n  - download\n"))
+        #expect(output.standardError.contains("valid: data, download, "), "\(output.standardError)")
     }
 
     @Test func unknownRendererNamesTheValidChoices() throws {
         let output = try BenchProcess.run(["--render", "sideways"])
         #expect(output.status == 64)
-        #expect(output.standardError.contains("'none'") && output.standardError.contains("'thumbnail'"))
+        #expect(output.standardError.contains("--render 'sideways' is not valid; valid: none, full, thumbnail"), "\(output.standardError)")
     }
 
     @Test(arguments: [["--runs", "0"], ["--url", "not a url"], ["--url", "ftp://127.0.0.1/x.jpg"],

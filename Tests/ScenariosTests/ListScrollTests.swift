@@ -102,7 +102,7 @@ import TestSupport
     /// forever and the child idled until the parent's own timeout (--timeout 10: 40 s; most runs
     /// hung, which limit did depends on which thread came first). Over budget is now a killed child
     /// at once, or a placeholder row, or an error row: never a timeout.
-    @Test(arguments: ["40M", "44M", "46M"])
+    @Test(arguments: ["40Mi", "44Mi", "46Mi"])
     func scrollOverBudgetEndsWithoutTimingOut(limit: String) throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: out) }

@@ -18,7 +18,8 @@ struct CompareCommand: ParsableCommand {
         included: a permutation test over the observed values) says the growth is significant at \
         significance_level: one noisy run can do neither. Improvements are \
         reported and never fail. A cell whose coefficient of variation is above cv_warning_percent \
-        gets a stability warning.
+        gets a stability warning. Warnings never change the verdict; they are one line per kind, with \
+        the cells counted (--verbose lists each).
 
         Examples:
           bench compare results/baseline.json results/trials.csv
@@ -47,6 +48,9 @@ struct CompareCommand: ParsableCommand {
 
     @Option(help: "Table format: text or markdown (for a pull-request comment).")
     var format: GateReport.Format = .text
+
+    @Flag(help: "List every warning on its own line (by default one line per kind of warning, with the cells counted).")
+    var verbose = false
 
     /// Where the thresholds come from when --thresholds is not given: the file that sits next to
     /// the baseline (so `bench compare /repo/results/baseline.json ...` works from any folder),
@@ -105,7 +109,7 @@ struct CompareCommand: ParsableCommand {
         }
 
         let gate = GateComparison(baseline: baselineRuns, current: currentRuns, thresholds: settings)
-        print(GateReport.render(gate, format: format), terminator: "")
+        print(GateReport.render(gate, format: format, verbose: verbose), terminator: "")
         if gate.exitCode != .success { throw ExitCode(gate.exitCode.rawValue) }
     }
 }

@@ -39,50 +39,20 @@ struct CorpusCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A folder of images, or a text file of image URLs (one a line).", valueName: "folder-or-url-list"))
     var source: String
 
-    @Option(name: .customLong("strategy"), parsing: .singleValue,
-            help: ArgumentHelp("Strategy to measure; repeat for several, or 'all'. (default: download)", valueName: "name"))
-    var strategies: [StrategyName] = []
-
-    @Option(name: .customLong("render"), parsing: .singleValue,
-            help: ArgumentHelp("Renderer to measure; repeat for several. See `bench list`. (default: full and thumbnail)", valueName: "name"))
-    var renders: [RenderMode] = []
-
-    @Option(name: .customLong("allocator"), parsing: .singleValue,
-            help: "Allocator of the measured child: system or jemalloc; repeat for both. (default: system)")
-    var allocators: [Allocator] = []
-
-    @Option(help: "Runs per image and cell, each in a fresh child process.")
-    var runs = 3
-
-    @Option(help: "Longest side the thumbnail renderer aims for, in pixels.")
-    var maxPixel = 1024
-
-    @Option(help: "Refuse to decode images whose decode would allocate more than this many RGBA pixels; such runs are decode_error rows.")
-    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+    @OptionGroup var matrix: MatrixOptions<CorpusCommand>
+    @OptionGroup var limits: DecodeLimitOptions<CorpusCommand>
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
     @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
     @OptionGroup(title: "Sharding") var sharding: ShardOption
 
-    @Option(help: "Folder for corpus.csv, corpus-summary.csv and the chart's data (default: a new runs/<UTC time>/).")
-    var out: String?
+    @OptionGroup var output: OutFolderOption<CorpusCommand>
+    var out: String? { output.out }
 
     @Flag(help: "Overwrite an earlier corpus run's files in --out (refused by default, naming that run).")
     var replace = false
 
-    var plan: BenchmarkPlan {
-        BenchmarkPlan(strategies: StrategySelection.names(strategies, whenEmpty: ["download"]),
-                      renders: renders.isEmpty ? [.full, .thumbnail] : renders.uniqued(),
-                      allocators: allocators.isEmpty ? [.system] : allocators.uniqued(),
-                      runs: runs)
-    }
-
-    func validate() throws {
-        try OutOption.validate(out)
-        try StrategySelection.validate(strategies, allowingCalibration: false)
-        guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
-        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-    }
+    var plan: BenchmarkPlan { matrix.plan }
 
     func run() throws {
         if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in corpus.csv") { printError(warning) }
@@ -104,8 +74,8 @@ struct CorpusCommand: ParsableCommand {
         let folder = try RunCommand.openOutput(out, files: ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
                                                 + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)], replacing: replace)
         var settings = TrialSettings()
-        settings.maxPixel = maxPixel
-        settings.maxImagePixels = maxImagePixels
+        settings.maxPixel = limits.maxPixel
+        settings.maxImagePixels = limits.maxImagePixels
         timing.apply(to: &settings)
         try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
                             portion: (entries.count, shardSelection?.corpusEntries ?? entries.count, "files"), corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
@@ -170,6 +140,24 @@ struct CorpusCommand: ParsableCommand {
         let planned = runner.schedule.count + skipped.count
         try RunCommand.finish(sink: sink, written: written, completed: rows.count, planned: planned, failed: !failed.isEmpty)
     }
+}
+
+/// corpus's defaults for the shared options, and why.
+extension CorpusCommand: MatrixDefaults, DecodeLimitDefaults, OutDefaults {
+    static let defaultStrategies = ["download"]
+    static let strategyDefaultHelp = "download"
+    static let takesCalibrationStrategies = false
+    static let defaultRenders: [RenderMode] = [.full, .thumbnail]
+    static let renderDefaultHelp = "full and thumbnail"
+    static let defaultAllocators: [Allocator] = [.system]
+    static let allocatorDefaultHelp = "system"
+    static let defaultRuns = 3
+    static let maximumRuns = 1000
+    static let runsMeaning = "Runs per image and cell, each in a fresh child process"
+    static let runsDefaultWhy = "3 by default: a corpus has many images, each run a fresh child, so fewer runs an image keep a folder's run short (run: 5, for the gate's test)."
+    static var defaultMaxPixel: Int { RunCommand.defaultMaxPixel }
+    static let overDecodeBudget = "such runs are decode_error rows"
+    static let outHelp = "Folder for corpus.csv, corpus-summary.csv and the chart's data (default: a new runs/<UTC time>/)."
 }
 
 extension CorpusCommand {

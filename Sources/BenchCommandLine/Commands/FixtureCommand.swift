@@ -11,12 +11,8 @@ struct FixtureCommand: ParsableCommand {
 
     @OptionGroup var fixture: FixtureOptions
 
-    @Option(help: "Write the image to this path.")
-    var out: String?
-
-    func validate() throws {
-        try OutOption.validate(out, instead: "a file or a folder (or no --out for the cached file's path)")
-    }
+    @OptionGroup var output: OutFolderOption<FixtureCommand>
+    var out: String? { output.out }
 
     func run() throws {
         let spec = fixture.spec
@@ -59,4 +55,9 @@ struct FixtureCommand: ParsableCommand {
         }
         return destination
     }
+}
+
+extension FixtureCommand: OutDefaults {
+    static let outHelp = "Write the image to this path (a folder: into it, under the cache's name)."
+    static let outInstead = "a file or a folder (or no --out for the cached file's path)"
 }

@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
         130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
         """)
 
-    @OptionGroup(title: "Matrix") var matrix: MatrixOptions
+    @OptionGroup(title: "Matrix") var matrix: MatrixOptions<RunCommand>
     @OptionGroup(title: "Fixture (embedded server)") var fixture: FixtureOptions
 
     @Option(help: "Measure this http(s) URL instead of the embedded server's fixture.")
@@ -39,14 +39,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Measure the first request of a fresh process: no warm-up fetch before the baseline (the decoder is still warmed up).")
     var cold = false
 
-    @Option(help: "Throttle the embedded server, bytes per second with k/M/G suffix (e.g. 20M).", transform: { try ByteRate.parse($0) })
-    var bandwidth: ByteRate?
+    @OptionGroup var throttle: BandwidthOption
+    var bandwidth: ByteRate? { throttle.bandwidth }
 
-    @Option(help: "Longest side the thumbnail renderer aims for, in pixels.")
-    var maxPixel = 1024
-
-    @Option(help: "Refuse to decode images whose decode would allocate more than this many RGBA pixels (decompression bombs); such runs are decode_error rows. Pillow's limit.")
-    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+    @OptionGroup var limits: DecodeLimitOptions<RunCommand>
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
     @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
@@ -55,8 +51,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run children with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact heap peak; for measuring its cost.")
     var noExactHeap = false
 
-    @Option(help: "Folder for trials.csv, summary.csv, timeline.csv, trials.json, holders.csv, holders.folded and environment.txt (default: a new runs/<UTC time>/).")
-    var out: String?
+    @OptionGroup var output: OutFolderOption<RunCommand>
+    var out: String? { output.out }
 
     @Flag(help: "Overwrite an earlier run's files in --out (refused by default, naming that run).")
     var replace = false
@@ -67,7 +63,6 @@ struct RunCommand: ParsableCommand {
         + [OutputFolder.File(ResultsWriter.environmentFileName, replacesRows: false)]
 
     func validate() throws {
-        try OutOption.validate(out)
         if let url { _ = try Self.httpURL(url, option: "--url") }
         if let warmupURL {
             guard url != nil else { throw ValidationError("--warmup-url only applies with --url") }
@@ -85,7 +80,6 @@ struct RunCommand: ParsableCommand {
         if bandwidth != nil && parallelism.jobs > 1 {
             throw ValidationError("--bandwidth measures how a child holds a paced body over time, which children running beside it would change; use --jobs 1 with it")
         }
-        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         do { _ = try InjectedRegression.fromEnvironment() } catch { throw ValidationError("\(error)") }
     }
 
@@ -122,8 +116,8 @@ struct RunCommand: ParsableCommand {
             if cold { printError("cold: no warm-up fetch; each child's first request is measured (session, connection and libcurl set-up included)") }
         }
         var settings = TrialSettings()
-        settings.maxPixel = maxPixel
-        settings.maxImagePixels = maxImagePixels
+        settings.maxPixel = limits.maxPixel
+        settings.maxImagePixels = limits.maxImagePixels
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
@@ -220,4 +214,24 @@ struct RunCommand: ParsableCommand {
         }
         if failed { throw ExitCode(BenchExitCode.runFailed.rawValue) }
     }
+}
+
+/// run's defaults for the shared options, and why.
+extension RunCommand: MatrixDefaults, DecodeLimitDefaults, OutDefaults {
+    /// The article's two code paths: the default, so a bare `bench` reproduces its table.
+    static let articleStrategies = ["data", "download"]
+    static var defaultStrategies: [String] { articleStrategies }
+    static let strategyDefaultHelp = "data and download, the article's two"
+    static let takesCalibrationStrategies = true
+    static let defaultRenders: [RenderMode] = [.none, .full]
+    static let renderDefaultHelp = "none and full"
+    static let defaultAllocators: [Allocator] = Allocator.allCases
+    static let allocatorDefaultHelp = "both"
+    static let defaultRuns = 5
+    static let maximumRuns = 10_000
+    static let runsMeaning = "Runs per cell, each in a fresh child process"
+    static let runsDefaultWhy = "5 by default: with 5 runs a side the gate's exact significance test can reach p < 0.005, with 4 it cannot (corpus and sweep: 3; list-scroll: 1)."
+    static let defaultMaxPixel = 1024
+    static let overDecodeBudget = "such runs are decode_error rows"
+    static let outHelp = "Folder for trials.csv, summary.csv, timeline.csv, trials.json, holders.csv, holders.folded and environment.txt (default: a new runs/<UTC time>/)."
 }

@@ -32,18 +32,20 @@ struct ListScrollCommand: ParsableCommand {
         Examples:
           bench scenario list-scroll --strategy data --render thumbnail --max-concurrent 4
           bench scenario list-scroll --strategy data,download --render full,thumbnail --max-concurrent 1,2,4,6,8,16
-          bench scenario list-scroll --cache-limit 64M --bandwidth 20M --speed 5
+          bench scenario list-scroll --cache-limit 64Mi --bandwidth 20M --speed 5
         """)
 
-    @Option(help: "Cancellable strategies, comma-separated: \(ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var strategy = "data"
+    @Option(parsing: .singleValue,
+            help: "Cancellable strategies (\(ListOption.forms)): \(ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var strategy = ["data"]
 
     // The built-in renderers only: the scenario decodes in its own process, through Renderer.
-    @Option(help: "Renderers, comma-separated: \(RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")).")
-    var render = "thumbnail"
+    @Option(parsing: .singleValue,
+            help: "Renderers (\(ListOption.forms)): \(RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")).")
+    var render = ["thumbnail"]
 
-    @Option(help: "Caps on requests in progress (fetch and decode), comma-separated, each 1...16.")
-    var maxConcurrent = "4"
+    @Option(parsing: .singleValue, help: "Caps on requests in progress (fetch and decode), each 1...16 (\(ListOption.forms)).")
+    var maxConcurrent = ["4"]
 
     @Option(help: "Rows in the list.")
     var rows = 100
@@ -54,20 +56,18 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Scroll speed in rows per second.")
     var speed = 20.0
 
-    @Option(help: "Decoded-image cache limit in bytes (k/M/G suffixes, binary); 0 turns the cache off.")
-    var cacheLimit = "0"
+    @Option(help: ArgumentHelp("Decoded-image cache limit in bytes, e.g. 64Mi (\(ByteSize.rule)); 0 turns the cache off. (default: 0)", valueName: "bytes"),
+            transform: { try ByteSize.parse($0, option: "--cache-limit", range: 0...(1 << 40), example: "0 (off), 50000000, 64M, 64Mi or 1Gi") })
+    var cacheLimit = 0
 
-    @Option(help: "Throttle each response of the embedded server, bytes per second with k/M/G suffix (e.g. 20M).", transform: { try ByteRate.parse($0) })
-    var bandwidth: ByteRate?
+    @OptionGroup var throttle: BandwidthOption
+    var bandwidth: ByteRate? { throttle.bandwidth }
 
-    @Option(help: "Longest side of a thumbnail, in pixels.")
-    var maxPixel = 256
+    @OptionGroup var limits: DecodeLimitOptions<ListScrollCommand>
 
-    @Option(help: "Refuse to decode images whose decode would allocate more than this many RGBA pixels; such rows fail.")
-    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
-
-    @Option(help: "Fixture sizes the rows cycle over, WIDTHxHEIGHT comma-separated (default: 8 sizes, 0.5-24 MP).")
-    var sizes: String?
+    @Option(parsing: .singleValue,
+            help: "Fixture sizes the rows cycle over, WIDTHxHEIGHT (\(ListOption.forms); a size may repeat: the rows cycle over the pattern). (default: 8 sizes, 0.5-24 MP)")
+    var sizes: [String] = []
 
     @Option(help: "Server fault on every --fault-every-th row, on every attempt: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", ")).")
     var fault: String?
@@ -78,40 +78,40 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Times a failed request is retried (0...5) before its row shows a placeholder.")
     var retries = 0
 
-    @Option(help: "Hard limit on the child's memory (RLIMIT_DATA: heap and private mappings), bytes with k/M/G suffix; over it the child is killed.")
-    var memoryLimit: String?
+    @Option(help: ArgumentHelp("Hard limit on the child's memory (RLIMIT_DATA: heap and private mappings), in bytes, at least 16Mi, "
+                               + "e.g. 300Mi (\(ByteSize.rule)); over it the child is killed.", valueName: "bytes"),
+            transform: { try ByteSize.parse($0, option: "--memory-limit", range: ListScrollCommand.smallestMemoryLimit...(1 << 40),
+                                            example: "300Mi or 1G") })
+    var memoryLimit: Int?
 
-    @Option(help: "Runs of each combination.")
-    var runs = 1
+    /// Below this the child cannot start.
+    static let smallestMemoryLimit = 16 << 20
+
+    @OptionGroup var runsOption: RunsOption<ListScrollCommand>
+    var runs: Int { runsOption.runs }
 
     @Option(help: "Seconds a scroll may take before it is recorded as a timeout.")
     var timeout = 120.0
 
-    @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
-    var fixtureCache: String?
+    @OptionGroup var cache: FixtureCacheOption
 
-    @Option(help: "Folder for scenario.csv (default: a new runs/<UTC time>/).")
-    var out: String?
+    @OptionGroup var output: OutFolderOption<ListScrollCommand>
+    var out: String? { output.out }
 
     func validate() throws {
-        try OutOption.validate(out)
         _ = try strategies()
         _ = try renderers()
         _ = try caps()
-        _ = try cacheLimitBytes()
-        _ = try memoryLimitBytes()
         _ = try fixtures()
         guard (1...10_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 10000 (got \(rows))") }
         guard (1...rows).contains(visible) else { throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))") }
         // A tiny speed would make the child's step (1e9 / speed ns) overflow its UInt64: bounded below too.
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be between 0.01 and 1000 rows a second (got \(speed))") }
-        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         if let fault, ScrollFault(rawValue: fault) == nil {
             throw ValidationError("--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard (1...10_000).contains(faultEvery) else { throw ValidationError("--fault-every must be between 1 and 10000 (got \(faultEvery))") }
         guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5 (got \(retries))") }
-        guard (1...100).contains(runs) else { throw ValidationError("--runs must be between 1 and 100") }
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))") }
     }
 
@@ -128,7 +128,7 @@ struct ListScrollCommand: ParsableCommand {
         _ = try ScenarioCSV.appending([], runID: folder.runID, to: existing, path: csvPath)
         let sink = RescuingWriter(folder: folder)
         var results: [ScrollResult] = []
-        let cache = FixtureOptions.cacheDirectory(fixtureCache)
+        let cacheDirectory = cache.directory
         var failures = 0
         let planned = try strategies().count * renderers().count * caps().count * runs
         print(ScenarioTable.header)
@@ -137,20 +137,20 @@ struct ListScrollCommand: ParsableCommand {
                 for cap in try caps() where !Interruption.requested {
                     for _ in 0..<runs where !Interruption.requested {
                         var settings = ListScrollScenario.Settings(strategy: strategy, render: render,
-                                                                   fixtures: try fixtures(), fixtureCacheDirectory: cache)
+                                                                   fixtures: try fixtures(), fixtureCacheDirectory: cacheDirectory)
                         settings.rows = rows
                         settings.visibleRows = visible
                         settings.rowsPerSecond = speed
                         settings.maxConcurrent = cap
-                        settings.cacheLimitBytes = try cacheLimitBytes()
-                        settings.maxPixel = maxPixel
-                        settings.maxImagePixels = maxImagePixels
+                        settings.cacheLimitBytes = cacheLimit
+                        settings.maxPixel = limits.maxPixel
+                        settings.maxImagePixels = limits.maxImagePixels
                         settings.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
                         settings.timeoutSeconds = timeout
                         settings.fault = fault.flatMap(ScrollFault.init(rawValue:))
                         settings.faultEvery = faultEvery
                         settings.retries = retries
-                        settings.memoryLimitBytes = try memoryLimitBytes()
+                        settings.memoryLimitBytes = memoryLimit
                         let work = FileManager.default.temporaryDirectory
                             .appendingPathComponent("bench-scenario-\(getpid())-\(UUID().uuidString.prefix(8))")
                         let result: ScrollResult
@@ -213,33 +213,11 @@ struct ListScrollCommand: ParsableCommand {
         try list(maxConcurrent, option: "--max-concurrent", choices: "whole numbers 1...16", example: "1,4,16") { Int($0).flatMap { (1...16).contains($0) ? $0 : nil } }
     }
 
-    func cacheLimitBytes() throws -> Int {
-        try Self.byteCount(cacheLimit, option: "--cache-limit", example: "0 (off), 50000000, 64M or 1G")
-    }
-
-    func memoryLimitBytes() throws -> Int? {
-        guard let memoryLimit else { return nil }
-        let bytes = try Self.byteCount(memoryLimit, option: "--memory-limit", example: "300M or 1G")
-        guard bytes >= 16 << 20 else { throw ValidationError("--memory-limit must be at least 16M: the child cannot start below that") }
-        return bytes
-    }
-
-    /// Bytes with an optional binary k, M or G suffix.
-    static func byteCount(_ text: String, option: String, example: String) throws -> Int {
-        let multipliers: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
-        var digits = text.lowercased()
-        var multiplier = 1
-        if let last = digits.last, let value = multipliers[last] { multiplier = value; digits.removeLast() }
-        guard let number = Int(digits), number >= 0, number <= (1 << 40) / multiplier else {
-            throw ValidationError("\(option) '\(text)' is not a byte count; expected e.g. \(example)")
-        }
-        return number * multiplier
-    }
-
     func fixtures() throws -> [FixtureSpec] {
-        guard let sizes else { return ListScrollScenario.defaultFixtures }
+        guard !sizes.isEmpty else { return ListScrollScenario.defaultFixtures }
         // The rows cycle over the sizes: one given twice is a pattern, not a repeat.
-        return try ListOption.entries(sizes, option: "--sizes", example: "1600x1200,800x600").enumerated().map { offset, text in
+        let entries = try sizes.flatMap { try ListOption.entries($0, option: "--sizes", example: "1600x1200,800x600") }
+        return try entries.enumerated().map { offset, text in
             let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts.allSatisfy({ (16...30_000).contains($0) }) else {
                 throw ValidationError("--sizes entry '\(text)' is not WIDTHxHEIGHT with sides 16...30000, e.g. 1600x1200")
@@ -248,22 +226,24 @@ struct ListScrollCommand: ParsableCommand {
         }
     }
 
-    private func list<Value: Equatable>(_ text: String, option: String, choices: String? = nil, example: String,
+    private func list<Value: Equatable>(_ occurrences: [String], option: String, choices: String? = nil, example: String,
                                         parse: (String) -> Value?) throws -> [Value] {
-        let valid = choices ?? validChoices(for: option)
-        let items = try ListOption.entries(text, option: option, example: example)
-        let values = try items.map { item in
-            guard let value = parse(item) else {
-                throw ValidationError("\(option) '\(item)' is not valid; valid: \(valid)")
-            }
-            return value
-        }
-        try ListOption.requireDistinct(values, entries: items, option: option)
-        return values
+        try ListOption.values(occurrences, option: option, example: example, choices: choices ?? validChoices(for: option), parse)
     }
 
     private func validChoices(for option: String) -> String {
         option == "--strategy" ? ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")
             : RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")
     }
+}
+
+/// list-scroll's defaults for the shared options, and why.
+extension ListScrollCommand: RunsDefaults, DecodeLimitDefaults, OutDefaults {
+    static let defaultRuns = 1
+    static let maximumRuns = 100
+    static let runsMeaning = "Runs of each combination, each in a fresh child process"
+    static let runsDefaultWhy = "1 by default: one scroll is a long run of many rows, each row its own request and decode (run: 5, for the gate's test)."
+    static let defaultMaxPixel = 256
+    static let overDecodeBudget = "such rows fail"
+    static let outHelp = "Folder for scenario.csv (default: a new runs/<UTC time>/)."
 }

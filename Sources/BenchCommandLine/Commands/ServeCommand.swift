@@ -28,8 +28,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
     var port = 0
 
-    @Option(help: "Throttle, bytes per second with k/M/G suffix (e.g. 20M).", transform: { try ByteRate.parse($0) })
-    var bandwidth: ByteRate?
+    @OptionGroup var throttle: BandwidthOption
+    var bandwidth: ByteRate? { throttle.bandwidth }
 
     @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
     var seconds: Double?

@@ -31,30 +31,25 @@ struct SweepCommand: ParsableCommand {
         130/143 interrupted by SIGINT/SIGTERM (what was measured is written).
         """)
 
-    @Option(name: .customLong("strategy"), parsing: .singleValue,
-            help: ArgumentHelp("Strategy to measure; repeat for several. (default: all; see `bench list`)", valueName: "name"))
-    var strategies: [StrategyName] = []
-
-    @Option(help: ArgumentHelp("Renderer for every run; see `bench list`.", valueName: "name"))
-    var render: RenderMode = .none
+    @OptionGroup var strategy: StrategyOption<SweepCommand>
+    @OptionGroup var render: RenderOption<SweepCommand>
 
     @Option(help: "Allocator of the measured child: system or jemalloc.")
     var allocator: Allocator = .system
 
-    @Option(help: "Runs per strategy and size, each in a fresh child process.")
-    var runs = 3
+    @OptionGroup var runsOption: RunsOption<SweepCommand>
+    var runs: Int { runsOption.runs }
 
-    @Option(help: "Payload sizes to aim for, in MB (10^6 bytes), comma-separated.")
-    var sizes = "1,2,4,8,16,32"
+    @Option(parsing: .singleValue, help: "Payload sizes to aim for, in MB (10^6 bytes) (\(ListOption.forms)).")
+    var sizes = ["1,2,4,8,16,32"]
 
     @OptionGroup(title: "Sampling") var timing: TrialTimingOptions
     @OptionGroup(title: "Parallelism") var parallelism: JobsOptions
 
-    @Option(help: "Where generated fixtures are cached (default: ~/.cache/image-memory-bench/fixtures).")
-    var fixtureCache: String?
+    @OptionGroup var cache: FixtureCacheOption
 
-    @Option(help: "Folder for sweep.csv (default: a new runs/<UTC time>/).")
-    var out: String?
+    @OptionGroup var output: OutFolderOption<SweepCommand>
+    var out: String? { output.out }
 
     @Flag(help: "Overwrite an earlier sweep's sweep.csv in --out (refused by default, naming that run).")
     var replace = false
@@ -63,11 +58,11 @@ struct SweepCommand: ParsableCommand {
     var sizesMB: [Double] { (try? Self.sizes(sizes)) ?? [] }
 
     /// Numbers of MB from 0.05 to 200, each once: a size given twice would be measured twice.
-    static func sizes(_ text: String) throws -> [Double] {
-        let entries = try ListOption.entries(text, option: "--sizes", example: "1,2,4,8,16,32")
+    static func sizes(_ occurrences: [String]) throws -> [Double] {
+        let entries = try occurrences.flatMap { try ListOption.entries($0, option: "--sizes", example: "1,2,4,8,16,32") }
         let sizes = try entries.map { entry in
             guard let size = Double(entry), size >= 0.05 && size <= 200 else {
-                throw ValidationError("--sizes '\(text)' must be comma-separated numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32 ('\(entry)' is not)")
+                throw ValidationError("--sizes '\(occurrences.joined(separator: ","))' must be numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32 ('\(entry)' is not)")
             }
             return size
         }
@@ -75,15 +70,10 @@ struct SweepCommand: ParsableCommand {
         return sizes
     }
 
-    var strategyNames: [String] {
-        StrategySelection.names(strategies, whenEmpty: StrategyCatalog.names)
-    }
+    var strategyNames: [String] { strategy.names }
 
     func validate() throws {
-        try OutOption.validate(out)
-        try StrategySelection.validate(strategies, allowingCalibration: false)
         _ = try Self.sizes(sizes)
-        guard (1...1000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000 (got \(runs))") }
     }
 
     func run() throws {
@@ -92,7 +82,7 @@ struct SweepCommand: ParsableCommand {
         let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("sweep.csv")], replacing: replace)
         var settings = TrialSettings()
         timing.apply(to: &settings)
-        settings.fixtureCacheDirectory = FixtureOptions.cacheDirectory(fixtureCache)
+        settings.fixtureCacheDirectory = cache.directory
 
         let steps: [SweepStep]
         do {
@@ -102,7 +92,7 @@ struct SweepCommand: ParsableCommand {
             throw BenchFailure(.internalError, "cannot make the article's fixture to size the others: \(error)").reported()
         }
 
-        let plan = BenchmarkPlan(strategies: strategyNames, renders: [render], allocators: [allocator], runs: runs)
+        let plan = BenchmarkPlan(strategies: strategyNames, renders: render.modes, allocators: [allocator], runs: runs)
         let planned = plan.schedule().count * steps.count
         let sink = RescuingWriter(folder: folder)
         let runID = folder.runID
@@ -157,6 +147,20 @@ struct SweepCommand: ParsableCommand {
         let width = max(16, Int(Double(height) * 1.5 / 16 + 0.5) * 16)
         return SweepStep(targetBytes: targetBytes, width: width, height: height)
     }
+}
+
+/// sweep's defaults for the shared options, and why.
+extension SweepCommand: StrategyDefaults, RenderDefaults, RunsDefaults, OutDefaults {
+    static var defaultStrategies: [String] { StrategyCatalog.names }
+    static let strategyDefaultHelp = "all, for the slope of every strategy"
+    static let takesCalibrationStrategies = false
+    static let defaultRenders: [RenderMode] = [.none]
+    static let renderDefaultHelp = "none: the sweep measures what the fetch holds per payload byte"
+    static let defaultRuns = 3
+    static let maximumRuns = 1000
+    static let runsMeaning = "Runs per strategy, renderer and size, each in a fresh child process"
+    static let runsDefaultWhy = "3 by default: the slope is fitted over every size's median, so fewer runs a size keep the sweep short (run: 5, for the gate's test)."
+    static let outHelp = "Folder for sweep.csv (default: a new runs/<UTC time>/)."
 }
 
 extension SweepStep {

@@ -11,10 +11,3 @@ enum DecodeLimits {
         }
     }
 }
-
-extension Array where Element: Equatable {
-    /// Each value once, in the order first given (`--render full --render full` is one renderer).
-    func uniqued() -> [Element] {
-        reduce(into: []) { kept, value in if !kept.contains(value) { kept.append(value) } }
-    }
-}

@@ -25,8 +25,9 @@ struct FixtureOptions: ParsableArguments {
     @Option(name: .customLong("seed"), help: "Seed of the fixture's pixel generator: same seed, same bytes. (default: \(FixtureSpec.article.seed))")
     var givenSeed: UInt64?
 
-    @Option(help: "Where generated fixtures are cached (default: image-memory-bench/fixtures under $XDG_CACHE_HOME, else $HOME/.cache).")
-    var fixtureCache: String?
+    @OptionGroup var cache: FixtureCacheOption
+
+    var fixtureCache: String? { cache.fixtureCache }
 
     var width: Int { givenWidth ?? FixtureSpec.article.width }
     var height: Int { givenHeight ?? FixtureSpec.article.height }

@@ -11,3 +11,22 @@ enum OutOption {
         }
     }
 }
+
+/// `--out`, declared once: where the command writes (`D` says what it writes there).
+struct OutFolderOption<D: OutDefaults>: ParsableArguments {
+    @Option(help: ArgumentHelp(D.outHelp))
+    var out: String?
+
+    func validate() throws {
+        try OutOption.validate(out, instead: D.outInstead)
+    }
+}
+
+/// `--fixture-cache`, declared once: run, serve and fixture (through FixtureOptions), sweep and
+/// scenario list-scroll.
+struct FixtureCacheOption: ParsableArguments {
+    @Option(help: "Where generated fixtures are cached (default: image-memory-bench/fixtures under $XDG_CACHE_HOME, else $HOME/.cache).")
+    var fixtureCache: String?
+
+    var directory: URL { FixtureOptions.cacheDirectory(fixtureCache) }
+}

@@ -12,8 +12,10 @@ struct TrialTimingOptions: ParsableArguments {
     var timeout = 60.0
 
     @Option(help: ArgumentHelp(
-        "Record every block of at least this many bytes with its call stack, to name who holds the exact heap peak (holders.csv); 0 records none.",
-        valueName: "bytes"))
+        "Record every block of at least this many bytes with its call stack, to name who holds the exact heap peak (holders.csv); "
+        + "0 records none. \(ByteSize.rule). (default: \(TrialSpec.defaultHolderThresholdBytes), 64Ki)",
+        valueName: "bytes"),
+            transform: { try ByteSize.parse($0, option: "--holder-threshold", range: 0...(1 << 40), example: "65536, 64Ki or 1Mi") })
     var holderThreshold = TrialSpec.defaultHolderThresholdBytes
 
     func validate() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Turns a completion handler into a blocking call: the child has nothing else to do while it waits.
-/// One `finish`, then one `wait`.
+/// The one way this package blocks a thread on work that finishes elsewhere (a completion handler,
+/// a delegate, a Swift task): one `finish`, then one `wait`. The child has nothing else to do while
+/// it waits; the parent waits in slices where it must stay interruptible (`wait(until:shouldStop:)`).
 package final class BlockingCompletion<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let result = Mutex<Result<Value, Error>?>(nil)
@@ -18,6 +19,16 @@ package final class BlockingCompletion<Value: Sendable>: Sendable {
         done.wait()
         // take(): the caller becomes the only owner of the payload.
         return try result.withLock { $0.take() }!.get()
+    }
+
+    /// Waits in slices of `slice` seconds until `finish`, `deadline`, or `shouldStop()`: the result,
+    /// or nil when the deadline passed or `shouldStop()` said so (the caller tells which).
+    package func wait(until deadline: DispatchTime, slice: Double = 0.1,
+                      shouldStop: () -> Bool) -> Result<Value, Error>? {
+        while done.wait(timeout: min(deadline, .now() + slice)) == .timedOut {
+            if shouldStop() || DispatchTime.now() >= deadline { return nil }
+        }
+        return result.withLock { $0.take() }
     }
 }
 

@@ -1,0 +1,140 @@
+import BenchCore
+import Foundation
+import Testing
+
+/// One way to say each thing on the command line: every list option takes repeated flags, commas
+/// or both; every byte size follows one rule (k/M/G decimal, Ki/Mi/Gi binary, digits bytes); a
+/// shared option keeps each command's default.
+@Suite(.serialized) struct OptionFormsTests {
+    static let tinyRun = ["run", "--allocator", "system", "--runs", "1", "--width", "64", "--height", "48"]
+    static let quickScroll = ["scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000", "--sizes", "64x48"]
+
+    /// Runs bench with `--out` in a scratch folder; returns the output and the folder (removed by the caller).
+    static func run(_ arguments: [String]) throws -> (output: BenchProcess.Output, out: URL) {
+        let out = BenchProcess.temporaryFolder()
+        let output = try BenchProcess.run(arguments + ["--out", out.path], timeout: 300)
+        return (output, out)
+    }
+
+    static func csvRows(_ url: URL) throws -> [[String: String]] {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        guard let header = lines.first else { return [] }
+        return lines.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
+    }
+
+    /// Old: sweep's --render took one renderer ("none,full" was refused, exit 64).
+    @Test func sweepRenderTakesCommasAndRepeatedFlags() throws {
+        let (output, out) = try Self.run(["sweep", "--strategy", "data", "--runs", "1", "--sizes", "0.05",
+                                          "--render", "none,full", "--render", "thumbnail"])
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 0, "\(output.standardError.suffix(600))")
+        let renders = try Self.csvRows(out.appendingPathComponent("sweep.csv")).compactMap { $0["render"] }
+        #expect(renders.sorted() == ["full", "none", "thumbnail"], "\(renders)")
+    }
+
+    /// Old: run refused "none,full" (repeated flags only).
+    @Test func runMixesBothForms() throws {
+        let (output, out) = try Self.run(Self.tinyRun + ["--strategy", "data", "--render", "none", "--render", "full,thumbnail"])
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 0, "\(output.standardError.suffix(600))")
+        let renders = try Self.csvRows(out.appendingPathComponent("trials.csv")).compactMap { $0["render"] }
+        #expect(renders.sorted() == ["full", "none", "thumbnail"], "\(renders)")
+    }
+
+    /// Old: list-scroll's --strategy was one comma-separated string, and a second flag replaced the first.
+    @Test func scenarioTakesRepeatedFlags() throws {
+        let (output, out) = try Self.run(Self.quickScroll + ["--render", "none", "--strategy", "data", "--strategy", "download"])
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 0, "\(output.standardError.suffix(600))")
+        let strategies = try Self.csvRows(out.appendingPathComponent("scenario.csv")).compactMap { $0["strategy"] }
+        #expect(strategies.sorted() == ["data", "download"], "\(strategies)")
+    }
+
+    /// A value named twice, whichever the forms, is a usage error naming it (each value is measured once).
+    /// Old: run merged repeated flags silently and refused any comma.
+    @Test(arguments: [
+        ["run", "--strategy", "data,download", "--strategy", "data"],
+        ["corpus", ".", "--render", "full", "--render", "thumbnail,full"],
+        ["sweep", "--allocator", "system", "--render", "none,none"],
+        ["run", "--allocator", "system", "--allocator", "system"],
+        ["scenario", "list-scroll", "--render", "none", "--render", "thumbnail,none"],
+    ])
+    func aValueTwiceAcrossFormsIsAUsageError(arguments: [String]) throws {
+        let (output, out) = try Self.run(arguments)
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 64, "\(arguments): \(output.status) \(output.standardError.suffix(400))")
+        #expect(output.standardError.contains("twice"), "\(arguments): \(output.standardError.prefix(400))")
+    }
+
+    /// An empty entry in a matrix list is refused as scenario's always was. Old: "data," was not a strategy
+    /// (refused, but as an unknown name, not as an empty entry).
+    @Test(arguments: [["run", "--strategy", "data,"], ["corpus", ".", "--allocator", ",system"], ["sweep", "--render", ""]])
+    func anEmptyEntryIsAUsageError(arguments: [String]) throws {
+        let (output, out) = try Self.run(arguments)
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 64, "\(arguments): \(output.status)")
+        #expect(output.standardError.contains("empty"), "\(arguments): \(output.standardError.prefix(400))")
+    }
+
+    /// One byte-size rule, read back from what each option recorded: k/M/G decimal, Ki/Mi/Gi binary,
+    /// digits bytes, letters in any case. Old: --cache-limit and --memory-limit read 20M as 20 MiB
+    /// and refused "Mi"; --bandwidth refused "Mi".
+    @Test(arguments: [
+        (["--cache-limit", "20M", "--memory-limit", "200M", "--bandwidth", "20M"], ["20000000", "200000000", "20000000"]),
+        (["--cache-limit", "20Mi", "--memory-limit", "200Mi", "--bandwidth", "20Mi"], ["20971520", "209715200", "20971520"]),
+        (["--cache-limit", "1000", "--memory-limit", "1g", "--bandwidth", "500kib"], ["1000", "1000000000", "512000"]),
+    ])
+    func scenarioByteSizesFollowOneRule(arguments: [String], expected: [String]) throws {
+        let (output, out) = try Self.run(Self.quickScroll + ["--render", "none"] + arguments)
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 0, "\(arguments): \(output.standardError.suffix(600))")
+        let row = try #require(try Self.csvRows(out.appendingPathComponent("scenario.csv")).first)
+        #expect([row["cache_limit_bytes"], row["memory_limit_bytes"], row["bandwidth_bytes_per_second"]].map { $0 ?? "" } == expected,
+                "\(arguments): \(row)")
+    }
+
+    /// Old: --holder-threshold took digits only ("64Ki" was refused, exit 64).
+    @Test(arguments: [("64k", 64_000), ("64Ki", 65_536), ("65536", 65_536)])
+    func holderThresholdFollowsTheRule(value: String, bytes: Int) throws {
+        let (output, out) = try Self.run(Self.tinyRun + ["--strategy", "data", "--render", "none", "--holder-threshold", value])
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 0, "\(value): \(output.standardError.suffix(600))")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("trials.json"))) as? [String: Any]
+        let trials = try #require(json?["trials"] as? [[String: Any]])
+        #expect(trials.compactMap { $0["holderThresholdBytes"] as? Int } == [bytes], "\(value): \(trials.first ?? [:])")
+    }
+
+    /// Out of range or not a size: exit 64, naming the option and the rule.
+    @Test(arguments: [
+        (["--cache-limit", "2Ti"], "--cache-limit"), (["--memory-limit", "15Mi"], "--memory-limit"),
+        (["--bandwidth", "20Xi"], "--bandwidth"), (["--cache-limit", "i"], "--cache-limit"),
+    ])
+    func aBadByteSizeNamesTheRule(arguments: [String], option: String) throws {
+        let (output, out) = try Self.run(Self.quickScroll + arguments)
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(output.status == 64, "\(arguments): \(output.status)")
+        #expect(output.standardError.contains(option) && output.standardError.contains("Ki, Mi, Gi"), "\(output.standardError.prefix(400))")
+    }
+
+    /// A shared option keeps each command's default, and its help says why that one.
+    @Test(arguments: [
+        ("run", "--runs", "5", "with 4 it cannot"), ("corpus", "--runs", "3", "a corpus has many images"),
+        ("sweep", "--runs", "3", "fitted over every size"), ("scenario list-scroll", "--runs", "1", "one scroll is a long run"),
+        ("run", "--max-pixel", "1024", "a detail view"), ("corpus", "--max-pixel", "1024", "a detail view"),
+        ("scenario list-scroll", "--max-pixel", "256", "a list row"),
+    ])
+    func defaultsStayPerCommandAndSayWhy(command: String, option: String, value: String, why: String) throws {
+        let output = try BenchProcess.run(command.split(separator: " ").map(String.init) + ["--help"])
+        #expect(output.status == 0)
+        // ArgumentParser wraps help: join the option's lines up to the next option.
+        let text = output.standardOutput.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ").joined(separator: " ")
+        let start = try #require(text.range(of: "\(option) <", options: .backwards), "\(command): \(option) not in help")
+        let rest = text[start.upperBound...]
+        let entry = rest.prefix(upTo: rest.range(of: " --")?.lowerBound ?? rest.endIndex)
+        #expect(entry.contains("(default: \(value))"), "\(command) \(option): \(entry)")
+        #expect(entry.contains(why), "\(command) \(option): \(entry)")
+    }
+}
