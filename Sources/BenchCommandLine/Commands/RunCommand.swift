@@ -180,10 +180,10 @@ struct RunCommand: ParsableCommand {
     /// Opens the output folder and checks the `files` to be written there before the first trial,
     /// or exits 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
     /// Every measuring command starts here, so it also clears the scratch that killed runs left.
-    static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool) throws -> OutputFolder {
+    static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool, runID: String? = nil) throws -> OutputFolder {
         StaleScratch.removeLeftovers()
         do {
-            return try OutputFolder.open(out: out, files: files, replacing: replacing)
+            return try OutputFolder.open(out: out, files: files, replacing: replacing, runID: runID)
         } catch let failure as OutputFolder.Failure {
             throw BenchFailure(failure.kind == .busy ? .outputBusy : .cannotCreateOutput, failure.description).reported()
         } catch {
