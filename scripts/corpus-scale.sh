@@ -29,6 +29,26 @@ rows_of() { local n; n=$( (wc -l < "$1") 2>/dev/null || echo 1); echo $(( n > 0 
 # The parent's own CPU seconds: utime + stime, fields 14 and 15 of /proc/PID/stat.
 cpu_of() { awk -v t="$ticks" '{ sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / t }' "/proc/$1/stat" 2>/dev/null || echo ""; }
 
+# Per block of BLOCK rows, from the samples: the first sample at or past each multiple of BLOCK rows.
+blocks() {
+  local samples="$OUT/$LABEL-rows.csv"
+  awk -F, -v block="$BLOCK" -v total="$ROWS" 'NR == 1 { next }
+    { while ($1 >= next_mark && next_mark <= total) { cpu[next_mark] = $2; wall[next_mark] = $3; next_mark += block }
+      rows = $1; last_cpu = $2; last_wall = $3 }
+    BEGIN { next_mark = 0 }
+    END { print "rows_from,rows_to,parent_cpu_s,wall_s";
+          for (m = block; m <= total; m += block) if ((m in cpu) && ((m - block) in cpu))
+            printf "%d,%d,%.2f,%.1f\n", m - block, m, cpu[m] - cpu[m - block], wall[m] - wall[m - block]
+          # The last block as far as the last sample went (the run may end between two samples).
+          m = next_mark - block
+          if (rows > m && rows < m + block && m >= 0 && (m in cpu) && rows - m >= block * 0.9)
+            printf "%d,%d,%.2f,%.1f\n", m, rows, last_cpu - cpu[m], last_wall - wall[m] }' \
+    "$samples" > "$OUT/$LABEL-blocks.csv"
+}
+
+# REBLOCK=1: the blocks again from LABEL-rows.csv (no run).
+if [ "${REBLOCK:-0}" = 1 ]; then blocks; fi
+
 if [ "$SKIP_A" != 1 ]; then
   mkdir -p "$work/images"
   "$BENCH" fixture --width 64 --height 64 --out "$work/tiny.jpg" > /dev/null
@@ -50,14 +70,7 @@ if [ "$SKIP_A" != 1 ]; then
   status=0; wait "$pid" || status=$?
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   echo "bench corpus exited $status after $wall s; rows $(rows_of "$work/out-a/corpus.csv")" >&2
-  # Per block: the first sample at or past each multiple of BLOCK rows (CPU read as it got there).
-  awk -F, -v block="$BLOCK" -v total="$ROWS" 'NR == 1 { next }
-    { while ($1 >= next_mark && next_mark <= total) { cpu[next_mark] = $2; wall[next_mark] = $3; next_mark += block } }
-    BEGIN { next_mark = 0 }
-    END { print "rows_from,rows_to,parent_cpu_s,wall_s";
-          for (m = block; m <= total; m += block) if ((m in cpu) && ((m - block) in cpu))
-            printf "%d,%d,%.2f,%.1f\n", m - block, m, cpu[m] - cpu[m - block], wall[m] - wall[m - block] }' \
-    "$samples" > "$OUT/$LABEL-blocks.csv"
+  blocks
   echo "rows,exit_status,wall_s" > "$OUT/$LABEL-corpus.csv"
   echo "$(rows_of "$work/out-a/corpus.csv"),$status,$wall" >> "$OUT/$LABEL-corpus.csv"
 fi
@@ -96,7 +109,7 @@ fi
     printf "| %s | %s | %s | %.0f | %s | %s | %s | %s |\n" "$label" "$rows" "$status" "$wall" "$size" "$first" "$last" "$ratio"
   done
   echo
-  echo "Per block: \`LABEL-blocks.csv\`; the samples as corpus.csv grew: \`LABEL-rows.csv\`. Parent CPU: utime+stime of the bench process itself (its children excluded)."
+  echo "Per block: \`LABEL-blocks.csv\` (a last block of fewer rows is as far as the last sample went); the samples as corpus.csv grew: \`LABEL-rows.csv\`. Parent CPU: utime+stime of the bench process itself (its children excluded)."
   echo
   echo "## (b) Files that are not images"
   echo
