@@ -55,6 +55,13 @@ import Testing
         let afterKill = try CorpusCSV.parse(String(contentsOf: csv, encoding: .utf8)).rows
         #expect(afterKill.count >= 6, "every complete row parses")
 
+        // `bench report` finishes the stopped run's folder from its rows.
+        let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path])
+        #expect(report.status == 0, "\(report.standardError)")
+        let ranked = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus-summary.csv")
+        let measuredImages = Set(afterKill.filter { $0.result?.isSuccess == true }.map(\.name))
+        #expect(Set(ranked.map { $0["file"] ?? "" }) == measuredImages, "\(ranked)")
+
         let second = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(second.status == 3, "the text files are rows that were not measured: \(second.standardError)")
         #expect(second.standardError.contains("of 18 rows done"), "\(second.standardError)")

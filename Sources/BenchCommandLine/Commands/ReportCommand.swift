@@ -1,4 +1,5 @@
 import ArgumentParser
+import Corpus
 import Foundation
 import Harness
 import Report
@@ -9,6 +10,9 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Aggregate the results for the charts and regenerate REPORT.md's tables from the CSVs.",
         discussion: """
+        A corpus run's folder (corpus.csv, no trials.csv), even one whose run was stopped, gets its \
+        corpus-summary.csv and chart data written from corpus.csv's rows.
+
         Reads trials.csv (required), timeline.csv, sweep.csv, trials.json and environment.txt from the \
         results folder. Writes gnuplot's input (.dat files and vars.gp) and rewrites the parts of the \
         report between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept. \
@@ -47,6 +51,18 @@ struct ReportCommand: ParsableCommand {
             throw BenchFailure(.noInput, "--readme \(readme) does not exist; it names the document whose marked figures are regenerated, e.g. README.md").reported()
         }
         let folder = URL(fileURLWithPath: results, isDirectory: true)
+        // A corpus run's folder (stopped or not): its summary and chart data from corpus.csv's rows.
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("trials.csv").path), CorpusFolder.isCorpusFolder(folder) {
+            do {
+                let written = try CorpusFolder.finish(folder)
+                print("wrote \(written.map(\.path).joined(separator: ", ")) from \(folder.appendingPathComponent(CorpusFolder.rowsFile).path)")
+                return
+            } catch let error as AtomicFile.WriteError {
+                throw BenchFailure(.cannotCreateOutput, error.description).reported()
+            } catch {
+                throw BenchFailure(.badInput, "\(folder.appendingPathComponent(CorpusFolder.rowsFile).path): \(error)").reported()
+            }
+        }
         let report = ResultsReport(directory: folder)
         let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
         let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
