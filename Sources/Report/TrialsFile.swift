@@ -27,7 +27,7 @@ public enum TrialsFile {
 
     /// A file whose last line is cut short (a run killed while appending it) is read without that
     /// line, with a note; any other fault is the file's.
-    static func parseDroppingTornLine(_ text: String, path: String) throws -> [TrialResult] {
+    public static func parseDroppingTornLine(_ text: String, path: String) throws -> [TrialResult] {
         do {
             return try TrialsCSV.parse(text)
         } catch {

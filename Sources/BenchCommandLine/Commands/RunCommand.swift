@@ -166,6 +166,11 @@ struct RunCommand: ParsableCommand {
         if complete {
             printError("every planned run is already in \(folder.directory.appendingPathComponent("trials.csv").path); writing the summary only")
         } else {
+            if resuming.resume {
+                // What a stop by a signal wrote at its end counts fewer rows than trials.csv will: gone
+                // until the end rewrites them, so that the folder reads as one run at any moment.
+                for name in ["summary.csv", "trials.json"] { unlink(folder.directory.appendingPathComponent(name).path) }
+            }
             writer.startRows(resuming: resuming.resume)
             do {
                 let new = try runner.run(schedule, onResult: { latest, _, _ in
@@ -227,11 +232,10 @@ struct RunCommand: ParsableCommand {
 
     /// The rows an interrupted run left in trials.csv (its torn last line dropped, with a note).
     static func rowsDone(in file: URL) throws -> [TrialResult] {
-        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        guard let data = FileManager.default.contents(atPath: file.path), data.contains(UInt8(ascii: "\n")) else { return [] }
         do {
-            return try TrialsFile.load(file.path)
-        } catch TrialsFile.LoadError.empty {
-            return []
+            // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.
+            return try TrialsFile.parseDroppingTornLine(String(decoding: data, as: UTF8.self), path: file.path)
         } catch {
             throw BenchFailure(.badInput, "--resume: \(file.path) cannot be read back: \(error)").reported()
         }
