@@ -95,6 +95,8 @@ fi
   echo "# Corpus scale benchmark"
   echo
   echo "Written by \`scripts/corpus-scale.sh\` (\`make corpus-scale\`) from the CSVs beside it; $(nproc) cores, $(uname -sr)."
+  echo "Parent CPU is the figure to compare: wall time also depends on what else the machine runs."
+  [ -n "${SUMMARY_NOTE:-}" ] && echo && echo "$SUMMARY_NOTE"
   echo
   echo "## (a) Tiny JPEG copies, \`--strategy download --render none --runs 1 --jobs $JOBS\`"
   echo
