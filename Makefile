@@ -10,7 +10,7 @@ comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: setup build check-shape fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build check-shape fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference corpus-scale jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -101,6 +101,12 @@ corpus: build
 	@if [ "$(CORPUS)" = "$(CORPUS_IMAGES)" ]; then BENCH=$(BENCH) bash scripts/corpus-photos.sh $(CORPUS_IMAGES); fi
 	$(call measure,corpus $(CORPUS) $(CORPUS_ARGS),)
 	bash scripts/corpus-plots.sh $(RUNS)/$$(readlink $(RUNS)/latest)
+
+# The corpus scale benchmark (issue 24's targets) into results/scale/: a 10,000-row corpus of one tiny
+# JPEG (parent CPU per 1,000 rows flat) and 50,000 files that are not images (under 30 s).
+# ROWS=, NONIMAGES=, LABEL= (before/after) and BENCH= choose what is measured.
+corpus-scale: build
+	BENCH=$(BENCH) bash scripts/corpus-scale.sh
 
 # The committed example corpus run (results/corpus/) and its chart; serial, as every committed figure.
 corpus-reference: build

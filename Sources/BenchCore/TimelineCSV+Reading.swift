@@ -14,6 +14,9 @@ extension TimelineCSV {
     /// The samples of the runs in `keep`, in file order. Other runs' lines are skipped unparsed:
     /// the file holds every sample of every run and only a few are charted.
     public static func parse(_ text: String, keep: Set<RunKey>) throws -> [RunKey: [TimelinePoint]] {
+        // A run killed while appending leaves its last line cut short: the complete ones are read.
+        let (text, torn) = CSV.completeLines(text)
+        if torn { StandardError.write(CSV.tornLineNote("timeline.csv")) }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
         guard let headerLine = lines.next() else { throw CSVError("empty timeline: no header row") }
         let header = headerLine.split(separator: ",").map(String.init)

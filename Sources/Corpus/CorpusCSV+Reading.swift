@@ -1,79 +1,90 @@
 import BenchCore
 import Foundation
-import Imaging
+import Harness
+
+/// A row of a corpus.csv read back: the file it is about, its run (nil for an image's one
+/// unmeasured row), and the line as written, kept byte for byte when the file is rewritten.
+public struct CorpusCSVRow: Sendable {
+    public var name: String
+    /// The run's figures as far as corpus.csv holds them: status, error, pid, payload, the peak
+    /// RSS and exact heap deltas (as peaks over a zero baseline), final RSS and duration.
+    public var result: TrialResult?
+    public var line: String
+
+    public var key: CorpusRowKey { CorpusRowKey(name: name, cell: result?.cell, run: result?.run) }
+}
+
+/// What a corpus row is a row of: a file, and a cell and run (none for an unmeasured row).
+public struct CorpusRowKey: Hashable, Sendable, Comparable {
+    public var name: String
+    public var cell: TrialCell?
+    public var run: Int?
+
+    public init(name: String, cell: TrialCell?, run: Int?) {
+        self.name = name
+        self.cell = cell
+        self.run = run
+    }
+
+    /// By file, then cell, then run; a file's unmeasured row comes first.
+    public static func < (lhs: CorpusRowKey, rhs: CorpusRowKey) -> Bool {
+        if lhs.name != rhs.name { return lhs.name < rhs.name }
+        guard let left = lhs.cell, let right = rhs.cell else { return lhs.cell == nil && rhs.cell != nil }
+        if left != right { return left < right }
+        return (lhs.run ?? 0) < (rhs.run ?? 0)
+    }
+}
 
 extension CorpusCSV {
-    /// Reads the rows `render` wrote back into corpus rows, as much of them as the ranking and a
-    /// second `render` use (a peak delta comes back over a zero baseline). Columns are found by name;
-    /// extra ones (machine, run_id) are skipped.
-    public static func parse(_ text: String) throws -> [CorpusRow] {
-        let table = try CSV.parse(text)
-        guard let header = table.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
-        let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let missing = columns.map(\.name).filter { index[$0] == nil }
-        guard missing.isEmpty else {
-            throw CSVError("not a corpus.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))")
-        }
-        return try table.dropFirst().enumerated().compactMap { offset, fields -> CorpusRow? in
-            let line = offset + 2
-            if fields.count == 1 && fields[0].isEmpty { return nil }
-            guard fields.count == header.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)") }
-            func field(_ name: String) -> String { fields[index[name]!] }
+    public static var header: [String] { columns.map(\.name) + [TrialsCSV.runIDColumn] }
+
+    /// One row as a CSV line, with its newline: what is appended as soon as the run ends.
+    public static func line(_ row: CorpusRow, runID: String) -> String {
+        CSV.line(columns.map { $0.value(row) } + [runID]) + "\n"
+    }
+
+    /// Reads a corpus.csv (an interrupted run's: its torn last line, if any, is dropped and
+    /// `droppedTornLine` says so). Throws on a file that is not a corpus.csv, naming the line.
+    public static func parse(_ text: String) throws -> (rows: [CorpusCSVRow], droppedTornLine: Bool) {
+        let (complete, torn) = CSV.completeLines(text)
+        let table = try CSV.parse(complete)
+        guard let head = table.first else { return ([], torn) }
+        let index = Dictionary(head.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let missing = ["file", "strategy", "render", "allocator", "run", "status"].filter { index[$0] == nil }
+        guard missing.isEmpty else { throw CSVError("not a corpus.csv: missing column(s) \(missing.joined(separator: ", "))") }
+        var rows: [CorpusCSVRow] = []
+        rows.reserveCapacity(table.count)
+        for (offset, fields) in table.dropFirst().enumerated() {
+            let lineNumber = offset + 2
+            if fields.count == 1 && fields[0].isEmpty { continue }
+            guard fields.count == head.count else { throw CSVError("line \(lineNumber): \(fields.count) fields, the header has \(head.count)") }
+            func field(_ name: String) -> String { index[name].map { fields[$0] } ?? "" }
             func integer(_ name: String) throws -> Int? {
                 let text = field(name)
-                if text.isEmpty { return nil }
-                guard let value = Int(text) else { throw CSVError("line \(line): \(name) '\(text)' is not an integer") }
+                guard !text.isEmpty else { return nil }
+                guard let value = Int(text) else { throw CSVError("line \(lineNumber): \(name) '\(text)' is not an integer") }
                 return value
             }
-            func flag(_ name: String) throws -> Bool? {
-                switch field(name) {
-                case "": return nil
-                case "1": return true
-                case "0": return false
-                case let other: throw CSVError("line \(line): \(name) '\(other)' is not 0 or 1")
+            var row = CorpusCSVRow(name: field("file"), result: nil, line: CSV.line(fields) + "\n")
+            if !field("strategy").isEmpty {
+                guard let render = RenderMode(name: field("render")), let allocator = Allocator(rawValue: field("allocator")),
+                      let run = try integer("run"), let status = TrialStatus(rawValue: field("status")) else {
+                    throw CSVError("line \(lineNumber): render, allocator, run or status is not one bench writes")
                 }
+                let spec = TrialSpec(strategy: field("strategy"), render: render, allocator: allocator, run: run,
+                                     url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+                var result = TrialResult(spec: spec, pid: Int32(clamping: try integer("pid") ?? 0))
+                result.status = status
+                result.error = field("error")
+                result.payloadBytes = try integer("payload_bytes")
+                if let delta = try integer("peak_rss_delta_bytes") { result.baselineRSSBytes = 0; result.peakRSSBytes = delta }
+                if let delta = try integer("peak_heap_exact_delta_bytes") { result.baselineHeapExactBytes = 0; result.peakHeapExactBytes = delta }
+                result.finalRSSBytes = try integer("final_rss_bytes")
+                result.durationSeconds = Double(field("duration_s"))
+                row.result = result
             }
-
-            let name = field("file")
-            var image = CorpusImage(entry: CorpusEntry(name: name, location: .file(RawPath(name))))
-            if !field("format").isEmpty {
-                guard let format = ImageFormat(rawValue: field("format")) else { throw CSVError("line \(line): unknown format '\(field("format"))'") }
-                image.format = format
-                if let width = try integer("width"), let height = try integer("height") {
-                    // The label's words are the flags it was made from (ImageInfo.encodingLabel).
-                    let label = field("encoding").split(separator: " ")
-                    image.facts = ImageInfo(format: format, width: width, height: height, progressive: try flag("progressive") ?? false,
-                                            chromaSubsampling: field("chroma_subsampling").isEmpty ? nil : field("chroma_subsampling"),
-                                            bitDepth: try integer("bit_depth") ?? 8, hasAlpha: try flag("alpha") ?? false,
-                                            lossless: try flag("lossless"), arithmeticCoding: label.contains("arithmetic"),
-                                            palette: label.contains("palette"))
-                }
-            }
-            image.fileBytes = try integer("payload_bytes")
-            guard !field("strategy").isEmpty else {
-                image.skipStatus = field("status")
-                image.skipReason = field("error")
-                return CorpusRow(image: image, result: nil)
-            }
-            guard let render = RenderMode(name: field("render")) else { throw CSVError("line \(line): unknown render '\(field("render"))'") }
-            guard let allocator = Allocator(rawValue: field("allocator")) else { throw CSVError("line \(line): unknown allocator '\(field("allocator"))'") }
-            guard let run = try integer("run") else { throw CSVError("line \(line): run is empty") }
-            guard let status = TrialStatus(rawValue: field("status")) else { throw CSVError("line \(line): unknown status '\(field("status"))'") }
-            let spec = TrialSpec(strategy: field("strategy"), render: render, allocator: allocator, run: run,
-                                 url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
-            guard let pid = Int32(exactly: try integer("pid") ?? 0) else { throw CSVError("line \(line): pid '\(field("pid"))' is not a process id") }
-            var result = TrialResult(spec: spec, pid: pid)
-            result.status = status
-            result.error = field("error")
-            result.payloadBytes = image.fileBytes
-            if let peak = try integer("peak_rss_delta_bytes") { (result.baselineRSSBytes, result.peakRSSBytes) = (0, peak) }
-            if let peak = try integer("peak_heap_exact_delta_bytes") { (result.baselineHeapExactBytes, result.peakHeapExactBytes) = (0, peak) }
-            result.finalRSSBytes = try integer("final_rss_bytes")
-            if !field("duration_s").isEmpty {
-                guard let seconds = Double(field("duration_s")) else { throw CSVError("line \(line): duration_s '\(field("duration_s"))' is not a number") }
-                result.durationSeconds = seconds
-            }
-            return CorpusRow(image: image, result: result)
+            rows.append(row)
         }
+        return (rows, torn)
     }
 }

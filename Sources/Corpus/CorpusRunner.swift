@@ -39,28 +39,35 @@ public final class CorpusRunner {
         self.jobs = max(1, jobs)
     }
 
-    public struct Item: Sendable {
+    public struct Item: Sendable, Hashable {
         public var image: Int
         public var cell: TrialCell
         public var run: Int
     }
 
-    /// Every run of every measured image, image by image.
+    /// Every run of every measured image, image by image: the planned items. A resumed run (or a
+    /// shard) measures a subset: filter this and give it to `run`.
     public var schedule: [Item] {
-        images.indices.filter { images[$0].isMeasured }.flatMap { image in
-            plan.schedule().map { Item(image: image, cell: $0.cell, run: $0.run) }
+        let runs = plan.schedule()
+        return images.indices.filter { images[$0].isMeasured }.flatMap { image in
+            runs.map { Item(image: image, cell: $0.cell, run: $0.run) }
         }
     }
 
-    /// The rows of the images that are not measured come first; then every run as it finishes.
-    /// Throws only when the server cannot start.
-    public func run(onRow: (_ row: CorpusRow, _ all: [CorpusRow], _ plannedRuns: Int) -> Void,
+    /// The images that are one row each and no run (not images, unreadable).
+    public var unmeasured: [CorpusImage] { images.filter { !$0.isMeasured } }
+
+    /// Measures `items` (default: the whole schedule), after the rows of `unmeasured` images
+    /// (default: every one). `onRow` gets each row as it finishes, on this thread, to be appended
+    /// at once. Returns the rows in finishing order. Throws only when the server cannot start.
+    public func run(_ items: [Item]? = nil, unmeasured: [CorpusImage]? = nil,
+                    onRow: (_ row: CorpusRow) -> Void,
                     shouldStop: @escaping @Sendable () -> Bool) throws -> [CorpusRow] {
         var rows: [CorpusRow] = []
-        let schedule = self.schedule
-        for image in images where !image.isMeasured {
+        let schedule = items ?? self.schedule
+        for image in unmeasured ?? self.unmeasured {
             rows.append(CorpusRow(image: image, result: nil))
-            onRow(rows[rows.count - 1], rows, schedule.count)
+            onRow(rows[rows.count - 1])
         }
         guard !schedule.isEmpty else { return rows }
 
@@ -100,7 +107,7 @@ public final class CorpusRunner {
             }
         }, onResult: { index, result in
             rows.append(CorpusRow(image: images[schedule[index].image], result: result))
-            onRow(rows[rows.count - 1], rows, schedule.count)
+            onRow(rows[rows.count - 1])
         })
         return rows
     }

@@ -15,7 +15,7 @@ public enum ShardedCorpusMerge {
                 throw MergeInputError(missing: true, "\(path) does not exist: shard \(shard.record.shard) did not finish writing; measure it again")
             }
             do {
-                rows += try CorpusCSV.parse(String(decoding: data, as: UTF8.self)).map { ($0, shard.record.machine) }
+                rows += try CorpusCSV.corpusRows(String(decoding: data, as: UTF8.self)).map { ($0, shard.record.machine) }
             } catch {
                 throw MergeInputError(missing: false, "shard \(shard.record.shard): \(path): \(error)")
             }

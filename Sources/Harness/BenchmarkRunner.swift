@@ -28,12 +28,16 @@ public final class BenchmarkRunner {
     /// `shouldStop` is asked between trials and after each (Ctrl-C, SIGTERM:
     /// a trial whose child was killed by the interruption is dropped, not recorded as a failure).
     /// Throws only when the harness cannot start (fixture or server); failed trials are rows.
-    public func run(onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
+    /// `schedule`: the trials to run (default: the plan's whole schedule); a resumed run (or a
+    /// shard) gives a filtered `plan.schedule()`.
+    public func run(_ schedule: [(cell: TrialCell, run: Int)]? = nil,
+                    onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
                     shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> [TrialResult] {
+        let schedule = schedule ?? plan.schedule()
+        guard !schedule.isEmpty else { return [] }
         let target = try prepareTarget()
         defer { target.server?.shutdown() }
 
-        let schedule = plan.schedule()
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("bench-\(getpid())-\(UUID().uuidString.prefix(8))")
         // A second signal removes it too, should this thread not get to its defer in time.

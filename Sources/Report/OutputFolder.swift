@@ -43,15 +43,17 @@ public final class OutputFolder: ResultsFolder, Sendable {
 
     /// Opens `out`, or a new folder under `runsRoot` when `out` is nil, and checks `files` there
     /// (`replacing`: an earlier run's rows may be overwritten).
-    public static func open(out: String?, runsRoot: String = "runs", files: [File] = [], replacing: Bool = false) throws -> OutputFolder {
-        let folder = try open(out: out, runsRoot: runsRoot)
+    /// `runID`: the id of an interrupted run being resumed (default: a new one).
+    public static func open(out: String?, runsRoot: String = "runs", files: [File] = [], replacing: Bool = false,
+                            runID: String? = nil) throws -> OutputFolder {
+        let folder = try open(out: out, runsRoot: runsRoot, runID: runID)
         try folder.check(files, replacing: replacing)
         return folder
     }
 
-    private static func open(out: String?, runsRoot: String) throws -> OutputFolder {
+    private static func open(out: String?, runsRoot: String, runID: String?) throws -> OutputFolder {
         let stamp = timestamp()
-        let runID = "\(stamp)-\(getpid())"
+        let runID = runID ?? "\(stamp)-\(getpid())"
         guard let out else {
             let root = URL(fileURLWithPath: runsRoot, isDirectory: true)
             try makeFolders(root.path, shownAs: root.path)

@@ -12,6 +12,8 @@ public final class RescuingWriter {
     /// Where the files went instead.
     public private(set) var rescueFolder: URL?
     private var rescueFailed = false
+    /// The files rows are appended to, by name.
+    private var appended: [String: AppendedRows] = [:]
 
     public init(folder: OutputFolder) {
         self.folder = folder
@@ -56,6 +58,38 @@ public final class RescuingWriter {
         }
         return []
     }
+
+    /// Starts (or, `resuming`, reopens) a file that rows are appended to. After a failure nothing
+    /// more is appended: the command writes the whole file at the end (into the rescue folder).
+    public func startRows(_ name: String, header: [String], resuming: Bool = false) {
+        guard failure == nil else { return }
+        let url = folder.directory.appendingPathComponent(name)
+        let line = CSV.line(header)
+        do {
+            appended[name] = resuming ? try AppendedRows.reopen(url: url, header: line) : try AppendedRows(url: url, header: line)
+        } catch {
+            failure = String(describing: error)
+            openRescueFolder()
+        }
+    }
+
+    /// Appends finished rows (whole lines) to `name`, started by `startRows`.
+    public func append(_ name: String, lines: String) {
+        guard failure == nil, let file = appended[name] else { return }
+        do {
+            try file.append(lines)
+        } catch {
+            failure = String(describing: error)
+            openRescueFolder()
+        }
+    }
+
+    /// Whether the appended files hold every row: false once a write failed (the whole files then
+    /// go to the rescue folder at the end).
+    public var rowsAppended: Bool { failure == nil }
+
+    /// Closes the appended files (before a final whole-file write replaces one).
+    public func finishRows() { appended.removeAll() }
 
     private func openRescueFolder() {
         let rescue = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rescue-\(folder.runID)", isDirectory: true)

@@ -3,8 +3,9 @@ import BenchCore
 
 /// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json,
 /// each with the run's id (a run_id column, trials.json's context) so that `bench report` can tell
-/// a consistent set from files of two runs, and environment.txt (`MachineEnvironment`). Each file
-/// is replaced atomically. Writing goes through a `RescuingWriter`: when the folder cannot be
+/// a consistent set from files of two runs, and environment.txt (`MachineEnvironment`). A run appends
+/// trials.csv's and timeline.csv's rows as each run ends; the other files are replaced atomically
+/// at the end. Writing goes through a `RescuingWriter`: when the folder cannot be
 /// written mid-run, the files go to a rescue folder.
 public struct ResultsWriter: ResultsFolder {
     public static let environmentFileName = "environment.txt"
@@ -25,17 +26,34 @@ public struct ResultsWriter: ResultsFolder {
         self.sink = sink
     }
 
-    /// Cheap enough to call after every trial: the rows measured so far are never lost.
+    /// Rewrites trials.csv whole (tools and tests; a run appends with `appendRow`).
     public func writeTrials(_ results: [TrialResult]) throws {
         try write([("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8))], final: false)
     }
 
+    /// Starts trials.csv and timeline.csv (`resuming`: reopens an interrupted run's), each row to be
+    /// appended by `appendRow` as its run ends.
+    public func startRows(resuming: Bool = false) {
+        sink?.startRows("trials.csv", header: TrialsCSV.header(runID: runID), resuming: resuming)
+        sink?.startRows("timeline.csv", header: TimelineCSV.header(runID: runID), resuming: resuming)
+    }
+
+    /// Appends a finished run's row and samples: the cost does not grow with the rows before it.
+    public func appendRow(_ result: TrialResult) {
+        sink?.append("trials.csv", lines: TrialsCSV.line(result, runID: runID))
+        sink?.append("timeline.csv", lines: TimelineCSV.lines(result, runID: runID))
+    }
+
+    /// The files written from every row at the end (and the rows' own files, unless they were appended).
     public func writeAll(_ results: [TrialResult], context: RunContext) throws {
         var context = context
         context.runID = runID ?? context.runID
-        try write([
+        sink?.finishRows()
+        let rows: [(name: String, contents: Data)] = sink?.rowsAppended == true ? [] : [
             ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
             ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
+        ]
+        try write(rows + [
             ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
             ("trials.json", try JSONExport(context: context, trials: results).encoded()),
             ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
@@ -49,6 +67,16 @@ public struct ResultsWriter: ResultsFolder {
         let folder = sink?.currentFolder ?? directory
         return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
                 Self.environmentFileName].map { folder.appendingPathComponent($0) }
+    }
+
+    /// The summary files alone, from rows already in the folder (a resumed run that was complete).
+    public func writeSummary(_ results: [TrialResult], context: RunContext) throws {
+        var context = context
+        context.runID = runID ?? context.runID
+        try write([
+            ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
+            ("trials.json", try JSONExport(context: context, trials: results).encoded()),
+        ], final: true)
     }
 
     private func write(_ files: [(name: String, contents: Data)], final: Bool) throws {

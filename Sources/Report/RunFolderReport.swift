@@ -15,7 +15,7 @@ public struct RunFolderReport: ResultsFolder {
         guard FileManager.default.fileExists(atPath: trialsCSV.path) else {
             throw ReportError.missing(path: trialsCSV.path, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
         }
-        let trials = try parse(trialsCSV) { try TrialsCSV.parse($0) }
+        let trials = try parse(trialsCSV) { try TrialsFile.parseDroppingTornLine($0, path: trialsCSV.path) }
         guard !trials.isEmpty else { throw ReportError.noRows(path: trialsCSV.path) }
         // trials.csv, timeline.csv and trials.json must be one run's (same run id, same row count).
         do { try RunConsistency.check(self) } catch { throw ReportError.inconsistentRun(error) }

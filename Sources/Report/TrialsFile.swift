@@ -25,6 +25,19 @@ public enum TrialsFile {
         }
     }
 
+    /// A file whose last line is cut short (a run killed while appending it) is read without that
+    /// line, with a note; any other fault is the file's.
+    public static func parseDroppingTornLine(_ text: String, path: String) throws -> [TrialResult] {
+        do {
+            return try TrialsCSV.parse(text)
+        } catch {
+            let (complete, torn) = CSV.completeLines(text)
+            guard torn, let trials = try? TrialsCSV.parse(complete) else { throw error }
+            StandardError.write(CSV.tornLineNote(path))
+            return trials
+        }
+    }
+
     public static func load(_ path: String) throws -> [TrialResult] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw LoadError.missing(path: path) }
@@ -44,7 +57,7 @@ public enum TrialsFile {
             if trimmed.hasPrefix("{") {
                 trials = try JSONDecoder.trials.decode(Exported.self, from: data).trials
             } else {
-                trials = try TrialsCSV.parse(text)
+                trials = try parseDroppingTornLine(text, path: path)
             }
         } catch let error as DecodingError {
             throw LoadError.malformed(path: path, problem: error.summary)

@@ -54,6 +54,23 @@ struct CorpusCommand: ParsableCommand {
 
     var plan: BenchmarkPlan { matrix.plan }
 
+    func validate() throws {
+        try resuming.validate(out: out, replace: replace)
+    }
+
+    @OptionGroup(title: "Resuming") var resuming: ResumeOption
+
+    /// What the rows depend on, recorded in settings.json and checked by --resume.
+    func recordedSettings(_ settings: TrialSettings) -> [(String, String)] {
+        let plan = self.plan
+        let resolved = URL(fileURLWithPath: source).standardizedFileURL.path
+        return [("source", resolved),
+                ("--strategy", plan.strategies.joined(separator: ",")),
+                ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
+                ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
+                ("--runs", String(plan.runs))] + ResumableOutput.describe(settings)
+    }
+
     func run() throws {
         if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in corpus.csv") { printError(warning) }
         var entries: [CorpusEntry]
@@ -71,55 +88,87 @@ struct CorpusCommand: ParsableCommand {
         let shardSelection = sharding.shard.map { CorpusShard.select(entries, shard: $0) }
         entries = shardSelection?.entries ?? entries
         Interruption.install()
-        let folder = try RunCommand.openOutput(out, files: ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
-                                                + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)], replacing: replace)
         var settings = TrialSettings()
         settings.maxPixel = limits.maxPixel
         settings.maxImagePixels = limits.maxImagePixels
         timing.apply(to: &settings)
+        let folder = try ResumableOutput.open(
+            out, files: ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
+                + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)],
+            replacing: replace, resume: resuming.resume, command: "corpus", settings: recordedSettings(settings))
         try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
                             portion: (entries.count, shardSelection?.corpusEntries ?? entries.count, "files"), corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
 
         // Ctrl-C while the URLs are fetched for their headers stops here, without waiting for URLs
         // that do not answer: what was not examined is not measured.
         var images: [CorpusImage] = []
+        images.reserveCapacity(entries.count)
         for entry in entries {
             if Interruption.requested { break }
             let image = CorpusImage.examine(entry, shouldStop: { Interruption.requested })
             if Interruption.requested { break }
             images.append(image)
         }
-        let skipped = images.filter { !$0.isMeasured }
-        printError("corpus: \(images.count) file\(images.count == 1 ? "" : "s"), \(images.count - skipped.count) image\(images.count - skipped.count == 1 ? "" : "s") to measure"
-                   + (skipped.isEmpty ? "" : "; not measured: " + skipped.map { "\($0.entry.name) (\($0.skipStatus ?? ""))" }.joined(separator: ", ")))
         let plan = self.plan
         let runner = CorpusRunner(images: images, plan: plan, settings: settings, jobs: parallelism.jobs)
-        parallelism.warnIfOversubscribed()
         let sink = RescuingWriter(folder: folder)
         let runID = folder.runID
-        let progress = CorpusProgress(images: images, runsPerImage: plan.schedule().count)
+        let corpusFile = folder.directory.appendingPathComponent("corpus.csv")
 
-        let unsortedRows: [CorpusRow]
-        do {
-            unsortedRows = try runner.run(onRow: { row, all, _ in
-                progress.show(row)
-                sink.write([("corpus.csv", Data(CorpusCSV.render(all, runID: runID).utf8))])
-            }, shouldStop: { Interruption.requested })
-        } catch {
-            progress.finish()
-            throw BenchFailure(.internalError, "cannot start the corpus run: \(error)").reported()
+        // The planned rows; a resumed run drops those its folder already holds.
+        var items = runner.schedule
+        var unmeasured = runner.unmeasured
+        let planned = items.count + unmeasured.count
+        var earlier: [CorpusCSVRow] = []
+        if resuming.resume {
+            earlier = try Self.rowsDone(in: corpusFile)
+            let done = Set(earlier.map(\.key))
+            items = items.filter { !done.contains(CorpusRowKey(name: images[$0.image].entry.name, cell: $0.cell, run: $0.run)) }
+            unmeasured = unmeasured.filter { !done.contains(CorpusRowKey(name: $0.entry.name, cell: nil, run: nil)) }
+            printError("corpus: resuming \(folder.directory.path): \(earlier.count) of \(planned) rows done, \(items.count + unmeasured.count) to go")
         }
-        progress.finish()
+        let measured = images.count - runner.unmeasured.count
+        printError("corpus: \(images.count) file\(images.count == 1 ? "" : "s"), \(measured) image\(measured == 1 ? "" : "s") to measure")
+        parallelism.warnIfOversubscribed()
 
-        // Finishing order while running; the final file in the corpus's order, easier to read and diff.
-        let rows = unsortedRows.sorted(by: Self.corpusOrder)
+        let complete = resuming.resume && items.isEmpty && unmeasured.isEmpty
+        var newRows: [CorpusRow] = []
+        if complete {
+            printError("corpus: every planned row is already in \(corpusFile.path); writing the summary only")
+        } else {
+            sink.startRows("corpus.csv", header: CorpusCSV.header, resuming: resuming.resume)
+            let progress = CorpusProgress(total: planned, done: earlier.count)
+            do {
+                newRows = try runner.run(items, unmeasured: unmeasured, onRow: { row in
+                    progress.show(row)
+                    sink.append("corpus.csv", lines: CorpusCSV.line(row, runID: runID))
+                }, shouldStop: { Interruption.requested })
+            } catch {
+                progress.finish()
+                throw BenchFailure(.internalError, "cannot start the corpus run: \(error)").reported()
+            }
+            progress.finish()
+            sink.finishRows()
+        }
+
+        // The rows of this run and the earlier ones, as rows of the images found now (a file gone
+        // since keeps its rows in corpus.csv but has no place in the ranking).
+        let byName = Dictionary(images.map { ($0.entry.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = (earlier.compactMap { row in byName[row.name].map { CorpusRow(image: $0, result: row.result) } } + newRows)
+            .sorted(by: Self.corpusOrder)
         let rankingRender = CorpusRanking.rankingRender(plan.renders) ?? .full
         let costs = CorpusRanking.rank(rows, by: rankingRender)
         try? FileManager.default.createDirectory(at: folder.directory.appendingPathComponent("charts/data"), withIntermediateDirectories: true)
-        var files: [(name: String, contents: Data)] = [
-            ("corpus.csv", Data(CorpusCSV.render(rows, runID: runID).utf8)),
-            ("corpus-summary.csv", Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8)),
-        ]
+        var files: [(name: String, contents: Data)] = []
+        if !complete {
+            // Once, at the end: every row in the corpus's order, easier to read and diff than finishing order.
+            let lines = (earlier.map { (key: $0.key, line: $0.line) }
+                         + newRows.map { (key: CorpusRowKey(name: $0.image.entry.name, cell: $0.result?.cell, run: $0.result?.run),
+                                          line: CorpusCSV.line($0, runID: runID)) })
+                .sorted { $0.key < $1.key }
+            files.append(("corpus.csv", Data((CSV.line(CorpusCSV.header) + "\n" + lines.map(\.line).joined()).utf8)))
+        }
+        files.append(("corpus-summary.csv", Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8)))
         files += CorpusChartData.files(costs, renders: plan.renders).map { ("charts/data/" + $0.name, Data($0.contents.utf8)) }
         let written = sink.write(files, final: true)
         if sink.failure == nil { folder.markLatest() }
@@ -129,16 +178,56 @@ struct CorpusCommand: ParsableCommand {
             ? CorpusRanking.worstSentence(CorpusRanking.rank(rows, by: .thumbnail), render: .thumbnail) : nil {
             print(thumbnailWorst)
         }
-        let failed = rows.filter { !$0.isSuccess }
-        for row in failed {
+        let failedRuns = rows.filter { $0.result != nil && !$0.isSuccess }
+        for row in failedRuns.prefix(Self.failuresNamed) {
             if let result = row.result {
                 printError("run failed: \(row.image.entry.name) \(result.cell) run \(result.run): \(result.status.rawValue): \(result.error)")
-            } else {
-                printError("not measured: \(row.image.entry.name): \(row.image.skipStatus ?? ""): \(row.image.skipReason ?? "")")
             }
         }
-        let planned = runner.schedule.count + skipped.count
-        try RunCommand.finish(sink: sink, written: written, completed: rows.count, planned: planned, failed: !failed.isEmpty)
+        if failedRuns.count > Self.failuresNamed {
+            printError("bench: \(Self.counted(failedRuns.count - Self.failuresNamed)) more runs failed (rows in corpus.csv)")
+        }
+        // One counted line per reason, not a line per file: a corpus may hold thousands of them.
+        let notMeasured = rows.filter { $0.result == nil }
+        for (status, count) in Dictionary(grouping: notMeasured, by: { $0.image.skipStatus ?? "" }).mapValues(\.count).sorted(by: { $0.key < $1.key }) {
+            printError("bench: \(Self.counted(count)) \(Self.notMeasuredWording(status, count: count)) (rows in corpus.csv)")
+        }
+        let rowCount = earlier.count + newRows.count
+        try RunCommand.finish(sink: sink, written: written, completed: rowCount, planned: planned,
+                              failed: !failedRuns.isEmpty || !notMeasured.isEmpty)
+    }
+
+    /// Failed runs named one a line on stderr; the rest are counted.
+    static let failuresNamed = 20
+
+    /// 4998 -> "4,998".
+    static func counted(_ count: Int) -> String {
+        let digits = Array(String(count))
+        return String(digits.enumerated().flatMap { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+        })
+    }
+
+    static func notMeasuredWording(_ status: String, count: Int) -> String {
+        let one = count == 1
+        switch status {
+        case "not_an_image": return one ? "file is not an image" : "files are not images"
+        case "read_error": return one ? "file or folder cannot be read" : "files or folders cannot be read"
+        case "fetch_error": return one ? "URL cannot be fetched" : "URLs cannot be fetched"
+        default: return one ? "entry is not measured (\(status))" : "entries are not measured (\(status))"
+        }
+    }
+
+    /// The rows an interrupted run left in corpus.csv (its torn last line dropped, with a note).
+    static func rowsDone(in file: URL) throws -> [CorpusCSVRow] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+        do {
+            let (rows, torn) = try CorpusCSV.parse(String(decoding: data, as: UTF8.self))
+            if torn { StandardError.write(CSV.tornLineNote(file.path)) }
+            return rows
+        } catch {
+            throw BenchFailure(.badInput, "--resume: \(file.path) cannot be read back: \(error)").reported()
+        }
     }
 }
 
@@ -170,32 +259,28 @@ extension CorpusCommand {
     }
 }
 
-/// The corpus's progress line: images done, runs done, the latest run and the time left.
+/// The corpus's progress line: rows done of the planned, the rate, the time left, failures so far.
 final class CorpusProgress {
-    private let line = ProgressLine()
-    private let runsPerImage: Int
-    private let totalImages: Int
-    private let totalRuns: Int
-    private var runsLeft: [String: Int]
-    private var imagesDone = 0
-    private var runsDone = 0
+    private let line: ProgressLine
+    private let total: Int
+    private var done: Int
 
-    init(images: [CorpusImage], runsPerImage: Int) {
-        self.runsPerImage = runsPerImage
-        totalImages = images.count
-        totalRuns = images.filter(\.isMeasured).count * runsPerImage
-        runsLeft = Dictionary(images.map { ($0.entry.name, $0.isMeasured ? runsPerImage : 1) }, uniquingKeysWith: { $1 })
+    init(total: Int, done: Int) {
+        self.total = total
+        self.done = done
+        line = ProgressLine(alreadyDone: done)
     }
 
     func show(_ row: CorpusRow) {
-        let name = row.image.entry.name
-        runsLeft[name, default: 1] -= 1
-        if runsLeft[name] == 0 { imagesDone += 1 }
-        guard let result = row.result else { return }
-        runsDone += 1
-        let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
-        line.show(text: "images \(imagesDone)/\(totalImages), runs", index: runsDone, total: totalRuns,
-                  latest: "\(name) \(result.cell) run \(result.run): \(peak)")
+        done += 1
+        let latest: String
+        if let result = row.result {
+            let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+            latest = "\(row.image.entry.name) \(result.cell) run \(result.run): \(peak)"
+        } else {
+            latest = "\(row.image.entry.name): \(row.image.skipStatus ?? "")"
+        }
+        line.show(text: "rows", index: done, total: total, latest: latest, failed: row.result.map { !$0.isSuccess } ?? false)
     }
 
     func finish() { line.finish() }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Corpus
 import Foundation
 import Report
 import Scenarios
@@ -12,6 +13,9 @@ struct ReportCommand: ParsableCommand {
         from the run's folder. Writes gnuplot's input (.dat files and vars.gp) and rewrites the parts of the \
         folder's REPORT.md between <!-- table:NAME --> markers (the method, the article's four cases, every \
         cell, the sweep); the prose around them is kept. `make plots` runs this, then the gnuplot scripts.
+
+        A corpus run's folder (corpus.csv, no trials.csv), even one whose run was stopped, gets its \
+        corpus-summary.csv and chart data written from corpus.csv's rows.
 
         A scenario.csv in the folder (bench scenario list-scroll) must hold rows of one setting: its chart \
         draws them together.
@@ -38,6 +42,18 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let folder = URL(fileURLWithPath: results, isDirectory: true)
+        // A corpus run's folder (stopped or not): its summary and chart data from corpus.csv's rows.
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("trials.csv").path), CorpusFolder.isCorpusFolder(folder) {
+            do {
+                let written = try CorpusFolder.finish(folder)
+                print("wrote \(written.map(\.path).joined(separator: ", ")) from \(folder.appendingPathComponent(CorpusFolder.rowsFile).path)")
+                return
+            } catch let error as AtomicFile.WriteError {
+                throw BenchFailure(.cannotCreateOutput, error.description).reported()
+            } catch {
+                throw BenchFailure(.badInput, "\(folder.appendingPathComponent(CorpusFolder.rowsFile).path): \(error)").reported()
+            }
+        }
         let report = RunFolderReport(directory: folder)
         let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
         let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)

@@ -57,12 +57,15 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Overwrite an earlier run's files in --out (refused by default, naming that run).")
     var replace = false
 
+    @OptionGroup(title: "Resuming") var resuming: ResumeOption
+
     /// What a run writes into its folder, checked before the first trial.
     static let outputFiles = ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "holders.csv", "holders.folded"]
         .map { OutputFolder.File($0) }
         + [OutputFolder.File(ResultsWriter.environmentFileName, replacesRows: false)]
 
     func validate() throws {
+        try resuming.validate(out: out, replace: replace)
         if let url { _ = try Self.httpURL(url, option: "--url") }
         if let warmupURL {
             guard url != nil else { throw ValidationError("--warmup-url only applies with --url") }
@@ -122,30 +125,65 @@ struct RunCommand: ParsableCommand {
         settings.fixtureCacheDirectory = fixture.cacheDirectory
 
         Interruption.install()
-        let folder = try Self.openOutput(out, files: Self.outputFiles, replacing: replace)
-        let sink = RescuingWriter(folder: folder)
-        let writer = ResultsWriter(rescuing: sink)
         var plan = matrix.plan
         plan.shard = sharding.shard
+        let recorded: [(String, String)] = [
+            ("source", url.map { "\($0) (warm-up: \(cold ? "none" : warmupURL ?? "the origin"))" }
+                ?? "embedded fixture \(fixture.spec.fileName)\(cold ? " cold" : "")\(bandwidth.map { " at \($0.bytesPerSecond) bytes/s" } ?? "")"),
+            ("--strategy", plan.strategies.joined(separator: ",")),
+            ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
+            ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
+            ("--runs", String(plan.runs)),
+            ("--no-exact-heap", String(noExactHeap)),
+            ("--shard", plan.shard.map { "\($0)" } ?? "none"),
+        ] + ResumableOutput.describe(settings)
+        let folder = try ResumableOutput.open(out, files: Self.outputFiles, replacing: replace, resume: resuming.resume,
+                                              command: "run", settings: recorded)
+        let sink = RescuingWriter(folder: folder)
+        let writer = ResultsWriter(rescuing: sink)
         try sharding.record(.run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
                             portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"))
         let runner = BenchmarkRunner(plan: plan, source: source, settings: settings,
                                      launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback),
                                      jobs: parallelism.jobs)
-        parallelism.warnIfOversubscribed()
-        let progress = ProgressLine()
 
-        let results: [TrialResult]
-        do {
-            results = try runner.run(onResult: { latest, all, planned in
-                progress.show(latest, index: all.count, total: planned)
-                try? writer.writeTrials(all)
-            }, shouldStop: { Interruption.requested })
-        } catch {
-            progress.finish()
-            throw BenchFailure(.internalError, "cannot start the benchmark: \(error)").reported()
+        // The planned trials; a resumed run drops those trials.csv already holds.
+        var schedule = plan.schedule()
+        var earlier: [TrialResult] = []
+        if resuming.resume {
+            earlier = try Self.rowsDone(in: folder.directory.appendingPathComponent("trials.csv"))
+            let done = Set(earlier.map { RunKey(cell: $0.cell, run: $0.run) })
+            schedule = schedule.filter { !done.contains(RunKey(cell: $0.cell, run: $0.run)) }
+            printError("resuming \(folder.directory.path): \(earlier.count) of \(plan.schedule().count) runs done, \(schedule.count) to go")
         }
-        progress.finish()
+        let complete = resuming.resume && schedule.isEmpty
+        parallelism.warnIfOversubscribed()
+        let progress = ProgressLine(alreadyDone: earlier.count)
+
+        var results = earlier
+        var measured = 0
+        if complete {
+            printError("every planned run is already in \(folder.directory.appendingPathComponent("trials.csv").path); writing the summary only")
+        } else {
+            if resuming.resume {
+                // What a stop by a signal wrote at its end counts fewer rows than trials.csv will: gone
+                // until the end rewrites them, so that the folder reads as one run at any moment.
+                for name in ["summary.csv", "trials.json"] { unlink(folder.directory.appendingPathComponent(name).path) }
+            }
+            writer.startRows(resuming: resuming.resume)
+            do {
+                let new = try runner.run(schedule, onResult: { latest, _, _ in
+                    writer.appendRow(latest)
+                    measured += 1
+                    progress.show(latest, index: earlier.count + measured, total: plan.schedule().count)
+                }, shouldStop: { Interruption.requested })
+                results += new
+            } catch {
+                progress.finish()
+                throw BenchFailure(.internalError, "cannot start the benchmark: \(error)").reported()
+            }
+            progress.finish()
+        }
 
         var context = RunContext(
             command: CommandLine.arguments.joined(separator: " "),
@@ -159,7 +197,7 @@ struct RunCommand: ParsableCommand {
         context.jobs = parallelism.jobs
         let allocatorSettings = AllocatorEnvironment.settings()
         context.allocatorEnvironment = allocatorSettings.isEmpty ? nil : allocatorSettings
-        try writer.writeAll(results, context: context)
+        if complete { try writer.writeSummary(results, context: context) } else { try writer.writeAll(results, context: context) }
         if sink.failure == nil { folder.markLatest() }
 
         let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(results))
@@ -173,7 +211,8 @@ struct RunCommand: ParsableCommand {
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
         }
-        try Self.finish(sink: sink, written: writer.writtenFiles, completed: results.count,
+        let written = complete ? writer.writtenFiles.filter { ["summary.csv", "trials.json"].contains($0.lastPathComponent) } : writer.writtenFiles
+        try Self.finish(sink: sink, written: written, completed: results.count,
                     planned: context.plannedRuns ?? results.count, failed: !failed.isEmpty)
     }
 
@@ -186,14 +225,25 @@ struct RunCommand: ParsableCommand {
     /// Opens the output folder and checks the `files` to be written there before the first trial,
     /// or exits 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
     /// Every measuring command starts here, so it also clears the scratch that killed runs left.
-    static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool) throws -> OutputFolder {
+    static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool, runID: String? = nil) throws -> OutputFolder {
         StaleScratch.removeLeftovers()
         do {
-            return try OutputFolder.open(out: out, files: files, replacing: replacing)
+            return try OutputFolder.open(out: out, files: files, replacing: replacing, runID: runID)
         } catch let failure as OutputFolder.Failure {
             throw BenchFailure(failure.kind == .busy ? .outputBusy : .cannotCreateOutput, failure.description).reported()
         } catch {
             throw BenchFailure(.cannotCreateOutput, "cannot open the output folder: \(error)").reported()
+        }
+    }
+
+    /// The rows an interrupted run left in trials.csv (its torn last line dropped, with a note).
+    static func rowsDone(in file: URL) throws -> [TrialResult] {
+        guard let data = FileManager.default.contents(atPath: file.path), data.contains(UInt8(ascii: "\n")) else { return [] }
+        do {
+            // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.
+            return try TrialsFile.parseDroppingTornLine(String(decoding: data, as: UTF8.self), path: file.path)
+        } catch {
+            throw BenchFailure(.badInput, "--resume: \(file.path) cannot be read back: \(error)").reported()
         }
     }
 

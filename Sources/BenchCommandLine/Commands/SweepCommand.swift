@@ -54,6 +54,8 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Overwrite an earlier sweep's sweep.csv in --out (refused by default, naming that run).")
     var replace = false
 
+    @OptionGroup(title: "Resuming") var resuming: ResumeOption
+
     /// The sizes of --sizes (checked by `validate()`).
     var sizesMB: [Double] { (try? Self.sizes(sizes)) ?? [] }
 
@@ -73,16 +75,25 @@ struct SweepCommand: ParsableCommand {
     var strategyNames: [String] { strategy.names }
 
     func validate() throws {
+        try resuming.validate(out: out, replace: replace)
         _ = try Self.sizes(sizes)
     }
 
     func run() throws {
         if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in sweep.csv") { printError(warning) }
         Interruption.install()
-        let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("sweep.csv")], replacing: replace)
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = cache.directory
+        let recorded: [(String, String)] = [
+            ("--strategy", strategyNames.joined(separator: ",")),
+            ("--render", render.modes.map(\.rawValue).joined(separator: ",")),
+            ("--allocator", allocator.rawValue),
+            ("--runs", String(runs)),
+            ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
+        ] + ResumableOutput.describe(settings)
+        let folder = try ResumableOutput.open(out, files: [OutputFolder.File("sweep.csv")], replacing: replace,
+                                              resume: resuming.resume, command: "sweep", settings: recorded)
 
         let steps: [SweepStep]
         do {
@@ -96,19 +107,44 @@ struct SweepCommand: ParsableCommand {
         let planned = plan.schedule().count * steps.count
         let sink = RescuingWriter(folder: folder)
         let runID = folder.runID
-        let progress = ProgressLine()
+        let sweepFile = folder.directory.appendingPathComponent("sweep.csv")
+
+        // A resumed sweep measures only the (size, cell, run) that sweep.csv does not hold yet.
+        var rows: [(step: SweepStep, result: TrialResult)] = []
+        if resuming.resume, let data = FileManager.default.contents(atPath: sweepFile.path), !data.isEmpty {
+            do {
+                let (text, torn) = CSV.completeLines(String(decoding: data, as: UTF8.self))
+                if torn { StandardError.write(CSV.tornLineNote(sweepFile.path)) }
+                rows = try SweepCSV.parse(text)
+            } catch {
+                throw BenchFailure(.badInput, "--resume: \(sweepFile.path) cannot be read back: \(error)").reported()
+            }
+        }
+        let done = Set(rows.map { "\($0.step.targetBytes) \($0.result.cell) \($0.result.run)" })
+        let earlier = rows.count
+        if resuming.resume { printError("resuming \(folder.directory.path): \(earlier) of \(planned) runs done, \(planned - done.count) to go") }
+        let progress = ProgressLine(alreadyDone: earlier)
         parallelism.warnIfOversubscribed()
 
-        var rows: [(step: SweepStep, result: TrialResult)] = []
-        for step in steps where !Interruption.requested {
+        let complete = resuming.resume && done.count >= planned
+        if complete {
+            printError("every planned run is already in \(sweepFile.path); nothing to measure")
+        } else {
+            let header = SweepCSV.stepColumns + TrialsCSV.header(runID: runID)
+            sink.startRows("sweep.csv", header: header, resuming: resuming.resume)
+        }
+        for step in steps where !Interruption.requested && !complete {
+            let schedule = plan.schedule().filter { !done.contains("\(step.targetBytes) \($0.cell) \($0.run)") }
+            guard !schedule.isEmpty else { continue }
             // A runner per size: its own fixture and server, children as isolated as in `bench run`.
             let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
                                          settings: settings, jobs: parallelism.jobs)
             do {
-                _ = try runner.run(onResult: { latest, _, _ in
+                _ = try runner.run(schedule, onResult: { latest, _, _ in
                     rows.append((step, latest))
                     progress.show(latest, index: rows.count, total: planned)
-                    sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))])
+                    let stepFields = [step.targetBytes, step.width, step.height].map(String.init)
+                    sink.append("sweep.csv", lines: CSV.line(stepFields) + "," + TrialsCSV.line(latest, runID: runID))
                 }, shouldStop: { Interruption.requested })
             } catch {
                 progress.finish()
@@ -116,7 +152,10 @@ struct SweepCommand: ParsableCommand {
             }
         }
         progress.finish()
-        let written = sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))], final: true)
+        sink.finishRows()
+        // The whole file once more only when appending failed (into the rescue folder).
+        let written = sink.rowsAppended ? [sweepFile]
+            : sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))], final: true)
         if sink.failure == nil { folder.markLatest() }
 
         for series in ChartData(trials: [], timelines: [:], sweep: rows).sweep {

@@ -27,36 +27,69 @@ extension BenchFailure {
     }
 }
 
-/// One line on stderr, redrawn after every trial, when stderr is a terminal (as hyperfine does).
+/// One line on stderr when stderr is a terminal (as hyperfine does): rows done of the planned,
+/// rows a minute, the time left and the failures so far, redrawn at most about once a second.
 /// Otherwise (CI logs, pipes) a plain line at most every 10 seconds, and one for the last trial.
 final class ProgressLine {
     private let enabled = isatty(STDERR_FILENO) != 0
     private let started = Date()
+    /// Rows an interrupted run had done before this one resumed it: not in this run's rate.
+    private let alreadyDone: Int
+    private var lastDrawn = Date.distantPast
     private var lastPlainLine = Date.distantPast
+    private var failures = 0
+
+    init(alreadyDone: Int = 0) {
+        self.alreadyDone = alreadyDone
+    }
 
     func show(_ result: TrialResult, index: Int, total: Int) {
         let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
-        show(text: "", index: index, total: total, latest: "\(result.cell.description) run \(result.run): \(peak)")
+        show(text: "", index: index, total: total, latest: "\(result.cell.description) run \(result.run): \(peak)",
+             failed: !result.isSuccess)
     }
 
-    /// "[prefix index/total] latest   (elapsed, ~left)".
-    func show(text prefix: String, index: Int, total: Int, latest: String) {
-        let line = describe(prefix: prefix, index: index, total: total, latest: latest)
+    /// "[prefix index/total] latest   (elapsed, ~left)" when piped; on a terminal also rows a
+    /// minute and failures so far.
+    func show(text prefix: String, index: Int, total: Int, latest: String, failed: Bool = false) {
+        if failed { failures += 1 }
+        let now = Date()
         guard enabled else {
-            if index == total || Date().timeIntervalSince(lastPlainLine) >= 10 {
-                lastPlainLine = Date()
-                StandardError.write(line + "\n")
+            if index == total || now.timeIntervalSince(lastPlainLine) >= 10 {
+                lastPlainLine = now
+                StandardError.write(describe(prefix: prefix, index: index, total: total, latest: latest) + "\n")
             }
             return
         }
-        StandardError.write("\r\u{1B}[K" + line)
+        guard index == total || now.timeIntervalSince(lastDrawn) >= 1 else { return }
+        lastDrawn = now
+        StandardError.write("\r\u{1B}[K" + describeLive(prefix: prefix, index: index, total: total, latest: latest))
     }
 
     private func describe(prefix: String, index: Int, total: Int, latest: String) -> String {
         let elapsed = Date().timeIntervalSince(started)
-        let eta = index > 0 ? elapsed / Double(index) * Double(total - index) : 0
+        let measured = index - alreadyDone
+        let eta = measured > 0 ? elapsed / Double(measured) * Double(total - index) : 0
         return String(format: "[%@%d/%d] %@   (%.0f s, ~%.0f s left)",
                       prefix.isEmpty ? "" : prefix + " ", index, total, latest, elapsed, eta)
+    }
+
+    private func describeLive(prefix: String, index: Int, total: Int, latest: String) -> String {
+        let elapsed = Date().timeIntervalSince(started)
+        let measured = index - alreadyDone
+        let perMinute = elapsed > 0 ? Double(measured) / elapsed * 60 : 0
+        let left = measured > 0 ? elapsed / Double(measured) * Double(total - index) : 0
+        let failed = failures == 0 ? "" : ", \(failures) failed"
+        return String(format: "[%@%d/%d] %.0f/min, %@ left%@  %@",
+                      prefix.isEmpty ? "" : prefix + " ", index, total, perMinute, Self.duration(left), failed, latest)
+    }
+
+    /// 42 -> "42 s", 754 -> "12 min 34 s", 7300 -> "2 h 1 min".
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        if whole < 60 { return "\(whole) s" }
+        if whole < 3600 { return "\(whole / 60) min \(whole % 60) s" }
+        return "\(whole / 3600) h \(whole % 3600 / 60) min"
     }
 
     func finish() {

@@ -1,0 +1,53 @@
+import BenchCore
+import Foundation
+import Harness
+import Report
+
+/// Opens a measuring command's folder. A new run records its settings there (settings.json)
+/// before the first trial; `--resume` reopens an interrupted run's folder, with its run id, only
+/// when the settings are the same (else exit 64, naming each that differs).
+enum ResumableOutput {
+    static func open(_ out: String?, files: [OutputFolder.File], replacing: Bool, resume: Bool,
+                     command: String, settings: [(String, String)]) throws -> OutputFolder {
+        guard resume, let out else {
+            let folder = try RunCommand.openOutput(out, files: files + [OutputFolder.File(RunSettings.fileName, replacesRows: false)],
+                                                   replacing: replacing)
+            do {
+                try RunSettings(command: command, runID: folder.runID, settings: settings).write(into: folder.directory)
+            } catch {
+                throw BenchFailure(.cannotCreateOutput, "cannot record the run's settings in \(folder.directory.path): \(error)").reported()
+            }
+            return folder
+        }
+        let directory = URL(fileURLWithPath: out, isDirectory: true)
+        let recorded: RunSettings?
+        do { recorded = try RunSettings.read(from: directory) } catch {
+            throw BenchFailure(.badInput, "--resume: \(directory.appendingPathComponent(RunSettings.fileName).path) is not readable: \(error)").reported()
+        }
+        guard let recorded else {
+            throw BenchFailure(.noInput, "--resume: \(out) holds no \(RunSettings.fileName) of an interrupted run; "
+                               + "give the --out of a run that was stopped, or start a new run without --resume").reported()
+        }
+        let differences = RunSettings(command: command, runID: recorded.runID, settings: settings).differences(from: recorded)
+        guard differences.isEmpty else {
+            throw BenchFailure(.usage, "--resume: the settings differ from those of the interrupted run in \(out):\n  "
+                               + differences.joined(separator: "\n  ")
+                               + "\ngive the same ones to go on with it, or start a new run without --resume").reported()
+        }
+        return try RunCommand.openOutput(out, files: files, replacing: true, runID: recorded.runID)
+    }
+
+    /// The per-trial settings every measuring command records.
+    static func describe(_ settings: TrialSettings) -> [(String, String)] {
+        [("--max-pixel", String(settings.maxPixel)),
+         ("--max-image-pixels", String(settings.maxImagePixels)),
+         ("--sample-interval-us", String(settings.sampleIntervalNanos / 1000)),
+         ("--timeout", String(settings.timeoutSeconds)),
+         ("--holder-threshold", String(settings.holderThresholdBytes))]
+    }
+
+    /// A list option's values as given, in order.
+    static func list<T: CustomStringConvertible>(_ values: [T]) -> String {
+        values.map(\.description).joined(separator: ",")
+    }
+}
