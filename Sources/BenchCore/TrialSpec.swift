@@ -68,7 +68,7 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     public static let defaultSettleNanos: UInt64 = SettleRule.defaultMaximumNanos
     public var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
     public var settleRule: SettleRule {
-        SettleRule(quietNanos: settleQuietNanos ?? settleNanos, maximumNanos: settleNanos)
+        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
     }
     /// `BENCH_SETTLE=fixed` in the parent's environment gives its children the fixed pause instead
     /// of the rule (scripts/overhead.sh measures with it what the rule is checked against).

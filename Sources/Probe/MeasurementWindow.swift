@@ -38,7 +38,8 @@ public final class MeasurementWindow {
         _ = sampler.stop()
     }
 
-    /// Waits from `workEnded` until `rule` is met by the sampler's readings, then takes the final
+    /// Waits from `workEnded` until `rule` is met by the sampler's readings (each look at them, one
+    /// sampler interval apart, is one of the rule's turns), then takes the final
     /// reading, freezes the exact heap peak, reads the peaks and stops the sampler.
     public func close(workEnded: UInt64, settle rule: SettleRule) -> WindowReadings {
         var detector = SettleDetector(rule: rule, start: workEnded)
@@ -50,6 +51,7 @@ public final class MeasurementWindow {
                                                          heapBytes: sample.allocatedBytes) }
             }
             if settled { break }
+            detector.turn()
             if MonotonicClock.now() >= workEnded &+ rule.maximumNanos { break }
             Self.sleep(nanos: min(sampler.intervalNanos, workEnded &+ rule.maximumNanos &- MonotonicClock.now()))
         }

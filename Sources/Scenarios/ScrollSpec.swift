@@ -48,7 +48,7 @@ public struct ScrollSpec: Codable, Sendable, Equatable {
     public var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
     public var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
     public var settleRule: SettleRule {
-        SettleRule(quietNanos: settleQuietNanos ?? settleNanos, maximumNanos: settleNanos)
+        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
     }
 
     public init(strategy: ScrollStrategy, render: RenderMode, rowURLs: [URL], warmupURL: URL?, visibleRows: Int,

@@ -14,13 +14,17 @@ import Testing
     /// Feeds a reading every half millisecond from `start` on, `reading(t)` giving (RSS, heap) at
     /// `t` ms after the start; returns the time (ms after the start) of the reading that met the rule,
     /// or nil when none in `limit` ms did.
-    static func settle(_ rule: SettleRule = .standard, limit: Double = 500,
+    /// The settling thread takes a turn every `turnEvery` readings (1: after each, as on an idle machine).
+    static func settle(_ rule: SettleRule = .standard, limit: Double = 500, turnEvery: Int = 1,
                        _ reading: (Double) -> (resident: Int, heap: Int)) -> Double? {
         var detector = SettleDetector(rule: rule, start: start)
         var t = 0.0
+        var readings = 0
         while t <= limit {
             let (resident, heap) = reading(t)
             if detector.observe(time: start + UInt64(t * 1e6), residentBytes: resident, heapBytes: heap) { return t }
+            readings += 1
+            if readings % turnEvery == 0 { detector.turn() }
             t += 0.5
         }
         return nil
@@ -56,12 +60,25 @@ import Testing
         #expect(end == 50)
     }
 
+    @Test func aSettlingThreadStarvedOfTheCPUStretchesTheQuietInterval() {
+        // Flat memory, but the settling thread gets a turn only every 2 ms (a busy machine): the 20
+        // turns take 40 ms, and the movement a starved thread still owes may come in them.
+        let end = Self.settle(turnEvery: 4) { _ in (100_000_000, 5_000_000) }
+        #expect(end == 40)
+        let starved = Self.settle(turnEvery: 10) { _ in (100_000_000, 5_000_000) }
+        #expect(starved == 50, "never later than the maximum")
+    }
+
     @Test func readingsBeforeTheStartDoNotCount() {
         var detector = SettleDetector(rule: .standard, start: Self.start)
-        #expect(!detector.observe(time: Self.start - 20 * Self.millisecond, residentBytes: 1, heapBytes: 1))
+        let early = detector.observe(time: Self.start - 20 * Self.millisecond, residentBytes: 1, heapBytes: 1)
+        #expect(!early)
+        for _ in 0..<SettleRule.defaultQuietTurns { detector.turn() }
         #expect(!detector.isSettled(at: Self.start + 9 * Self.millisecond))
-        #expect(!detector.observe(time: Self.start + 9 * Self.millisecond, residentBytes: 1, heapBytes: 1))
-        #expect(detector.observe(time: Self.start + 10 * Self.millisecond, residentBytes: 1, heapBytes: 1))
+        let beforeQuiet = detector.observe(time: Self.start + 9 * Self.millisecond, residentBytes: 1, heapBytes: 1)
+        #expect(!beforeQuiet)
+        let afterQuiet = detector.observe(time: Self.start + 10 * Self.millisecond, residentBytes: 1, heapBytes: 1)
+        #expect(afterQuiet)
     }
 
     @Test func theQuietIntervalIsNeverLongerThanTheMaximum() {
