@@ -54,6 +54,7 @@ public struct ResultsReport: ResultsFolder {
         figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
             try parse(url) { try TrialsCSV.parse($0) }
         }
+        figures.overhead = try OverheadFigures.load(from: directory)
         figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
         // The chart's holders: the run's own holders.csv, else the holders run's (results/holders/).
         for file in [directory.appendingPathComponent("holders.csv"),
