@@ -10,7 +10,7 @@ comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: setup build check-shape fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference corpus-scale jobs-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build check-shape fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -80,6 +80,13 @@ scenario-reference: build
 	cp $(SCENARIO_SCRATCH)/faults/scenario.csv $(RESULTS)/scenario-faults.csv
 	cp $(SCENARIO_SCRATCH)/speed/scenario.csv $(RESULTS)/scenario-speed.csv
 	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
+
+# Where a trial's wall time goes and the settle's evidence (results/overhead/, REPORT.md's "The settle"):
+# the full matrix with the settle as a fixed 50 ms pause and with the settle rule, serial and --jobs 2,
+# twice each, alternating (about 10 minutes); the run folders stay in $(OVERHEAD_SCRATCH).
+OVERHEAD_SCRATCH ?= /tmp/image-memory-bench-overhead
+overhead-reference: build
+	SCRATCH=$(OVERHEAD_SCRATCH) BENCH=$(BENCH) bash scripts/overhead.sh $(RESULTS)/overhead 2
 
 # Who holds the peak (results/holders/): the article's strategies with async-data and contents-of, every
 # built-in renderer, both allocators, 20 runs a cell, so that a cell's rare high runs (a race between

@@ -15,7 +15,8 @@ shift 3
 bench=${BENCH:-.build/release/bench}
 mkdir -p "$out"
 [ -f "$out/timings.csv" ] || echo "workload,jobs,repeat,wall_s,status,load_start,load_end,cores" > "$out/timings.csv"
-for repeat in $(seq 1 "$repeats"); do
+first=${FIRST_REPEAT:-1}  # the number of the first repeat (a caller alternating workloads counts on)
+for repeat in $(seq "$first" $((first + repeats - 1))); do
   for jobs in 1 2; do
     folder="$out/$workload-j$jobs-$repeat"
     rm -rf "$folder"

@@ -68,6 +68,10 @@ public struct TrialResult: Codable, Sendable {
     public var startupSeconds: Double?
     public var warmupSeconds: Double?
     public var wallSeconds: Double?
+    /// From the render's end to the final reading (the settle, `SettleRule`), and to the last
+    /// reading in it that moved RSS or the heap past the rule's tolerances.
+    public var settleSeconds: Double?
+    public var settleLastMovementSeconds: Double?
     public var imageWidth: Int?
     public var imageHeight: Int?
     /// Whether the child fetched a warm-up resource before its baseline (false: a cold first request).

@@ -59,11 +59,20 @@ public struct TrialSpec: Codable, Sendable, Equatable {
     public static let defaultMaxImagePixels = 178_956_970
     public var sampleIntervalNanos: UInt64
     public var timeoutSeconds: Double
-    /// Pause after the render, still sampled, before the final reading: frameworks finish work
-    /// after their completion handler returns (URLSession frees its receive buffer then), and
-    /// "final" means the steady state with the image on screen.
+    /// The settle after the render, still sampled, before the final reading (see `SettleRule`):
+    /// frameworks finish work after their completion handler returns (URLSession frees its receive
+    /// buffer then), and "final" means the steady state with the image on screen. At most
+    /// `settleNanos`; over once RSS and the heap have been flat for `settleQuietNanos` (nil: a
+    /// fixed pause of `settleNanos`, as a spec written without it asks).
     public var settleNanos: UInt64 = TrialSpec.defaultSettleNanos
-    public static let defaultSettleNanos: UInt64 = 50_000_000
+    public static let defaultSettleNanos: UInt64 = SettleRule.defaultMaximumNanos
+    public var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
+    public var settleRule: SettleRule {
+        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
+    }
+    /// `BENCH_SETTLE=fixed` in the parent's environment gives its children the fixed pause instead
+    /// of the rule (scripts/overhead.sh measures with it what the rule is checked against).
+    public static let settleEnvironmentVariable = "BENCH_SETTLE"
     /// A tiny image of the measured one's format, decoded during warm-up (nil: a tiny JPEG).
     public var warmUpImage: URL?
     /// 2 kHz: the sampler's target rate.

@@ -79,6 +79,7 @@ extension TrialsCSV {
             result.startupSeconds = try number("startup_s")
             result.warmupSeconds = try number("warmup_s")
             result.wallSeconds = try number("wall_s")
+            result.settleSeconds = try number("settle_s")
             result.imageWidth = try integer("image_width")
             result.imageHeight = try integer("image_height")
             result.samples = try integer("samples")

@@ -42,6 +42,7 @@ public enum TrialsCSV {
         ("warmed_up", { $0.warmedUp.map { $0 ? "1" : "0" } ?? "" }),
         ("peak_holder", { $0.peakHolder ?? "" }),
         ("attributed_bytes", { text($0.attributedBytes) }),
+        ("settle_s", { text($0.settleSeconds) }),
     ]
 
     /// The column naming the run a row belongs to: every file of one run carries the same id.

@@ -6,9 +6,10 @@ import Strategies
 
 /// The measured side: runs one trial inside a fresh child process and returns what it measured.
 ///
-/// Order matters: warm up first (session, connection, decoder), then start the sampler,
-/// reset VmHWM and read the baseline, so the measured window holds only the fetch and the
-/// decode. The payload and the decoded image stay alive until every reading is taken.
+/// Order matters: warm up first (session, connection, decoder), then open the measured window
+/// (sampler, VmHWM reset, baseline), so that it holds only the fetch and the decode; it closes
+/// once RSS and the heap have settled (`SettleRule`). The payload and the decoded image stay
+/// alive until every reading is taken.
 public enum ChildTrial {
     public static func run(_ spec: TrialSpec) -> TrialResult {
         let started = MonotonicClock.now()
@@ -56,13 +57,10 @@ public enum ChildTrial {
         }
         try renderer.warmUp(image: spec.warmUpImage)
 
-        let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
-                                        maximumDurationSeconds: spec.timeoutSeconds + 5)
-        try sampler.start()
-        try ProcessMemory.resetPeakResident()
-        let exactBaseline = exactHeap?.reset()
+        let window = try MeasurementWindow(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
+                                           maximumDurationSeconds: spec.timeoutSeconds + 5)
         let recordingBefore = PeakBlocks.cost()
-        let baseline = sampler.sampleNow()
+        let baseline = window.baseline
         result.warmupSeconds = Double(baseline.time - started) / 1e9
 
         let outcome: FetchOutcome
@@ -75,34 +73,28 @@ public enum ChildTrial {
             injectedCopy = injection?.apply(to: outcome.payload)
             image = try renderer.render(outcome.payload)
         } catch {
-            _ = sampler.stop()
+            window.abandon()
             throw error
         }
         let rendered = MonotonicClock.now()
-        var settle = timespec(tv_sec: Int(spec.settleNanos / 1_000_000_000), tv_nsec: Int(spec.settleNanos % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&settle, &remaining) != 0 && errno == EINTR { settle = remaining }
-        let final = sampler.sampleNow()
-        exactHeap?.freeze()  // the window is closed: reading the holders below must not move the peak
-        let exactPeak = exactHeap?.read().peak
+        let readings = window.close(workEnded: rendered, settle: spec.settleRule)
         let recordingAfter = PeakBlocks.cost()
         let holders = exactHeap != nil && spec.holderThresholdBytes > 0 ? PeakBlocks.atPeak(windowStart: baseline.time) : nil
-        let hwm = ProcessMemory.peakResidentBytes()
-        let recording = sampler.stop()
 
         // Everything below only reads numbers; the payload and image are still alive here.
-        let window = recording.statistics(from: baseline.time, to: final.time)
+        let final = readings.final
+        let statistics = readings.statistics
         result.payloadBytes = outcome.payload.byteCount
         result.baselineRSSBytes = baseline.residentBytes
-        result.sampledPeakRSSBytes = max(window.maxResidentBytes, baseline.residentBytes, final.residentBytes)
-        result.hwmPeakRSSBytes = hwm
-        result.peakRSSBytes = max(result.sampledPeakRSSBytes!, hwm ?? 0)
+        result.sampledPeakRSSBytes = readings.sampledPeakResidentBytes
+        result.hwmPeakRSSBytes = readings.hwmPeakResidentBytes
+        result.peakRSSBytes = readings.peakResidentBytes
         result.finalRSSBytes = final.residentBytes
         result.baselineAllocatedBytes = baseline.allocatedBytes
-        result.peakAllocatedBytes = max(window.maxAllocatedBytes, baseline.allocatedBytes, final.allocatedBytes)
+        result.peakAllocatedBytes = readings.sampledPeakHeapBytes
         result.finalAllocatedBytes = final.allocatedBytes
-        result.baselineHeapExactBytes = exactBaseline
-        result.peakHeapExactBytes = exactPeak
+        result.baselineHeapExactBytes = readings.exactBaseline
+        result.peakHeapExactBytes = readings.exactPeak
         result.lifetimePeakHeapExactBytes = exactHeap?.lifetimePeak()
         if let holders {
             result.peakBlocks = holders.blocks
@@ -114,17 +106,16 @@ public enum ChildTrial {
         result.fetchSeconds = Double(fetched - baseline.time) / 1e9
         result.renderSeconds = Double(rendered - fetched) / 1e9
         result.durationSeconds = Double(rendered - baseline.time) / 1e9
+        result.settleSeconds = Double(readings.settleNanos) / 1e9
+        result.settleLastMovementSeconds = Double(readings.lastMovementNanos) / 1e9
         result.imageWidth = image?.width
         result.imageHeight = image?.height
-        result.samples = window.count
-        result.samplerHertz = window.achievedHertz
-        result.maxSampleGapMillis = Double(window.maxGapNanos) / 1e6
-        result.samplerRealtime = sampler.isRealtime
-        result.samplerCPUSeconds = Double(recording.cpuNanos) / 1e9
-        result.timeline = recording.window(from: baseline.time, to: final.time).map {
-            TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
-                          residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)
-        }
+        result.samples = statistics.count
+        result.samplerHertz = statistics.achievedHertz
+        result.maxSampleGapMillis = Double(statistics.maxGapNanos) / 1e6
+        result.samplerRealtime = window.isRealtime
+        result.samplerCPUSeconds = Double(readings.recording.cpuNanos) / 1e9
+        result.timeline = readings.timeline
         withExtendedLifetime((outcome, image, injectedCopy)) {}
         if case .file(let file) = outcome.payload {
             try? FileManager.default.removeItem(at: file)

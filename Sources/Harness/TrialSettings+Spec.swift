@@ -9,6 +9,7 @@ extension TrialSettings {
                              maxPixel: maxPixel, sampleIntervalNanos: sampleIntervalNanos, timeoutSeconds: timeoutSeconds)
         spec.maxImagePixels = maxImagePixels
         spec.holderThresholdBytes = holderThresholdBytes
+        if ProcessInfo.processInfo.environment[TrialSpec.settleEnvironmentVariable] == "fixed" { spec.settleQuietNanos = nil }
         return spec
     }
 }

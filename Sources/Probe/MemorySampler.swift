@@ -101,6 +101,18 @@ public final class MemorySampler {
                      allocatedBytes: exactHeap?.read().live ?? heap.read().allocated)
     }
 
+    /// Calls `body` with each sample taken from index `start` on, oldest first, without allocating,
+    /// and returns the index to go on from. Safe while the sampler thread runs.
+    public func forEachSample(from start: Int, _ body: (MemorySample) -> Void) -> Int {
+        let count = min(state.count.load(ordering: .acquiring), capacity)
+        var index = start
+        while index < count {
+            body(samples[index])
+            index += 1
+        }
+        return max(start, count)
+    }
+
     /// Whether the sampler thread got real-time priority (see `run`).
     public var isRealtime: Bool { state.realtime.load(ordering: .acquiring) }
 

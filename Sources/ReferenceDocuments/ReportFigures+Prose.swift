@@ -57,10 +57,11 @@ extension ReportFigures {
         if let wall = Distribution(ok.compactMap(\.wallSeconds)) { values["run_wall_s"] = String(format: "%.2f", wall.median) }
         if let startup = Distribution(ok.compactMap(\.startupSeconds)) { values["run_startup_ms"] = String(format: "%.0f", startup.median * 1000) }
         if let warmup = Distribution(ok.compactMap(\.warmupSeconds)) { values["run_warmup_ms"] = String(format: "%.0f", warmup.median * 1000) }
-        let settle = Double(TrialSpec.defaultSettleNanos) / 1e9
         let reporting = ok.compactMap { run -> Double? in
             guard let wall = run.wallSeconds, let startup = run.startupSeconds, let warmup = run.warmupSeconds,
                   let duration = run.durationSeconds else { return nil }
+            // Runs measured before settle_s was a column had the settle as a fixed pause of the maximum.
+            let settle = run.settleSeconds ?? Double(TrialSpec.defaultSettleNanos) / 1e9
             return wall - startup - warmup - duration - settle
         }
         if let report = Distribution(reporting) { values["run_report_ms"] = String(format: "%.0f", report.median * 1000) }

@@ -24,6 +24,8 @@ public struct ReportFigures {
     public var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
     public var holdersChart: HoldersChart?
+    /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
+    public var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
 
     static let megabyte = 1_000_000.0
 
@@ -57,6 +59,7 @@ public struct ReportFigures {
             .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
+        values.merge(overhead.values()) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -129,6 +132,7 @@ public struct ReportFigures {
          "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
             .merging(corpusAndJobs.blocks()) { first, _ in first }
             .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }
+            .merging(overhead.blocks()) { first, _ in first }
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.

@@ -37,13 +37,9 @@ public enum ScrollSimulation {
         }
         if let warmupURL = spec.warmupURL { try loader.warmUp(url: warmupURL) }
 
-        let exactHeap = ExactHeapPeak()
-        let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
-                                        maximumDurationSeconds: spec.scrollSeconds + spec.timeoutSeconds + 5)
-        try sampler.start()
-        try ProcessMemory.resetPeakResident()
-        let exactBaseline = exactHeap?.reset()
-        let baseline = sampler.sampleNow()
+        let window = try MeasurementWindow(heap: heap, exactHeap: ExactHeapPeak(), intervalNanos: spec.sampleIntervalNanos,
+                                           maximumDurationSeconds: spec.scrollSeconds + spec.timeoutSeconds + 5)
+        let baseline = window.baseline
 
         var visible = Set<Int>()
         let stepNanos = UInt64(1e9 / spec.rowsPerSecond)
@@ -65,19 +61,14 @@ public enum ScrollSimulation {
         let scrolled = MonotonicClock.now()
         // Cancelled tasks report back after the fact; the steady state is when all have.
         while !loader.isIdle && MonotonicClock.now() < deadline { usleep(2_000) }
-        sleep(until: MonotonicClock.now() + spec.settleNanos)
-        let final = sampler.sampleNow()
-        let exactPeak = exactHeap?.read().peak
-        let hwm = ProcessMemory.peakResidentBytes()
-        let recording = sampler.stop()
+        let readings = window.close(workEnded: MonotonicClock.now(), settle: spec.settleRule)
 
-        let window = recording.statistics(from: baseline.time, to: final.time)
         result.baselineRSSBytes = baseline.residentBytes
-        result.peakRSSBytes = max(window.maxResidentBytes, final.residentBytes, hwm ?? 0)
-        result.finalRSSBytes = final.residentBytes
-        result.baselineHeapBytes = exactBaseline ?? baseline.allocatedBytes
-        result.peakHeapBytes = exactPeak ?? max(window.maxAllocatedBytes, final.allocatedBytes)
-        result.finalHeapBytes = final.allocatedBytes
+        result.peakRSSBytes = readings.peakResidentBytes
+        result.finalRSSBytes = readings.final.residentBytes
+        result.baselineHeapBytes = readings.exactBaseline ?? baseline.allocatedBytes
+        result.peakHeapBytes = readings.peakHeapBytes
+        result.finalHeapBytes = readings.final.allocatedBytes
         result.durationSeconds = Double(scrolled - baseline.time) / 1e9
 
         let counters = loader.snapshot

@@ -43,7 +43,13 @@ public struct ScrollSpec: Codable, Sendable, Equatable {
     public var workDirectory: URL
     public var sampleIntervalNanos: UInt64 = 1_000_000
     public var timeoutSeconds: Double = 120
-    public var settleNanos: UInt64 = 50_000_000
+    /// The settle after the scroll (see `SettleRule`): at most `settleNanos`, and over once RSS and
+    /// the heap have been flat for `settleQuietNanos` (nil: a fixed pause of `settleNanos`).
+    public var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
+    public var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
+    public var settleRule: SettleRule {
+        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
+    }
 
     public init(strategy: ScrollStrategy, render: RenderMode, rowURLs: [URL], warmupURL: URL?, visibleRows: Int,
                 rowsPerSecond: Double, maxConcurrent: Int, cacheLimitBytes: Int, workDirectory: URL) {

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BenchCore
+
+/// The measured window of a child, trial or scenario alike: opened after the warm-up (sampler
+/// running, VmHWM and the exact heap peak reset, baseline read), closed once the work is done and
+/// RSS and the heap have settled by a `SettleRule` (final reading, peaks read, sampler stopped).
+/// The peaks are computed here, one way for everyone.
+public final class MeasurementWindow {
+    public let baseline: MemorySample
+    /// The exact heap's live bytes at the baseline; nil when the exact counting is off.
+    public let exactBaseline: Int?
+    private let sampler: MemorySampler
+    private let exactHeap: ExactHeapPeak?
+
+    /// Opens the window: starts the sampler, resets VmHWM and the exact heap peak, reads the baseline.
+    public init(heap: HeapCounters, exactHeap: ExactHeapPeak?, intervalNanos: UInt64, maximumDurationSeconds: Double) throws {
+        let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: intervalNanos,
+                                        maximumDurationSeconds: maximumDurationSeconds)
+        try sampler.start()
+        do {
+            try ProcessMemory.resetPeakResident()
+        } catch {
+            _ = sampler.stop()
+            throw error
+        }
+        self.sampler = sampler
+        self.exactHeap = exactHeap
+        self.exactBaseline = exactHeap?.reset()
+        self.baseline = sampler.sampleNow()
+    }
+
+    public var isRealtime: Bool { sampler.isRealtime }
+
+    /// Ends the window without readings (the measured work failed).
+    public func abandon() {
+        _ = sampler.stop()
+    }
+
+    /// Waits from `workEnded` until `rule` is met by the sampler's readings (each look at them, one
+    /// sampler interval apart, is one of the rule's turns), then takes the final
+    /// reading, freezes the exact heap peak, reads the peaks and stops the sampler.
+    public func close(workEnded: UInt64, settle rule: SettleRule) -> WindowReadings {
+        var detector = SettleDetector(rule: rule, start: workEnded)
+        var next = 0
+        var settled = false
+        while !settled {
+            next = sampler.forEachSample(from: next) { sample in
+                if !settled { settled = detector.observe(time: sample.time, residentBytes: sample.residentBytes,
+                                                         heapBytes: sample.allocatedBytes) }
+            }
+            if settled { break }
+            detector.turn()
+            if MonotonicClock.now() >= workEnded &+ rule.maximumNanos { break }
+            Self.sleep(nanos: min(sampler.intervalNanos, workEnded &+ rule.maximumNanos &- MonotonicClock.now()))
+        }
+        let final = sampler.sampleNow()
+        exactHeap?.freeze()  // the window is closed: what the caller reads next must not move the peak
+        let exactPeak = exactHeap?.read().peak
+        let hwm = ProcessMemory.peakResidentBytes()
+        let recording = sampler.stop()
+        return WindowReadings(baseline: baseline, final: final, exactBaseline: exactBaseline, exactPeak: exactPeak,
+                              hwmPeakResidentBytes: hwm, recording: recording,
+                              statistics: recording.statistics(from: baseline.time, to: final.time),
+                              settleNanos: final.time &- workEnded, lastMovementNanos: detector.lastMovement &- workEnded)
+    }
+
+    private static func sleep(nanos: UInt64) {
+        var wait = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&wait, &remaining) != 0 && errno == EINTR { wait = remaining }
+    }
+}
+
+/// What a closed window read: the baseline, the final reading and the peaks between them.
+public struct WindowReadings: Sendable {
+    public var baseline: MemorySample
+    public var final: MemorySample
+    public var exactBaseline: Int?
+    /// The exact heap's maximum since the baseline; nil when the exact counting is off.
+    public var exactPeak: Int?
+    public var hwmPeakResidentBytes: Int?
+    public var recording: SamplerRecording
+    public var statistics: SamplerStatistics
+    /// From the end of the work to the final reading.
+    public var settleNanos: UInt64
+    /// From the end of the work to the last reading that moved past the settle rule's tolerances.
+    public var lastMovementNanos: UInt64
+
+    /// The sampled RSS maximum, the window's edges included.
+    public var sampledPeakResidentBytes: Int {
+        max(statistics.maxResidentBytes, baseline.residentBytes, final.residentBytes)
+    }
+
+    /// Peak RSS: the sampled maximum or VmHWM, whichever is larger (VmHWM also sees a peak that
+    /// came and went between two samples).
+    public var peakResidentBytes: Int { max(sampledPeakResidentBytes, hwmPeakResidentBytes ?? 0) }
+
+    /// The sampled heap maximum (the counters the sampler reads), the window's edges included.
+    public var sampledPeakHeapBytes: Int {
+        max(statistics.maxAllocatedBytes, baseline.allocatedBytes, final.allocatedBytes)
+    }
+
+    /// The heap's peak: exact when counted, else sampled.
+    public var peakHeapBytes: Int { exactPeak ?? sampledPeakHeapBytes }
+
+    /// The samples of the window, time measured from the baseline.
+    public var timeline: [TimelinePoint] {
+        recording.window(from: baseline.time, to: final.time).map {
+            TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
+                          residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)
+        }
+    }
+}
