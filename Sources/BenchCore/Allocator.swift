@@ -1,5 +1,5 @@
 /// Which allocator serves the measured process.
-public enum Allocator: String, CaseIterable, Codable, Sendable {
+package enum Allocator: String, CaseIterable, Codable, Sendable {
     /// glibc's malloc; counters from `mallinfo2()`.
     case system
     /// jemalloc, preloaded into the child with LD_PRELOAD; counters from `mallctl`.

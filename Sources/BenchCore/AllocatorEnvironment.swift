@@ -4,9 +4,9 @@ import Foundation
 /// `MALLOC_*` settings (an mmap threshold moves data+full [system] from 109.6 to 125.7 MB),
 /// jemalloc's `MALLOC_CONF`. Every child inherits the parent's environment, so a run records
 /// them and says so. LD_PRELOAD is not among them: the harness sets it for every child itself.
-public enum AllocatorEnvironment {
+package enum AllocatorEnvironment {
     /// "NAME=value" for each such variable in `environment`, sorted by name.
-    public static func settings(in environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    package static func settings(in environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         environment.filter { affectsAllocation($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
@@ -15,7 +15,7 @@ public enum AllocatorEnvironment {
     }
 
     /// One line naming `settings`, nil when there are none; `record` says where they are kept.
-    public static func warning(_ settings: [String], record: String) -> String? {
+    package static func warning(_ settings: [String], record: String) -> String? {
         guard !settings.isEmpty else { return nil }
         return "warning: allocator settings in the environment reach every measured child and change its figures: "
             + settings.joined(separator: " ") + " (\(record))"

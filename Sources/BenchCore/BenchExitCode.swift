@@ -1,6 +1,6 @@
 /// Exit statuses shared by `bench`, its subcommands and the trial child.
 /// Distinct values so that CI and scripts can tell "the code regressed" from "the run broke".
-public enum BenchExitCode: Int32, Sendable {
+package enum BenchExitCode: Int32, Sendable {
     case success = 0
     /// `bench compare`: a cell is worse than its threshold allows.
     case regression = 2

@@ -1,17 +1,17 @@
 /// Minimal RFC 4180 CSV: fields quoted only when they must be.
-public enum CSV {
-    public static func line(_ fields: [String]) -> String {
+package enum CSV {
+    package static func line(_ fields: [String]) -> String {
         fields.map(escape).joined(separator: ",")
     }
 
-    public static func escape(_ field: String) -> String {
+    package static func escape(_ field: String) -> String {
         // By scalar: "\r\n" is one Character, equal to neither "\n" nor "\r", and must be quoted too.
         guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Parses CSV text into rows of fields (quoted fields may hold commas, quotes and newlines).
-    public static func parse(_ text: String) throws -> [[String]] {
+    package static func parse(_ text: String) throws -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
         var field = ""
@@ -42,9 +42,9 @@ public enum CSV {
     }
 }
 
-public struct CSVError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct CSVError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 import Foundation

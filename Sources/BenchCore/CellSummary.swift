@@ -1,19 +1,19 @@
 
 /// The runs of one cell reduced to distributions. Only successful runs enter the statistics.
-public struct CellSummary: Sendable {
-    public var cell: TrialCell
-    public var succeeded: Int
-    public var failed: Int
-    public var peakRSSDelta: Distribution?
+package struct CellSummary: Sendable {
+    package var cell: TrialCell
+    package var succeeded: Int
+    package var failed: Int
+    package var peakRSSDelta: Distribution?
     /// Sampled heap peak over baseline (allocator counters).
-    public var peakAllocatedDelta: Distribution?
+    package var peakAllocatedDelta: Distribution?
     /// Exact heap peak over baseline (CHeapPeak's counters), when the runs had it.
-    public var peakHeapExactDelta: Distribution?
-    public var finalRSSDelta: Distribution?
-    public var duration: Distribution?
-    public var payloadBytes: Int?
+    package var peakHeapExactDelta: Distribution?
+    package var finalRSSDelta: Distribution?
+    package var duration: Distribution?
+    package var payloadBytes: Int?
 
-    public init(cell: TrialCell, runs: [TrialResult]) {
+    package init(cell: TrialCell, runs: [TrialResult]) {
         self.cell = cell
         let ok = runs.filter(\.isSuccess)
         succeeded = ok.count
@@ -27,7 +27,7 @@ public struct CellSummary: Sendable {
     }
 
     /// One summary per cell, in the order cells first appear in `results`.
-    public static func summarize(_ results: [TrialResult]) -> [CellSummary] {
+    package static func summarize(_ results: [TrialResult]) -> [CellSummary] {
         var order: [TrialCell] = []
         var runs: [TrialCell: [TrialResult]] = [:]
         for result in results {
@@ -38,17 +38,17 @@ public struct CellSummary: Sendable {
     }
 
     /// The heap peak to show: exact when every successful run had it, else sampled.
-    public var heapPeakDelta: (distribution: Distribution, exact: Bool)? {
+    package var heapPeakDelta: (distribution: Distribution, exact: Bool)? {
         if let exact = peakHeapExactDelta, exact.count == succeeded { return (exact, true) }
         return peakAllocatedDelta.map { ($0, false) }
     }
 
     /// RSS counters are exact only to 32 pages a CPU; spreads below that are not instability.
-    public static let rssResolutionBytes = 256 * 1024
+    package static let rssResolutionBytes = 256 * 1024
 
     /// A warning when the cell's peak RSS varies more than a benchmark should (CV over 5%
     /// and a standard deviation above the RSS counters' resolution), with what to do about it.
-    public var stabilityWarning: String? {
+    package var stabilityWarning: String? {
         guard let rss = peakRSSDelta, rss.count >= 3, rss.coefficientOfVariation > 0.05,
               rss.standardDeviation > Double(Self.rssResolutionBytes) else { return nil }
         return String(format: "%@ is unstable: peak RSS CV %.1f%%, sd %.2f MB over %d runs; "
@@ -57,7 +57,7 @@ public struct CellSummary: Sendable {
     }
 
     /// Peak RSS delta per payload byte: how many copies of the body the strategy holds at its peak.
-    public var bytesHeldPerPayloadByte: Double? {
+    package var bytesHeldPerPayloadByte: Double? {
         guard let median = peakRSSDelta?.median, let payloadBytes, payloadBytes > 0 else { return nil }
         return median / Double(payloadBytes)
     }

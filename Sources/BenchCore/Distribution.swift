@@ -1,27 +1,27 @@
 import Foundation
 
 /// Order statistics and spread of one cell's runs.
-public struct Distribution: Sendable, Equatable {
-    public var count: Int
-    public var median: Double
-    public var p10: Double
-    public var p90: Double
-    public var min: Double
-    public var max: Double
-    public var mean: Double
+package struct Distribution: Sendable, Equatable {
+    package var count: Int
+    package var median: Double
+    package var p10: Double
+    package var p90: Double
+    package var min: Double
+    package var max: Double
+    package var mean: Double
     /// Sample standard deviation (n - 1).
-    public var standardDeviation: Double
+    package var standardDeviation: Double
 
     /// Coefficient of variation: standard deviation over mean (0 when the mean is 0).
-    public var coefficientOfVariation: Double {
+    package var coefficientOfVariation: Double {
         mean == 0 ? 0 : standardDeviation / abs(mean)
     }
 
     /// The sample, sorted.
-    public var values: [Double]
+    package var values: [Double]
 
     /// nil for an empty sample.
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         self.values = sorted
@@ -37,7 +37,7 @@ public struct Distribution: Sendable, Equatable {
         standardDeviation = count > 1 ? (squares / Double(count - 1)).squareRoot() : 0
     }
 
-    public init?(_ values: [Int]) {
+    package init?(_ values: [Int]) {
         self.init(values.map(Double.init))
     }
 
@@ -45,7 +45,7 @@ public struct Distribution: Sendable, Equatable {
     /// replacement, take each resample's median, keep the middle `confidence` of them.
     /// Seeded, so the same runs always give the same interval. With few runs it is wide,
     /// which is the honest answer.
-    public func medianConfidenceInterval(confidence: Double = 0.95, resamples: Int = 2000) -> (low: Double, high: Double) {
+    package func medianConfidenceInterval(confidence: Double = 0.95, resamples: Int = 2000) -> (low: Double, high: Double) {
         guard count > 1 else { return (median, median) }
         var generator = SplitMix64(seed: 0x5EED)
         var medians: [Double] = []
@@ -62,7 +62,7 @@ public struct Distribution: Sendable, Equatable {
     }
 
     /// Linear interpolation between closest ranks (R's type 7, numpy's default).
-    public static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    package static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
         guard sorted.count > 1 else { return sorted.first ?? .nan }
         let position = fraction * Double(sorted.count - 1)
         let lower = Int(position.rounded(.down))

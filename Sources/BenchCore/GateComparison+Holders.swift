@@ -2,13 +2,13 @@ import Foundation
 
 /// What grew: for a cell that regressed (or grew unconfirmed), the holders whose bytes at the
 /// exact heap peak changed most between the two sides' median runs.
-public struct HolderChange: Sendable, Equatable {
-    public var allocatedBy: String
-    public var module: String
-    public var bytes: Int
+package struct HolderChange: Sendable, Equatable {
+    package var allocatedBy: String
+    package var module: String
+    package var bytes: Int
 }
 
-public enum HolderDiff: Sendable, Equatable {
+package enum HolderDiff: Sendable, Equatable {
     case changes([HolderChange])
     /// One side's median run has no holders (a file from before they were recorded, or a run
     /// without the exact heap peak): nothing can be named.
@@ -17,7 +17,7 @@ public enum HolderDiff: Sendable, Equatable {
 
 extension GateComparison {
     /// The largest changes first, at most `limit`, leaving out changes under 0.05 MB.
-    public static func holderDiff(baseline: [TrialResult], current: [TrialResult], limit: Int = 3) -> HolderDiff {
+    package static func holderDiff(baseline: [TrialResult], current: [TrialResult], limit: Int = 3) -> HolderDiff {
         guard let old = TrialResult.medianHolderRun(baseline) else { return .unnamed(side: "BASELINE") }
         guard let new = TrialResult.medianHolderRun(current) else { return .unnamed(side: "CURRENT") }
         func totals(_ run: TrialResult) -> [String: (module: String, bytes: Int)] {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the gate concluded about one metric of one cell, best to worst for the build.
-public enum GateVerdict: String, Sendable, Comparable {
+package enum GateVerdict: String, Sendable, Comparable {
     /// Smaller by more than the tolerance, and significantly so. Reported, never fails.
     case improvement
     case ok
@@ -19,13 +19,13 @@ public enum GateVerdict: String, Sendable, Comparable {
     case failed
 
     static let order: [GateVerdict] = [.improvement, .ok, .unconfirmed, .new, .noBaseline, .regression, .missing, .failed]
-    public static func < (lhs: GateVerdict, rhs: GateVerdict) -> Bool {
+    package static func < (lhs: GateVerdict, rhs: GateVerdict) -> Bool {
         order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
     }
 
     /// The exit status this verdict asks for: a broken run (3) outranks a regression (2),
     /// which outranks a missing baseline cell (5).
-    public var exitCode: BenchExitCode {
+    package var exitCode: BenchExitCode {
         switch self {
         case .improvement, .ok, .unconfirmed, .new: return .success
         case .noBaseline: return .noBaseline
@@ -37,34 +37,34 @@ public enum GateVerdict: String, Sendable, Comparable {
 
 /// A warning of the gate about one cell: it never changes the verdict; it says what makes the
 /// verdict less sure (too few runs, high spread) or what failed.
-public struct GateWarning: Sendable, Equatable {
-    public enum Kind: CaseIterable, Sendable {
+package struct GateWarning: Sendable, Equatable {
+    package enum Kind: CaseIterable, Sendable {
         case failedRuns, tooFewRuns, unstable
     }
 
-    public var kind: Kind
-    public var cell: TrialCell
+    package var kind: Kind
+    package var cell: TrialCell
     /// The whole warning, naming the cell, the metric and the figures.
-    public var text: String
+    package var text: String
 }
 
 /// One metric of one cell, baseline against current.
-public struct MetricComparison: Sendable {
-    public var cell: TrialCell
-    public var metric: GateMetric
-    public var baseline: Distribution?
-    public var current: Distribution?
+package struct MetricComparison: Sendable {
+    package var cell: TrialCell
+    package var metric: GateMetric
+    package var baseline: Distribution?
+    package var current: Distribution?
     /// Growth of the median the tolerance allows (bytes).
-    public var allowed: Double?
+    package var allowed: Double?
     /// One-sided Mann-Whitney p-values (exact, ties included): current above baseline, and current below.
-    public var pGreater: Double?
-    public var pLess: Double?
+    package var pGreater: Double?
+    package var pLess: Double?
     /// The smallest p-value the exact test could give for these runs (their counts and ties).
-    public var smallestP: Double?
-    public var verdict: GateVerdict
-    public var failedRuns: Int = 0
+    package var smallestP: Double?
+    package var verdict: GateVerdict
+    package var failedRuns: Int = 0
 
-    public var change: Double? {
+    package var change: Double? {
         guard let baseline, let current else { return nil }
         return current.median - baseline.median
     }
@@ -79,17 +79,17 @@ public struct MetricComparison: Sendable {
 /// tiny but consistent shifts; both together ask for a shift that is large and real.
 /// When the samples are too small for the test ever to reach the level, the threshold
 /// decides alone and a warning says so (a gate that cannot fail would be worse).
-public struct GateComparison: Sendable {
-    public var comparisons: [MetricComparison]
+package struct GateComparison: Sendable {
+    package var comparisons: [MetricComparison]
     /// Every warning, in cell order, with its kind (the report counts each kind once).
-    public var cellWarnings: [GateWarning]
+    package var cellWarnings: [GateWarning]
     /// Every warning's sentence.
-    public var warnings: [String] { cellWarnings.map(\.text) }
-    public var thresholds: GateThresholds
+    package var warnings: [String] { cellWarnings.map(\.text) }
+    package var thresholds: GateThresholds
     /// For each cell that regressed or grew unconfirmed: the holders that changed most.
-    public var holderDiffs: [TrialCell: HolderDiff] = [:]
+    package var holderDiffs: [TrialCell: HolderDiff] = [:]
 
-    public init(baseline: [TrialResult], current: [TrialResult], thresholds: GateThresholds) {
+    package init(baseline: [TrialResult], current: [TrialResult], thresholds: GateThresholds) {
         self.thresholds = thresholds
         var comparisons: [MetricComparison] = []
         var warnings: [GateWarning] = []
@@ -174,13 +174,13 @@ public struct GateComparison: Sendable {
     }
 
     /// The worst verdict per cell.
-    public var cellVerdicts: [(cell: TrialCell, verdict: GateVerdict)] {
+    package var cellVerdicts: [(cell: TrialCell, verdict: GateVerdict)] {
         var worst: [TrialCell: GateVerdict] = [:]
         for comparison in comparisons { worst[comparison.cell] = max(worst[comparison.cell] ?? .improvement, comparison.verdict) }
         return worst.keys.sorted().map { ($0, worst[$0]!) }
     }
 
-    public var exitCode: BenchExitCode {
+    package var exitCode: BenchExitCode {
         let codes = Set(comparisons.map(\.verdict.exitCode))
         for code in [BenchExitCode.runFailed, .regression, .noBaseline] where codes.contains(code) { return code }
         return .success
@@ -190,10 +190,10 @@ public struct GateComparison: Sendable {
 /// Whether two runs measured the same thing at all. A 9000x6000 image against a 6000x4000
 /// baseline, or another set of strategies, is not a regression or an improvement: it is a
 /// different benchmark, and the gate refuses it rather than judge it.
-public enum GateCompatibility {
+package enum GateCompatibility {
     /// One sentence per difference, naming the baseline's and the current run's values; empty when comparable.
     /// Values are taken from the successful rows that have them (a failed row has no payload or image).
-    public static func differences(baseline: [TrialResult], current: [TrialResult]) -> [String] {
+    package static func differences(baseline: [TrialResult], current: [TrialResult]) -> [String] {
         var differences: [String] = []
         func values<T: Hashable>(_ rows: [TrialResult], _ value: (TrialResult) -> T?) -> Set<T> {
             Set(rows.filter(\.isSuccess).compactMap(value))

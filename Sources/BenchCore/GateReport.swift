@@ -2,8 +2,8 @@ import Foundation
 
 /// The gate's table: every cell and metric with baseline, current, change and verdict,
 /// as plain text for a terminal or as Markdown for a pull-request comment.
-public enum GateReport {
-    public enum Format: String, CaseIterable, Sendable {
+package enum GateReport {
+    package enum Format: String, CaseIterable, Sendable {
         case text, markdown
     }
 
@@ -11,7 +11,7 @@ public enum GateReport {
 
     /// `verbose`: every warning on its own line; otherwise one line per kind of warning, with the
     /// cells counted (a kind with a single warning is that warning).
-    public static func render(_ gate: GateComparison, format: Format, verbose: Bool = false) -> String {
+    package static func render(_ gate: GateComparison, format: Format, verbose: Bool = false) -> String {
         let rows = gate.comparisons.map(row)
         let title = "Medians in MB (10^6 bytes) over the warmed-up baseline; allowed = max(absolute, "
             + "relative x baseline); p = one-sided Mann-Whitney U, current > baseline; a regression needs "

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A metric the gate compares, per run; named as its trials.csv column.
-public enum GateMetric: String, CaseIterable, Codable, Sendable, CodingKeyRepresentable {
+package enum GateMetric: String, CaseIterable, Codable, Sendable, CodingKeyRepresentable {
     case peakRSSDelta = "peak_rss_delta_bytes"
     case peakAllocatedDelta = "peak_allocated_delta_bytes"
 
-    public var label: String {
+    package var label: String {
         switch self {
         case .peakRSSDelta: return "peak RSS"
         case .peakAllocatedDelta: return "heap peak"
@@ -14,7 +14,7 @@ public enum GateMetric: String, CaseIterable, Codable, Sendable, CodingKeyRepres
 
     /// The heap metric is the exact peak (CHeapPeak's counters) when the run has it, else the sampled
     /// one: the sampled peak can miss a short spike, so it would move with the sampler's luck.
-    public func value(of result: TrialResult) -> Int? {
+    package func value(of result: TrialResult) -> Int? {
         switch self {
         case .peakRSSDelta: return result.peakRSSDeltaBytes
         case .peakAllocatedDelta: return result.peakHeapExactDeltaBytes ?? result.peakAllocatedDeltaBytes
@@ -25,16 +25,16 @@ public enum GateMetric: String, CaseIterable, Codable, Sendable, CodingKeyRepres
 /// How much a metric's median may grow before the gate calls it a regression:
 /// the larger of an absolute and a relative allowance. The absolute one keeps small cells
 /// (a few hundred kB that wobble by 20 %) quiet; the relative one scales with large cells.
-public struct Tolerance: Codable, Sendable, Equatable {
-    public var absoluteBytes: Int
-    public var relativePercent: Double
+package struct Tolerance: Codable, Sendable, Equatable {
+    package var absoluteBytes: Int
+    package var relativePercent: Double
 
-    public init(absoluteBytes: Int, relativePercent: Double) {
+    package init(absoluteBytes: Int, relativePercent: Double) {
         self.absoluteBytes = absoluteBytes
         self.relativePercent = relativePercent
     }
 
-    public func allowedGrowth(fromMedian baseline: Double) -> Double {
+    package func allowedGrowth(fromMedian baseline: Double) -> Double {
         max(Double(absoluteBytes), abs(baseline) * relativePercent / 100)
     }
 
@@ -45,14 +45,14 @@ public struct Tolerance: Codable, Sendable, Equatable {
 }
 
 /// The committed gate settings (results/thresholds.json).
-public struct GateThresholds: Codable, Sendable, Equatable {
+package struct GateThresholds: Codable, Sendable, Equatable {
     /// One-sided Mann-Whitney level a growth must reach to count as a regression.
-    public var significanceLevel: Double
+    package var significanceLevel: Double
     /// A cell whose runs spread more than this (coefficient of variation) gets a stability warning.
-    public var cvWarningPercent: Double
-    public var metrics: [GateMetric: Tolerance]
+    package var cvWarningPercent: Double
+    package var metrics: [GateMetric: Tolerance]
 
-    public init(significanceLevel: Double, cvWarningPercent: Double, metrics: [GateMetric: Tolerance]) {
+    package init(significanceLevel: Double, cvWarningPercent: Double, metrics: [GateMetric: Tolerance]) {
         self.significanceLevel = significanceLevel
         self.cvWarningPercent = cvWarningPercent
         self.metrics = metrics
@@ -65,9 +65,9 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     }
 
     /// Metrics in a fixed order, for the table.
-    public var comparedMetrics: [GateMetric] { GateMetric.allCases.filter { metrics[$0] != nil } }
+    package var comparedMetrics: [GateMetric] { GateMetric.allCases.filter { metrics[$0] != nil } }
 
-    public static func load(from url: URL) throws -> GateThresholds {
+    package static func load(from url: URL) throws -> GateThresholds {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ThresholdsError("cannot read thresholds file \(url.path): \(error.localizedDescription)")
@@ -96,14 +96,14 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     }
 }
 
-public struct ThresholdsError: Error, CustomStringConvertible {
-    public var description: String
+package struct ThresholdsError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }
 
 extension DecodingError {
     /// A short account of a JSONDecoder error: what is wrong and where.
-    public var summary: String { summarize(self) }
+    package var summary: String { summarize(self) }
 }
 
 private func summarize(_ error: DecodingError) -> String {

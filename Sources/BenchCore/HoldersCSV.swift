@@ -3,11 +3,11 @@ import Foundation
 /// `holders.csv`: who holds each run's exact heap peak, one row per holder (blocks that share a
 /// stack), largest first, then the run's small blocks (everything under the recording threshold),
 /// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
-public enum HoldersCSV {
-    public static let header = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
+package enum HoldersCSV {
+    package static let header = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
                                 "allocated_by", "module", "stack"]
 
-    public static func render(_ results: [TrialResult], runID: String?) -> String {
+    package static func render(_ results: [TrialResult], runID: String?) -> String {
         var lines = [CSV.line(header)]
         for result in results {
             for (rank, holder) in rows(of: result).enumerated() {
@@ -21,7 +21,7 @@ public enum HoldersCSV {
 
     /// A run's holders, then its small blocks; nothing for a run without holders. When the child's
     /// table was full, the small blocks' line says how many large blocks went unrecorded into it.
-    public static func rows(of result: TrialResult) -> [PeakHolder] {
+    package static func rows(of result: TrialResult) -> [PeakHolder] {
         guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
         let dropped = result.holdersDropped ?? 0
         let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped) large blocks the full table did not record" : PeakHolder.smallBlocks
@@ -31,8 +31,8 @@ public enum HoldersCSV {
 
 /// `holders.folded`: every run's holders as folded stacks weighted by their bytes at the peak
 /// (`cell;run N;outermost;...;innermost bytes`), the input of any flame-graph tool.
-public enum HoldersFolded {
-    public static func render(_ results: [TrialResult]) -> String {
+package enum HoldersFolded {
+    package static func render(_ results: [TrialResult]) -> String {
         var text = ""
         for result in results {
             let root = "\(result.cell.description.replacingOccurrences(of: ";", with: ","));run \(result.run)"
@@ -48,7 +48,7 @@ public enum HoldersFolded {
 extension TrialResult {
     /// The run of a cell whose exact heap peak is the median (the lower middle of an even count),
     /// among the runs that have holders.
-    public static func medianHolderRun(_ runs: [TrialResult]) -> TrialResult? {
+    package static func medianHolderRun(_ runs: [TrialResult]) -> TrialResult? {
         let named = runs.filter { $0.isSuccess && $0.holders != nil && $0.peakHeapExactBytes != nil }
             .sorted { ($0.peakHeapExactBytes!, $0.run) < ($1.peakHeapExactBytes!, $1.run) }
         return named.isEmpty ? nil : named[(named.count - 1) / 2]
@@ -56,8 +56,8 @@ extension TrialResult {
 }
 
 /// Printed under the summary: each cell's largest holders at its median run.
-public enum HoldersTable {
-    public static func render(_ results: [TrialResult], cells: [TrialCell], top: Int = 3) -> String {
+package enum HoldersTable {
+    package static func render(_ results: [TrialResult], cells: [TrialCell], top: Int = 3) -> String {
         var text = ""
         for cell in cells {
             guard let median = TrialResult.medianHolderRun(results.filter { $0.cell == cell }),
@@ -76,18 +76,18 @@ public enum HoldersTable {
 }
 
 /// One run's rows of holders.csv, read back: its holders and its small blocks.
-public struct HolderRun: Sendable {
-    public var cell: TrialCell
-    public var run: Int
-    public var holders: [PeakHolder]
-    public var smallBlocksBytes: Int
+package struct HolderRun: Sendable {
+    package var cell: TrialCell
+    package var run: Int
+    package var holders: [PeakHolder]
+    package var smallBlocksBytes: Int
     /// The run's exact heap peak: what its rows add up to.
-    public var totalBytes: Int { holders.reduce(smallBlocksBytes) { $0 + $1.bytes } }
+    package var totalBytes: Int { holders.reduce(smallBlocksBytes) { $0 + $1.bytes } }
 }
 
 extension HoldersCSV {
     /// Reads holders.csv back, one entry per run in the order of the file.
-    public static func parse(_ text: String) throws -> [HolderRun] {
+    package static func parse(_ text: String) throws -> [HolderRun] {
         let rows = try CSV.parse(text).filter { $0 != [""] }
         guard let first = rows.first, first == header else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")

@@ -1,10 +1,10 @@
 /// Ordinary least squares line through (x, y) points: y = slope * x + intercept.
-public struct LinearFit: Sendable, Equatable {
-    public var slope: Double
-    public var intercept: Double
+package struct LinearFit: Sendable, Equatable {
+    package var slope: Double
+    package var intercept: Double
 
     /// nil with fewer than two distinct x values.
-    public init?(_ points: [(x: Double, y: Double)]) {
+    package init?(_ points: [(x: Double, y: Double)]) {
         guard points.count >= 2 else { return nil }
         let n = Double(points.count)
         let meanX = points.reduce(0) { $0 + $1.x } / n
@@ -16,5 +16,5 @@ public struct LinearFit: Sendable, Equatable {
         intercept = meanY - slope * meanX
     }
 
-    public func callAsFunction(_ x: Double) -> Double { slope * x + intercept }
+    package func callAsFunction(_ x: Double) -> Double { slope * x + intercept }
 }

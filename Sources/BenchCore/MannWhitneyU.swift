@@ -12,8 +12,8 @@ import Foundation
 /// pages, so runs tie; the normal approximation scipy and most tools fall back to then cannot
 /// go below p = 0.0061 with 5 runs against 5, above the gate's level of 0.005, while the exact
 /// answer for complete separation is 1 / C(10, 5) = 1/252 = 0.00397.
-public struct MannWhitneyU: Sendable, Equatable {
-    public enum Method: String, Sendable {
+package struct MannWhitneyU: Sendable, Equatable {
+    package enum Method: String, Sendable {
         /// The exact permutation distribution of U over the observed values, ties included.
         case exact
         /// Normal approximation with tie and continuity corrections (scipy's `asymptotic`),
@@ -22,17 +22,17 @@ public struct MannWhitneyU: Sendable, Equatable {
     }
 
     /// Pairs (s, r) with s > r, ties counted one half.
-    public var u: Double
+    package var u: Double
     /// P(U >= observed) when both samples come from the same distribution.
-    public var pValue: Double
-    public var method: Method
+    package var pValue: Double
+    package var method: Method
 
     /// The exact count costs about (values + groups) x (n1 + 1) x (2 n1 n2 + 1) steps; above this
     /// many the normal approximation is used. 10 against 10 costs 1e5, 40 against 40 about 2e7.
     static let exactWorkLimit = 25_000_000.0
 
     /// nil when either sample is empty.
-    public static func greater(_ sample: [Double], than reference: [Double]) -> MannWhitneyU? {
+    package static func greater(_ sample: [Double], than reference: [Double]) -> MannWhitneyU? {
         guard !sample.isEmpty, !reference.isEmpty else { return nil }
         let n1 = sample.count, n2 = reference.count
         let twiceU = twiceUStatistic(sample, reference)
@@ -54,7 +54,7 @@ public struct MannWhitneyU: Sendable, Equatable {
     /// possible value), with the pooled values' ties as they are. Without ties it is
     /// 1 / C(n1 + n2, n1); ties across the two samples can only raise it. When it is above the
     /// significance level, the test cannot confirm anything, whatever the runs show.
-    public static func smallestPValue(_ sample: [Double], _ reference: [Double]) -> Double {
+    package static func smallestPValue(_ sample: [Double], _ reference: [Double]) -> Double {
         guard !sample.isEmpty, !reference.isEmpty else { return 1 }
         let groups = tieGroups(sample + reference)
         guard let distribution = PermutationDistribution(groupSizes: groups, sampleCount: sample.count) else {
@@ -64,7 +64,7 @@ public struct MannWhitneyU: Sendable, Equatable {
     }
 
     /// The smallest p-value of samples of these sizes without ties (all of one above all of the other).
-    public static func smallestPValue(n1: Int, n2: Int) -> Double {
+    package static func smallestPValue(n1: Int, n2: Int) -> Double {
         guard n1 > 0, n2 > 0 else { return 1 }
         // 1 / C(n1 + n2, n1), built up as a product to stay in range.
         var p = 1.0

@@ -3,8 +3,8 @@ import Foundation
 /// The article's "copies" story in one number per strategy: median peak RSS delta divided by
 /// the payload's size. About 1 means the strategy holds one copy of the body at its peak, 2
 /// means two; near 0 means the body never sat in memory. One column per renderer and allocator.
-public enum PayloadCopiesTable {
-    public static func render(_ summaries: [CellSummary]) -> String {
+package enum PayloadCopiesTable {
+    package static func render(_ summaries: [CellSummary]) -> String {
         var strategies: [String] = []
         var columns: [(render: RenderMode, allocator: Allocator)] = []
         var ratios: [TrialCell: Double] = [:]

@@ -2,12 +2,12 @@ import Foundation
 
 /// One frame of a recorded block's stack, as the child saw it: the file it is in and its offset
 /// there (what a symbolizer needs), and the nearest exported symbol `dladdr` knew, if any.
-public struct StackFrame: Codable, Sendable, Hashable {
-    public var module: String
-    public var offset: UInt64
-    public var symbol: String?
+package struct StackFrame: Codable, Sendable, Hashable {
+    package var module: String
+    package var offset: UInt64
+    package var symbol: String?
 
-    public init(module: String, offset: UInt64, symbol: String?) {
+    package init(module: String, offset: UInt64, symbol: String?) {
         self.module = module
         self.offset = offset
         self.symbol = symbol
@@ -15,15 +15,15 @@ public struct StackFrame: Codable, Sendable, Hashable {
 }
 
 /// A block live at the exact heap peak, as the child reports it (frames innermost first).
-public struct PeakBlock: Codable, Sendable {
-    public var bytes: Int
+package struct PeakBlock: Codable, Sendable {
+    package var bytes: Int
     /// When it was allocated and freed (nil: still live), in seconds from the measured window's start
     /// (negative: before it, in the warm-up).
-    public var allocatedSeconds: Double
-    public var freedSeconds: Double?
-    public var frames: [StackFrame]
+    package var allocatedSeconds: Double
+    package var freedSeconds: Double?
+    package var frames: [StackFrame]
 
-    public init(bytes: Int, allocatedSeconds: Double, freedSeconds: Double?, frames: [StackFrame]) {
+    package init(bytes: Int, allocatedSeconds: Double, freedSeconds: Double?, frames: [StackFrame]) {
         self.bytes = bytes
         self.allocatedSeconds = allocatedSeconds
         self.freedSeconds = freedSeconds
@@ -34,15 +34,15 @@ public struct PeakBlock: Codable, Sendable {
 /// Who holds the peak: the blocks live at the exact heap peak that share one call stack, named
 /// for people. `allocatedBy` is the first frame outside the allocator, the Swift runtime and the
 /// standard library's and Foundation's storage; `stack` is folded, outermost frame first.
-public struct PeakHolder: Codable, Sendable, Equatable {
-    public var bytes: Int
-    public var blocks: Int
-    public var allocatedBy: String
+package struct PeakHolder: Codable, Sendable, Equatable {
+    package var bytes: Int
+    package var blocks: Int
+    package var allocatedBy: String
     /// The file `allocatedBy` is in ("bench", "libFoundationNetworking.so").
-    public var module: String
-    public var stack: [String]
+    package var module: String
+    package var stack: [String]
 
-    public init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String]) {
+    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String]) {
         self.bytes = bytes
         self.blocks = blocks
         self.allocatedBy = allocatedBy
@@ -51,26 +51,26 @@ public struct PeakHolder: Codable, Sendable, Equatable {
     }
 
     /// The name of the line that stands for every block under the recording threshold.
-    public static let smallBlocks = "small blocks"
+    package static let smallBlocks = "small blocks"
 
     /// `a;b;c`, outermost first: a flame graph's folded stack.
-    public var foldedStack: String { stack.map { $0.replacingOccurrences(of: ";", with: ",") }.joined(separator: ";") }
+    package var foldedStack: String { stack.map { $0.replacingOccurrences(of: ";", with: ",") }.joined(separator: ";") }
 }
 
 extension TrialResult {
     /// The recorded holders' bytes: the exact heap peak less the small blocks.
-    public var attributedBytes: Int? {
+    package var attributedBytes: Int? {
         guard let holders else { return nil }
         return holders.reduce(0) { $0 + $1.bytes }
     }
 
     /// The exact heap peak less the recorded holders: blocks under the threshold, and blocks from
     /// before recording started or that the full table could not record.
-    public var smallBlocksBytes: Int? {
+    package var smallBlocksBytes: Int? {
         guard let attributedBytes, let peakHeapExactBytes else { return nil }
         return peakHeapExactBytes - attributedBytes
     }
 
     /// The largest holder's name.
-    public var peakHolder: String? { holders?.max { $0.bytes < $1.bytes }?.allocatedBy }
+    package var peakHolder: String? { holders?.max { $0.bytes < $1.bytes }?.allocatedBy }
 }

@@ -9,27 +9,27 @@ import Foundation
 /// - a folder, block device or socket is refused.
 /// rename(2) replaces whatever is at its target, so it is used only where a regular file or
 /// nothing is. On every failure (a full disk, a read-only folder) the temporary file is removed.
-public enum SafeFile {
-    public struct Failure: Error, CustomStringConvertible {
-        public enum Kind: Sendable {
+package enum SafeFile {
+    package struct Failure: Error, CustomStringConvertible {
+        package enum Kind: Sendable {
             /// The path names something that is not a file bench may write (a folder, a block device,
             /// a socket, a FIFO nobody reads).
             case notAFile
             /// The write itself failed (no space, no permission, read-only file system).
             case io
         }
-        public var kind: Kind
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write \(path): \(reason)" }
+        package var kind: Kind
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
     /// What is at a path, after following symlinks.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case missing, regularFile, folder, characterDevice, fifo, blockDevice, socket
     }
 
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         try write(to: path) { descriptor in
             data.withUnsafeBytes { bytes in
                 bytes.isEmpty ? nil : writeAll(descriptor, bytes.baseAddress!, bytes.count)
@@ -38,7 +38,7 @@ public enum SafeFile {
     }
 
     /// Copies the regular file at `source` to `path`, a megabyte at a time.
-    public static func copy(fileAt source: String, to path: String) throws {
+    package static func copy(fileAt source: String, to path: String) throws {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Failure(kind: .io, path: path, reason: "cannot read \(source): \(errorText(errno))") }
         defer { close(input) }
@@ -58,7 +58,7 @@ public enum SafeFile {
 
     /// The path a write to `path` lands on: symlinks followed (relative ones from their own folder);
     /// a dangling link gives the missing path it names.
-    public static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         var current = path
         for _ in 0..<40 {  // the kernel's own limit on a chain of links
             var info = stat()
@@ -70,7 +70,7 @@ public enum SafeFile {
         return current
     }
 
-    public static func kind(at path: String) -> Kind {
+    package static func kind(at path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -85,7 +85,7 @@ public enum SafeFile {
 
     /// Why `path` cannot be written as a file, before anything is written (nil when it can be):
     /// for checking every output before the work that produces it.
-    public static func refusal(_ path: String) -> Failure? {
+    package static func refusal(_ path: String) -> Failure? {
         switch kind(at: path) {
         case .folder: return Failure(kind: .notAFile, path: path, reason: "it is a folder, not a file")
         case .blockDevice: return Failure(kind: .notAFile, path: path, reason: "it is a block device; bench writes only files, character devices and FIFOs")

@@ -11,19 +11,19 @@
 /// machine a thread that is due to free memory can wait for a core for tens of milliseconds; the
 /// settling thread waits for cores as well, so its turns stretch the quiet interval by that delay
 /// (up to the maximum), where a clock alone would call the memory flat too early.
-public struct SettleRule: Codable, Sendable, Equatable {
+package struct SettleRule: Codable, Sendable, Equatable {
     /// How long RSS and the heap must stay within their tolerances of one reading.
-    public var quietNanos: UInt64
+    package var quietNanos: UInt64
     /// The window closes at the latest this long after the render, flat or not.
-    public var maximumNanos: UInt64
+    package var maximumNanos: UInt64
     /// Turns of the settling thread the quiet interval must also span (0: time alone).
-    public var quietTurns: Int
+    package var quietTurns: Int
     /// A change of RSS this large or smaller is not movement (16 pages).
-    public var residentToleranceBytes: Int
+    package var residentToleranceBytes: Int
     /// A change of the live heap this large or smaller is not movement (the holders' threshold).
-    public var heapToleranceBytes: Int
+    package var heapToleranceBytes: Int
 
-    public init(quietNanos: UInt64, maximumNanos: UInt64, quietTurns: Int = SettleRule.defaultQuietTurns,
+    package init(quietNanos: UInt64, maximumNanos: UInt64, quietTurns: Int = SettleRule.defaultQuietTurns,
                 residentToleranceBytes: Int = SettleRule.defaultResidentToleranceBytes,
                 heapToleranceBytes: Int = SettleRule.defaultHeapToleranceBytes) {
         self.quietNanos = min(quietNanos, maximumNanos)
@@ -33,39 +33,39 @@ public struct SettleRule: Codable, Sendable, Equatable {
         self.heapToleranceBytes = heapToleranceBytes
     }
 
-    public static let defaultQuietNanos: UInt64 = 10_000_000
-    public static let defaultMaximumNanos: UInt64 = 50_000_000
+    package static let defaultQuietNanos: UInt64 = 10_000_000
+    package static let defaultMaximumNanos: UInt64 = 50_000_000
     /// One turn every half millisecond on an idle machine: 20 in the 10 ms quiet interval.
-    public static let defaultQuietTurns = 20
-    public static let defaultResidentToleranceBytes = 64 * 1024
-    public static let defaultHeapToleranceBytes = 64 * 1024
+    package static let defaultQuietTurns = 20
+    package static let defaultResidentToleranceBytes = 64 * 1024
+    package static let defaultHeapToleranceBytes = 64 * 1024
 
     /// Flat for 10 ms and 20 turns, at most 50 ms: what trials and scenarios use.
-    public static let standard = SettleRule(quietNanos: defaultQuietNanos, maximumNanos: defaultMaximumNanos)
+    package static let standard = SettleRule(quietNanos: defaultQuietNanos, maximumNanos: defaultMaximumNanos)
 
     /// A fixed pause of `nanos`: the window closes `nanos` after the render whatever it sees.
-    public static func fixed(nanos: UInt64) -> SettleRule {
+    package static func fixed(nanos: UInt64) -> SettleRule {
         SettleRule(quietNanos: nanos, maximumNanos: nanos, quietTurns: 0)
     }
 
-    public var isFixed: Bool { quietNanos >= maximumNanos }
+    package var isFixed: Bool { quietNanos >= maximumNanos }
 }
 
 /// Follows the readings taken after the render and says when its rule is met. Pure and
 /// allocation-free: the live window feeds it the sampler's readings, the report replays it on
 /// recorded timelines.
-public struct SettleDetector: Sendable {
-    public let rule: SettleRule
+package struct SettleDetector: Sendable {
+    package let rule: SettleRule
     /// When the settle started (the render's end), in nanoseconds on the readings' clock.
-    public let start: UInt64
+    package let start: UInt64
     private var referenceTime: UInt64
     private var referenceResident: Int?
     private var referenceHeap = 0
     private var turnsSinceReference = 0
     /// Time of the last reading that moved past a tolerance (the start when none did).
-    public private(set) var lastMovement: UInt64
+    package private(set) var lastMovement: UInt64
 
-    public init(rule: SettleRule, start: UInt64) {
+    package init(rule: SettleRule, start: UInt64) {
         self.rule = rule
         self.start = start
         self.referenceTime = start
@@ -74,7 +74,7 @@ public struct SettleDetector: Sendable {
 
     /// Feeds one reading (readings before `start` are ignored); true once the rule is met:
     /// flat for the quiet interval, or the maximum reached.
-    public mutating func observe(time: UInt64, residentBytes: Int, heapBytes: Int) -> Bool {
+    package mutating func observe(time: UInt64, residentBytes: Int, heapBytes: Int) -> Bool {
         guard time >= start else { return false }
         if let resident = referenceResident {
             if abs(residentBytes - resident) > rule.residentToleranceBytes || abs(heapBytes - referenceHeap) > rule.heapToleranceBytes {
@@ -94,13 +94,13 @@ public struct SettleDetector: Sendable {
     }
 
     /// Counts one turn of the settling thread (it woke up and looked at the readings).
-    public mutating func turn() {
+    package mutating func turn() {
         turnsSinceReference += 1
     }
 
     /// Whether the rule is met at `time`: the readings have been flat for the quiet interval and
     /// its turns (and at least one was seen), or the maximum has passed.
-    public func isSettled(at time: UInt64) -> Bool {
+    package func isSettled(at time: UInt64) -> Bool {
         if time >= start &+ rule.maximumNanos { return true }
         return referenceResident != nil && time >= referenceTime &+ rule.quietNanos && turnsSinceReference >= rule.quietTurns
     }

@@ -2,60 +2,60 @@
 /// `1..n` is the shard list as written). An item belongs to the shard its stable hash picks
 /// (`hash % count`, counted from 1): every item lands in exactly one of the `count` shards, on any
 /// machine and in any process. Swift's `Hasher` is seeded per process and is never used for this.
-public struct Shard: Sendable, Hashable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// 1 ... count.
-    public let index: Int
-    public let count: Int
+    package let index: Int
+    package let count: Int
 
     /// The form `--shard` takes, said in every refusal.
-    public static let usage = "--shard takes i/n with 1 <= i <= n, e.g. 2/4 (i counts from 1)"
+    package static let usage = "--shard takes i/n with 1 <= i <= n, e.g. 2/4 (i counts from 1)"
 
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }
 
     /// "2/4": digits only, no sign, no spaces, no leading "+"; nil otherwise.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
         self.init(index: index, count: count)
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// The shard (1 ... count) of an item whose stable hash is `hash`.
-    public static func index(of hash: UInt64, count: Int) -> Int {
+    package static func index(of hash: UInt64, count: Int) -> Int {
         Int(StableHash.mix(hash) % UInt64(count)) + 1
     }
 
-    public func includes(hash: UInt64) -> Bool { Self.index(of: hash, count: count) == index }
+    package func includes(hash: UInt64) -> Bool { Self.index(of: hash, count: count) == index }
 
     /// A matrix cell goes whole to one shard (all its runs on one machine), by its name.
-    public func includes(_ cell: TrialCell) -> Bool { includes(hash: StableHash.of(Self.key(of: cell))) }
+    package func includes(_ cell: TrialCell) -> Bool { includes(hash: StableHash.of(Self.key(of: cell))) }
 
     /// "strategy/render/allocator": the cell's name for the hash, the same in every version.
-    public static func key(of cell: TrialCell) -> String {
+    package static func key(of cell: TrialCell) -> String {
         "\(cell.strategy)/\(cell.render.rawValue)/\(cell.allocator.rawValue)"
     }
 }
 
 /// 64-bit FNV-1a over bytes: the same value on every machine, process and run, fed in pieces.
-public struct StableHash: Sendable, Equatable {
-    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+package struct StableHash: Sendable, Equatable {
+    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    public init() {}
+    package init() {}
 
-    public mutating func combine<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func combine<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x0000_0100_0000_01b3
         }
     }
 
-    public mutating func combine(_ buffer: UnsafeRawBufferPointer) {
+    package mutating func combine(_ buffer: UnsafeRawBufferPointer) {
         var hash = value
         for byte in buffer {
             hash ^= UInt64(byte)
@@ -64,7 +64,7 @@ public struct StableHash: Sendable, Equatable {
         value = hash
     }
 
-    public static func of(_ text: String) -> UInt64 {
+    package static func of(_ text: String) -> UInt64 {
         var hash = StableHash()
         hash.combine(text.utf8)
         return hash.value

@@ -5,12 +5,12 @@ import Foundation
 /// A line that cannot be written (stderr closed with `2>&-`, a pipe whose reader left, a full
 /// disk under a redirect) is dropped: it must never end a run. `FileHandle.standardError.write`
 /// traps on EPIPE in swift-corelibs-foundation, so nothing here goes through it.
-public enum StandardError {
-    public static func write(_ text: String) {
+package enum StandardError {
+    package static func write(_ text: String) {
         write(Data(text.utf8))
     }
 
-    public static func write(_ data: Data) {
+    package static func write(_ data: Data) {
         data.withUnsafeBytes { bytes in
             guard let start = bytes.baseAddress else { return }
             var offset = 0

@@ -1,8 +1,8 @@
 import Foundation
 
 /// `summary.csv`: one row per cell with the statistics of its successful runs, in bytes.
-public enum SummaryCSV {
-    public static let header = [
+package enum SummaryCSV {
+    package static let header = [
         "strategy", "render", "allocator", "runs_ok", "runs_failed", "payload_bytes",
         "peak_rss_delta_median_bytes", "peak_rss_delta_ci95_low_bytes", "peak_rss_delta_ci95_high_bytes",
         "peak_rss_delta_p90_bytes", "peak_rss_delta_min_bytes", "peak_rss_delta_max_bytes", "peak_rss_delta_cv",
@@ -11,7 +11,7 @@ public enum SummaryCSV {
     ]
 
     /// With `runID`, a last `run_id` column as in trials.csv.
-    public static func render(_ summaries: [CellSummary], runID: String? = nil) -> String {
+    package static func render(_ summaries: [CellSummary], runID: String? = nil) -> String {
         var lines = [CSV.line(header + (runID == nil ? [] : [TrialsCSV.runIDColumn]))]
         for summary in summaries {
             let rss = summary.peakRSSDelta

@@ -2,10 +2,10 @@ import Foundation
 
 /// The table printed at the end of a run: per cell, the spread of the peak RSS over baseline,
 /// the heap's peak, and the article's figure beside ours.
-public enum SummaryTable {
+package enum SummaryTable {
     static let megabyte = 1_000_000.0
 
-    public static func render(_ summaries: [CellSummary]) -> String {
+    package static func render(_ summaries: [CellSummary]) -> String {
         let header = ["cell", "ok", "median", "95% CI", "p90", "min", "max", "CV", "heap peak", "final", "article"]
         var rows: [[String]] = []
         for summary in summaries {
@@ -40,8 +40,8 @@ public enum SummaryTable {
 }
 
 /// Plain text columns: the first left-aligned, the others right-aligned.
-public enum TextTable {
-    public static func render(header: [String], rows: [[String]]) -> String {
+package enum TextTable {
+    package static func render(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         func format(_ row: [String]) -> String {

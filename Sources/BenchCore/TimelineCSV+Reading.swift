@@ -1,10 +1,10 @@
 
 /// One run's identity in timeline.csv.
-public struct RunKey: Hashable, Sendable {
-    public var cell: TrialCell
-    public var run: Int
+package struct RunKey: Hashable, Sendable {
+    package var cell: TrialCell
+    package var run: Int
 
-    public init(cell: TrialCell, run: Int) {
+    package init(cell: TrialCell, run: Int) {
         self.cell = cell
         self.run = run
     }
@@ -13,7 +13,7 @@ public struct RunKey: Hashable, Sendable {
 extension TimelineCSV {
     /// The samples of the runs in `keep`, in file order. Other runs' lines are skipped unparsed:
     /// the file holds every sample of every run and only a few are charted.
-    public static func parse(_ text: String, keep: Set<RunKey>) throws -> [RunKey: [TimelinePoint]] {
+    package static func parse(_ text: String, keep: Set<RunKey>) throws -> [RunKey: [TimelinePoint]] {
         // A run killed while appending leaves its last line cut short: the complete ones are read.
         let (text, torn) = CSV.completeLines(text)
         if torn { StandardError.write(CSV.tornLineNote("timeline.csv")) }

@@ -3,7 +3,7 @@ extension TrialResult {
     /// size, a time or rate that is negative or not finite, or (in a successful run) a peak RSS below
     /// its own baseline. nil when every figure is possible. A file that is not a run's (a corpus.csv,
     /// a hand-edited export) would otherwise be charted and gated as negative or NaN figures.
-    public var impossibleFigure: String? {
+    package var impossibleFigure: String? {
         let counts: [(column: String, value: Int?)] = [
             ("payload_bytes", payloadBytes), ("baseline_rss_bytes", baselineRSSBytes), ("peak_rss_bytes", peakRSSBytes),
             ("sampled_peak_rss_bytes", sampledPeakRSSBytes), ("hwm_peak_rss_bytes", hwmPeakRSSBytes),

@@ -3,29 +3,29 @@ import Foundation
 /// How the measured image is turned into pixels, "as if shown on screen": one of the built-in
 /// renderers below, or a renderer a user's executable registers (ImageMemoryBench's
 /// `ImageRenderer`), named in specs, CSV rows and on the command line by its name.
-public struct RenderMode: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
+package struct RenderMode: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
 
     /// Fetch only: nothing is decoded.
-    public static let none = RenderMode(rawValue: "none")
+    package static let none = RenderMode(rawValue: "none")
     /// Decode the whole image to 8-bit RGBA (4 bytes a pixel) and keep it alive.
-    public static let full = RenderMode(rawValue: "full")
+    package static let full = RenderMode(rawValue: "full")
     /// The cheapest decode each format allows to a bitmap bounded by a maximum pixel size.
-    public static let thumbnail = RenderMode(rawValue: "thumbnail")
+    package static let thumbnail = RenderMode(rawValue: "thumbnail")
     /// The harness's own renderers, in the order tables list them.
-    public static let builtIns: [RenderMode] = [.none, .full, .thumbnail]
+    package static let builtIns: [RenderMode] = [.none, .full, .thumbnail]
 
     /// A renderer named in a results file or on a command line: any name a renderer can be
     /// registered under (``CatalogName``); nil for an empty or untypeable one.
-    public init?(name: String) {
+    package init?(name: String) {
         guard CatalogName.isUsable(name) else { return nil }
         self.init(rawValue: name)
     }
 
     /// Built-in renderers first, in their order, then the others by name: the order of tables and charts.
-    public static func ordered(_ renders: some Sequence<RenderMode>) -> [RenderMode] {
+    package static func ordered(_ renders: some Sequence<RenderMode>) -> [RenderMode] {
         let distinct = Set(renders)
         return builtIns.filter(distinct.contains) + distinct.subtracting(builtIns).sorted { $0.rawValue < $1.rawValue }
     }
@@ -33,58 +33,58 @@ public struct RenderMode: RawRepresentable, Hashable, Codable, Sendable, CustomS
 
 /// The rule for the names of strategies and renderers, built-in or a user's: what can be typed
 /// on a command line after `--strategy`/`--render` and stored in a CSV cell unquoted.
-public enum CatalogName {
-    public static func isUsable(_ name: String) -> Bool {
+package enum CatalogName {
+    package static func isUsable(_ name: String) -> Bool {
         !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
-    public static let rule = "letters, digits, '-', '_' or '.'"
+    package static let rule = "letters, digits, '-', '_' or '.'"
 }
 
 /// Everything a child needs to run one trial; passed as JSON on its command line.
-public struct TrialSpec: Codable, Sendable, Equatable {
-    public var strategy: String
-    public var render: RenderMode
-    public var allocator: Allocator
+package struct TrialSpec: Codable, Sendable, Equatable {
+    package var strategy: String
+    package var render: RenderMode
+    package var allocator: Allocator
     /// 1-based index of this run within its cell.
-    public var run: Int
-    public var url: URL
+    package var run: Int
+    package var url: URL
     /// A small resource fetched through the same strategy before the baseline, or nil to skip.
-    public var warmupURL: URL?
+    package var warmupURL: URL?
     /// Folder for downloaded files; the parent deletes it after the child exits.
-    public var workDirectory: URL
-    public var maxPixel: Int
+    package var workDirectory: URL
+    package var maxPixel: Int
     /// Decodes that would allocate more than this many RGBA pixels are refused (decode_error).
-    public var maxImagePixels: Int = TrialSpec.defaultMaxImagePixels
+    package var maxImagePixels: Int = TrialSpec.defaultMaxImagePixels
     /// Imaging's `DecodeBudget.defaultMaxImagePixels` (the core cannot import Imaging; a test keeps them equal).
-    public static let defaultMaxImagePixels = 178_956_970
-    public var sampleIntervalNanos: UInt64
-    public var timeoutSeconds: Double
+    package static let defaultMaxImagePixels = 178_956_970
+    package var sampleIntervalNanos: UInt64
+    package var timeoutSeconds: Double
     /// The settle after the render, still sampled, before the final reading (see `SettleRule`):
     /// frameworks finish work after their completion handler returns (URLSession frees its receive
     /// buffer then), and "final" means the steady state with the image on screen. At most
     /// `settleNanos`; over once RSS and the heap have been flat for `settleQuietNanos` (nil: a
     /// fixed pause of `settleNanos`, as a spec written without it asks).
-    public var settleNanos: UInt64 = TrialSpec.defaultSettleNanos
-    public static let defaultSettleNanos: UInt64 = SettleRule.defaultMaximumNanos
-    public var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
-    public var settleRule: SettleRule {
+    package var settleNanos: UInt64 = TrialSpec.defaultSettleNanos
+    package static let defaultSettleNanos: UInt64 = SettleRule.defaultMaximumNanos
+    package var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
+    package var settleRule: SettleRule {
         settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
     }
     /// `BENCH_SETTLE=fixed` in the parent's environment gives its children the fixed pause instead
     /// of the rule (scripts/overhead.sh measures with it what the rule is checked against).
-    public static let settleEnvironmentVariable = "BENCH_SETTLE"
+    package static let settleEnvironmentVariable = "BENCH_SETTLE"
     /// A tiny image of the measured one's format, decoded during warm-up (nil: a tiny JPEG).
-    public var warmUpImage: URL?
+    package var warmUpImage: URL?
     /// 2 kHz: the sampler's target rate.
-    public static let defaultSampleIntervalNanos: UInt64 = 500_000
+    package static let defaultSampleIntervalNanos: UInt64 = 500_000
     /// Blocks of at least this many bytes are recorded with their call stacks, to name who holds
     /// the exact heap peak (0: none).
-    public var holderThresholdBytes: Int = TrialSpec.defaultHolderThresholdBytes
-    public static let defaultHolderThresholdBytes = 64 * 1024
+    package var holderThresholdBytes: Int = TrialSpec.defaultHolderThresholdBytes
+    package static let defaultHolderThresholdBytes = 64 * 1024
     /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
-    public var launchedAtNanos: UInt64?
+    package var launchedAtNanos: UInt64?
 
-    public init(strategy: String, render: RenderMode, allocator: Allocator, run: Int, url: URL,
+    package init(strategy: String, render: RenderMode, allocator: Allocator, run: Int, url: URL,
                 warmupURL: URL?, workDirectory: URL, maxPixel: Int = 1024,
                 sampleIntervalNanos: UInt64 = TrialSpec.defaultSampleIntervalNanos, timeoutSeconds: Double = 60) {
         self.strategy = strategy

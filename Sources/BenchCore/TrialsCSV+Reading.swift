@@ -6,7 +6,7 @@ extension TrialsCSV {
     /// so are baseline_rss_bytes and peak_rss_bytes (a corpus.csv has the others but no peaks).
     /// A figure no run can have (`TrialResult.impossibleFigure`) is refused with its line and column.
     /// Timelines are not in trials.csv and come back empty.
-    public static func parse(_ text: String) throws -> [TrialResult] {
+    package static func parse(_ text: String) throws -> [TrialResult] {
         let rows = try CSV.parse(text)
         guard let header = rows.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
         let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })

@@ -2,9 +2,9 @@ import Foundation
 
 /// `trials.csv`: one tidy row per run, units in the column names. Failed runs are rows too,
 /// with their status and error and empty measurement cells.
-public enum TrialsCSV {
+package enum TrialsCSV {
     /// The columns, in order. The first fifteen are the stable contract (docs/OUTPUT.md lists them); the rest add detail.
-    public static let columns: [(name: String, value: @Sendable (TrialResult) -> String)] = [
+    package static let columns: [(name: String, value: @Sendable (TrialResult) -> String)] = [
         ("strategy", { $0.strategy }),
         ("render", { $0.render.rawValue }),
         ("allocator", { $0.allocator.rawValue }),
@@ -46,10 +46,10 @@ public enum TrialsCSV {
     ]
 
     /// The column naming the run a row belongs to: every file of one run carries the same id.
-    public static let runIDColumn = "run_id"
+    package static let runIDColumn = "run_id"
 
     /// With `runID`, a last `run_id` column says which run wrote each row.
-    public static func render(_ results: [TrialResult], runID: String? = nil) -> String {
+    package static func render(_ results: [TrialResult], runID: String? = nil) -> String {
         let suffix = runID.map { [$0] } ?? []
         var lines = [CSV.line(columns.map(\.name) + (runID == nil ? [] : [runIDColumn]))]
         lines += results.map { result in CSV.line(columns.map { $0.value(result) } + suffix) }
@@ -63,11 +63,11 @@ public enum TrialsCSV {
 }
 
 /// `timeline.csv`: every sample of every run, for the memory-over-time chart.
-public enum TimelineCSV {
-    public static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes"]
+package enum TimelineCSV {
+    package static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes"]
 
     /// With `runID`, a last `run_id` column as in trials.csv.
-    public static func render(_ results: [TrialResult], runID: String? = nil) -> String {
+    package static func render(_ results: [TrialResult], runID: String? = nil) -> String {
         var text = CSV.line(header + (runID == nil ? [] : [TrialsCSV.runIDColumn])) + "\n"
         let suffix = runID.map { "," + CSV.line([$0]) } ?? ""
         for result in results {
@@ -82,16 +82,16 @@ public enum TimelineCSV {
 }
 
 /// `trials.json`: the run's context and every row (without timelines), for tools and `bench compare`.
-public struct JSONExport: Codable {
-    public var context: RunContext
-    public var trials: [TrialResult]
+package struct JSONExport: Codable {
+    package var context: RunContext
+    package var trials: [TrialResult]
 
-    public init(context: RunContext, trials: [TrialResult]) {
+    package init(context: RunContext, trials: [TrialResult]) {
         self.context = context
         self.trials = trials.map { var row = $0; row.timeline = []; row.peakBlocks = nil; return row }
     }
 
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -100,31 +100,31 @@ public struct JSONExport: Codable {
 }
 
 /// What a reader needs to judge the numbers: where, when and how they were taken.
-public struct RunContext: Codable, Sendable {
-    public var date: Date
-    public var host: String
-    public var kernel: String
-    public var cpuCount: Int
-    public var command: String
-    public var source: String
-    public var payloadBytes: Int?
-    public var runsPerCell: Int
-    public var sampleIntervalMicros: Double
+package struct RunContext: Codable, Sendable {
+    package var date: Date
+    package var host: String
+    package var kernel: String
+    package var cpuCount: Int
+    package var command: String
+    package var source: String
+    package var payloadBytes: Int?
+    package var runsPerCell: Int
+    package var sampleIntervalMicros: Double
     /// The id in the run_id column of the run's CSVs (absent in files from older versions).
-    public var runID: String?
+    package var runID: String?
     /// Trials the plan had, and trials recorded (fewer when the run was interrupted).
-    public var plannedRuns: Int?
-    public var completedRuns: Int?
+    package var plannedRuns: Int?
+    package var completedRuns: Int?
     /// The signal that interrupted the run ("SIGINT", "SIGTERM"), if one did.
-    public var interruptedBy: String?
+    package var interruptedBy: String?
     /// Children measured at once (--jobs); absent in files from older versions, which ran one at a time.
-    public var jobs: Int?
+    package var jobs: Int?
     /// Allocator settings the children inherited ("GLIBC_TUNABLES=...", "MALLOC_ARENA_MAX=2"); absent when none.
-    public var allocatorEnvironment: [String]?
+    package var allocatorEnvironment: [String]?
     /// "i/n" when the run measured one shard of the matrix (`--shard`); absent otherwise.
-    public var shard: String?
+    package var shard: String?
 
-    public init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
+    package init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()
         uname(&name)
         func field<T>(_ value: T) -> String {

@@ -41,7 +41,7 @@ enum FuzzTarget {
 #if FUZZING
 /// libFuzzer's entry: one input. scripts/fuzz.sh builds with -sanitize=fuzzer and -D FUZZING.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+package func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzTarget.run(start.map { Data(bytes: $0, count: count) } ?? Data())
     return 0
 }

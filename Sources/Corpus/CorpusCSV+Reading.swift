@@ -4,30 +4,30 @@ import Harness
 
 /// A row of a corpus.csv read back: the file it is about, its run (nil for an image's one
 /// unmeasured row), and the line as written, kept byte for byte when the file is rewritten.
-public struct CorpusCSVRow: Sendable {
-    public var name: String
+package struct CorpusCSVRow: Sendable {
+    package var name: String
     /// The run's figures as far as corpus.csv holds them: status, error, pid, payload, the peak
     /// RSS and exact heap deltas (as peaks over a zero baseline), final RSS and duration.
-    public var result: TrialResult?
-    public var line: String
+    package var result: TrialResult?
+    package var line: String
 
-    public var key: CorpusRowKey { CorpusRowKey(name: name, cell: result?.cell, run: result?.run) }
+    package var key: CorpusRowKey { CorpusRowKey(name: name, cell: result?.cell, run: result?.run) }
 }
 
 /// What a corpus row is a row of: a file, and a cell and run (none for an unmeasured row).
-public struct CorpusRowKey: Hashable, Sendable, Comparable {
-    public var name: String
-    public var cell: TrialCell?
-    public var run: Int?
+package struct CorpusRowKey: Hashable, Sendable, Comparable {
+    package var name: String
+    package var cell: TrialCell?
+    package var run: Int?
 
-    public init(name: String, cell: TrialCell?, run: Int?) {
+    package init(name: String, cell: TrialCell?, run: Int?) {
         self.name = name
         self.cell = cell
         self.run = run
     }
 
     /// By file, then cell, then run; a file's unmeasured row comes first.
-    public static func < (lhs: CorpusRowKey, rhs: CorpusRowKey) -> Bool {
+    package static func < (lhs: CorpusRowKey, rhs: CorpusRowKey) -> Bool {
         if lhs.name != rhs.name { return lhs.name < rhs.name }
         guard let left = lhs.cell, let right = rhs.cell else { return lhs.cell == nil && rhs.cell != nil }
         if left != right { return left < right }
@@ -36,16 +36,16 @@ public struct CorpusRowKey: Hashable, Sendable, Comparable {
 }
 
 extension CorpusCSV {
-    public static var header: [String] { columns.map(\.name) + [TrialsCSV.runIDColumn] }
+    package static var header: [String] { columns.map(\.name) + [TrialsCSV.runIDColumn] }
 
     /// One row as a CSV line, with its newline: what is appended as soon as the run ends.
-    public static func line(_ row: CorpusRow, runID: String) -> String {
+    package static func line(_ row: CorpusRow, runID: String) -> String {
         CSV.line(columns.map { $0.value(row) } + [runID]) + "\n"
     }
 
     /// Reads a corpus.csv (an interrupted run's: its torn last line, if any, is dropped and
     /// `droppedTornLine` says so). Throws on a file that is not a corpus.csv, naming the line.
-    public static func parse(_ text: String) throws -> (rows: [CorpusCSVRow], droppedTornLine: Bool) {
+    package static func parse(_ text: String) throws -> (rows: [CorpusCSVRow], droppedTornLine: Bool) {
         let (complete, torn) = CSV.completeLines(text)
         let table = try CSV.parse(complete)
         guard let head = table.first else { return ([], torn) }

@@ -7,7 +7,7 @@ extension CorpusCSV {
     /// of shards; `parse` reads them as lines with their runs, for a resume), as much of them as the ranking and a
     /// second `render` use (a peak delta comes back over a zero baseline). Columns are found by name;
     /// extra ones (machine, run_id) are skipped.
-    public static func corpusRows(_ text: String) throws -> [CorpusRow] {
+    package static func corpusRows(_ text: String) throws -> [CorpusRow] {
         let table = try CSV.parse(text)
         guard let header = table.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
         let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })

@@ -5,8 +5,8 @@ import Report
 
 /// `corpus.csv`: one row per run (and one per image that was not measured), the image's facts
 /// beside the run's figures, units in the column names.
-public enum CorpusCSV {
-    public static let columns: [(name: String, value: @Sendable (CorpusRow) -> String)] = [
+package enum CorpusCSV {
+    package static let columns: [(name: String, value: @Sendable (CorpusRow) -> String)] = [
         ("file", { $0.image.entry.name }),
         ("format", { $0.image.format?.rawValue ?? "" }),
         ("width", { text($0.image.facts?.width) }),
@@ -32,7 +32,7 @@ public enum CorpusCSV {
         ("error", { $0.result?.error ?? $0.image.skipReason ?? "" }),
     ]
 
-    public static func render(_ rows: [CorpusRow], runID: String) -> String {
+    package static func render(_ rows: [CorpusRow], runID: String) -> String {
         var lines = [CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn])]
         lines += rows.map { row in CSV.line(columns.map { $0.value(row) } + [runID]) }
         return lines.joined(separator: "\n") + "\n"

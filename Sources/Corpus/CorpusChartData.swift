@@ -6,8 +6,8 @@ import Imaging
 /// gnuplot's input for the corpus chart (scripts/plots/corpus.gp): one block per encoding, one line
 /// per image (megapixels, then each renderer's median peak in MB, `?` where missing), and vars.gp
 /// with the blocks' titles and the renderers' names.
-public enum CorpusChartData {
-    public static func files(_ costs: [ImageCost], renders: [RenderMode]) -> [(name: String, contents: String)] {
+package enum CorpusChartData {
+    package static func files(_ costs: [ImageCost], renders: [RenderMode]) -> [(name: String, contents: String)] {
         var groups: [String: [ImageCost]] = [:]
         for cost in costs where cost.image.facts != nil {
             groups[cost.image.facts!.encodingLabel, default: []].append(cost)

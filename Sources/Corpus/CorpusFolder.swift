@@ -7,15 +7,15 @@ import Report
 /// Finishes a corpus run's folder from its corpus.csv alone (`bench report` on a folder whose run
 /// was stopped, SIGKILL included): the ranking (corpus-summary.csv) and the chart's data, as the
 /// run would have written them at its end. The images' facts are read back from their columns.
-public enum CorpusFolder {
-    public static let rowsFile = "corpus.csv"
+package enum CorpusFolder {
+    package static let rowsFile = "corpus.csv"
 
-    public static func isCorpusFolder(_ folder: URL) -> Bool {
+    package static func isCorpusFolder(_ folder: URL) -> Bool {
         FileManager.default.fileExists(atPath: folder.appendingPathComponent(rowsFile).path)
     }
 
     /// Writes the summary files; returns their URLs. Throws `CSVError` for a corpus.csv it cannot read.
-    public static func finish(_ folder: URL) throws -> [URL] {
+    package static func finish(_ folder: URL) throws -> [URL] {
         let url = folder.appendingPathComponent(rowsFile)
         let text = try String(contentsOf: url, encoding: .utf8)
         let (parsed, torn) = try CorpusCSV.parse(text)

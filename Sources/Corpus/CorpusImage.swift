@@ -9,23 +9,23 @@ import Strategies
 
 /// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
 /// measured (a row with that status, never a silent gap).
-public struct CorpusImage: Sendable {
-    public var entry: CorpusEntry
+package struct CorpusImage: Sendable {
+    package var entry: CorpusEntry
     /// The header's facts (ImageInspector); nil when not an image or the header is broken.
-    public var facts: ImageInfo?
+    package var facts: ImageInfo?
     /// The format from the signature: set even when the header is broken (the child's decoder
     /// then names the fault in a decode_error row).
-    public var format: ImageFormat?
-    public var fileBytes: Int?
+    package var format: ImageFormat?
+    package var fileBytes: Int?
     /// Set when the image is not measured: "not_an_image", "read_error" or "fetch_error".
-    public var skipStatus: String?
-    public var skipReason: String?
+    package var skipStatus: String?
+    package var skipReason: String?
 
-    public var isMeasured: Bool { skipStatus == nil }
+    package var isMeasured: Bool { skipStatus == nil }
 
     /// Reads the file's first bytes (or fetches the URL) and sniffs the format from them.
     /// `shouldStop` (Ctrl-C) is asked while a URL's answer is awaited: the fetch is then cancelled.
-    public static func examine(_ entry: CorpusEntry, shouldStop: @escaping @Sendable () -> Bool = { false }) -> CorpusImage {
+    package static func examine(_ entry: CorpusEntry, shouldStop: @escaping @Sendable () -> Bool = { false }) -> CorpusImage {
         var image = CorpusImage(entry: entry)
         var head: Data
         switch entry.location {

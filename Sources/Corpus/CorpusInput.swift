@@ -3,8 +3,8 @@ import Harness
 import Foundation
 
 /// One image of a corpus: a file under the folder, or a URL from the list.
-public struct CorpusEntry: Sendable, Equatable {
-    public enum Location: Sendable, Equatable {
+package struct CorpusEntry: Sendable, Equatable {
+    package enum Location: Sendable, Equatable {
         case file(RawPath)
         case url(URL)
         /// A folder (or a file) the walk could not read: a read_error row, with why.
@@ -13,18 +13,18 @@ public struct CorpusEntry: Sendable, Equatable {
 
     /// The file's path relative to the corpus folder (escaped, `RawPath.escaped`; a folder's ends
     /// in "/"), or the URL as written.
-    public var name: String
-    public var location: Location
+    package var name: String
+    package var location: Location
 
-    public init(name: String, location: Location) {
+    package init(name: String, location: Location) {
         self.name = name
         self.location = location
     }
 }
 
 /// A corpus argument that cannot be measured at all, named with what to do instead.
-public struct CorpusInputError: Error, CustomStringConvertible, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct CorpusInputError: Error, CustomStringConvertible, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The path does not exist or cannot be read.
         case missing
         /// A folder with no files, or a list with no URLs.
@@ -33,22 +33,22 @@ public struct CorpusInputError: Error, CustomStringConvertible, Equatable {
         case badList
     }
 
-    public var kind: Kind
-    public var description: String
+    package var kind: Kind
+    package var description: String
 }
 
 /// Finds the images to measure: every regular file under a folder (recursively, hidden files and
 /// folders skipped, sorted by path; a folder or file that cannot be read is an entry too, to be a
 /// read_error row), or the URLs of a text file (one a line; blank lines and
 /// `#` comments skipped). Which files are images is decided later, from their bytes.
-public enum CorpusInput {
+package enum CorpusInput {
     /// Files above this are listed but not read whole into the server: a row says so.
-    public static let maxFileBytes = 512 * 1024 * 1024
+    package static let maxFileBytes = 512 * 1024 * 1024
 
     /// `skipping`: a folder not to look into, found by its resolved path however it is named (the
     /// output folder: inside the corpus, a second run would measure the first one's CSVs); `onSkip`
     /// gets its path as found under the corpus.
-    public static func entries(at path: String, skipping excluded: String? = nil,
+    package static func entries(at path: String, skipping excluded: String? = nil,
                                onSkip: (String) -> Void = { _ in }) throws(CorpusInputError) -> [CorpusEntry] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {

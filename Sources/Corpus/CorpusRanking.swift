@@ -5,29 +5,29 @@ import Imaging
 import Report
 
 /// What each image costs to show, per renderer, and the images ranked by cost per pixel.
-public struct ImageCost: Sendable {
-    public var image: CorpusImage
+package struct ImageCost: Sendable {
+    package var image: CorpusImage
     /// Per renderer: the median peak RSS delta (bytes) of the image's costliest cell with that
     /// renderer (with several strategies or allocators, the worst of them), over its successful runs.
-    public var medianPeakByRender: [RenderMode: Double]
-    public var okRuns: Int
-    public var runs: Int
+    package var medianPeakByRender: [RenderMode: Double]
+    package var okRuns: Int
+    package var runs: Int
 
     /// Bytes of peak RSS per pixel of the image (its full size, whatever the renderer made of it).
-    public func bytesPerPixel(_ render: RenderMode) -> Double? {
+    package func bytesPerPixel(_ render: RenderMode) -> Double? {
         guard let peak = medianPeakByRender[render], let pixels = image.facts?.pixelCount, pixels > 0 else { return nil }
         return peak / Double(pixels)
     }
 }
 
-public enum CorpusRanking {
+package enum CorpusRanking {
     /// The renderer the ranking goes by: `full` when measured, else the first measured one.
-    public static func rankingRender(_ renders: [RenderMode]) -> RenderMode? {
+    package static func rankingRender(_ renders: [RenderMode]) -> RenderMode? {
         renders.contains(.full) ? .full : renders.first
     }
 
     /// Every measured image, costliest per pixel first (images with no successful run last).
-    public static func rank(_ rows: [CorpusRow], by render: RenderMode) -> [ImageCost] {
+    package static func rank(_ rows: [CorpusRow], by render: RenderMode) -> [ImageCost] {
         var order: [String] = []
         var byImage: [String: [CorpusRow]] = [:]
         for row in rows where row.result != nil {
@@ -57,7 +57,7 @@ public enum CorpusRanking {
     }
 
     /// The ranking as a table for the terminal, then one line naming the worst image.
-    public static func table(_ costs: [ImageCost], renders: [RenderMode], rankedBy render: RenderMode) -> String {
+    package static func table(_ costs: [ImageCost], renders: [RenderMode], rankedBy render: RenderMode) -> String {
         var header = ["rank", "file", "encoding", "size", "MP"]
         for mode in renders { header += ["\(mode.rawValue) MB", "\(mode.rawValue) B/px"] }
         header.append("ok")
@@ -89,7 +89,7 @@ public enum CorpusRanking {
     }
 
     /// "worst per pixel (full): a.jpg, jpeg progressive 4:2:0 6000x4000: 7.01 bytes per pixel (168.3 MB)".
-    public static func worstSentence(_ costs: [ImageCost], render: RenderMode) -> String? {
+    package static func worstSentence(_ costs: [ImageCost], render: RenderMode) -> String? {
         guard let worst = costs.first, let perPixel = worst.bytesPerPixel(render),
               let peak = worst.medianPeakByRender[render], let facts = worst.image.facts else { return nil }
         return String(format: "worst per pixel (%@): %@, %@ %dx%d: %.2f bytes per pixel (%.1f MB)",
@@ -97,7 +97,7 @@ public enum CorpusRanking {
     }
 
     /// corpus-summary.csv: the ranking, one row per image.
-    public static func csv(_ costs: [ImageCost], renders: [RenderMode], runID: String) -> String {
+    package static func csv(_ costs: [ImageCost], renders: [RenderMode], runID: String) -> String {
         var header = ["rank", "file", "format", "encoding", "width", "height", "pixels", "payload_bytes"]
         for mode in renders { header += ["\(mode.rawValue)_median_peak_rss_delta_bytes", "\(mode.rawValue)_bytes_per_pixel"] }
         header += ["ok_runs", "runs", TrialsCSV.runIDColumn]

@@ -6,31 +6,31 @@ import LoopbackServer
 import Synchronization
 
 /// One measured run of a corpus image, or the one row of an image that was not measured.
-public struct CorpusRow: Sendable {
-    public var image: CorpusImage
-    public var result: TrialResult?
+package struct CorpusRow: Sendable {
+    package var image: CorpusImage
+    package var result: TrialResult?
 
-    public init(image: CorpusImage, result: TrialResult?) {
+    package init(image: CorpusImage, result: TrialResult?) {
         self.image = image
         self.result = result
     }
 
-    public var isSuccess: Bool { result?.isSuccess ?? false }
+    package var isSuccess: Bool { result?.isSuccess ?? false }
 }
 
 /// Measures every image of a corpus with the plan's cells, each run in a fresh child: files through
 /// the embedded loopback server (each one held in memory only while its runs are in progress),
 /// URLs directly. Images go one after another; their runs interleave (run 1 of every cell, then run 2).
-public final class CorpusRunner {
-    public let images: [CorpusImage]
-    public let plan: BenchmarkPlan
-    public let settings: TrialSettings
-    public let launcher: TrialLauncher
-    public let jobs: Int
+package final class CorpusRunner {
+    package let images: [CorpusImage]
+    package let plan: BenchmarkPlan
+    package let settings: TrialSettings
+    package let launcher: TrialLauncher
+    package let jobs: Int
 
     /// Every image is fetched from loopback (the embedded server, or a loopback URL list): children
     /// refuse any other connection, so a redirect off loopback goes nowhere.
-    public init(images: [CorpusImage], plan: BenchmarkPlan, settings: TrialSettings,
+    package init(images: [CorpusImage], plan: BenchmarkPlan, settings: TrialSettings,
                 launcher: TrialLauncher = ChildProcessLauncher(loopbackOnly: true), jobs: Int = 1) {
         self.images = images
         self.plan = plan
@@ -39,15 +39,15 @@ public final class CorpusRunner {
         self.jobs = max(1, jobs)
     }
 
-    public struct Item: Sendable, Hashable {
-        public var image: Int
-        public var cell: TrialCell
-        public var run: Int
+    package struct Item: Sendable, Hashable {
+        package var image: Int
+        package var cell: TrialCell
+        package var run: Int
     }
 
     /// Every run of every measured image, image by image: the planned items. A resumed run (or a
     /// shard) measures a subset: filter this and give it to `run`.
-    public var schedule: [Item] {
+    package var schedule: [Item] {
         let runs = plan.schedule()
         return images.indices.filter { images[$0].isMeasured }.flatMap { image in
             runs.map { Item(image: image, cell: $0.cell, run: $0.run) }
@@ -55,12 +55,12 @@ public final class CorpusRunner {
     }
 
     /// The images that are one row each and no run (not images, unreadable).
-    public var unmeasured: [CorpusImage] { images.filter { !$0.isMeasured } }
+    package var unmeasured: [CorpusImage] { images.filter { !$0.isMeasured } }
 
     /// Measures `items` (default: the whole schedule), after the rows of `unmeasured` images
     /// (default: every one). `onRow` gets each row as it finishes, on this thread, to be appended
     /// at once. Returns the rows in finishing order. Throws only when the server cannot start.
-    public func run(_ items: [Item]? = nil, unmeasured: [CorpusImage]? = nil,
+    package func run(_ items: [Item]? = nil, unmeasured: [CorpusImage]? = nil,
                     onRow: (_ row: CorpusRow) -> Void,
                     shouldStop: @escaping @Sendable () -> Bool) throws -> [CorpusRow] {
         var rows: [CorpusRow] = []

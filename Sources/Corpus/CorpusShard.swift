@@ -5,16 +5,16 @@ import Foundation
 /// way wherever it is checked out and however the walk orders it), a URL by its text (fetching
 /// every URL on every machine just to pick would multiply the load by the shard count), a folder
 /// that cannot be read by its name (its read_error row belongs to one shard, not to each).
-public enum CorpusShard {
-    public struct Selection: Sendable {
-        public var entries: [CorpusEntry]
+package enum CorpusShard {
+    package struct Selection: Sendable {
+        package var entries: [CorpusEntry]
         /// Every entry of the whole corpus, whichever shard it went to.
-        public var corpusEntries: Int
+        package var corpusEntries: Int
         /// The hashes of every entry, order-free: two shards with the same digest split one corpus.
-        public var corpusDigest: String
+        package var corpusDigest: String
     }
 
-    public static func select(_ entries: [CorpusEntry], shard: Shard) -> Selection {
+    package static func select(_ entries: [CorpusEntry], shard: Shard) -> Selection {
         let hashes = entries.map(hash)
         var digest = StableHash()
         for value in hashes.sorted() { withUnsafeBytes(of: value.littleEndian) { digest.combine($0) } }
@@ -24,7 +24,7 @@ public enum CorpusShard {
     }
 
     /// The entry's stable hash: its bytes, its URL, or its name when it cannot be read.
-    public static func hash(_ entry: CorpusEntry) -> UInt64 {
+    package static func hash(_ entry: CorpusEntry) -> UInt64 {
         switch entry.location {
         case .file(let path): return contentHash(path) ?? StableHash.of("unreadable:" + entry.name)
         case .url(let url): return StableHash.of("url:" + url.absoluteString)

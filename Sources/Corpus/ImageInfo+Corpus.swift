@@ -5,7 +5,7 @@ extension ImageInfo {
     /// The chart's colour and the table's label: the format and the details that change what a
     /// decode holds ("jpeg progressive 4:2:0", "jpeg arithmetic 4:2:0", "png rgba interlaced",
     /// "png palette", "webp lossless").
-    public var encodingLabel: String {
+    package var encodingLabel: String {
         var parts = [format.rawValue]
         switch format {
         case .jpeg:

@@ -2,22 +2,22 @@ import Foundation
 
 /// A path as the file system spells it: bytes, any but NUL, not necessarily UTF-8 (a Swift String,
 /// and so a file URL's path, cannot hold every name a folder may contain).
-public struct RawPath: Sendable, Hashable {
-    public var bytes: [UInt8]
+package struct RawPath: Sendable, Hashable {
+    package var bytes: [UInt8]
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public init(_ text: String) { bytes = Array(text.utf8) }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ text: String) { bytes = Array(text.utf8) }
 
-    public func appending(_ name: [UInt8]) -> RawPath {
+    package func appending(_ name: [UInt8]) -> RawPath {
         RawPath(bytes.last == UInt8(ascii: "/") ? bytes + name : bytes + [UInt8(ascii: "/")] + name)
     }
 
     /// The path for messages, tables and CSVs: every byte kept, escaped where it is not printable text.
-    public var escaped: String { Self.escaped(bytes) }
+    package var escaped: String { Self.escaped(bytes) }
 
     /// UTF-8 text as it is, but a backslash doubled, a control character as \n, \r, \t or \xNN and
     /// a byte that is not UTF-8 as \xNN: one line, and distinct names stay distinct.
-    public static func escaped(_ bytes: [UInt8]) -> String {
+    package static func escaped(_ bytes: [UInt8]) -> String {
         var text = ""
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
@@ -46,29 +46,29 @@ public struct RawPath: Sendable, Hashable {
     }
 
     /// Calls `body` with the path as a C string.
-    public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+    package func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         try (bytes + [0]).withUnsafeBufferPointer { buffer in
             try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
         }
     }
 
     /// The file opened for reading (the caller closes it), or the reason it cannot be.
-    public func openForReading() -> Result<FileHandle, ReadProblem> {
+    package func openForReading() -> Result<FileHandle, ReadProblem> {
         let descriptor = withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return .failure(ReadProblem(path: self, errno: errno)) }
         return .success(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
     }
 
     /// The whole file.
-    public func contents() throws -> Data {
+    package func contents() throws -> Data {
         let handle = try openForReading().get()
         defer { try? handle.close() }
         return try handle.readToEnd() ?? Data()
     }
 
-    public struct ReadProblem: Error, CustomStringConvertible {
-        public var path: RawPath
-        public var errno: Int32
-        public var description: String { "cannot read \(path.escaped): \(String(cString: strerror(errno)))" }
+    package struct ReadProblem: Error, CustomStringConvertible {
+        package var path: RawPath
+        package var errno: Int32
+        package var description: String { "cannot read \(path.escaped): \(String(cString: strerror(errno)))" }
     }
 }

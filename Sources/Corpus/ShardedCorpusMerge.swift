@@ -5,9 +5,9 @@ import Report
 /// Joins the folders of `bench corpus --shard i/n`: every shard's corpus.csv rows with a machine
 /// column, in the corpus's order, then the ranking (corpus-summary.csv) and the chart's data as
 /// one corpus run writes them. Each image is measured in one shard only, so its runs stay together.
-public enum ShardedCorpusMerge {
+package enum ShardedCorpusMerge {
     /// Returns the ranking table for the terminal.
-    public static func merge(_ shards: [ShardFolder], into folder: OutputFolder) throws -> String {
+    package static func merge(_ shards: [ShardFolder], into folder: OutputFolder) throws -> String {
         var rows: [(row: CorpusRow, machine: String)] = []
         for shard in shards {
             let path = URL(fileURLWithPath: shard.path, isDirectory: true).appendingPathComponent("corpus.csv").path
@@ -42,7 +42,7 @@ public enum ShardedCorpusMerge {
 
     /// By file, then cell, then run; an image's one unmeasured row has no cell and comes first
     /// (the order `bench corpus` writes).
-    public static func inCorpusOrder(_ lhs: CorpusRow, _ rhs: CorpusRow) -> Bool {
+    package static func inCorpusOrder(_ lhs: CorpusRow, _ rhs: CorpusRow) -> Bool {
         if lhs.image.entry.name != rhs.image.entry.name { return lhs.image.entry.name < rhs.image.entry.name }
         guard let left = lhs.result, let right = rhs.result else { return lhs.result == nil && rhs.result != nil }
         if left.cell != right.cell { return left.cell < right.cell }

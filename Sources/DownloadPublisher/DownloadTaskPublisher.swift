@@ -11,22 +11,22 @@ import OpenCombine
 /// finishes; or it fails with a `URLError`. Nothing happens until the subscriber asks for a
 /// value; cancelling the subscription cancels the task. Any HTTP status is a value: checking
 /// it is the pipeline's job, as with `dataTaskPublisher`.
-public struct DownloadTaskPublisher: Publisher {
-    public typealias Output = (url: URL, response: URLResponse)
-    public typealias Failure = URLError
+package struct DownloadTaskPublisher: Publisher {
+    package typealias Output = (url: URL, response: URLResponse)
+    package typealias Failure = URLError
 
-    public let request: URLRequest
-    public let session: URLSession
+    package let request: URLRequest
+    package let session: URLSession
     /// Where the downloaded file is moved before the task's handler returns.
-    public let destinationDirectory: URL
+    package let destinationDirectory: URL
 
-    public init(request: URLRequest, session: URLSession, destinationDirectory: URL) {
+    package init(request: URLRequest, session: URLSession, destinationDirectory: URL) {
         self.request = request
         self.session = session
         self.destinationDirectory = destinationDirectory
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    package func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = DownloadTaskSubscription(publisher: self, subscriber: subscriber)
         subscriber.receive(subscription: subscription)
     }
@@ -35,15 +35,15 @@ public struct DownloadTaskPublisher: Publisher {
 extension URLSession {
     /// A publisher that wraps a download task for `url`; see `DownloadTaskPublisher`.
     /// - Parameter directory: where the file is moved; by default the user's caches directory, as in the article.
-    public func downloadTaskPublisher(for url: URL, movingTo directory: URL = defaultDownloadDirectory) -> DownloadTaskPublisher {
+    package func downloadTaskPublisher(for url: URL, movingTo directory: URL = defaultDownloadDirectory) -> DownloadTaskPublisher {
         downloadTaskPublisher(for: URLRequest(url: url), movingTo: directory)
     }
 
-    public func downloadTaskPublisher(for request: URLRequest, movingTo directory: URL = defaultDownloadDirectory) -> DownloadTaskPublisher {
+    package func downloadTaskPublisher(for request: URLRequest, movingTo directory: URL = defaultDownloadDirectory) -> DownloadTaskPublisher {
         DownloadTaskPublisher(request: request, session: self, destinationDirectory: directory)
     }
 
-    public static var defaultDownloadDirectory: URL {
+    package static var defaultDownloadDirectory: URL {
         FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
     }

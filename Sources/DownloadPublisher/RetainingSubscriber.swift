@@ -7,14 +7,14 @@ import Synchronization
 /// `cancel()` cancels the subscription, and so the task behind it.
 /// Completion arrives on the session's queue while `cancel()` may come from any thread: a lock guards
 /// the subscription (a `Mutex` that holds no value: a `Subscription` is not Sendable, so it cannot be one).
-public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
+package final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
     private let lock = Mutex(())
     private let receiveValue: (Input) -> Void
     private let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
     private var subscription: Subscription?
     private let demand: Subscribers.Demand
 
-    public init(demand: Subscribers.Demand = .max(1),
+    package init(demand: Subscribers.Demand = .max(1),
                 receiveValue: @escaping (Input) -> Void,
                 receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.demand = demand
@@ -22,17 +22,17 @@ public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cance
         self.receiveCompletion = receiveCompletion
     }
 
-    public func receive(subscription: Subscription) {
+    package func receive(subscription: Subscription) {
         lock.withLock { _ in self.subscription = subscription }
         if demand > .none { subscription.request(demand) }
     }
 
-    public func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         receiveValue(input)
         return .none
     }
 
-    public func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         // Let go first (the subscription, and the task it owned, can go now), then tell: whoever
         // is told of the completion must find the subscriber already unsubscribed.
         lock.withLock { _ in subscription = nil }
@@ -40,13 +40,13 @@ public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Asks for more values; used when the subscriber was made with demand `.none`.
-    public func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         var current: Subscription?
         lock.withLock { _ in current = subscription }
         current?.request(demand)
     }
 
-    public func cancel() {
+    package func cancel() {
         var current: Subscription?
         lock.withLock { _ in
             current = subscription
@@ -56,5 +56,5 @@ public final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Whether the subscriber still holds a subscription (false after completion or cancel).
-    public var isSubscribed: Bool { lock.withLock { _ in subscription != nil } }
+    package var isSubscribed: Bool { lock.withLock { _ in subscription != nil } }
 }

@@ -4,22 +4,22 @@ import Imaging
 import Probe
 
 /// The matrix to measure: every strategy x renderer x allocator, `runs` times each.
-public struct BenchmarkPlan: Sendable, Equatable {
-    public var strategies: [String]
-    public var renders: [RenderMode]
-    public var allocators: [Allocator]
-    public var runs: Int
+package struct BenchmarkPlan: Sendable, Equatable {
+    package var strategies: [String]
+    package var renders: [RenderMode]
+    package var allocators: [Allocator]
+    package var runs: Int
     /// Only the cells of this shard are measured (`--shard i/n`); nil: all of them.
-    public var shard: Shard?
+    package var shard: Shard?
 
-    public init(strategies: [String], renders: [RenderMode], allocators: [Allocator], runs: Int) {
+    package init(strategies: [String], renders: [RenderMode], allocators: [Allocator], runs: Int) {
         self.strategies = strategies
         self.renders = renders
         self.allocators = allocators
         self.runs = runs
     }
 
-    public var cells: [TrialCell] {
+    package var cells: [TrialCell] {
         allocators.flatMap { allocator in
             strategies.flatMap { strategy in
                 renders.map { TrialCell(strategy: strategy, render: $0, allocator: allocator) }
@@ -29,13 +29,13 @@ public struct BenchmarkPlan: Sendable, Equatable {
 
     /// Run 1 of every cell, then run 2 of every cell, and so on: slow drift of a shared
     /// machine then spreads over all cells instead of biasing whichever ran last.
-    public func schedule() -> [(cell: TrialCell, run: Int)] {
+    package func schedule() -> [(cell: TrialCell, run: Int)] {
         (1...max(runs, 1)).flatMap { run in cells.filter { shard?.includes($0) ?? true }.map { (cell: $0, run: run) } }
     }
 }
 
 /// Where the image comes from.
-public enum ImageSource: Sendable {
+package enum ImageSource: Sendable {
     /// The project's fixture, served by the embedded loopback server; `warmUp` fetches its
     /// 1 KiB `/warmup` before the baseline (false measures the first request of the process).
     case embedded(fixture: FixtureSpec, bandwidthBytesPerSecond: Int?, warmUp: Bool = true)
@@ -46,7 +46,7 @@ public enum ImageSource: Sendable {
 extension ImageSource {
     /// Whether every fetch goes to loopback: the embedded server, or a URL (and warm-up URL) whose
     /// host is 127.0.0.0/8, localhost or ::1. Children of such a run refuse any other connection.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         switch self {
         case .embedded: return true
         case .external(let url, let warmupURL): return ([url] + (warmupURL.map { [$0] } ?? [])).allSatisfy(\.isLoopback)
@@ -61,14 +61,14 @@ extension ImageSource {
 }
 
 /// Per-trial settings that are the same across the whole matrix.
-public struct TrialSettings: Sendable {
-    public var maxPixel = 1024
-    public var maxImagePixels = DecodeBudget.defaultMaxImagePixels
-    public var sampleIntervalNanos = TrialSpec.defaultSampleIntervalNanos
-    public var timeoutSeconds: Double = 60
+package struct TrialSettings: Sendable {
+    package var maxPixel = 1024
+    package var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+    package var sampleIntervalNanos = TrialSpec.defaultSampleIntervalNanos
+    package var timeoutSeconds: Double = 60
     /// Blocks recorded with their stacks, to name the peak's holders (0: none).
-    public var holderThresholdBytes = TrialSpec.defaultHolderThresholdBytes
-    public var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory
+    package var holderThresholdBytes = TrialSpec.defaultHolderThresholdBytes
+    package var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory
 
-    public init() {}
+    package init() {}
 }

@@ -6,15 +6,15 @@ import Probe
 
 /// The parent: prepares the image and the server, then runs every trial of the plan
 /// through a launcher, one fresh child at a time, or `jobs` at a time (`ParallelTrials`).
-public final class BenchmarkRunner {
-    public let plan: BenchmarkPlan
-    public let source: ImageSource
-    public let settings: TrialSettings
-    public let launcher: TrialLauncher
+package final class BenchmarkRunner {
+    package let plan: BenchmarkPlan
+    package let source: ImageSource
+    package let settings: TrialSettings
+    package let launcher: TrialLauncher
     /// Children at once; trials of `serialOnlyStrategies` and throttled runs still run alone.
-    public let jobs: Int
+    package let jobs: Int
 
-    public init(plan: BenchmarkPlan, source: ImageSource, settings: TrialSettings = .init(),
+    package init(plan: BenchmarkPlan, source: ImageSource, settings: TrialSettings = .init(),
                 launcher: TrialLauncher = ChildProcessLauncher(), jobs: Int = 1) {
         self.plan = plan
         self.source = source
@@ -30,7 +30,7 @@ public final class BenchmarkRunner {
     /// Throws only when the harness cannot start (fixture or server); failed trials are rows.
     /// `schedule`: the trials to run (default: the plan's whole schedule); a resumed run (or a
     /// shard) gives a filtered `plan.schedule()`.
-    public func run(_ schedule: [(cell: TrialCell, run: Int)]? = nil,
+    package func run(_ schedule: [(cell: TrialCell, run: Int)]? = nil,
                     onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
                     shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> [TrialResult] {
         let schedule = schedule ?? plan.schedule()
@@ -69,7 +69,7 @@ public final class BenchmarkRunner {
     /// Strategies whose peak depends on what else runs: `data-stream`'s chunks queue up on a
     /// delegate queue with no backpressure, so its peak is a race between the network and that
     /// queue; the calibration strategies check the sampler, whose rate is CPU time. They run alone.
-    public static let serialOnlyStrategies: Set<String> = ["data-stream", "calibration-spike", "calibration-realloc"]
+    package static let serialOnlyStrategies: Set<String> = ["data-stream", "calibration-spike", "calibration-realloc"]
 
     struct Target {
         var url: URL
@@ -101,5 +101,5 @@ public final class BenchmarkRunner {
         }
     }
 
-    public static let fixturePath = "/fixture.jpg"
+    package static let fixturePath = "/fixture.jpg"
 }

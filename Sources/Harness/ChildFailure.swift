@@ -8,7 +8,7 @@ import Foundation
 /// which says nothing; the fatal error line says everything. So the row names the signal
 /// (or exit status) and the child's own message when it left one, and only otherwise
 /// what it printed last before the backtrace.
-public enum ChildFailure {
+package enum ChildFailure {
     /// Lines the Swift runtime (and C's assert) print for a trap, most telling first.
     static let lastWordsMarkers = ["Fatal error:", "Precondition failed:", "Assertion failed:",
                                    "Unexpectedly found nil", "Illegal instruction", "terminate called"]
@@ -21,7 +21,7 @@ public enum ChildFailure {
 
     /// The child's own explanation: the runtime's fatal error line, or the last lines it
     /// printed before any backtrace; nil when it printed nothing useful.
-    public static func lastWords(standardError: Data) -> String? {
+    package static func lastWords(standardError: Data) -> String? {
         let lines = String(decoding: standardError, as: UTF8.self)
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         let beforeBacktrace = lines.prefix { line in !backtraceMarkers.contains { line.contains($0) } }
@@ -35,7 +35,7 @@ public enum ChildFailure {
     }
 
     /// "killed by signal 4 (Illegal instruction): Fatal error: ..." and the like.
-    public static func describe(exitStatus: Int32?, signal: Int32?, standardError: Data) -> String {
+    package static func describe(exitStatus: Int32?, signal: Int32?, standardError: Data) -> String {
         var text: String
         if let signal {
             text = "child killed by signal \(signal) (\(String(cString: strsignal(signal))))"

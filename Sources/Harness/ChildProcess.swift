@@ -6,17 +6,17 @@ import Foundation
 import Synchronization
 
 /// What a finished child left behind.
-public struct ChildProcessOutput: Sendable {
-    public var pid: Int32
+package struct ChildProcessOutput: Sendable {
+    package var pid: Int32
     /// Bytes the child wrote on its report descriptor (fd 3).
-    public var report: Data
+    package var report: Data
     /// The child's stderr, for error messages.
-    public var standardError: Data
-    public var exitStatus: Int32?
-    public var terminatingSignal: Int32?
-    public var timedOut: Bool
+    package var standardError: Data
+    package var exitStatus: Int32?
+    package var terminatingSignal: Int32?
+    package var timedOut: Bool
     /// Killed because the run was interrupted (SIGINT, SIGTERM): not a measurement.
-    public var interrupted = false
+    package var interrupted = false
 }
 
 /// Spawns a program with `posix_spawn` (exec, never a fork of the big parent), with fd 3
@@ -25,10 +25,10 @@ public struct ChildProcessOutput: Sendable {
 /// interrupted (`Interruption`), the child's process group is killed at once instead of waiting
 /// out the timeout.
 /// swift-subprocess is not used because it closes every descriptor above 2 in the child.
-public enum ChildProcess {
-    public static let reportDescriptor: Int32 = 3
+package enum ChildProcess {
+    package static let reportDescriptor: Int32 = 3
 
-    public static func run(executable: String, arguments: [String], environment: [String: String],
+    package static func run(executable: String, arguments: [String], environment: [String: String],
                            timeoutSeconds: Double) throws -> ChildProcessOutput {
         // Pipes and spawn under one lock: with --jobs, a child spawned by another thread between
         // pipe() and FD_CLOEXEC would inherit this child's write ends, and its reader would never see EOF.
@@ -154,7 +154,7 @@ public enum ChildProcess {
     }
 }
 
-public enum ChildProcessError: Error, CustomStringConvertible, Equatable {
+package enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     /// posix_spawn failed.
     case spawn(executable: String, errno: Int32)
     /// pipe() failed.
@@ -162,7 +162,7 @@ public enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     /// A trial asked for jemalloc and no libjemalloc.so.2 was found to preload.
     case jemallocNotFound
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .spawn(let executable, let errno): return "cannot start \(executable): \(String(cString: strerror(errno)))"
         case .pipe(let errno): return "cannot create a pipe: \(String(cString: strerror(errno)))"

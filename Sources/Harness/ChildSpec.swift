@@ -4,20 +4,20 @@ import Foundation
 /// as JSON in a file of the child's work folder, named on its command line with `--spec-file`.
 /// A file, not an argument: a scroll's spec holds one URL per row, and Linux refuses a single
 /// argument over 128 KiB ("Argument list too long").
-public enum ChildSpec {
-    public static let option = "--spec-file"
+package enum ChildSpec {
+    package static let option = "--spec-file"
     /// The spec's file in the child's work folder (not counted among the files a child leaves).
-    public static let fileName = "child-spec.json"
+    package static let fileName = "child-spec.json"
 
     /// Writes `spec` into `folder` and returns the child's arguments after its subcommand.
-    public static func write<Spec: Encodable>(_ spec: Spec, in folder: URL) throws -> [String] {
+    package static func write<Spec: Encodable>(_ spec: Spec, in folder: URL) throws -> [String] {
         let file = folder.appendingPathComponent(fileName)
         try JSONEncoder().encode(spec).write(to: file)
         return [option, file.path]
     }
 
     /// The spec in the file at `path`; the error names the file and what is wrong with it.
-    public static func read<Spec: Decodable>(_ type: Spec.Type, from path: String) throws(ChildSpecError) -> Spec {
+    package static func read<Spec: Decodable>(_ type: Spec.Type, from path: String) throws(ChildSpecError) -> Spec {
         let json: Data
         do {
             json = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -32,6 +32,6 @@ public enum ChildSpec {
     }
 }
 
-public struct ChildSpecError: Error, CustomStringConvertible {
-    public var description: String
+package struct ChildSpecError: Error, CustomStringConvertible {
+    package var description: String
 }

@@ -10,8 +10,8 @@ import Strategies
 /// (sampler, VmHWM reset, baseline), so that it holds only the fetch and the decode; it closes
 /// once RSS and the heap have settled (`SettleRule`). The payload and the decoded image stay
 /// alive until every reading is taken.
-public enum ChildTrial {
-    public static func run(_ spec: TrialSpec) -> TrialResult {
+package enum ChildTrial {
+    package static func run(_ spec: TrialSpec) -> TrialResult {
         let started = MonotonicClock.now()
         var result = TrialResult(spec: spec, pid: getpid())
         if let launched = spec.launchedAtNanos, launched <= started {
@@ -144,13 +144,13 @@ public enum ChildTrial {
 }
 
 /// A trial the child cannot run as specified.
-public enum TrialError: Error, CustomStringConvertible, Equatable {
+package enum TrialError: Error, CustomStringConvertible, Equatable {
     case unknownStrategy(String, valid: [String])
     case unknownRenderer(String, valid: [String])
     /// `BENCH_INJECT_REGRESSION` names no known regression.
     case unknownRegression(variable: String, value: String, valid: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownStrategy(let name, let valid):
             return "unknown strategy '\(name)'; valid: \(valid.joined(separator: ", "))"

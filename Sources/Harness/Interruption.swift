@@ -8,7 +8,7 @@ import Synchronization
 /// exits with 128 + the signal. A second signal kills the running child again and removes the
 /// scratch folders right away (the parent is already winding down); a third exits at once.
 /// Handled on a dispatch queue (DispatchSource), never in an async signal handler.
-public enum Interruption {
+package enum Interruption {
     private static let count = Atomic<Int>(0)
     private static let firstSignal = Atomic<Int32>(0)
     /// The children in progress (each pid is also its process group): several with --jobs.
@@ -16,17 +16,17 @@ public enum Interruption {
     private static let sources = Mutex<[any DispatchSourceSignal]>([])
     private static let scratchFolders = Mutex<Set<String>>([])
 
-    public static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// What the first two signals say is being done: a run's children and files, or a server stopping.
-    public struct Wording: Sendable {
-        public var first: String
-        public var second: String
+    package struct Wording: Sendable {
+        package var first: String
+        package var second: String
 
-        public static let run = Wording(
+        package static let run = Wording(
             first: "stopping (a running child is killed, what was measured is written; send it again to stop faster)",
             second: "again: killing any running child and removing scratch folders now (a third one exits at once)")
-        public static let server = Wording(
+        package static let server = Wording(
             first: "stopping the server (its open connections are closed)",
             second: "again: the server is stopping (a third one exits at once)")
     }
@@ -34,21 +34,21 @@ public enum Interruption {
     private static let wording = Mutex<Wording>(.run)
 
     /// True once any handled signal arrived.
-    public static var requested: Bool { count.load(ordering: .acquiring) > 0 }
+    package static var requested: Bool { count.load(ordering: .acquiring) > 0 }
 
     /// The first signal received, if any.
-    public static var signal: Int32? {
+    package static var signal: Int32? {
         let value = firstSignal.load(ordering: .acquiring)
         return value == 0 ? nil : value
     }
 
     /// 128 + the first signal (130 for SIGINT, 143 for SIGTERM), as a shell reports a signal's death.
-    public static var exitStatus: Int32 { 128 + (signal ?? SIGINT) }
+    package static var exitStatus: Int32 { 128 + (signal ?? SIGINT) }
 
     /// "SIGINT", "SIGTERM" or "SIGHUP".
-    public static var signalName: String? { signal.map(name(of:)) }
+    package static var signalName: String? { signal.map(name(of:)) }
 
-    public static func name(of signal: Int32) -> String {
+    package static func name(of signal: Int32) -> String {
         switch signal {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"
@@ -59,7 +59,7 @@ public enum Interruption {
 
     /// Idempotent. The default actions are ignored and replaced by dispatch sources; `wording`
     /// is what the first and second signal say.
-    public static func install(wording: Wording = .run) {
+    package static func install(wording: Wording = .run) {
         self.wording.withLock { $0 = wording }
         sources.withLock { installed in
             guard installed.isEmpty else { return }
@@ -118,11 +118,11 @@ public enum Interruption {
     }
 
     /// A folder removed by a second signal if the code that owns it has not removed it yet.
-    public static func registerScratch(_ folder: URL) {
+    package static func registerScratch(_ folder: URL) {
         _ = scratchFolders.withLock { $0.insert(folder.path) }
     }
 
-    public static func unregisterScratch(_ folder: URL) {
+    package static func unregisterScratch(_ folder: URL) {
         _ = scratchFolders.withLock { $0.remove(folder.path) }
     }
 

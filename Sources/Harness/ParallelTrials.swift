@@ -8,16 +8,16 @@ import Synchronization
 ///
 /// An item marked exclusive runs alone: the workers drain, it runs, then they go on. That is how
 /// figures that depend on what else runs (a race, a timing) stay serial inside a parallel run.
-public enum ParallelTrials {
+package enum ParallelTrials {
     /// Children at once that `--jobs` accepts: more than this only queues on any machine we know of.
-    public static let maxJobs = 64
+    package static let maxJobs = 64
 
     /// - Parameters:
     ///   - launch: runs item `index` (the item's position in `items`); called on a worker thread.
     ///   - shouldStop: asked before every launch and after every result; once true no trial
     ///     starts, and a failed result (a child killed by the interruption) is dropped, not delivered.
     ///   - onResult: called on the calling thread, in finishing order.
-    public static func run<Item: Sendable>(
+    package static func run<Item: Sendable>(
         _ items: [Item], jobs: Int, exclusive: (Item) -> Bool = { _ in false },
         shouldStop: @escaping @Sendable () -> Bool,
         launch: @escaping @Sendable (_ index: Int, _ item: Item) -> TrialResult,

@@ -12,8 +12,8 @@ import Synchronization
 /// llvm-symbolizer a frame is the child's `dladdr` symbol, or `file+0xoffset`; without
 /// swift-demangle, the Swift runtime's own demangler. Names are cached by (file, offset), which do
 /// not change between children of one executable, so a matrix symbolizes each frame once.
-public final class PeakHolderNaming: Sendable {
-    public static let shared = PeakHolderNaming()
+package final class PeakHolderNaming: Sendable {
+    package static let shared = PeakHolderNaming()
 
     struct FrameKey: Hashable, Sendable {
         var module: String
@@ -38,7 +38,7 @@ public final class PeakHolderNaming: Sendable {
     static let timeoutSeconds = 30.0
     static let outputLimitBytes = 64 << 20
 
-    public init(symbolizer: String? = PeakHolderNaming.locate("llvm-symbolizer"),
+    package init(symbolizer: String? = PeakHolderNaming.locate("llvm-symbolizer"),
                 demangler: String? = PeakHolderNaming.locate("swift-demangle")) {
         self.symbolizer = symbolizer
         self.demangler = demangler
@@ -46,7 +46,7 @@ public final class PeakHolderNaming: Sendable {
 
     /// A toolchain program: `BENCH_<NAME>` (e.g. BENCH_LLVM_SYMBOLIZER), then PATH, then beside the
     /// `swift` on PATH, then /opt/swift/usr/bin.
-    public static func locate(_ program: String) -> String? {
+    package static func locate(_ program: String) -> String? {
         let environment = ProcessInfo.processInfo.environment
         let variable = "BENCH_" + program.uppercased().replacingOccurrences(of: "-", with: "_")
         if let path = environment[variable] { return FileManager.default.isExecutableFile(atPath: path) ? path : nil }
@@ -61,7 +61,7 @@ public final class PeakHolderNaming: Sendable {
     }
 
     /// The holders of one run's peak, largest first: blocks grouped by stack.
-    public func holders(of blocks: [PeakBlock]) -> [PeakHolder] {
+    package func holders(of blocks: [PeakBlock]) -> [PeakHolder] {
         let names = name(Set(blocks.flatMap { $0.frames }))
         var grouped: [String: PeakHolder] = [:]
         for block in blocks {

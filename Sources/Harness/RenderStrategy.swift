@@ -5,7 +5,7 @@ import Strategies
 
 /// One way of turning a fetched payload into pixels, as the child runs it: built in (none, full,
 /// thumbnail) or a user's (ImageMemoryBench's `ImageRenderer`, bridged). One instance per trial.
-public protocol RenderStrategy: SendableMetatype {
+package protocol RenderStrategy: SendableMetatype {
     /// The name `--render` takes and the results' `render` column holds.
     static var name: String { get }
     /// One line for `bench list`.

@@ -7,11 +7,11 @@ import Strategies
 /// Stands in for "show the image in an image view": decodes the payload, whatever its format
 /// (found from the bytes), with that format's C library. Bodies in memory are decoded from
 /// memory; files are decoded from the file.
-public enum Renderer {
+package enum Renderer {
     /// Returns the decoded image, which the caller keeps alive while measuring (it is "on screen").
     /// Images whose decode would allocate more than `maxImagePixels` RGBA pixels are refused
     /// (ImagingError.overBudget) before anything is allocated.
-    public static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int,
+    package static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int,
                               maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage? {
         let source: JPEGSource
         switch payload {
@@ -27,7 +27,7 @@ public enum Renderer {
     }
 
     /// Loads the decoder's code and tables, so the first real decode measures only the image.
-    public static func warmUp(mode: RenderMode, image: URL? = nil) throws {
+    package static func warmUp(mode: RenderMode, image: URL? = nil) throws {
         guard mode != .none else { return }
         for payload in try warmUpPayloads(image: image) {
             _ = try render(payload, mode: mode, maxPixel: 16)?.checksum()
@@ -36,7 +36,7 @@ public enum Renderer {
 
     /// What a renderer warms up on: `image` (a tiny file of the measured image's format, when it
     /// is not a JPEG) from memory and from the file, then a tiny JPEG made here, from memory.
-    public static func warmUpPayloads(image: URL?) throws -> [Payload] {
+    package static func warmUpPayloads(image: URL?) throws -> [Payload] {
         let measuredFormat: [Payload] = try image.map { [.memory(try Data(contentsOf: $0)), .file($0)] } ?? []
         let tiny = try JPEGEncoder.encodeRGB(width: 64, height: 48, quality: 90, progressive: false) { y, row in
             for x in 0..<64 * 3 { row[x] = UInt8(truncatingIfNeeded: x &* 7 &+ y &* 13) }

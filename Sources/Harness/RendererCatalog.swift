@@ -3,32 +3,32 @@ import Synchronization
 
 /// Every renderer `--render` accepts: the built-in ones, then those a user's executable registers
 /// at start-up (ImageMemoryBench's `BenchMain`), in the parent and in every child alike.
-public enum RendererCatalog {
-    public static let builtIn: [any RenderStrategy.Type] = [
+package enum RendererCatalog {
+    package static let builtIn: [any RenderStrategy.Type] = [
         BuiltInRenderer<NoRender>.self, BuiltInRenderer<FullRender>.self, BuiltInRenderer<ThumbnailRender>.self,
     ]
 
     private static let registeredByUser = Mutex<[any RenderStrategy.Type]>([])
 
     /// The user's renderers, in the order they were registered.
-    public static var user: [any RenderStrategy.Type] { registeredByUser.withLock { $0 } }
+    package static var user: [any RenderStrategy.Type] { registeredByUser.withLock { $0 } }
 
-    public static var available: [any RenderStrategy.Type] { builtIn + user }
+    package static var available: [any RenderStrategy.Type] { builtIn + user }
 
-    public static var names: [String] { available.map { $0.name } }
+    package static var names: [String] { available.map { $0.name } }
 
-    public static func renderer(named name: String) -> (any RenderStrategy.Type)? {
+    package static func renderer(named name: String) -> (any RenderStrategy.Type)? {
         available.first { $0.name == name }
     }
 
     /// Whether `name` is one of the user's renderers (`bench list` marks those).
-    public static func isUser(_ name: String) -> Bool {
+    package static func isUser(_ name: String) -> Bool {
         user.contains { $0.name == name }
     }
 
     /// Adds `renderers` to the catalog. A name must be new (not a built-in's or another of the
     /// user's) and follow ``CatalogName``'s rule; nothing is added when one is refused.
-    public static func registerUserRenderers(_ renderers: [any RenderStrategy.Type]) throws(RendererRegistrationError) {
+    package static func registerUserRenderers(_ renderers: [any RenderStrategy.Type]) throws(RendererRegistrationError) {
         var taken = names
         for renderer in renderers {
             let name = renderer.name
@@ -46,7 +46,7 @@ public enum RendererCatalog {
 }
 
 /// A user's renderer whose name cannot be registered; the message names the problem and the names in use.
-public struct RendererRegistrationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct RendererRegistrationError: Error, CustomStringConvertible, Sendable {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

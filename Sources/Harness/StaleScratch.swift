@@ -8,10 +8,10 @@ import Foundation
 /// - only real folders (not symlinks) owned by this user;
 /// - only when the pid is no process, or a process that started after the folder last changed
 ///   (the pid reused: it cannot be the one that made the folder).
-public enum StaleScratch {
+package enum StaleScratch {
     /// Removes the leftovers in `folder` (default $TMPDIR); returns the paths removed.
     @discardableResult
-    public static func removeLeftovers(in folder: URL = FileManager.default.temporaryDirectory) -> [String] {
+    package static func removeLeftovers(in folder: URL = FileManager.default.temporaryDirectory) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
         for name in names {

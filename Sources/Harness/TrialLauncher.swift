@@ -6,29 +6,29 @@ import Probe
 /// Runs one trial somewhere and returns its row. The seam between the parent and its
 /// children: the real one spawns a process, tests may inject their own. Sendable: with --jobs,
 /// several worker threads launch through it at once.
-public protocol TrialLauncher: Sendable {
+package protocol TrialLauncher: Sendable {
     func launch(_ spec: TrialSpec) -> TrialResult
 }
 
 /// Runs each trial in a fresh child: `bench _trial --spec-file <work>/child-spec.json` (`ChildSpec`), report on fd 3.
-public struct ChildProcessLauncher: TrialLauncher {
+package struct ChildProcessLauncher: TrialLauncher {
     /// The hidden subcommand the child runs.
-    public static let trialSubcommand = "_trial"
+    package static let trialSubcommand = "_trial"
 
-    public var executable: String
-    public var jemallocLibrary: String?
+    package var executable: String
+    package var jemallocLibrary: String?
     /// Whether children keep the exact heap peak. The wrappers that keep it are linked into
     /// `bench` itself (CHeapPeak): false turns them off in the child (`BENCH_EXACT_HEAP=off`).
-    public var exactHeapPeak: Bool
+    package var exactHeapPeak: Bool
     /// Whether children refuse every connection off loopback (`BENCH_LOOPBACK_ONLY=1`, CLoopbackGuard):
     /// true wherever what is measured is on loopback, so that a redirect cannot take a child elsewhere.
-    public var loopbackOnly: Bool
+    package var loopbackOnly: Bool
 
     /// - Parameters:
     ///   - executable: a `bench` binary; by default the running one.
     ///   - exactHeapPeak: count the exact heap peak in the children (the default).
     ///   - loopbackOnly: children refuse connections off loopback.
-    public init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate(),
+    package init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate(),
                 exactHeapPeak: Bool = true, loopbackOnly: Bool = false) {
         self.executable = executable ?? ChildProcessLauncher.currentExecutable()
         self.jemallocLibrary = jemallocLibrary
@@ -37,13 +37,13 @@ public struct ChildProcessLauncher: TrialLauncher {
     }
 
     /// The variable that makes a child refuse connections off loopback.
-    public static let loopbackOnlyVariable = LOOPBACKGUARD_ENVIRONMENT_VARIABLE
+    package static let loopbackOnlyVariable = LOOPBACKGUARD_ENVIRONMENT_VARIABLE
 
-    public static func currentExecutable() -> String {
+    package static func currentExecutable() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    public func launch(_ spec: TrialSpec) -> TrialResult {
+    package func launch(_ spec: TrialSpec) -> TrialResult {
         var failed = TrialResult(spec: spec, pid: 0)
         do {
             try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
@@ -87,7 +87,7 @@ public struct ChildProcessLauncher: TrialLauncher {
 
     /// The environment of any measured child (trial or scenario): the parent's, with TMPDIR in
     /// the child's work folder, jemalloc preloaded when asked for, and the exact heap peak on or off.
-    public func environment(workDirectory: URL, allocator: Allocator) throws -> [String: String] {
+    package func environment(workDirectory: URL, allocator: Allocator) throws -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = workDirectory.path
         // The executable's own malloc wrappers come first in the search order whatever is
@@ -118,8 +118,8 @@ public struct ChildProcessLauncher: TrialLauncher {
 }
 
 /// Finds jemalloc's shared library for LD_PRELOAD. `BENCH_JEMALLOC` overrides the search.
-public enum JemallocLibrary {
-    public static let searchPaths = [
+package enum JemallocLibrary {
+    package static let searchPaths = [
         "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
         "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
         "/usr/lib64/libjemalloc.so.2",
@@ -127,7 +127,7 @@ public enum JemallocLibrary {
         "/usr/local/lib/libjemalloc.so.2",
     ]
 
-    public static func locate() -> String? {
+    package static func locate() -> String? {
         if let override = ProcessInfo.processInfo.environment["BENCH_JEMALLOC"] {
             return FileManager.default.fileExists(atPath: override) ? override : nil
         }

@@ -3,7 +3,7 @@ import Foundation
 
 extension TrialSettings {
     /// The spec of one run of `cell` against `url`, with these settings: what every runner sends a child.
-    public func spec(for cell: TrialCell, run: Int, url: URL, warmupURL: URL?, workDirectory: URL) -> TrialSpec {
+    package func spec(for cell: TrialCell, run: Int, url: URL, warmupURL: URL?, workDirectory: URL) -> TrialSpec {
         var spec = TrialSpec(strategy: cell.strategy, render: cell.render, allocator: cell.allocator,
                              run: run, url: url, warmupURL: warmupURL, workDirectory: workDirectory,
                              maxPixel: maxPixel, sampleIntervalNanos: sampleIntervalNanos, timeoutSeconds: timeoutSeconds)
@@ -16,7 +16,7 @@ extension TrialSettings {
 
 extension URL {
     /// Whether the host is loopback: 127.0.0.0/8 (four decimal octets), localhost or ::1.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return host == "localhost" || host == "::1"
@@ -25,7 +25,7 @@ extension URL {
 
     /// The root of this URL's origin (scheme, host and port): where a child warms up, so that the
     /// session, the connection and libcurl are set up against the server that is measured.
-    public var originRoot: URL {
+    package var originRoot: URL {
         var components = URLComponents()
         components.scheme = scheme
         components.host = host

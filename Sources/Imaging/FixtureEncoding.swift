@@ -1,6 +1,6 @@
 /// How a fixture's pixels are encoded: every common encoding of a photo, so the same
 /// picture can be measured in each. The raw value is the name on the command line.
-public enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
+package enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
     case jpeg                             // baseline, 4:2:0 (the article's)
     case jpegProgressive = "jpeg-progressive"
     case jpeg444 = "jpeg-444"             // baseline, no chroma subsampling
@@ -14,7 +14,7 @@ public enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
     case heic
     case avif
 
-    public var format: ImageFormat {
+    package var format: ImageFormat {
         switch self {
         case .jpeg, .jpegProgressive, .jpeg444, .jpegProgressive444: return .jpeg
         case .pngRGB, .pngRGBInterlaced, .pngRGBA, .pngRGBAInterlaced: return .png
@@ -25,14 +25,14 @@ public enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
     }
 
     /// Progressive JPEG or Adam7 PNG: the decoder holds the whole image before output.
-    public var isProgressive: Bool {
+    package var isProgressive: Bool {
         [.jpegProgressive, .jpegProgressive444, .pngRGBInterlaced, .pngRGBAInterlaced].contains(self)
     }
 
-    public var hasAlpha: Bool { self == .pngRGBA || self == .pngRGBAInterlaced }
+    package var hasAlpha: Bool { self == .pngRGBA || self == .pngRGBAInterlaced }
 
     /// The file name's extension.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch format {
         case .jpeg: return "jpg"
         case .png: return "png"
@@ -43,7 +43,7 @@ public enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
     }
 
     /// "image/png", for the server's Content-Type.
-    public var mimeType: String {
+    package var mimeType: String {
         switch format {
         case .jpeg: return "image/jpeg"
         case .png: return "image/png"
@@ -54,7 +54,7 @@ public enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
     }
 
     /// One line each, for help text and `bench list`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .jpeg: return "baseline JPEG, 4:2:0 (the article's)"
         case .jpegProgressive: return "progressive JPEG, 4:2:0"
@@ -72,5 +72,5 @@ public enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
     }
 
     /// "jpeg, jpeg-progressive, ...": the valid names, for errors.
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -7,7 +7,7 @@ public enum FixtureGenerator {
     /// The same bytes for the same spec, every time, on every machine with the same
     /// encoder library. Pixels come from `jpegcodec_fixture_row` (integer-only C, so a
     /// debug build is still fast); `spec.encoding` picks the format and its options.
-    public static func make(_ spec: FixtureSpec) throws -> Data {
+    package static func make(_ spec: FixtureSpec) throws -> Data {
         guard spec.width > 0, spec.height > 0, spec.width <= 65500, spec.height <= 65500,
               let pixels = jpegcodec_fixture_create(Int32(spec.width), Int32(spec.height), spec.seed,
                                                     Int32(FixtureSpec.grainAmplitude)) else {
@@ -18,7 +18,7 @@ public enum FixtureGenerator {
     }
 
     /// The fixture as a JPEG (the spec's JPEG encoding; a non-JPEG encoding is refused).
-    public static func makeJPEG(_ spec: FixtureSpec) throws -> Data {
+    package static func makeJPEG(_ spec: FixtureSpec) throws -> Data {
         guard spec.encoding.format == .jpeg else {
             throw ImagingError.encodeFailed("makeJPEG was asked for a \(spec.encoding.rawValue) fixture")
         }

@@ -3,15 +3,15 @@ import CJPEGCodec
 /// The parameters of a generated test image. The default is the article's photo:
 /// 6000 x 4000, baseline JPEG, about 13.1 MB.
 public struct FixtureSpec: Codable, Hashable, Sendable {
-    public var width = 6000
-    public var height = 4000
+    package var width = 6000
+    package var height = 4000
     /// 90 with the default grain gives 13,108,402 bytes at 6000 x 4000 (libjpeg-turbo 2.1.5).
     /// For the lossy encodings (JPEG, WebP lossy, HEIC, AVIF); PNG and WebP lossless ignore it.
-    public var quality = 90
-    public var encoding = FixtureEncoding.jpeg
-    public var seed: UInt64 = 1
+    package var quality = 90
+    package var encoding = FixtureEncoding.jpeg
+    package var seed: UInt64 = 1
 
-    public init(width: Int = 6000, height: Int = 4000, quality: Int = 90, progressive: Bool = false, seed: UInt64 = 1,
+    package init(width: Int = 6000, height: Int = 4000, quality: Int = 90, progressive: Bool = false, seed: UInt64 = 1,
                 encoding: FixtureEncoding? = nil) {
         self.width = width
         self.height = height
@@ -21,13 +21,13 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     }
 
     /// A progressive (or Adam7-interlaced) encoding.
-    public var progressive: Bool { encoding.isProgressive }
+    package var progressive: Bool { encoding.isProgressive }
 
     /// The article's image.
     public static let article = FixtureSpec()
 
     /// Bump whenever the pixels or the encoding change, so stale cached files are not reused.
-    public static let generatorVersion = 1
+    package static let generatorVersion = 1
 
     /// Amplitude of the per-pixel grain, tuned so `article` is 13.1 MB (see fixture.c).
     static let grainAmplitude = 57
@@ -35,7 +35,7 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     /// Stable across runs and machines (FNV-1a, not Swift's seeded Hasher) over every
     /// parameter, the generator version and the encoder's version: another libjpeg (libpng,
     /// libwebp, libheif) may encode the same pixels to different bytes.
-    public var cacheKey: String {
+    package var cacheKey: String {
         let canonical = "fixture;v\(Self.generatorVersion);grain\(Self.grainAmplitude);\(FixtureEncoders.version(of: encoding));"
             + "\(width)x\(height);q\(quality);\(encodingKey);seed\(seed)"
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -48,7 +48,7 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     }
 
     /// e.g. "fixture-6000x4000-q90-baseline-s1-1a2b3c4d.jpg", "fixture-6000x4000-q90-png-rgba-s1-....png"
-    public var fileName: String {
+    package var fileName: String {
         "fixture-\(width)x\(height)-q\(quality)-\(encodingKey)-s\(seed)-\(cacheKey.prefix(8)).\(encoding.fileExtension)"
     }
 

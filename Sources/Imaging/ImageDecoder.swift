@@ -2,10 +2,10 @@ import Foundation
 
 /// Decodes any supported image, the format found from its bytes: to full-size 8-bit RGBA,
 /// or to a thumbnail by the cheapest path its format allows (ThumbnailSize says how big).
-public enum ImageDecoder {
+package enum ImageDecoder {
     /// The header of the image at `source`. For a file only a prefix is read (all of it only
     /// when a JPEG or HEIF header lies further in than `ImageInspector.typicalHeaderBytes`).
-    public static func inspect(_ source: JPEGSource) throws -> ImageInfo {
+    package static func inspect(_ source: JPEGSource) throws -> ImageInfo {
         switch source {
         case .memory(let data):
             return try ImageInspector.inspect(data)
@@ -21,7 +21,7 @@ public enum ImageDecoder {
     }
 
     /// Full-size 8-bit RGBA, kept by the caller as an image view keeps its bitmap.
-    public static func decodeFull(_ source: JPEGSource,
+    package static func decodeFull(_ source: JPEGSource,
                                   maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
@@ -34,7 +34,7 @@ public enum ImageDecoder {
 
     /// A thumbnail of `ThumbnailSize.of(info, maxPixel:)`, never going through a full-size
     /// RGBA bitmap where the format allows it (see each decoder for what it must hold).
-    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
+    package static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
@@ -99,8 +99,8 @@ public enum ImageDecoder {
 /// The thumbnail's size for every format: libjpeg's rule (the smallest N/8 whose long side
 /// is at least maxPixel, sizes rounded up), so the same picture gives the same thumbnail
 /// whatever its encoding (6000x4000 at 1024: 1500x1000).
-public enum ThumbnailSize {
-    public static func of(width: Int, height: Int, maxPixel: Int) -> (width: Int, height: Int) {
+package enum ThumbnailSize {
+    package static func of(width: Int, height: Int, maxPixel: Int) -> (width: Int, height: Int) {
         let scale = JPEGDecoder.thumbnailScale(width: width, height: height, maxPixel: maxPixel)
         return ((width * scale.numerator + 7) / 8, (height * scale.numerator + 7) / 8)
     }

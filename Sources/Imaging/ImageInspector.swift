@@ -3,10 +3,10 @@ import Foundation
 /// Reads an image's format and header from its bytes, never from a file name: a server's
 /// name or Content-Type may lie, the bytes cannot. No pixel is decoded; only the few
 /// bytes the header needs are read, so inspecting a 13 MB payload costs nothing.
-public enum ImageInspector {
+package enum ImageInspector {
     /// Throws `ImagingError.unsupportedImage` naming what the first bytes look like when the
     /// format is none of ours, and `.decodeFailed` naming the format when its header is broken.
-    public static func inspect(_ bytes: Data) throws -> ImageInfo {
+    package static func inspect(_ bytes: Data) throws -> ImageInfo {
         let reader = ByteReader(bytes)
         switch sniff(reader) {
         case .jpeg: return try checkedSize(JPEGHeader.inspect(reader))
@@ -33,12 +33,12 @@ public enum ImageInspector {
     }
 
     /// The format from the signature alone (magic bytes), nil when it is none of ours.
-    public static func sniff(_ bytes: Data) -> ImageFormat? { sniff(ByteReader(bytes)) }
+    package static func sniff(_ bytes: Data) -> ImageFormat? { sniff(ByteReader(bytes)) }
 
     /// How many leading bytes `inspect` needs at most for formats whose header sits at a
     /// fixed place; JPEG and HEIF headers can be further in (EXIF, large boxes), so a
     /// caller reading a file prefix retries with more when told the header is truncated.
-    public static let typicalHeaderBytes = 64 * 1024
+    package static let typicalHeaderBytes = 64 * 1024
 
     static func sniff(_ reader: ByteReader) -> ImageFormat? {
         if reader.matches([0xFF, 0xD8, 0xFF], at: 0) { return .jpeg }

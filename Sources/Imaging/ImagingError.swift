@@ -2,7 +2,7 @@ import CJPEGCodec
 
 /// What went wrong while inspecting, decoding, encoding or caching an image. The codec's own
 /// message (or the OS error), prefixed with the format, is carried in the payload.
-public enum ImagingError: Error, CustomStringConvertible, Equatable {
+package enum ImagingError: Error, CustomStringConvertible, Equatable {
     /// None of the formats we decode, or a variant we do not (animated WebP): says what was found.
     case unsupportedImage(String)
     /// The bytes do not start like a JPEG (no SOI marker), or there are none.
@@ -15,7 +15,7 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable {
     /// A file could not be opened, read, written or renamed.
     case io(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAJPEG(let message): return "not a JPEG: \(message)"
         case .unsupportedImage(let found): return "unsupported image: \(found)"

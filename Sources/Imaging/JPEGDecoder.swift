@@ -17,14 +17,14 @@ public enum DecodeBudget {
     /// seven times the article's 6000x4000 photo (96 MB), and still fits a small machine.
     public static let defaultMaxImagePixels = 178_956_970
     /// The option that raises it, named in the error.
-    public static let option = "--max-image-pixels"
-    public static let validRange = 1...4_000_000_000
+    package static let option = "--max-image-pixels"
+    package static let validRange = 1...4_000_000_000
 }
 
 /// Decodes JPEGs with libjpeg-turbo, to RGBA at full size or DCT-scaled.
 public enum JPEGDecoder {
     /// Reads only the header.
-    public static func imageSize(of source: JPEGSource) throws -> (width: Int, height: Int) {
+    package static func imageSize(of source: JPEGSource) throws -> (width: Int, height: Int) {
         try withDecoder(source) { decoder in
             (Int(jpegcodec_decoder_image_width(decoder)), Int(jpegcodec_decoder_image_height(decoder)))
         }
@@ -43,7 +43,7 @@ public enum JPEGDecoder {
     /// The smallest scale N/8 (N in 1...8) whose long side is at least `maxPixel`,
     /// or 8/8 if even full size is smaller. Sizes round up, as libjpeg's do.
     /// 6000x4000 with maxPixel 1024 gives 2/8, decoded as 1500x1000.
-    public static func thumbnailScale(width: Int, height: Int, maxPixel: Int) -> (numerator: Int, denominator: Int) {
+    package static func thumbnailScale(width: Int, height: Int, maxPixel: Int) -> (numerator: Int, denominator: Int) {
         let longSide = max(width, height)
         for numerator in 1...8 where (longSide * numerator + 7) / 8 >= maxPixel {
             return (numerator, 8)
@@ -68,7 +68,7 @@ public enum JPEGDecoder {
 
     /// Bytes a decode at `numerator`/8 of an image would allocate: the RGBA output, plus the
     /// whole-image coefficient buffer when libjpeg keeps one. From the header only.
-    public static func allocationEstimate(of source: JPEGSource, numerator: Int = 8) throws
+    package static func allocationEstimate(of source: JPEGSource, numerator: Int = 8) throws
         -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int) {
         try withDecoder(source) { decoder in try estimate(decoder, numerator: numerator) }
     }

@@ -2,12 +2,12 @@ import CJPEGCodec
 import Foundation
 
 /// Encodes RGB rows to a baseline or progressive JPEG in memory.
-public enum JPEGEncoder {
+package enum JPEGEncoder {
     /// `rows(y, row)` fills row `y` (width*3 bytes of RGB) and is called for y in
     /// 0..<height, in order. Rows are handed to libjpeg in strips of 16, so the whole
     /// RGB image never exists. (A progressive encode still keeps every DCT coefficient,
     /// about width*height*2 bytes with 4:2:0, inside libjpeg until it finishes.)
-    public static func encodeRGB(width: Int, height: Int, quality: Int, progressive: Bool, fullChroma: Bool = false,
+    package static func encodeRGB(width: Int, height: Int, quality: Int, progressive: Bool, fullChroma: Bool = false,
                                  rows: (Int, UnsafeMutablePointer<UInt8>) -> Void) throws -> Data {
         guard (1...65500).contains(width), (1...65500).contains(height), (1...100).contains(quality) else {
             throw ImagingError.encodeFailed("width/height must be in 1...65500 and quality in 1...100, got \(width)x\(height) q\(quality)")

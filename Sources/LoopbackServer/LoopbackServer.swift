@@ -44,7 +44,7 @@ public final class LoopbackServer: Sendable {
         }
     }
 
-    public enum ServerError: Error, Equatable, CustomStringConvertible {
+    package enum ServerError: Error, Equatable, CustomStringConvertible {
         case alreadyStarted
         case alreadyShutDown
         case invalidBandwidth(Int)
@@ -52,7 +52,7 @@ public final class LoopbackServer: Sendable {
         /// bind(2) or listen(2) failed: `errno` says why (EADDRINUSE: another server holds the port).
         case cannotListen(host: String, port: Int, errno: Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .alreadyStarted: return "the server is already started"
             case .alreadyShutDown: return "the server is shut down"
@@ -102,14 +102,14 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Stops serving `path` and lets its body go (a corpus serves each image only while it is measured).
-    public func removeResource(path: String) {
+    package func removeResource(path: String) {
         state.removeResource(for: LoopbackServer.normalized(path))
     }
 
     /// Serves `count` paths `<prefix><n><suffix>` (n in 0..<count, e.g. "/row/17.jpg") over a
     /// few bodies: path n gets `bodies[n % bodies.count]`. Each body is copied once into a
     /// ByteBuffer that all its paths share, so 10,000 rows over 8 bodies hold 8 buffers.
-    public func addResourceFamily(prefix: String, suffix: String, count: Int, bodies: [Data],
+    package func addResourceFamily(prefix: String, suffix: String, count: Int, bodies: [Data],
                                   contentType: String = "application/octet-stream") {
         precondition(!bodies.isEmpty, "a resource family needs at least one body")
         let resources = bodies.map { body -> Resource in
@@ -192,7 +192,7 @@ public final class LoopbackServer: Sendable {
     }
 
     /// The URL of `path` with the query that makes the server act out `fault`.
-    public func url(for path: String, fault: ServerFault) -> URL {
+    package func url(for path: String, fault: ServerFault) -> URL {
         var components = URLComponents(url: url(for: path), resolvingAgainstBaseURL: false)!
         components.queryItems = (components.queryItems ?? []) + fault.queryItems
         return components.url!
@@ -230,36 +230,36 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Requests received for `path` (any method; the query string is ignored).
-    public func requestCount(path: String) -> Int {
+    package func requestCount(path: String) -> Int {
         state.requestCount(path: LoopbackServer.normalized(path))
     }
 
-    public var totalRequestCount: Int { state.totalRequestCount }
+    package var totalRequestCount: Int { state.totalRequestCount }
 
     /// Response body bytes handed to the channel, over all requests; headers excluded,
     /// HEAD counts 0, a truncate/reset fault counts only the bytes it sent.
-    public var bytesSent: Int { state.bytesSent }
+    package var bytesSent: Int { state.bytesSent }
 
     /// Connections accepted so far: with keep-alive, several requests share one.
-    public var connectionCount: Int { state.connectionCount }
+    package var connectionCount: Int { state.connectionCount }
 
     /// Connections open now.
-    public var openConnectionCount: Int { state.openConnectionCount }
+    package var openConnectionCount: Int { state.openConnectionCount }
 
     /// Connections answered 503 and closed because `maxConnections` were open.
-    public var refusedConnectionCount: Int { state.refusedConnectionCount }
+    package var refusedConnectionCount: Int { state.refusedConnectionCount }
 
     /// Connections closed because no complete request arrived in time.
-    public var timedOutConnectionCount: Int { state.timedOutConnectionCount }
+    package var timedOutConnectionCount: Int { state.timedOutConnectionCount }
 
     /// Distinct paths the server keeps a request count for (bounded: servable paths plus
     /// at most `maxOtherPaths` others), and requests counted only in the shared bucket.
-    public var countedPathCount: Int { state.countedPathCount }
-    public var uncountedPathRequests: Int { state.uncountedPathRequests }
-    public static var maxOtherPaths: Int { ServerState.maxOtherPaths }
+    package var countedPathCount: Int { state.countedPathCount }
+    package var uncountedPathRequests: Int { state.uncountedPathRequests }
+    package static var maxOtherPaths: Int { ServerState.maxOtherPaths }
 
     /// Zeroes the request, connection and byte counters (for example between benchmark runs).
-    public func resetCounters() { state.resetCounters() }
+    package func resetCounters() { state.resetCounters() }
 
     private static func normalized(_ path: String) -> String {
         path.hasPrefix("/") ? path : "/" + path

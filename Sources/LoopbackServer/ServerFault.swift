@@ -3,8 +3,8 @@ import Foundation
 /// A misbehaviour the server acts out for one request, chosen by the client with a query
 /// string on any resource path (`/image.jpg?fault=truncate&afterBytes=1000`), so that
 /// error handling can be tested against real sockets.
-public struct ServerFault: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct ServerFault: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Respond with `code` (and a `Retry-After` header when given) instead of the resource.
         case status(code: Int, retryAfterSeconds: Int?)
         /// Wait before sending the response head.
@@ -20,31 +20,31 @@ public struct ServerFault: Sendable, Equatable {
         case redirect(hops: Int?)
     }
 
-    public var kind: Kind
+    package var kind: Kind
 
-    public init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
-    public static func status(_ code: Int, retryAfterSeconds: Int? = nil) -> ServerFault {
+    package static func status(_ code: Int, retryAfterSeconds: Int? = nil) -> ServerFault {
         ServerFault(.status(code: code, retryAfterSeconds: retryAfterSeconds))
     }
-    public static func slowFirstByte(milliseconds: Int) -> ServerFault {
+    package static func slowFirstByte(milliseconds: Int) -> ServerFault {
         ServerFault(.slowFirstByte(delayMilliseconds: milliseconds))
     }
-    public static func truncate(afterBytes: Int) -> ServerFault { ServerFault(.truncate(afterBytes: afterBytes)) }
-    public static func reset(afterBytes: Int) -> ServerFault { ServerFault(.reset(afterBytes: afterBytes)) }
-    public static let chunked = ServerFault(.chunked)
+    package static func truncate(afterBytes: Int) -> ServerFault { ServerFault(.truncate(afterBytes: afterBytes)) }
+    package static func reset(afterBytes: Int) -> ServerFault { ServerFault(.reset(afterBytes: afterBytes)) }
+    package static let chunked = ServerFault(.chunked)
     /// `hops` redirects, then the resource; nil redirects to itself forever.
-    public static func redirect(hops: Int? = nil) -> ServerFault { ServerFault(.redirect(hops: hops)) }
+    package static func redirect(hops: Int? = nil) -> ServerFault { ServerFault(.redirect(hops: hops)) }
 
     /// The values accepted for the `fault` query item, in the order they are documented.
-    public static let validNames = ["status", "slowFirstByte", "truncate", "reset", "chunked", "redirect"]
+    package static let validNames = ["status", "slowFirstByte", "truncate", "reset", "chunked", "redirect"]
 
     /// Status codes a `status` fault may ask for. 1xx are interim responses: a request must
     /// still end with a final one, and NIO traps when a response ends after a 1xx head.
-    public static let statusCodes = 200...599
+    package static let statusCodes = 200...599
 
     /// The query items that select this fault; `LoopbackServer.url(for:fault:)` appends them.
-    public var queryItems: [URLQueryItem] {
+    package var queryItems: [URLQueryItem] {
         switch kind {
         case let .status(code, retryAfter):
             var items = [URLQueryItem(name: "fault", value: "status"), URLQueryItem(name: "code", value: String(code))]
@@ -67,13 +67,13 @@ public struct ServerFault: Sendable, Equatable {
 
 extension ServerFault {
     /// Why a query string could not be turned into a fault; the server answers 400 with `message`.
-    public struct ParseError: Error, Equatable, Sendable {
-        public var message: String
+    package struct ParseError: Error, Equatable, Sendable {
+        package var message: String
     }
 
     /// Parses the query part of a request target (without the `?`). Returns nil when the
     /// query selects no fault, so plain query strings (cache busters) are still allowed.
-    public static func parse(query: String?) throws(ParseError) -> ServerFault? {
+    package static func parse(query: String?) throws(ParseError) -> ServerFault? {
         guard let query, !query.isEmpty else { return nil }
         let items = parseQueryItems(query)
         guard let name = items["fault"] else { return nil }

@@ -3,18 +3,18 @@ import CHeapStats
 import BenchCore
 
 /// One reading of the allocator's counters, in bytes.
-public struct HeapSnapshot: Codable, Sendable, Equatable {
+package struct HeapSnapshot: Codable, Sendable, Equatable {
     /// Bytes the program holds: malloc'd and not yet freed.
-    public var allocated: Int
+    package var allocated: Int
 }
 
 /// Reads the heap counters of the allocator actually in use, without allocating.
-public struct HeapCounters: Sendable {
-    public let allocator: Allocator
+package struct HeapCounters: Sendable {
+    package let allocator: Allocator
 
     /// Fails when the requested allocator is not the one serving this process
     /// (for example jemalloc requested but LD_PRELOAD did not take effect).
-    public init(expecting allocator: Allocator) throws {
+    package init(expecting allocator: Allocator) throws {
         let jemallocPresent = heapstats_jemalloc_present() != 0
         switch (allocator, jemallocPresent) {
         case (.jemalloc, false):
@@ -26,7 +26,7 @@ public struct HeapCounters: Sendable {
         }
     }
 
-    public func read() -> HeapSnapshot {
+    package func read() -> HeapSnapshot {
         var counters = heapstats_counters()
         switch allocator {
         case .jemalloc: _ = heapstats_read_jemalloc(&counters)
@@ -41,35 +41,35 @@ public struct HeapCounters: Sendable {
 /// realloc updates it, and a realloc that moves its block counts both blocks during the copy.
 /// It counts usable sizes (what the allocator handed out, rounding included). Reading it is a
 /// plain call and an atomic load: no allocation, no dlsym.
-public struct ExactHeapPeak: Sendable {
+package struct ExactHeapPeak: Sendable {
     /// The environment variable that turns the counting off in a process started with it set to
     /// `off` (`bench run --no-exact-heap` sets it for the children).
-    public static let environmentVariable = HEAPPEAK_ENVIRONMENT_VARIABLE
+    package static let environmentVariable = HEAPPEAK_ENVIRONMENT_VARIABLE
 
     /// nil when the counting is off in this process (`BENCH_EXACT_HEAP=off`).
-    public init?() {
+    package init?() {
         guard heappeak_counting() != 0 else { return nil }
     }
 
     /// Starts a new window: the maximum restarts from the live bytes now, which it returns.
     @discardableResult
-    public func reset() -> Int {
+    package func reset() -> Int {
         heappeak_reset()
         return read().live
     }
 
     /// The maximum over the process's whole life, start-up and warm-up included (what heaptrack
     /// and massif report), as opposed to `read().peak`, the maximum since `reset()`.
-    public func lifetimePeak() -> Int {
+    package func lifetimePeak() -> Int {
         Int(heappeak_lifetime())
     }
 
     /// Closes the window: the maximum no longer moves (until the next `reset()`).
-    public func freeze() {
+    package func freeze() {
         heappeak_freeze()
     }
 
-    public func read() -> (live: Int, peak: Int) {
+    package func read() -> (live: Int, peak: Int) {
         var live: UInt64 = 0, peak: UInt64 = 0
         heappeak_read(&live, &peak)
         return (Int(live), Int(peak))

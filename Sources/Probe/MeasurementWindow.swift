@@ -7,15 +7,15 @@ import BenchCore
 /// running, VmHWM and the exact heap peak reset, baseline read), closed once the work is done and
 /// RSS and the heap have settled by a `SettleRule` (final reading, peaks read, sampler stopped).
 /// The peaks are computed here, one way for everyone.
-public final class MeasurementWindow {
-    public let baseline: MemorySample
+package final class MeasurementWindow {
+    package let baseline: MemorySample
     /// The exact heap's live bytes at the baseline; nil when the exact counting is off.
-    public let exactBaseline: Int?
+    package let exactBaseline: Int?
     private let sampler: MemorySampler
     private let exactHeap: ExactHeapPeak?
 
     /// Opens the window: starts the sampler, resets VmHWM and the exact heap peak, reads the baseline.
-    public init(heap: HeapCounters, exactHeap: ExactHeapPeak?, intervalNanos: UInt64, maximumDurationSeconds: Double) throws {
+    package init(heap: HeapCounters, exactHeap: ExactHeapPeak?, intervalNanos: UInt64, maximumDurationSeconds: Double) throws {
         let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: intervalNanos,
                                         maximumDurationSeconds: maximumDurationSeconds)
         try sampler.start()
@@ -31,17 +31,17 @@ public final class MeasurementWindow {
         self.baseline = sampler.sampleNow()
     }
 
-    public var isRealtime: Bool { sampler.isRealtime }
+    package var isRealtime: Bool { sampler.isRealtime }
 
     /// Ends the window without readings (the measured work failed).
-    public func abandon() {
+    package func abandon() {
         _ = sampler.stop()
     }
 
     /// Waits from `workEnded` until `rule` is met by the sampler's readings (each look at them, one
     /// sampler interval apart, is one of the rule's turns), then takes the final
     /// reading, freezes the exact heap peak, reads the peaks and stops the sampler.
-    public func close(workEnded: UInt64, settle rule: SettleRule) -> WindowReadings {
+    package func close(workEnded: UInt64, settle rule: SettleRule) -> WindowReadings {
         var detector = SettleDetector(rule: rule, start: workEnded)
         var next = 0
         var settled = false
@@ -74,39 +74,39 @@ public final class MeasurementWindow {
 }
 
 /// What a closed window read: the baseline, the final reading and the peaks between them.
-public struct WindowReadings: Sendable {
-    public var baseline: MemorySample
-    public var final: MemorySample
-    public var exactBaseline: Int?
+package struct WindowReadings: Sendable {
+    package var baseline: MemorySample
+    package var final: MemorySample
+    package var exactBaseline: Int?
     /// The exact heap's maximum since the baseline; nil when the exact counting is off.
-    public var exactPeak: Int?
-    public var hwmPeakResidentBytes: Int?
-    public var recording: SamplerRecording
-    public var statistics: SamplerStatistics
+    package var exactPeak: Int?
+    package var hwmPeakResidentBytes: Int?
+    package var recording: SamplerRecording
+    package var statistics: SamplerStatistics
     /// From the end of the work to the final reading.
-    public var settleNanos: UInt64
+    package var settleNanos: UInt64
     /// From the end of the work to the last reading that moved past the settle rule's tolerances.
-    public var lastMovementNanos: UInt64
+    package var lastMovementNanos: UInt64
 
     /// The sampled RSS maximum, the window's edges included.
-    public var sampledPeakResidentBytes: Int {
+    package var sampledPeakResidentBytes: Int {
         max(statistics.maxResidentBytes, baseline.residentBytes, final.residentBytes)
     }
 
     /// Peak RSS: the sampled maximum or VmHWM, whichever is larger (VmHWM also sees a peak that
     /// came and went between two samples).
-    public var peakResidentBytes: Int { max(sampledPeakResidentBytes, hwmPeakResidentBytes ?? 0) }
+    package var peakResidentBytes: Int { max(sampledPeakResidentBytes, hwmPeakResidentBytes ?? 0) }
 
     /// The sampled heap maximum (the counters the sampler reads), the window's edges included.
-    public var sampledPeakHeapBytes: Int {
+    package var sampledPeakHeapBytes: Int {
         max(statistics.maxAllocatedBytes, baseline.allocatedBytes, final.allocatedBytes)
     }
 
     /// The heap's peak: exact when counted, else sampled.
-    public var peakHeapBytes: Int { exactPeak ?? sampledPeakHeapBytes }
+    package var peakHeapBytes: Int { exactPeak ?? sampledPeakHeapBytes }
 
     /// The samples of the window, time measured from the baseline.
-    public var timeline: [TimelinePoint] {
+    package var timeline: [TimelinePoint] {
         recording.window(from: baseline.time, to: final.time).map {
             TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
                           residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)

@@ -4,14 +4,14 @@ import Glibc
 import Synchronization
 
 /// One reading of the process's memory, `time` in nanoseconds on the monotonic clock.
-public struct MemorySample: Codable, Sendable, Equatable {
-    public var time: UInt64
-    public var residentBytes: Int
-    public var allocatedBytes: Int
+package struct MemorySample: Codable, Sendable, Equatable {
+    package var time: UInt64
+    package var residentBytes: Int
+    package var allocatedBytes: Int
 }
 
-public enum MonotonicClock {
-    public static func now() -> UInt64 {
+package enum MonotonicClock {
+    package static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
@@ -24,8 +24,8 @@ public enum MonotonicClock {
 /// (mmap, not malloc: the harness's own buffer must not show in the heap counters), and is
 /// written without allocating. Untouched pages of it cost no RSS; the pages it fills grow
 /// RSS by 24 bytes a sample (48 KB a second at 2 kHz), which is part of the error budget.
-public final class MemorySampler {
-    public let intervalNanos: UInt64
+package final class MemorySampler {
+    package let intervalNanos: UInt64
     private let memory: ProcessMemory
     private let heap: HeapCounters
     private let exactHeap: ExactHeapPeak?
@@ -41,7 +41,7 @@ public final class MemorySampler {
     ///     refresh 60-90 µs on this machine: at 2 kHz that was 6-40% of a core).
     ///   - intervalNanos: time between samples; the default 500 µs aims at 2 kHz.
     ///   - maximumDurationSeconds: how long the buffer must last; samples past it are counted as dropped.
-    public init(heap: HeapCounters, exactHeap: ExactHeapPeak? = nil, intervalNanos: UInt64 = 500_000,
+    package init(heap: HeapCounters, exactHeap: ExactHeapPeak? = nil, intervalNanos: UInt64 = 500_000,
                 maximumDurationSeconds: Double = 120) throws {
         self.intervalNanos = intervalNanos
         self.memory = try ProcessMemory()
@@ -60,7 +60,7 @@ public final class MemorySampler {
         munmap(samples, capacity * MemoryLayout<MemorySample>.stride)
     }
 
-    public func start() throws {
+    package func start() throws {
         precondition(thread == nil, "sampler started twice")
         let context = Unmanaged.passRetained(self).toOpaque()
         var attributes = pthread_attr_t()
@@ -83,7 +83,7 @@ public final class MemorySampler {
     }
 
     /// Stops the thread and returns every sample taken, oldest first.
-    public func stop() -> SamplerRecording {
+    package func stop() -> SamplerRecording {
         guard let thread else { return SamplerRecording(samples: [], dropped: 0, intervalNanos: intervalNanos, cpuNanos: 0) }
         state.stopRequested.store(true, ordering: .releasing)
         pthread_join(thread, nil)
@@ -96,14 +96,14 @@ public final class MemorySampler {
 
     /// Takes one reading now, on the calling thread (used for baseline and final values). Safe
     /// while the sampler thread reads too: each statm reading has its own buffer.
-    public func sampleNow() -> MemorySample {
+    package func sampleNow() -> MemorySample {
         MemorySample(time: MonotonicClock.now(), residentBytes: memory.residentBytes(),
                      allocatedBytes: exactHeap?.read().live ?? heap.read().allocated)
     }
 
     /// Calls `body` with each sample taken from index `start` on, oldest first, without allocating,
     /// and returns the index to go on from. Safe while the sampler thread runs.
-    public func forEachSample(from start: Int, _ body: (MemorySample) -> Void) -> Int {
+    package func forEachSample(from start: Int, _ body: (MemorySample) -> Void) -> Int {
         let count = min(state.count.load(ordering: .acquiring), capacity)
         var index = start
         while index < count {
@@ -114,7 +114,7 @@ public final class MemorySampler {
     }
 
     /// Whether the sampler thread got real-time priority (see `run`).
-    public var isRealtime: Bool { state.realtime.load(ordering: .acquiring) }
+    package var isRealtime: Bool { state.realtime.load(ordering: .acquiring) }
 
     private func run() {
         // On a busy machine a normal thread can wait tens of milliseconds for a core, and a
@@ -158,14 +158,14 @@ private final class SamplerState {
 }
 
 /// What the sampler saw, with the statistics the harness reports about it.
-public struct SamplerRecording: Sendable {
-    public var samples: [MemorySample]
-    public var dropped: Int
-    public var intervalNanos: UInt64
+package struct SamplerRecording: Sendable {
+    package var samples: [MemorySample]
+    package var dropped: Int
+    package var intervalNanos: UInt64
     /// CPU time the sampler thread used over its whole life.
-    public var cpuNanos: Int
+    package var cpuNanos: Int
 
-    public init(samples: [MemorySample], dropped: Int, intervalNanos: UInt64, cpuNanos: Int = 0) {
+    package init(samples: [MemorySample], dropped: Int, intervalNanos: UInt64, cpuNanos: Int = 0) {
         self.samples = samples
         self.dropped = dropped
         self.intervalNanos = intervalNanos
@@ -173,13 +173,13 @@ public struct SamplerRecording: Sendable {
     }
 
     /// Samples whose time lies in `start...end`.
-    public func window(from start: UInt64, to end: UInt64) -> ArraySlice<MemorySample> {
+    package func window(from start: UInt64, to end: UInt64) -> ArraySlice<MemorySample> {
         let first = samples.firstIndex { $0.time >= start } ?? samples.endIndex
         let last = samples.lastIndex { $0.time <= end }.map { $0 + 1 } ?? samples.startIndex
         return first < last ? samples[first..<last] : []
     }
 
-    public func statistics(from start: UInt64, to end: UInt64) -> SamplerStatistics {
+    package func statistics(from start: UInt64, to end: UInt64) -> SamplerStatistics {
         let inWindow = window(from: start, to: end)
         var maxGap: UInt64 = 0
         var previous = start
@@ -198,11 +198,11 @@ public struct SamplerRecording: Sendable {
     }
 }
 
-public struct SamplerStatistics: Sendable, Equatable {
-    public var count: Int
-    public var maxResidentBytes: Int
-    public var maxAllocatedBytes: Int
+package struct SamplerStatistics: Sendable, Equatable {
+    package var count: Int
+    package var maxResidentBytes: Int
+    package var maxAllocatedBytes: Int
     /// Longest time with no sample inside the window (edges included): what a spike must outlast to be seen.
-    public var maxGapNanos: UInt64
-    public var achievedHertz: Double
+    package var maxGapNanos: UInt64
+    package var achievedHertz: Double
 }

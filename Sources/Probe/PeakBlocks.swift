@@ -5,14 +5,14 @@ import Foundation
 /// The blocks live at the exact heap peak, with their stacks (CHeapPeak records every block of at
 /// least a threshold once started). Frames are turned into (file, offset) here with `dladdr`,
 /// which only reads the loader's tables; naming them is the parent's job (``StackFrame``).
-public enum PeakBlocks {
+package enum PeakBlocks {
     /// Starts recording blocks of at least `thresholdBytes` (0: none). Call before the window.
-    public static func start(thresholdBytes: Int) {
+    package static func start(thresholdBytes: Int) {
         heappeak_holders_start(UInt64(max(0, thresholdBytes)))
     }
 
     /// Blocks recorded or released so far, and the nanoseconds the wrappers spent doing it.
-    public static func cost() -> (events: Int, nanos: UInt64) {
+    package static func cost() -> (events: Int, nanos: UInt64) {
         var events: UInt64 = 0, nanos: UInt64 = 0
         heappeak_holders_cost(&events, &nanos)
         return (Int(events), nanos)
@@ -20,7 +20,7 @@ public enum PeakBlocks {
 
     /// The recorded blocks live at the peak since the last reset, and how many blocks the full
     /// table could not record. `windowStart` (CLOCK_MONOTONIC) is time zero of their times.
-    public static func atPeak(windowStart: UInt64) -> (blocks: [PeakBlock], dropped: Int) {
+    package static func atPeak(windowStart: UInt64) -> (blocks: [PeakBlock], dropped: Int) {
         var dropped: UInt64 = 0
         var count = heappeak_holders_at_peak(nil, 0, &dropped)
         var raw = [heappeak_block](repeating: heappeak_block(), count: count + 16)

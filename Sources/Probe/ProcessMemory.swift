@@ -15,14 +15,14 @@ import BenchCore
 /// RSS in per-CPU counters and statm reports the folded total: each CPU may hold back
 /// up to 32 pages (128 KiB on this 2-core machine: at most 256 KiB in all), which bounds
 /// the error of a single sample.
-public final class ProcessMemory: Sendable {
-    public static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+package final class ProcessMemory: Sendable {
+    package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     private let statmDescriptor: Int32
     /// statm is seven numbers of at most 20 digits and their separators.
     private static let bufferSize = 192
 
-    public init() throws {
+    package init() throws {
         statmDescriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
         guard statmDescriptor >= 0 else {
             throw ProbeError.procfs(path: "/proc/self/statm", action: "open", errno: errno)
@@ -35,7 +35,7 @@ public final class ProcessMemory: Sendable {
 
     /// Current RSS in bytes: the second field of statm (resident pages) times the page size.
     /// Safe to call from several threads at once; never allocates (the buffer is on the stack).
-    public func residentBytes() -> Int {
+    package func residentBytes() -> Int {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.bufferSize) { buffer in
             Self.residentBytes(from: statmDescriptor, into: buffer)
         }
@@ -58,18 +58,18 @@ public final class ProcessMemory: Sendable {
 
     /// The kernel's RSS high-water mark (VmHWM) in bytes. Unlike sampling, it also
     /// sees a peak that came and went between two samples, as long as it was unmapped.
-    public static func peakResidentBytes() -> Int? {
+    package static func peakResidentBytes() -> Int? {
         statusField("VmHWM:")
     }
 
     /// VmRSS from /proc/self/status, for cross-checking statm.
-    public static func statusResidentBytes() -> Int? {
+    package static func statusResidentBytes() -> Int? {
         statusField("VmRSS:")
     }
 
     /// Resets VmHWM to the current RSS, so the peak measured next excludes start-up and warm-up.
     /// Writing `5` to clear_refs does exactly that (Linux 4.0+).
-    public static func resetPeakResident() throws {
+    package static func resetPeakResident() throws {
         let descriptor = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw ProbeError.procfs(path: "/proc/self/clear_refs", action: "open", errno: errno)
@@ -105,7 +105,7 @@ public final class ProcessMemory: Sendable {
     }
 }
 
-public enum ProbeError: Error, CustomStringConvertible, Equatable {
+package enum ProbeError: Error, CustomStringConvertible, Equatable {
     /// A /proc file could not be opened or written; `action` says what was being done.
     case procfs(path: String, action: String, errno: Int32)
     /// The sampler's buffer could not be mapped.
@@ -115,7 +115,7 @@ public enum ProbeError: Error, CustomStringConvertible, Equatable {
     /// The allocator in this process is not the one the trial asked for.
     case allocatorMismatch(requested: Allocator)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .procfs(let path, let action, let errno):
             return "cannot \(action) \(path): \(String(cString: strerror(errno)))"

@@ -5,13 +5,13 @@ import Report
 /// The same strategies measured twice against one server: after a warm-up fetch (the harness's
 /// default) and cold (`--cold`: the child's first request is the measured one). Read from the
 /// `cold-warm/warm` and `cold-warm/cold` run folders that `scripts/cold-warm.sh` writes.
-public struct ColdWarmComparison: Sendable {
-    public var warm: [CellSummary]
-    public var cold: [CellSummary]
+package struct ColdWarmComparison: Sendable {
+    package var warm: [CellSummary]
+    package var cold: [CellSummary]
     /// What served the image (e.g. "nginx version: nginx/1.22.1"), from the folder's nginx-version.txt.
-    public var server: String?
+    package var server: String?
 
-    public init(warm: [TrialResult], cold: [TrialResult], server: String?) {
+    package init(warm: [TrialResult], cold: [TrialResult], server: String?) {
         self.warm = CellSummary.summarize(warm)
         self.cold = CellSummary.summarize(cold)
         self.server = server
@@ -33,12 +33,12 @@ public struct ColdWarmComparison: Sendable {
         summaries.first { $0.cell == cell }
     }
 
-    public var allocators: [Allocator] {
+    package var allocators: [Allocator] {
         Allocator.allCases.filter { allocator in cold.contains { $0.cell.allocator == allocator } }
     }
 
     /// Strategies in the order of their cold median peak under the first allocator, smallest first.
-    public var strategies: [String] {
+    package var strategies: [String] {
         guard let first = allocators.first else { return [] }
         return cold.filter { $0.cell.allocator == first && $0.peakRSSDelta != nil }
             .sorted { $0.peakRSSDelta!.median < $1.peakRSSDelta!.median }
@@ -46,7 +46,7 @@ public struct ColdWarmComparison: Sendable {
     }
 
     /// Cold minus warm median peak RSS of a strategy (fetch only), in bytes.
-    public func firstRequestCost(strategy: String, allocator: Allocator) -> (warm: Distribution, cold: Distribution, coldHeap: Distribution?)? {
+    package func firstRequestCost(strategy: String, allocator: Allocator) -> (warm: Distribution, cold: Distribution, coldHeap: Distribution?)? {
         let cell = TrialCell(strategy: strategy, render: .none, allocator: allocator)
         guard let warm = summary(warm, cell)?.peakRSSDelta, let coldSummary = summary(cold, cell),
               let cold = coldSummary.peakRSSDelta else { return nil }

@@ -3,11 +3,11 @@ import Report
 import Foundation
 
 /// A small CSV the report quotes (the corpus ranking, the --jobs timings): rows by column name.
-public struct CSVRows: Sendable {
-    public var rows: [[String: String]]
+package struct CSVRows: Sendable {
+    package var rows: [[String: String]]
 
     /// nil when the file is absent; throws when it is there but not CSV.
-    public static func load(_ url: URL) throws -> CSVRows? {
+    package static func load(_ url: URL) throws -> CSVRows? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let table = try CSV.parse(String(contentsOf: url, encoding: .utf8)).filter { $0 != [""] }
         guard let header = table.first else { return CSVRows(rows: []) }
@@ -17,19 +17,19 @@ public struct CSVRows: Sendable {
 
 /// The example corpus run (results/corpus/corpus-summary.csv, written by `bench corpus`) and the
 /// serial-against-parallel timings (results/jobs/timings.csv, scripts/jobs-timing.sh): their values and tables.
-public struct CorpusAndJobsFigures: Sendable {
-    public var corpus: CSVRows?
-    public var timings: CSVRows?
+package struct CorpusAndJobsFigures: Sendable {
+    package var corpus: CSVRows?
+    package var timings: CSVRows?
     /// `bench compare` of the serial matrix against the --jobs 2 one (results/jobs/compare-matrix.md).
-    public var comparison: String?
+    package var comparison: String?
 
-    public init(corpus: CSVRows?, timings: CSVRows?, comparison: String?) {
+    package init(corpus: CSVRows?, timings: CSVRows?, comparison: String?) {
         self.corpus = corpus
         self.timings = timings
         self.comparison = comparison
     }
 
-    public static func load(from results: URL) throws -> CorpusAndJobsFigures {
+    package static func load(from results: URL) throws -> CorpusAndJobsFigures {
         CorpusAndJobsFigures(
             corpus: try CSVRows.load(results.appendingPathComponent("corpus/corpus-summary.csv")),
             timings: try CSVRows.load(results.appendingPathComponent("jobs/timings.csv")),
@@ -39,7 +39,7 @@ public struct CorpusAndJobsFigures: Sendable {
     static func mb(_ text: String?) -> String { text.flatMap(Double.init).map { String(format: "%.1f", $0 / 1e6) } ?? "–" }
     static func perPixel(_ text: String?) -> String { text.flatMap(Double.init).map { String(format: "%.2f", $0) } ?? "–" }
 
-    public func values() -> [String: String] {
+    package func values() -> [String: String] {
         var values: [String: String] = [:]
         if let rows = corpus?.rows, let worst = rows.first {
             values["corpus_images"] = String(rows.count)
@@ -102,7 +102,7 @@ public struct CorpusAndJobsFigures: Sendable {
         }
     }
 
-    public func blocks() -> [String: String] {
+    package func blocks() -> [String: String] {
         ["corpus": corpusTable(), "jobs-timing": timingTable(), "jobs-compare": comparisonSummary()]
     }
 

@@ -6,27 +6,27 @@ import Foundation
 /// thumbnail decodes under both allocators and vipsthumbnail beside them, one row per run.
 /// Turns it into REPORT.md's "What the encoding costs" table, the values its prose quotes
 /// and the chart's data.
-public struct EncodingCosts: Sendable {
-    public struct Row: Sendable, Equatable {
-        public var encoding: String
+package struct EncodingCosts: Sendable {
+    package struct Row: Sendable, Equatable {
+        package var encoding: String
         /// "ours" or "vipsthumbnail".
-        public var tool: String
-        public var render: String
-        public var allocator: String
-        public var run: Int
-        public var payloadBytes: Int?
-        public var imagePixels: Int
-        public var peakRSSDelta: Int?
-        public var peakHeapDelta: Int?
-        public var ok: Bool
+        package var tool: String
+        package var render: String
+        package var allocator: String
+        package var run: Int
+        package var payloadBytes: Int?
+        package var imagePixels: Int
+        package var peakRSSDelta: Int?
+        package var peakHeapDelta: Int?
+        package var ok: Bool
         /// vipsthumbnail's `--vips-version` ("libvips 8.14.1-..."), empty for ours.
-        public var toolVersion: String = ""
+        package var toolVersion: String = ""
     }
 
-    public var rows: [Row]
-    public static let fileName = "encodings.csv"
+    package var rows: [Row]
+    package static let fileName = "encodings.csv"
 
-    public static func parse(_ text: String) throws -> EncodingCosts {
+    package static func parse(_ text: String) throws -> EncodingCosts {
         let table = try CSV.parse(text).filter { $0 != [""] }
         guard let header = table.first else { throw CSVError("\(fileName) is empty") }
         if let twice = header.enumerated().first(where: { header[..<$0.offset].contains($0.element) })?.element {
@@ -58,7 +58,7 @@ public struct EncodingCosts: Sendable {
     }
 
     /// Encodings in the order they were measured.
-    public var encodings: [String] {
+    package var encodings: [String] {
         var seen: [String] = []
         for row in rows where !seen.contains(row.encoding) { seen.append(row.encoding) }
         return seen
@@ -99,7 +99,7 @@ public struct EncodingCosts: Sendable {
 
     /// One row per encoding: payload, full and thumbnail peaks (RSS median with min-max, jemalloc's
     /// median, exact heap median and heap bytes per source pixel), vipsthumbnail's RSS.
-    public func table() -> String {
+    package func table() -> String {
         let header = ["encoding", "payload MB", "full RSS MB", "full jemalloc", "full heap MB", "full heap B/px",
                       "thumbnail RSS MB", "thumbnail jemalloc", "thumbnail heap MB", "thumbnail heap B/px",
                       "vipsthumbnail RSS MB", "ours vs vips"]
@@ -117,7 +117,7 @@ public struct EncodingCosts: Sendable {
     }
 
     /// `enc_<encoding>_<full|thumbnail|vips>_mb` and `_bpp`, with dashes as underscores, and the tallies.
-    public func values() -> [String: String] {
+    package func values() -> [String: String] {
         var values: [String: String] = [:]
         for encoding in encodings {
             let key = "enc_" + encoding.replacingOccurrences(of: "-", with: "_")
@@ -147,7 +147,7 @@ public struct EncodingCosts: Sendable {
     }
 
     /// encodings.dat: per encoding, medians in MB of our full and thumbnail (system allocator) and vipsthumbnail.
-    public func chartData() -> String {
+    package func chartData() -> String {
         var lines = ["# encoding full_mb thumbnail_mb vipsthumbnail_mb (median peak RSS over baseline)"]
         for encoding in encodings {
             let columns = [rss(encoding, render: "full"), rss(encoding, render: "thumbnail"),

@@ -5,18 +5,18 @@ import Report
 /// AsyncHTTPClient's two strategies measured through the ImageMemoryBench library by the example
 /// package's own executable (`make example`: results/example/), beside URLSession's data and
 /// download tasks measured in the same run.
-public struct ExampleComparison: Sendable {
-    public var summaries: [CellSummary]
+package struct ExampleComparison: Sendable {
+    package var summaries: [CellSummary]
     /// The body's size on the wire, the largest a successful run fetched.
-    public var payloadBytes: Int?
+    package var payloadBytes: Int?
 
     /// The strategies in the order the report shows them: in memory, then to a file.
-    public static let strategies = ["ahc-collect", "data", "ahc-file", "download"]
+    package static let strategies = ["ahc-collect", "data", "ahc-file", "download"]
 
     /// Each cell's holders at its median run (from trials.json; none for a run that has no holders).
-    public var medianHolders: [TrialCell: [PeakHolder]] = [:]
+    package var medianHolders: [TrialCell: [PeakHolder]] = [:]
 
-    public init(trials: [TrialResult], holderRuns: [TrialResult] = []) {
+    package init(trials: [TrialResult], holderRuns: [TrialResult] = []) {
         summaries = CellSummary.summarize(trials)
         payloadBytes = trials.filter(\.isSuccess).compactMap(\.payloadBytes).max()
         for (cell, runs) in Dictionary(grouping: holderRuns, by: \.cell) {
@@ -35,15 +35,15 @@ public struct ExampleComparison: Sendable {
         return ExampleComparison(trials: try parse(trials), holderRuns: holderRuns)
     }
 
-    public var allocators: [Allocator] {
+    package var allocators: [Allocator] {
         Allocator.allCases.filter { allocator in summaries.contains { $0.cell.allocator == allocator } }
     }
 
-    public var renders: [RenderMode] {
+    package var renders: [RenderMode] {
         RenderMode.ordered(summaries.map(\.cell.render))
     }
 
-    public func summary(_ strategy: String, _ render: RenderMode, _ allocator: Allocator) -> CellSummary? {
+    package func summary(_ strategy: String, _ render: RenderMode, _ allocator: Allocator) -> CellSummary? {
         summaries.first { $0.cell == TrialCell(strategy: strategy, render: render, allocator: allocator) }
     }
 }

@@ -6,14 +6,14 @@ import Report
 /// cells whose exact heap peak is bimodal explained by the holders that differ between their high
 /// and low runs, and what recording the holders costs. From results/holders/trials.json
 /// (make holders-reference), which keeps every run's holders.
-public struct HolderFigures: Sendable {
-    public var trials: [TrialResult]
+package struct HolderFigures: Sendable {
+    package var trials: [TrialResult]
 
-    public init(trials: [TrialResult]) {
+    package init(trials: [TrialResult]) {
         self.trials = trials.filter { $0.isSuccess && $0.holders != nil && $0.peakHeapExactBytes != nil }
     }
 
-    public static let folderName = "holders"
+    package static let folderName = "holders"
 
     /// The folder's run, or nil when it has no trials.json.
     static func load(from folder: URL) throws -> HolderFigures? {
@@ -55,7 +55,7 @@ public struct HolderFigures: Sendable {
         return Distribution(shares)?.median
     }
 
-    public func values() -> [String: String] {
+    package func values() -> [String: String] {
         var values: [String: String] = [:]
         values["holders_runs_per_cell"] = String(Dictionary(grouping: trials, by: \.cell).values.map(\.count).max() ?? 0)
         values["holders_cells"] = String(cells.count)
@@ -76,7 +76,7 @@ public struct HolderFigures: Sendable {
         return values
     }
 
-    public func blocks() -> [String: String] {
+    package func blocks() -> [String: String] {
         ["holders": holdersTable(), "holders-bimodal": bimodalTable(), "holders-cost": costTable()]
     }
 

@@ -6,24 +6,24 @@ import Foundation
 /// once RSS and the heap are flat (results/overhead/settle.csv: every trial of full-matrix runs with
 /// the settle as a fixed 50 ms pause, the rule replayed on its samples), and where a trial's wall time
 /// goes with the fixed pause and with the rule (phases.csv, timings.csv). From scripts/overhead.sh.
-public struct OverheadFigures: Sendable {
-    public var phases: CSVRows?
-    public var settle: CSVRows?
-    public var timings: CSVRows?
+package struct OverheadFigures: Sendable {
+    package var phases: CSVRows?
+    package var settle: CSVRows?
+    package var timings: CSVRows?
     /// `bench compare` of the serial fixed-pause run against the rule's runs, by --jobs (compare-fixed-rule-j<N>.md).
-    public var comparisons: [Int: String] = [:]
+    package var comparisons: [Int: String] = [:]
 
-    public static let folderName = "overhead"
+    package static let folderName = "overhead"
     /// The settle's two ways in the data: a fixed 50 ms pause, and the rule.
     static let labels = [("fixed", "fixed 50 ms pause"), ("rule", "settle rule")]
 
-    public init(phases: CSVRows?, settle: CSVRows?, timings: CSVRows?) {
+    package init(phases: CSVRows?, settle: CSVRows?, timings: CSVRows?) {
         self.phases = phases
         self.settle = settle
         self.timings = timings
     }
 
-    public static func load(from results: URL) throws -> OverheadFigures {
+    package static func load(from results: URL) throws -> OverheadFigures {
         let folder = results.appendingPathComponent(folderName)
         var figures = OverheadFigures(phases: try CSVRows.load(folder.appendingPathComponent("phases.csv")),
                                       settle: try CSVRows.load(folder.appendingPathComponent("settle.csv")),
@@ -45,7 +45,7 @@ public struct OverheadFigures: Sendable {
         (phases?.rows ?? []).filter { $0["settle"] == label && $0["jobs"] == String(jobs) }
     }
 
-    public func values() -> [String: String] {
+    package func values() -> [String: String] {
         var values: [String: String] = [:]
         let rule = SettleRule.standard
         values["settle_quiet_ms"] = String(rule.quietNanos / 1_000_000)
@@ -85,7 +85,7 @@ public struct OverheadFigures: Sendable {
         return values
     }
 
-    public func blocks() -> [String: String] {
+    package func blocks() -> [String: String] {
         ["overhead-phases": phasesTable(), "overhead-timings": timingsTable(), "settle-evidence": evidenceTable(),
          "settle-finals": finalsTable(),
          "overhead-compare": compareLines()]

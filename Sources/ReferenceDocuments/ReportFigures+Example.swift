@@ -47,7 +47,7 @@ extension ReportFigures {
     }
 
     /// Peak RSS and exact heap peak over baseline per strategy and renderer, both allocators.
-    public func exampleTable() -> String {
+    package func exampleTable() -> String {
         guard let example else { return "No example run: run `make example` (results/example/).\n" }
         var header = ["strategy", "render"]
         for allocator in example.allocators {

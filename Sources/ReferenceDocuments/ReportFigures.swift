@@ -4,32 +4,32 @@ import Report
 
 /// Every number REPORT.md shows, computed from the results: its tables (Markdown blocks) and the
 /// values its sentences quote. Nothing here is typed in except the article's own figures.
-public struct ReportFigures {
-    public var chart: ChartData
+package struct ReportFigures {
+    package var chart: ChartData
     /// `trials.json`'s context of the matrix run, when that file is there.
-    public var context: RunContext?
+    package var context: RunContext?
     /// `environment.txt`, written next to the results when they were measured.
-    public var environment: String?
+    package var environment: String?
     /// The `cold-warm` runs (scripts/cold-warm.sh), when the folder has them.
-    public var coldWarm: ColdWarmComparison?
+    package var coldWarm: ColdWarmComparison?
     /// validation.csv's rows (scripts/validate.py), numeric columns by name, when the folder has it.
-    public var validation: [[String: Double]]?
+    package var validation: [[String: Double]]?
     /// The example corpus run and the serial-against-parallel timings, when the folder has them.
-    public var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
+    package var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
     /// The `example` run (make example: AsyncHTTPClient through the library), when the folder has it.
-    public var example: ExampleComparison?
+    package var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
-    public var encodings: EncodingCosts?
+    package var encodings: EncodingCosts?
     /// The holders run (make holders-reference: results/holders/), when the folder has it.
-    public var holders: HolderFigures?
+    package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
-    public var holdersChart: HoldersChart?
+    package var holdersChart: HoldersChart?
     /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
-    public var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
+    package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
 
     static let megabyte = 1_000_000.0
 
-    public init(chart: ChartData, context: RunContext? = nil, environment: String? = nil,
+    package init(chart: ChartData, context: RunContext? = nil, environment: String? = nil,
                 coldWarm: ColdWarmComparison? = nil, validation: [[String: Double]]? = nil) {
         self.chart = chart
         self.context = context
@@ -41,20 +41,20 @@ public struct ReportFigures {
     // MARK: The run's own figures (RunFigures: what `bench report` writes for any run)
 
     /// The run's tables and facts, shared with a user's `bench report`.
-    public var run: RunFigures { RunFigures(chart: chart, context: context, environment: environment) }
-    public var payloadBytes: Int? { chart.payloadBytes }
-    public var imageSize: (width: Int, height: Int)? { chart.imageSize }
-    public var bitmapBytes: Int? { chart.bitmapBytes }
+    package var run: RunFigures { RunFigures(chart: chart, context: context, environment: environment) }
+    package var payloadBytes: Int? { chart.payloadBytes }
+    package var imageSize: (width: Int, height: Int)? { chart.imageSize }
+    package var bitmapBytes: Int? { chart.bitmapBytes }
     var runsPerCell: String { run.runsPerCell }
-    public func methodTable() -> String { run.methodTable() }
-    public func articleTable() -> String { run.articleTable() }
-    public func matrixTable() -> String { run.matrixTable() }
-    public func sweepTable() -> String { run.sweepTable() }
-    public func sweepSizesTable() -> String { run.sweepSizesTable() }
+    package func methodTable() -> String { run.methodTable() }
+    package func articleTable() -> String { run.articleTable() }
+    package func matrixTable() -> String { run.matrixTable() }
+    package func sweepTable() -> String { run.sweepTable() }
+    package func sweepSizesTable() -> String { run.sweepSizesTable() }
 
     // MARK: Values quoted in sentences
 
-    public func values() -> [String: String] {
+    package func values() -> [String: String] {
         var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
             .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
@@ -125,7 +125,7 @@ public struct ReportFigures {
 
     // MARK: Tables
 
-    public func blocks() -> [String: String] {
+    package func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
          "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
@@ -136,7 +136,7 @@ public struct ReportFigures {
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.
-    public func articleClaimsTable() -> String {
+    package func articleClaimsTable() -> String {
         let idle = Double(ArticleReference.idleAppBytes)
         var rows = [["idle app", String(format: "~%.0f", idle / Self.megabyte), "0"]]
         for article in ArticleCase.all {
@@ -148,7 +148,7 @@ public struct ReportFigures {
 
     /// What `bench run` prints for its default matrix (the article's four cases, both allocators),
     /// from the committed runs of those cells: the README's example output.
-    public func articleSummaryTable() -> String {
+    package func articleSummaryTable() -> String {
         let articleRuns = chart.trials.filter { run in ArticleCase.all.contains { $0.cell(run.allocator) == run.cell } }
         let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(articleRuns))
         return "```\nCells ranked by median peak RSS delta, smallest first.\n" + SummaryTable.render(summaries) + "```\n"
@@ -156,7 +156,7 @@ public struct ReportFigures {
 
     /// Each strategy's peak RSS over baseline warmed up and cold, and the difference: what the
     /// first request of a process costs. Fetch only; medians over runs.
-    public func coldWarmTable() -> String {
+    package func coldWarmTable() -> String {
         guard let coldWarm else { return "No cold-warm runs: run `scripts/cold-warm.sh results/cold-warm`.\n" }
         var header = ["strategy"]
         for allocator in coldWarm.allocators {

@@ -5,17 +5,17 @@ import Report
 /// Reads the committed reference folder (results/) and regenerates this repository's documents
 /// from it: the chart data, REPORT.md's tables and quoted numbers, and README.md's figures.
 /// A run's own folder needs only `RunFolderReport`, which this builds on.
-public struct ResultsReport: ResultsFolder {
-    public var directory: URL
+package struct ResultsReport: ResultsFolder {
+    package var directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     private var run: RunFolderReport { RunFolderReport(directory: directory) }
 
     /// The run's figures (trials.csv required) and every committed study the folder holds.
-    public func load() throws -> ReportFigures {
+    package func load() throws -> ReportFigures {
         let runFigures = try run.load()
         let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in try run.parse(url) { try TrialsCSV.parse($0) } }
         var validation: [[String: Double]]?
@@ -51,14 +51,14 @@ public struct ResultsReport: ResultsFolder {
 
     /// Writes the `.dat` files and `vars.gp` into `folder` (the run's, holders.dat and encodings.dat).
     @discardableResult
-    public func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
+    package func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
         var files = RunFolderReport.chartFiles(figures.run, holders: figures.holdersChart)
         if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
         return try RunFolderReport.writeChartData(files, to: folder)
     }
 
     /// Regenerates the marked parts of the document at `url` (REPORT.md or README.md).
-    public func updateReport(_ figures: ReportFigures, at url: URL) throws {
+    package func updateReport(_ figures: ReportFigures, at url: URL) throws {
         try RunFolderReport.update(at: url, blocks: figures.blocks(), values: figures.values())
     }
 }

@@ -11,20 +11,20 @@ import Scenarios
 /// `scenario_download_thumbnail_cap4_peak_mb`, `scenario_fault_truncate_retries2_sent_mb`,
 /// `scenario_mem100_data_full_status`, `scenario_speed5_data_peak_mb`; and a few aggregates
 /// (ranges over the caps, the speed that wasted most).
-public struct ScenarioDocument: Sendable {
+package struct ScenarioDocument: Sendable {
     /// The CSVs a folder may hold, by file name.
-    public static let caps = "scenario.csv"
-    public static let memoryLimit = "scenario-memory-limit.csv"
-    public static let faults = "scenario-faults.csv"
-    public static let speed = "scenario-speed.csv"
-    public static let files = [caps, memoryLimit, faults, speed]
+    package static let caps = "scenario.csv"
+    package static let memoryLimit = "scenario-memory-limit.csv"
+    package static let faults = "scenario-faults.csv"
+    package static let speed = "scenario-speed.csv"
+    package static let files = [caps, memoryLimit, faults, speed]
 
-    public private(set) var blocks: [String: String] = [:]
-    public private(set) var values: [String: String] = [:]
+    package private(set) var blocks: [String: String] = [:]
+    package private(set) var values: [String: String] = [:]
 
     /// From CSV texts by file name (`files`); names missing from `csvs` are skipped. Errors name a
     /// file by its name in `folder` when one is given.
-    public init(csvs: [String: String], folder: URL? = nil) throws {
+    package init(csvs: [String: String], folder: URL? = nil) throws {
         func path(_ name: String) -> String { folder?.appendingPathComponent(name).path ?? name }
         if let text = csvs[Self.caps] {
             blocks["scenario-peaks"] = try ScenarioCSV.peakTables(text, path: path(Self.caps))
@@ -40,7 +40,7 @@ public struct ScenarioDocument: Sendable {
     }
 
     /// From the CSVs present in `folder`.
-    public init(folder: URL) throws {
+    package init(folder: URL) throws {
         var csvs: [String: String] = [:]
         for name in Self.files {
             if let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) { csvs[name] = text }

@@ -5,22 +5,22 @@ import Foundation
 /// appended with one write(2), so the cost of a row does not grow with the rows before it and a
 /// run killed at any moment (SIGKILL included) leaves every complete row readable. A row cut
 /// short by such a kill is the file's last, unterminated line: `reopen` drops it before appending.
-public final class AppendedRows {
-    public let url: URL
+package final class AppendedRows {
+    package let url: URL
     private let descriptor: Int32
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Starts the file anew with `header` (one CSV line, without its newline).
-    public convenience init(url: URL, header: String) throws {
+    package convenience init(url: URL, header: String) throws {
         try self.init(url: url, header: header, keepRows: false)
     }
 
     /// Opens the file of an interrupted run to go on appending: a torn last line is cut off and a
     /// file without its header (empty, or missing) gets it.
-    public static func reopen(url: URL, header: String) throws -> AppendedRows {
+    package static func reopen(url: URL, header: String) throws -> AppendedRows {
         try AppendedRows(url: url, header: header, keepRows: true)
     }
 
@@ -46,7 +46,7 @@ public final class AppendedRows {
 
     /// Appends `text` (whole lines, each ending in "\n") in one write(2) (more only if the kernel
     /// takes part of it): the rows reach the file before this returns.
-    public func append(_ text: String) throws {
+    package func append(_ text: String) throws {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -4,20 +4,20 @@ import Foundation
 /// Writes a results file through `SafeFile`: a regular file is replaced atomically, a symlink's
 /// target is replaced and the link kept, a device or a read FIFO is written through, anything else
 /// refused. On every failure (a full disk, a read-only folder) nothing is left behind.
-public enum AtomicFile {
-    public struct WriteError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
+package enum AtomicFile {
+    package struct WriteError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
         /// The path is not something a file can be written to (a folder, a FIFO nobody reads).
-        public var notAFile = false
-        public var description: String { "cannot write \(path): \(reason)" }
+        package var notAFile = false
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
-    public static func write(_ contents: String, to url: URL) throws {
+    package static func write(_ contents: String, to url: URL) throws {
         try write(Data(contents.utf8), to: url)
     }
 
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -4,15 +4,15 @@ import BenchCore
 /// Turns the results into the tidy, already aggregated files the gnuplot scripts read:
 /// whitespace-separated `.dat` tables (blocks split by two blank lines, gnuplot's `index`)
 /// and `vars.gp`, which names what the blocks are. gnuplot only draws; every number is made here.
-public struct ChartData {
-    public var summaries: [CellSummary]
-    public var trials: [TrialResult]
-    public var timelineRuns: [TimelineRun]
-    public var sweep: [SweepSeries]
+package struct ChartData {
+    package var summaries: [CellSummary]
+    package var trials: [TrialResult]
+    package var timelineRuns: [TimelineRun]
+    package var sweep: [SweepSeries]
 
     static let megabyte = 1_000_000.0
 
-    public init(trials: [TrialResult], timelines: [RunKey: [TimelinePoint]], sweep: [(step: SweepStep, result: TrialResult)]) {
+    package init(trials: [TrialResult], timelines: [RunKey: [TimelinePoint]], sweep: [(step: SweepStep, result: TrialResult)]) {
         self.trials = trials
         summaries = CellSummary.summarize(trials)
         timelineRuns = TimelineRun.chosen(from: trials).compactMap { run in
@@ -25,16 +25,16 @@ public struct ChartData {
     }
 
     /// The allocators in the order they appear in the results.
-    public var allocators: [Allocator] {
+    package var allocators: [Allocator] {
         summaries.map(\.cell.allocator).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 
-    public func summary(_ cell: TrialCell) -> CellSummary? {
+    package func summary(_ cell: TrialCell) -> CellSummary? {
         summaries.first { $0.cell == cell }
     }
 
     /// File name -> contents.
-    public func files() -> [String: String] {
+    package func files() -> [String: String] {
         var files = [
             "article.dat": articleTable(),
             "matrix.dat": matrixTable(),
@@ -67,7 +67,7 @@ public struct ChartData {
     // MARK: Chart 4: every cell, ranked
 
     /// The strategy x renderer rows, smallest first by the mean of the allocators' medians.
-    public var rankedCases: [(strategy: String, render: RenderMode)] {
+    package var rankedCases: [(strategy: String, render: RenderMode)] {
         var keys: [String] = []
         var medians: [String: [Double]] = [:]
         var cases: [String: (String, RenderMode)] = [:]
@@ -209,12 +209,12 @@ public struct ChartData {
 }
 
 /// One run drawn on the memory-over-time chart, with what is needed to put it over its baseline.
-public struct TimelineRun: Sendable {
-    public var key: RunKey
-    public var baselineRSS: Int
-    public var baselineAllocated: Int
-    public var fetchSeconds: Double
-    public var points: [TimelinePoint] = []
+package struct TimelineRun: Sendable {
+    package var key: RunKey
+    package var baselineRSS: Int
+    package var baselineAllocated: Int
+    package var fetchSeconds: Double
+    package var points: [TimelinePoint] = []
 
     /// For each article case, the run whose peak RSS delta is its cell's median (the lower middle
     /// for an even count), under the first allocator in the results: typical, not the best or worst.
@@ -233,27 +233,27 @@ public struct TimelineRun: Sendable {
     }
 
     /// The runs `chosen` would pick, so only their lines of timeline.csv need reading.
-    public static func keys(for trials: [TrialResult]) -> Set<RunKey> {
+    package static func keys(for trials: [TrialResult]) -> Set<RunKey> {
         Set(chosen(from: trials).map(\.key))
     }
 }
 
 /// One strategy's peak RSS delta at each payload size of the sweep, and the line through the medians.
-public struct SweepSeries: Sendable {
-    public struct Point: Sendable {
-        public var step: SweepStep
-        public var payloadBytes: Double
-        public var peakRSSDelta: Distribution
+package struct SweepSeries: Sendable {
+    package struct Point: Sendable {
+        package var step: SweepStep
+        package var payloadBytes: Double
+        package var peakRSSDelta: Distribution
     }
 
-    public var strategy: String
-    public var render: RenderMode
-    public var allocator: Allocator
-    public var points: [Point]
+    package var strategy: String
+    package var render: RenderMode
+    package var allocator: Allocator
+    package var points: [Point]
     /// Fitted on the medians: the slope is the bytes held per payload byte.
-    public var fit: LinearFit?
+    package var fit: LinearFit?
 
-    public var title: String {
+    package var title: String {
         render == .none ? strategy : "\(strategy) + \(render.rawValue)"
     }
 

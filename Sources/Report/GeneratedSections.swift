@@ -4,8 +4,8 @@
 /// `<!-- table:article -->` ... `<!-- /table:article -->` for blocks and
 /// `<!-- value:payload_mb -->13.1<!-- /value:payload_mb -->` for a number inside a sentence.
 /// Running it twice gives the same document, so the report can be regenerated at any time.
-public enum GeneratedSections {
-    public static func apply(to document: String, blocks: [String: String], values: [String: String]) throws -> String {
+package enum GeneratedSections {
+    package static func apply(to document: String, blocks: [String: String], values: [String: String]) throws -> String {
         var output = ""
         var rest = Substring(document)
         while let open = rest.range(of: "<!-- ") {
@@ -33,14 +33,14 @@ public enum GeneratedSections {
     }
 
     /// The text between a block's markers, as last generated.
-    public static func block(_ name: String, in document: String) -> String? {
+    package static func block(_ name: String, in document: String) -> String? {
         guard let open = document.range(of: "<!-- table:\(name) -->"),
               let close = document[open.upperBound...].range(of: "<!-- /table:\(name) -->") else { return nil }
         return String(document[open.upperBound..<close.lowerBound])
     }
 }
 
-public enum ReportError: Error, CustomStringConvertible {
+package enum ReportError: Error, CustomStringConvertible {
     /// An input file is absent; `hint` says how to make it.
     case missing(path: String, hint: String)
     /// trials.csv has a header and no rows.
@@ -54,12 +54,12 @@ public enum ReportError: Error, CustomStringConvertible {
     case unknownMarker(kind: String, name: String, known: [String])
 
     /// An input file is absent (as opposed to present but unreadable or malformed).
-    public var isMissingInput: Bool {
+    package var isMissingInput: Bool {
         if case .missing = self { return true }
         return false
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path, let hint): return "\(path) does not exist; \(hint)"
         case .noRows(let path): return "\(path) has no rows"

@@ -4,10 +4,10 @@ import BenchCore
 /// The "who holds the peak" chart's data: each article case under each allocator, at its median run
 /// (by exact heap peak), as one bar stacked by holder. The holders shown are the largest few across
 /// the bars; the rest of each bar is "other holders" and "small blocks".
-public struct HoldersChart: Sendable {
-    public var runs: [HolderRun]
+package struct HoldersChart: Sendable {
+    package var runs: [HolderRun]
 
-    public init(runs: [HolderRun]) { self.runs = runs }
+    package init(runs: [HolderRun]) { self.runs = runs }
 
     /// Holders named in the legend; the others are summed as "other holders".
     static let shown = 5
@@ -18,7 +18,7 @@ public struct HoldersChart: Sendable {
     }
 
     /// holders.dat: a header of column titles, then a row per bar; nil when no article case has holders.
-    public func table() -> String? {
+    package func table() -> String? {
         let bars = ArticleCase.all.flatMap { article in
             Allocator.allCases.compactMap { allocator in medianRun(article.cell(allocator)).map { (article, allocator, $0) } }
         }

@@ -3,8 +3,8 @@ import Foundation
 /// environment.txt: what a reader needs to place a run's numbers (machine, OS, toolchain, the
 /// measured libraries' versions), in the lines of scripts/environment.sh, read by bench itself
 /// from /proc, /etc/os-release, glibc and dpkg's status file (no program is run).
-public enum MachineEnvironment {
-    public static func describe() -> String {
+package enum MachineEnvironment {
+    package static func describe() -> String {
         let packages = installedVersions()
         func version(_ package: String) -> String { packages[package] ?? "not installed" }
         let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))

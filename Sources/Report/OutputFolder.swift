@@ -11,40 +11,40 @@ import Foundation
 /// - every file the run will write checked: one that is a folder, a FIFO or a socket is refused
 ///   (exit 73), and so is one that holds an earlier run's rows, naming that run, unless the
 ///   command was told to replace them (`--replace`).
-public final class OutputFolder: ResultsFolder, Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public enum Kind: Sendable { case cannotCreate, busy }
-        public var kind: Kind
-        public var description: String
+package final class OutputFolder: ResultsFolder, Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package enum Kind: Sendable { case cannotCreate, busy }
+        package var kind: Kind
+        package var description: String
     }
 
     /// A file the run writes into its folder.
-    public struct File: Sendable {
-        public var name: String
+    package struct File: Sendable {
+        package var name: String
         /// Whether it is replaced whole (a second run's file would drop the first run's rows);
         /// false for files that are appended to (scenario.csv) or carry no rows.
-        public var replacesRows: Bool
+        package var replacesRows: Bool
 
-        public init(_ name: String, replacesRows: Bool = true) {
+        package init(_ name: String, replacesRows: Bool = true) {
             self.name = name
             self.replacesRows = replacesRows
         }
     }
 
-    public static let lockFileName = ".bench.lock"
-    public static let latestLinkName = "latest"
+    package static let lockFileName = ".bench.lock"
+    package static let latestLinkName = "latest"
 
-    public let directory: URL
+    package let directory: URL
     /// Names this run in every file it writes (run_id columns, trials.json's context).
-    public let runID: String
+    package let runID: String
     /// The `runs/` folder when the folder was chosen by default (and `latest` is to be updated).
-    public let runsRoot: URL?
+    package let runsRoot: URL?
     private let lockDescriptor: Int32
 
     /// Opens `out`, or a new folder under `runsRoot` when `out` is nil, and checks `files` there
     /// (`replacing`: an earlier run's rows may be overwritten).
     /// `runID`: the id of an interrupted run being resumed (default: a new one).
-    public static func open(out: String?, runsRoot: String = "runs", files: [File] = [], replacing: Bool = false,
+    package static func open(out: String?, runsRoot: String = "runs", files: [File] = [], replacing: Bool = false,
                             runID: String? = nil) throws -> OutputFolder {
         let folder = try open(out: out, runsRoot: runsRoot, runID: runID)
         try folder.check(files, replacing: replacing)
@@ -140,7 +140,7 @@ public final class OutputFolder: ResultsFolder, Sendable {
 
     /// Points `runs/latest` at this run (a relative link, replaced atomically). Only for default folders.
     /// Something else named `latest` (a file or folder of the user's) is left alone.
-    public func markLatest() {
+    package func markLatest() {
         guard let runsRoot else { return }
         let link = runsRoot.appendingPathComponent(Self.latestLinkName).path
         var info = stat()

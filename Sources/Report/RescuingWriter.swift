@@ -5,27 +5,27 @@ import BenchCore
 /// keeps them anyway: in a rescue folder under $TMPDIR, and as a last resort on stderr.
 /// Never throws: a failed write must not cost the rows measured so far.
 /// Used from the thread that runs the trials only.
-public final class RescuingWriter {
-    public let folder: OutputFolder
+package final class RescuingWriter {
+    package let folder: OutputFolder
     /// Why the folder could not be written, once it could not.
-    public private(set) var failure: String?
+    package private(set) var failure: String?
     /// Where the files went instead.
-    public private(set) var rescueFolder: URL?
+    package private(set) var rescueFolder: URL?
     private var rescueFailed = false
     /// The files rows are appended to, by name.
     private var appended: [String: AppendedRows] = [:]
 
-    public init(folder: OutputFolder) {
+    package init(folder: OutputFolder) {
         self.folder = folder
     }
 
     /// Where the files are now: the run's folder, or the rescue folder after a failure.
-    public var currentFolder: URL { rescueFolder ?? folder.directory }
+    package var currentFolder: URL { rescueFolder ?? folder.directory }
 
     /// Writes every file (name -> contents). `final` prints the files on stderr if neither the
     /// folder nor a rescue folder can hold them. Returns the URLs written.
     @discardableResult
-    public func write(_ files: [(name: String, contents: Data)], final: Bool = false) -> [URL] {
+    package func write(_ files: [(name: String, contents: Data)], final: Bool = false) -> [URL] {
         if failure == nil {
             do {
                 return try files.map { file in
@@ -61,7 +61,7 @@ public final class RescuingWriter {
 
     /// Starts (or, `resuming`, reopens) a file that rows are appended to. After a failure nothing
     /// more is appended: the command writes the whole file at the end (into the rescue folder).
-    public func startRows(_ name: String, header: [String], resuming: Bool = false) {
+    package func startRows(_ name: String, header: [String], resuming: Bool = false) {
         guard failure == nil else { return }
         let url = folder.directory.appendingPathComponent(name)
         let line = CSV.line(header)
@@ -74,7 +74,7 @@ public final class RescuingWriter {
     }
 
     /// Appends finished rows (whole lines) to `name`, started by `startRows`.
-    public func append(_ name: String, lines: String) {
+    package func append(_ name: String, lines: String) {
         guard failure == nil, let file = appended[name] else { return }
         do {
             try file.append(lines)
@@ -86,10 +86,10 @@ public final class RescuingWriter {
 
     /// Whether the appended files hold every row: false once a write failed (the whole files then
     /// go to the rescue folder at the end).
-    public var rowsAppended: Bool { failure == nil }
+    package var rowsAppended: Bool { failure == nil }
 
     /// Closes the appended files (before a final whole-file write replaces one).
-    public func finishRows() { appended.removeAll() }
+    package func finishRows() { appended.removeAll() }
 
     private func openRescueFolder() {
         let rescue = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rescue-\(folder.runID)", isDirectory: true)
@@ -105,7 +105,7 @@ public final class RescuingWriter {
     }
 
     /// The closing message after a failure, naming where the files are.
-    public var failureSummary: String? {
+    package var failureSummary: String? {
         guard let failure else { return nil }
         if let rescueFolder, !rescueFailed {
             return "\(failure); the run's files are in \(rescueFolder.path)"

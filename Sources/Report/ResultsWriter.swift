@@ -7,45 +7,45 @@ import BenchCore
 /// trials.csv's and timeline.csv's rows as each run ends; the other files are replaced atomically
 /// at the end. Writing goes through a `RescuingWriter`: when the folder cannot be
 /// written mid-run, the files go to a rescue folder.
-public struct ResultsWriter: ResultsFolder {
-    public static let environmentFileName = "environment.txt"
-    public var directory: URL
-    public var runID: String?
+package struct ResultsWriter: ResultsFolder {
+    package static let environmentFileName = "environment.txt"
+    package var directory: URL
+    package var runID: String?
     var sink: RescuingWriter?
 
     /// A plain writer into `directory` (throws on failure), for tools and tests.
-    public init(directory: URL, runID: String? = nil) {
+    package init(directory: URL, runID: String? = nil) {
         self.directory = directory
         self.runID = runID
     }
 
     /// The writer of a run: its folder's id, and its rescue when the folder fails.
-    public init(rescuing sink: RescuingWriter) {
+    package init(rescuing sink: RescuingWriter) {
         self.directory = sink.folder.directory
         self.runID = sink.folder.runID
         self.sink = sink
     }
 
     /// Rewrites trials.csv whole (tools and tests; a run appends with `appendRow`).
-    public func writeTrials(_ results: [TrialResult]) throws {
+    package func writeTrials(_ results: [TrialResult]) throws {
         try write([("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8))], final: false)
     }
 
     /// Starts trials.csv and timeline.csv (`resuming`: reopens an interrupted run's), each row to be
     /// appended by `appendRow` as its run ends.
-    public func startRows(resuming: Bool = false) {
+    package func startRows(resuming: Bool = false) {
         sink?.startRows("trials.csv", header: TrialsCSV.header(runID: runID), resuming: resuming)
         sink?.startRows("timeline.csv", header: TimelineCSV.header(runID: runID), resuming: resuming)
     }
 
     /// Appends a finished run's row and samples: the cost does not grow with the rows before it.
-    public func appendRow(_ result: TrialResult) {
+    package func appendRow(_ result: TrialResult) {
         sink?.append("trials.csv", lines: TrialsCSV.line(result, runID: runID))
         sink?.append("timeline.csv", lines: TimelineCSV.lines(result, runID: runID))
     }
 
     /// The files written from every row at the end (and the rows' own files, unless they were appended).
-    public func writeAll(_ results: [TrialResult], context: RunContext) throws {
+    package func writeAll(_ results: [TrialResult], context: RunContext) throws {
         var context = context
         context.runID = runID ?? context.runID
         sink?.finishRows()
@@ -63,14 +63,14 @@ public struct ResultsWriter: ResultsFolder {
     }
 
     /// The files as written: in the run's folder, or in the rescue folder after a failure.
-    public var writtenFiles: [URL] {
+    package var writtenFiles: [URL] {
         let folder = sink?.currentFolder ?? directory
         return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
                 Self.environmentFileName].map { folder.appendingPathComponent($0) }
     }
 
     /// The summary files alone, from rows already in the folder (a resumed run that was complete).
-    public func writeSummary(_ results: [TrialResult], context: RunContext) throws {
+    package func writeSummary(_ results: [TrialResult], context: RunContext) throws {
         var context = context
         context.runID = runID ?? context.runID
         try write([

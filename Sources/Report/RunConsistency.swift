@@ -7,13 +7,13 @@ import BenchCore
 /// left from two runs (one interrupted while writing, or two runs on one folder), are refused
 /// rather than reported as if they were a run. Files of older versions (no run id) are checked
 /// for what they have: counts and timelines.
-public enum RunConsistency {
+package enum RunConsistency {
     struct Problem: Error, CustomStringConvertible {
         var description: String
     }
 
     /// Throws a message naming what disagrees; nothing when the files agree or are absent.
-    public static func check(_ folder: any ResultsFolder) throws {
+    package static func check(_ folder: any ResultsFolder) throws {
         var problems: [String] = []
         let manager = FileManager.default
         guard manager.fileExists(atPath: folder.trialsCSV.path),

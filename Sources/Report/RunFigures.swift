@@ -3,30 +3,30 @@ import BenchCore
 
 /// The tables of one run's REPORT.md, computed from its results: what `bench report` writes into
 /// any run folder (the method, the article's four cases, every cell, the sweep).
-public struct RunFigures {
-    public var chart: ChartData
+package struct RunFigures {
+    package var chart: ChartData
     /// `trials.json`'s context of the matrix run, when that file is there.
-    public var context: RunContext?
+    package var context: RunContext?
     /// `environment.txt`, written next to the results when they were measured.
-    public var environment: String?
+    package var environment: String?
 
     static let megabyte = 1_000_000.0
 
-    public init(chart: ChartData, context: RunContext? = nil, environment: String? = nil) {
+    package init(chart: ChartData, context: RunContext? = nil, environment: String? = nil) {
         self.chart = chart
         self.context = context
         self.environment = environment
     }
 
     /// The blocks a run's REPORT.md has (`RunFolderReport.skeleton`).
-    public func blocks() -> [String: String] {
+    package func blocks() -> [String: String] {
         ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
          "sweep": sweepTable(), "sweep-sizes": sweepSizesTable()]
     }
 
     /// The article's four cases: its iOS figure beside our peak RSS over baseline (median and range)
     /// and heap peak, per allocator.
-    public func articleTable() -> String {
+    package func articleTable() -> String {
         var header = ["case", "article (iOS)"]
         for allocator in chart.allocators {
             header += ["\(allocator.title): peak RSS", "\(allocator.title): heap peak", "\(allocator.title): final RSS"]
@@ -47,7 +47,7 @@ public struct RunFigures {
     }
 
     /// Every cell measured, smallest peak first.
-    public func matrixTable() -> String {
+    package func matrixTable() -> String {
         let header = ["strategy + renderer", "allocator", "ok", "median", "p10", "p90", "min", "max", "CV", "heap peak", "final RSS", "B per payload B"]
         var rows: [[String]] = []
         for item in chart.rankedCases {
@@ -67,7 +67,7 @@ public struct RunFigures {
             + MarkdownTable.render(header: header, rows: rows, leftAligned: 2)
     }
 
-    public func sweepTable() -> String {
+    package func sweepTable() -> String {
         guard let first = chart.sweep.first else { return "No sweep.csv: run `make sweep`.\n" }
         var header = ["strategy", "slope (B per payload B)", "intercept (MB)"]
         header += first.points.map { String(format: "%.1f MB", $0.payloadBytes / Self.megabyte) }
@@ -83,7 +83,7 @@ public struct RunFigures {
             + "line fitted on the medians.\n\n" + MarkdownTable.render(header: header, rows: rows, leftAligned: 1)
     }
 
-    public func sweepSizesTable() -> String {
+    package func sweepSizesTable() -> String {
         guard let first = chart.sweep.first else { return "No sweep.csv: run `make sweep`.\n" }
         let rows = first.points.map { point in
             [mb(Double(point.step.targetBytes)), "\(point.step.width) x \(point.step.height)",
@@ -94,11 +94,11 @@ public struct RunFigures {
     }
 
     /// Runs planned per cell (trials.json), or the most any cell has.
-    public var runsPerCell: String {
+    package var runsPerCell: String {
         context.map { String($0.runsPerCell) } ?? String(chart.summaries.map { $0.succeeded + $0.failed }.max() ?? 0)
     }
 
-    public func methodTable() -> String {
+    package func methodTable() -> String {
         var rows: [[String]] = []
         if let context {
             rows.append(["measured", ISO8601DateFormatter().string(from: context.date)])
@@ -129,10 +129,10 @@ public struct RunFigures {
     func grouped(_ value: Int) -> String { Self.grouped(value) }
 
     /// Bytes as MB (10^6 bytes) with one decimal.
-    public static func mb(_ bytes: Double) -> String { String(format: "%.1f", bytes / megabyte) }
+    package static func mb(_ bytes: Double) -> String { String(format: "%.1f", bytes / megabyte) }
 
     /// 13107200 as "13,107,200".
-    public static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var groups: [Substring] = []
         var end = digits.endIndex
@@ -147,18 +147,18 @@ public struct RunFigures {
 
 extension ChartData {
     /// The article image's size on the wire: the largest body a successful article-case run fetched.
-    public var payloadBytes: Int? {
+    package var payloadBytes: Int? {
         trials.filter { run in run.isSuccess && ArticleCase.all.contains { $0.strategy == run.strategy } }
             .compactMap(\.payloadBytes).max()
     }
 
     /// The decoded image's width and height, from a successful full render.
-    public var imageSize: (width: Int, height: Int)? {
+    package var imageSize: (width: Int, height: Int)? {
         guard let run = trials.first(where: { $0.isSuccess && $0.render == .full && $0.imageWidth != nil }),
               let width = run.imageWidth, let height = run.imageHeight else { return nil }
         return (width, height)
     }
 
     /// width x height x 4: the RGBA bitmap a full render keeps.
-    public var bitmapBytes: Int? { imageSize.map { $0.width * $0.height * 4 } }
+    package var bitmapBytes: Int? { imageSize.map { $0.width * $0.height * 4 } }
 }

@@ -3,15 +3,15 @@ import BenchCore
 
 /// Reads one run's folder and writes what is derived from it: the chart data that the gnuplot
 /// scripts draw and the tables of the run's REPORT.md (`bench report`).
-public struct RunFolderReport: ResultsFolder {
-    public var directory: URL
+package struct RunFolderReport: ResultsFolder {
+    package var directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// trials.csv is required; the timeline, sweep, context and environment are used when present.
-    public func load() throws -> RunFigures {
+    package func load() throws -> RunFigures {
         guard FileManager.default.fileExists(atPath: trialsCSV.path) else {
             throw ReportError.missing(path: trialsCSV.path, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
         }
@@ -42,7 +42,7 @@ public struct RunFolderReport: ResultsFolder {
 
     /// The stacked bars of the holders chart from the first of `files` that exists (the run's own
     /// holders.csv by default).
-    public func holdersChart(from files: [URL]? = nil) throws -> HoldersChart? {
+    package func holdersChart(from files: [URL]? = nil) throws -> HoldersChart? {
         for file in files ?? [directory.appendingPathComponent("holders.csv")]
         where FileManager.default.fileExists(atPath: file.path) {
             return HoldersChart(runs: try parse(file) { try HoldersCSV.parse($0) })
@@ -51,7 +51,7 @@ public struct RunFolderReport: ResultsFolder {
     }
 
     /// The `.dat` files and `vars.gp` of a run: its chart data and, with holders, holders.dat.
-    public static func chartFiles(_ figures: RunFigures, holders: HoldersChart?) -> [String: String] {
+    package static func chartFiles(_ figures: RunFigures, holders: HoldersChart?) -> [String: String] {
         var files = figures.chart.files()
         if let table = holders?.table() { files["holders.dat"] = table }
         return files
@@ -60,7 +60,7 @@ public struct RunFolderReport: ResultsFolder {
     /// Writes `files` into `folder`, removing stale ones this run did not write
     /// (a sweep.dat left from an older sweep.csv would be drawn as if it were current).
     @discardableResult
-    public static func writeChartData(_ files: [String: String], to folder: URL) throws -> [URL] {
+    package static func writeChartData(_ files: [String: String], to folder: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path)
         where (stale.hasSuffix(".dat") || stale == "vars.gp") && files[stale] == nil {
@@ -75,7 +75,7 @@ public struct RunFolderReport: ResultsFolder {
 
     /// Regenerates the marked parts of the document at `url` from `blocks` and `values`; a missing
     /// document is started from the run report's skeleton.
-    public static func update(at url: URL, blocks: [String: String], values: [String: String]) throws {
+    package static func update(at url: URL, blocks: [String: String], values: [String: String]) throws {
         // Only a regular file is read: a FIFO would wait for a writer, a device has no report in it.
         let existing = SafeFile.kind(at: url.path) == .regularFile
             ? (try? String(contentsOf: url, encoding: .utf8)) ?? skeleton : skeleton
@@ -104,7 +104,7 @@ public struct RunFolderReport: ResultsFolder {
         """
 
     /// `body` over the text of `url`, its failures named as the report's errors.
-    public func parse<T>(_ url: URL, _ body: (String) throws -> T) throws -> T {
+    package func parse<T>(_ url: URL, _ body: (String) throws -> T) throws -> T {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)

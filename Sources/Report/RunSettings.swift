@@ -2,41 +2,41 @@ import Foundation
 
 /// The settings a run's rows depend on, recorded in its folder (settings.json) before the first
 /// trial: `--resume` goes on only with the same ones, and names each that differs.
-public struct RunSettings: Codable, Equatable, Sendable {
-    public static let fileName = "settings.json"
+package struct RunSettings: Codable, Equatable, Sendable {
+    package static let fileName = "settings.json"
 
-    public struct Setting: Codable, Equatable, Sendable {
-        public var name: String
-        public var value: String
+    package struct Setting: Codable, Equatable, Sendable {
+        package var name: String
+        package var value: String
     }
 
     /// The bench command that measured ("run", "sweep", "corpus").
-    public var command: String
+    package var command: String
     /// The run_id of the folder's rows: a resumed run writes its rows with the same id.
-    public var runID: String
-    public var settings: [Setting]
+    package var runID: String
+    package var settings: [Setting]
 
-    public init(command: String, runID: String, settings: [(String, String)]) {
+    package init(command: String, runID: String, settings: [(String, String)]) {
         self.command = command
         self.runID = runID
         self.settings = settings.map { Setting(name: $0.0, value: $0.1) }
     }
 
-    public func write(into folder: URL) throws {
+    package func write(into folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted]
         try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
 
     /// The recorded settings, nil when the folder has none; throws when the file is not readable as such.
-    public static func read(from folder: URL) throws -> RunSettings? {
+    package static func read(from folder: URL) throws -> RunSettings? {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         return try JSONDecoder().decode(RunSettings.self, from: data)
     }
 
     /// Each setting that differs, "name: recorded then, now given", in the recorded order.
-    public func differences(from recorded: RunSettings) -> [String] {
+    package func differences(from recorded: RunSettings) -> [String] {
         var differences: [String] = []
         if command != recorded.command { differences.append("command: `bench \(recorded.command)` then, `bench \(command)` now") }
         let old = Dictionary(recorded.settings.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -2,12 +2,12 @@ import BenchCore
 import Foundation
 
 /// A folder given to `bench merge`, with its shard record.
-public struct ShardFolder: Sendable {
-    public var path: String
-    public var record: ShardRecord
-    public var shard: Shard
+package struct ShardFolder: Sendable {
+    package var path: String
+    package var record: ShardRecord
+    package var shard: Shard
 
-    public init(path: String, record: ShardRecord) throws(ShardRecord.ReadError) {
+    package init(path: String, record: ShardRecord) throws(ShardRecord.ReadError) {
         guard let shard = record.parsedShard else { throw .malformed(path: path, problem: "shard '\(record.shard)' is not i/n") }
         self.path = path
         self.record = record
@@ -17,17 +17,17 @@ public struct ShardFolder: Sendable {
 
 /// Whether shard folders are parts of one measurement: the same kind, shard count, harness,
 /// libraries, settings and corpus, each shard once. What is left is the cover: the shards missing.
-public enum ShardMerge {
-    public struct Mismatch: Error, CustomStringConvertible {
-        public var differences: [String]
-        public var description: String {
+package enum ShardMerge {
+    package struct Mismatch: Error, CustomStringConvertible {
+        package var differences: [String]
+        package var description: String {
             "the folders are not shards of one measurement: " + differences.joined(separator: "; ")
         }
     }
 
     /// Throws every difference, each naming the shards and values; returns the shards (1-based)
     /// of `count` that no folder holds.
-    public static func missingShards(_ folders: [ShardFolder]) throws(Mismatch) -> [Int] {
+    package static func missingShards(_ folders: [ShardFolder]) throws(Mismatch) -> [Int] {
         guard let first = folders.min(by: { $0.shard.index < $1.shard.index }) else { return [] }
         var differences: [String] = []
         let name = { (folder: ShardFolder) in "shard \(folder.record.shard) (\(folder.path))" }
@@ -69,11 +69,11 @@ public enum ShardMerge {
 }
 
 /// A shard folder's rows that cannot be read: missing (exit 66) or malformed (exit 65).
-public struct MergeInputError: Error, CustomStringConvertible {
-    public var isMissing: Bool
-    public var description: String
+package struct MergeInputError: Error, CustomStringConvertible {
+    package var isMissing: Bool
+    package var description: String
 
-    public init(missing: Bool, _ description: String) {
+    package init(missing: Bool, _ description: String) {
         isMissing = missing
         self.description = description
     }

@@ -5,35 +5,35 @@ import Foundation
 /// its sibling shards: which shard, on which machine, by which harness and libraries, with which
 /// settings (every option that changes a figure, by its option name), and for a corpus the whole
 /// corpus's size and digest (so shards of two different corpora are not joined).
-public struct ShardRecord: Codable, Sendable, Equatable {
-    public static let fileName = "shard.json"
+package struct ShardRecord: Codable, Sendable, Equatable {
+    package static let fileName = "shard.json"
     /// Bumped when what a trial measures changes, so shards of two versions are not joined.
-    public static let harnessVersion = "bench results 1"
+    package static let harnessVersion = "bench results 1"
 
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         case run, corpus
 
         /// The rows file that marks the folder's kind.
-        public var rowsFile: String { self == .run ? "trials.csv" : "corpus.csv" }
+        package var rowsFile: String { self == .run ? "trials.csv" : "corpus.csv" }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// "i/n".
-    public var shard: String
+    package var shard: String
     /// The host name of the machine that measured.
-    public var machine: String
-    public var harness: String
+    package var machine: String
+    package var harness: String
     /// The commit bench was built from, when the environment says (GITHUB_SHA in GitHub Actions, or BENCH_COMMIT).
-    public var commit: String?
-    public var runID: String
-    public var settings: [String: String]
+    package var commit: String?
+    package var runID: String
+    package var settings: [String: String]
     /// The measured libraries and toolchain (environment.txt's version lines): decoders of another
     /// version are another measurement.
-    public var libraries: [String: String]
-    public var corpusEntries: Int?
-    public var corpusDigest: String?
+    package var libraries: [String: String]
+    package var corpusEntries: Int?
+    package var corpusDigest: String?
 
-    public init(kind: Kind, shard: Shard, runID: String, settings: [String: String],
+    package init(kind: Kind, shard: Shard, runID: String, settings: [String: String],
                 corpusEntries: Int? = nil, corpusDigest: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.kind = kind
@@ -49,7 +49,7 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     }
 
     /// The parsed shard; nil when the file holds something else.
-    public var parsedShard: Shard? { Shard(shard) }
+    package var parsedShard: Shard? { Shard(shard) }
 
     /// The lines of environment.txt that name versions (not the CPU, memory, OS or kernel, which
     /// machines of one CI pool may differ in without changing what a decoder allocates).
@@ -65,17 +65,17 @@ public struct ShardRecord: Codable, Sendable, Equatable {
         return found
     }
 
-    public func write(in folder: URL) throws {
+    package func write(in folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
 
-    public enum ReadError: Error, CustomStringConvertible {
+    package enum ReadError: Error, CustomStringConvertible {
         case notSharded(folder: String)
         case malformed(path: String, problem: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notSharded(let folder):
                 return "\(folder) has no \(ShardRecord.fileName): it is not a folder written with --shard i/n (or not a results folder)"
@@ -84,7 +84,7 @@ public struct ShardRecord: Codable, Sendable, Equatable {
         }
     }
 
-    public static func read(in folder: URL) throws(ReadError) -> ShardRecord {
+    package static func read(in folder: URL) throws(ReadError) -> ShardRecord {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { throw .notSharded(folder: folder.path) }
         let record: ShardRecord

@@ -4,8 +4,8 @@ import Foundation
 /// Joins the folders of `bench run --shard i/n`: every shard's trials (from trials.json, holders
 /// included) and timelines, written as one run's files, trials.csv with a machine column, then
 /// REPORT.md and the chart data as `bench report` makes them.
-public enum ShardedRunMerge {
-    public static func merge(_ shards: [ShardFolder], into folder: OutputFolder, command: String) throws {
+package enum ShardedRunMerge {
+    package static func merge(_ shards: [ShardFolder], into folder: OutputFolder, command: String) throws {
         var rows: [(result: TrialResult, machine: String)] = []
         var first: RunContext?
         var planned = 0, completed = 0

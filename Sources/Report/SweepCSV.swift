@@ -2,12 +2,12 @@ import Foundation
 import BenchCore
 
 /// The fixture one sweep step measured: the payload size aimed at and the image that gives it.
-public struct SweepStep: Sendable, Equatable {
-    public var targetBytes: Int
-    public var width: Int
-    public var height: Int
+package struct SweepStep: Sendable, Equatable {
+    package var targetBytes: Int
+    package var width: Int
+    package var height: Int
 
-    public init(targetBytes: Int, width: Int, height: Int) {
+    package init(targetBytes: Int, width: Int, height: Int) {
         self.targetBytes = targetBytes
         self.width = width
         self.height = height
@@ -16,10 +16,10 @@ public struct SweepStep: Sendable, Equatable {
 
 /// `sweep.csv`: trials.csv's columns for every run of every size, after three columns that say
 /// which fixture the run fetched. Reading it back finds trials.csv's columns by name as usual.
-public enum SweepCSV {
-    public static let stepColumns = ["target_bytes", "fixture_width", "fixture_height"]
+package enum SweepCSV {
+    package static let stepColumns = ["target_bytes", "fixture_width", "fixture_height"]
 
-    public static func render(_ rows: [(step: SweepStep, result: TrialResult)], runID: String? = nil) -> String {
+    package static func render(_ rows: [(step: SweepStep, result: TrialResult)], runID: String? = nil) -> String {
         let trials = TrialsCSV.render(rows.map(\.result), runID: runID).split(separator: "\n", omittingEmptySubsequences: false)
         var lines = [CSV.line(stepColumns) + "," + trials[0]]
         for (offset, row) in rows.enumerated() {
@@ -29,7 +29,7 @@ public enum SweepCSV {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func parse(_ text: String) throws -> [(step: SweepStep, result: TrialResult)] {
+    package static func parse(_ text: String) throws -> [(step: SweepStep, result: TrialResult)] {
         let results = try TrialsCSV.parse(text)
         let rows = try CSV.parse(text).filter { !($0.count == 1 && $0[0].isEmpty) }
         let header = rows[0]

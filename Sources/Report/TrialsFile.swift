@@ -3,8 +3,8 @@ import BenchCore
 
 /// Reads a run's export back, whichever format it is in: trials.json (`{context, trials}`)
 /// or trials.csv. JSON is recognised by its first character, not by the file's name.
-public enum TrialsFile {
-    public enum LoadError: Error, CustomStringConvertible, Equatable {
+package enum TrialsFile {
+    package enum LoadError: Error, CustomStringConvertible, Equatable {
         case missing(path: String)
         /// No rows: an empty file, a header only, or `"trials": []`.
         case empty(path: String)
@@ -12,7 +12,7 @@ public enum TrialsFile {
         /// A folder where a file was expected (a run's folder instead of its trials.json).
         case folder(path: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing(let path): return "\(path): no such file"
             case .empty(let path): return "\(path): no trials in the file"
@@ -27,7 +27,7 @@ public enum TrialsFile {
 
     /// A file whose last line is cut short (a run killed while appending it) is read without that
     /// line, with a note; any other fault is the file's.
-    public static func parseDroppingTornLine(_ text: String, path: String) throws -> [TrialResult] {
+    package static func parseDroppingTornLine(_ text: String, path: String) throws -> [TrialResult] {
         do {
             return try TrialsCSV.parse(text)
         } catch {
@@ -38,7 +38,7 @@ public enum TrialsFile {
         }
     }
 
-    public static func load(_ path: String) throws -> [TrialResult] {
+    package static func load(_ path: String) throws -> [TrialResult] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw LoadError.missing(path: path) }
         if isFolder.boolValue { throw LoadError.folder(path: path) }
@@ -89,7 +89,7 @@ public enum TrialsFile {
 
 extension JSONDecoder {
     /// Reads what `JSONExport.encoded()` writes (ISO 8601 dates).
-    public static var trials: JSONDecoder {
+    package static var trials: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

@@ -4,8 +4,8 @@ import Synchronization
 /// A thread-safe cache that keeps its total cost at or under `costLimit`, evicting the least
 /// recently used entries first. Foundation's NSCache on Linux evicts the cheapest entries
 /// first and only inside setObject (see ARTICLE.md), so decoded images get this instead.
-public final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    public let costLimit: Int
+package final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    package let costLimit: Int
     private struct State {
         var entries: [Key: (value: Value, cost: Int, lastUse: UInt64)] = [:]
         var useClock: UInt64 = 0
@@ -15,12 +15,12 @@ public final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: 
     private let state = Mutex(State())
 
     /// - Parameter costLimit: the most the entries may cost together, in bytes.
-    public init(costLimit: Int) {
+    package init(costLimit: Int) {
         precondition(costLimit >= 0, "a cost limit cannot be negative")
         self.costLimit = costLimit
     }
 
-    public func value(for key: Key) -> Value? {
+    package func value(for key: Key) -> Value? {
         state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
             state.useClock += 1
@@ -32,7 +32,7 @@ public final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: 
 
     /// Stores `value`, then evicts least recently used entries until the total fits.
     /// A value that costs more than the whole limit is not stored.
-    public func insert(_ value: Value, for key: Key, cost: Int) {
+    package func insert(_ value: Value, for key: Key, cost: Int) {
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) { state.cost -= old.cost }
             guard cost <= costLimit else { return }
@@ -48,7 +48,7 @@ public final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: 
         }
     }
 
-    public var totalCost: Int { state.withLock { $0.cost } }
-    public var count: Int { state.withLock { $0.entries.count } }
-    public var evictionCount: Int { state.withLock { $0.evicted } }
+    package var totalCost: Int { state.withLock { $0.cost } }
+    package var count: Int { state.withLock { $0.entries.count } }
+    package var evictionCount: Int { state.withLock { $0.evicted } }
 }

@@ -8,27 +8,27 @@ import LoopbackServer
 /// cycle over a few fixtures of different sizes) from the loopback server, runs the scroll in
 /// a child, and adds what only the parent can see: bytes the server sent, its request count,
 /// and files the child left in its work folder.
-public struct ListScrollScenario {
-    public struct Settings {
-        public var strategy: ScrollStrategy
-        public var render: RenderMode
-        public var rows = 100
-        public var visibleRows = 8
-        public var rowsPerSecond = 20.0
-        public var maxConcurrent = 4
-        public var cacheLimitBytes = 0
-        public var maxPixel = 256
-        public var maxImagePixels = DecodeBudget.defaultMaxImagePixels
-        public var bandwidthBytesPerSecond: Int?
-        public var fixtures: [FixtureSpec]
-        public var fixtureCacheDirectory: URL
-        public var timeoutSeconds = 120.0
-        public var retries = 0
-        public var fault: ScrollFault?
-        public var faultEvery = 4
-        public var memoryLimitBytes: Int?
+package struct ListScrollScenario {
+    package struct Settings {
+        package var strategy: ScrollStrategy
+        package var render: RenderMode
+        package var rows = 100
+        package var visibleRows = 8
+        package var rowsPerSecond = 20.0
+        package var maxConcurrent = 4
+        package var cacheLimitBytes = 0
+        package var maxPixel = 256
+        package var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+        package var bandwidthBytesPerSecond: Int?
+        package var fixtures: [FixtureSpec]
+        package var fixtureCacheDirectory: URL
+        package var timeoutSeconds = 120.0
+        package var retries = 0
+        package var fault: ScrollFault?
+        package var faultEvery = 4
+        package var memoryLimitBytes: Int?
 
-        public init(strategy: ScrollStrategy, render: RenderMode, fixtures: [FixtureSpec], fixtureCacheDirectory: URL) {
+        package init(strategy: ScrollStrategy, render: RenderMode, fixtures: [FixtureSpec], fixtureCacheDirectory: URL) {
             self.strategy = strategy
             self.render = render
             self.fixtures = fixtures
@@ -37,19 +37,19 @@ public struct ListScrollScenario {
     }
 
     /// The default fixtures: a photo library's mix, from 0.5 to 24 megapixels (seeds make them distinct).
-    public static let defaultFixtures: [FixtureSpec] = [
+    package static let defaultFixtures: [FixtureSpec] = [
         (6000, 4000), (800, 600), (4000, 3000), (1600, 1200), (3000, 2000), (1024, 768), (2400, 1600), (1200, 900),
     ].enumerated().map { FixtureSpec(width: $0.element.0, height: $0.element.1, quality: 85, seed: UInt64(100 + $0.offset)) }
 
-    public var settings: Settings
-    public var launcher: ScenarioLauncher
+    package var settings: Settings
+    package var launcher: ScenarioLauncher
 
-    public init(settings: Settings, launcher: ScenarioLauncher = ScenarioLauncher()) {
+    package init(settings: Settings, launcher: ScenarioLauncher = ScenarioLauncher()) {
         self.settings = settings
         self.launcher = launcher
     }
 
-    public func run(workDirectory: URL) throws -> ScrollResult {
+    package func run(workDirectory: URL) throws -> ScrollResult {
         let bodies = try settings.fixtures.map { try Data(contentsOf: FixtureGenerator.cachedFixture($0, in: settings.fixtureCacheDirectory)) }
         let warmup = try Data(contentsOf: FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 48, seed: 7),
                                                                          in: settings.fixtureCacheDirectory))
@@ -85,7 +85,7 @@ public struct ListScrollScenario {
 
     /// A result with these settings and nothing measured: what scenario.csv's settings columns of
     /// this scroll will say, known before it runs.
-    public var plannedResult: ScrollResult {
+    package var plannedResult: ScrollResult {
         let placeholder = URL(string: "http://127.0.0.1/")!
         var result = ScrollResult(spec: makeSpec(rowURL: { _ in placeholder }, warmupURL: nil,
                                                  workDirectory: FileManager.default.temporaryDirectory))

@@ -10,10 +10,10 @@ import Probe
 /// the address space malloc reserves without touching, which says little about memory; and
 /// cgroup v2 is not available here (/sys/fs/cgroup has no cgroup.controllers).
 /// Because a trapped child cannot report, it keeps its peak RSS in a file the parent reads.
-public enum MemoryBudget {
+package enum MemoryBudget {
     static let peakFileName = "peak-rss"
 
-    public static func apply(limitBytes: Int) throws {
+    package static func apply(limitBytes: Int) throws {
         // Below what is mapped already, every later allocation fails, threads cannot start and
         // the child hangs rather than dies: say so instead.
         if let used = dataSegmentBytes(), limitBytes < used + 16 << 20 {
@@ -43,7 +43,7 @@ public enum MemoryBudget {
     }
 
     /// Writes VmHWM to `<folder>/peak-rss` every 10 ms (one open descriptor, 8 bytes, no allocation per write).
-    public static func recordPeak(in folder: URL) -> DispatchSourceTimer? {
+    package static func recordPeak(in folder: URL) -> DispatchSourceTimer? {
         let descriptor = open(folder.appendingPathComponent(peakFileName).path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "peak-rss"))
@@ -57,7 +57,7 @@ public enum MemoryBudget {
     }
 
     /// The last peak a child recorded in `folder`, or nil.
-    public static func recordedPeak(in folder: URL) -> Int? {
+    package static func recordedPeak(in folder: URL) -> Int? {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(peakFileName)), data.count == 8 else { return nil }
         return Int(data.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
     }

@@ -12,19 +12,19 @@ import Synchronization
 /// OperationQueue with maxConcurrentOperationCount would: a request holds its slot from the
 /// start of its transfer until its image is decoded (or its cancelled task has reported back).
 /// Cancelling a waiting row drops it; cancelling a running one cancels its URLSession task.
-public final class RowLoader: Sendable {
-    public struct Counters: Sendable {
-        public var started = 0, completed = 0, cancelled = 0, failed = 0
+package final class RowLoader: Sendable {
+    package struct Counters: Sendable {
+        package var started = 0, completed = 0, cancelled = 0, failed = 0
         /// Requests started again after a failure (each is also counted in `started`).
-        public var retried = 0
-        public var bytesDelivered = 0
+        package var retried = 0
+        package var bytesDelivered = 0
         /// Partial downloads of cancelled tasks that FoundationNetworking left in TMPDIR, removed by us.
-        public var orphanedFilesRemoved = 0
+        package var orphanedFilesRemoved = 0
     }
 
     /// Called on a background queue with the row's image (nil for render `none`), or the error
     /// that remained after every retry (the row then shows a fallback placeholder).
-    public typealias Delivery = @Sendable (_ row: Int, _ image: Result<DecodedImage?, Error>) -> Void
+    package typealias Delivery = @Sendable (_ row: Int, _ image: Result<DecodedImage?, Error>) -> Void
 
     private let strategy: ScrollStrategy
     private let render: RenderMode
@@ -45,7 +45,7 @@ public final class RowLoader: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, retries: Int = 0,
+    package init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, retries: Int = 0,
                 maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels, deliver: @escaping Delivery) {
         self.maxImagePixels = maxImagePixels
         self.retries = retries
@@ -61,10 +61,10 @@ public final class RowLoader: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    public var snapshot: Counters { state.withLock { $0.counters } }
+    package var snapshot: Counters { state.withLock { $0.counters } }
 
     /// Fetches `url` once outside any measurement, so the session and decoder are set up.
-    public func warmUp(url: URL) throws {
+    package func warmUp(url: URL) throws {
         let warmed = BlockingCompletion<DecodedImage?>()
         makeTask(url: url) { warmed.finish($0) }.resume()
         _ = try warmed.wait()
@@ -72,12 +72,12 @@ public final class RowLoader: Sendable {
         state.withLock { $0.counters = Counters() }
     }
 
-    public func request(row: Int, url: URL) {
+    package func request(row: Int, url: URL) {
         state.withLock { $0.waiting.append((row, url, 0)) }
         startWaiting()
     }
 
-    public func cancel(row: Int) {
+    package func cancel(row: Int) {
         let task: URLSessionTask? = state.withLock { state in
             state.waiting.removeAll { $0.row == row }
             guard let running = state.running.removeValue(forKey: row) else { return nil }
@@ -183,7 +183,7 @@ public final class RowLoader: Sendable {
     }
 
     /// True when nothing waits and every started request has reported back.
-    public var isIdle: Bool { state.withLock { $0.slotsInUse == 0 && $0.waiting.isEmpty } }
+    package var isIdle: Bool { state.withLock { $0.slotsInUse == 0 && $0.waiting.isEmpty } }
 
     /// A cancelled download task reports no file, and FoundationNetworking never deletes its
     /// partial `<UUID>.tmp` in TMPDIR. When no request is in progress no task owns a temporary

@@ -5,7 +5,7 @@ import BenchCore
 /// Every row says what produced it: every setting of the scroll (the server's bandwidth and the
 /// fixture sizes included) and the `run_id` of the invocation, so that rows appended by
 /// invocations with other settings are told apart (`groups`).
-public enum ScenarioCSV {
+package enum ScenarioCSV {
     static let columns: [(name: String, value: @Sendable (ScrollResult) -> String)] = [
         ("scenario", { _ in "list-scroll" }),
         ("strategy", { $0.spec.strategy.rawValue }),
@@ -55,15 +55,15 @@ public enum ScenarioCSV {
         ("error", { $0.error }),
     ]
 
-    public static var header: String { CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn]) }
+    package static var header: String { CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn]) }
 
-    public static func line(_ result: ScrollResult, runID: String) -> String {
+    package static func line(_ result: ScrollResult, runID: String) -> String {
         CSV.line(columns.map { $0.value(result) } + [runID])
     }
 
     /// The file with `results` of the invocation `runID` added after the rows it already has
     /// (`existing`: its text, empty for a new file). Refuses a file with other columns, naming `path`.
-    public static func appending(_ results: [ScrollResult], runID: String, to existing: String, path: String) throws -> String {
+    package static func appending(_ results: [ScrollResult], runID: String, to existing: String, path: String) throws -> String {
         let text = existing.isEmpty ? header + "\n" : existing
         guard text.hasPrefix(header + "\n") else {
             throw ScenarioError.foreignColumns(path: path)
@@ -74,37 +74,37 @@ public enum ScenarioCSV {
     // MARK: Reading: rows grouped by the settings that produced them
 
     /// What a chart or a table compares within one group: these may differ between its rows.
-    public static let comparedColumns: Set<String> = ["strategy", "render", "max_concurrent"]
+    package static let comparedColumns: Set<String> = ["strategy", "render", "max_concurrent"]
     /// Columns that say how a scroll was set up; rows that differ in any but `comparedColumns` are in different groups.
-    public static let settingColumns = ["allocator", "rows", "visible_rows", "rows_per_second", "cache_limit_bytes",
+    package static let settingColumns = ["allocator", "rows", "visible_rows", "rows_per_second", "cache_limit_bytes",
                                         "max_pixel", "max_image_pixels", "bandwidth_bytes_per_second", "sizes",
                                         "fault", "fault_every", "retries", "memory_limit_bytes"]
     /// Settings that files written before they were recorded (no `run_id` column) do not have.
-    public static let unrecordedInOldFiles = ["max_image_pixels", "bandwidth_bytes_per_second", "sizes"]
+    package static let unrecordedInOldFiles = ["max_image_pixels", "bandwidth_bytes_per_second", "sizes"]
     /// The value `groups` gives a setting an old file did not record.
-    public static let notRecorded = "not recorded"
+    package static let notRecorded = "not recorded"
 
     /// The header of files written before the settings columns and `run_id` (the committed
     /// results/scenario*.csv): still read, their missing settings `notRecorded`.
     static let oldHeader = CSV.line(columns.map(\.name).filter { !unrecordedInOldFiles.contains($0) })
 
     /// One setting of a group, and rows of a file grouped by their settings.
-    public struct Group: Equatable, Sendable {
+    package struct Group: Equatable, Sendable {
         /// `settingColumns` with this group's values, in that order.
-        public var settings: [(column: String, value: String)]
+        package var settings: [(column: String, value: String)]
         /// The rows, each as column name to value, in file order.
-        public var rows: [[String: String]]
+        package var rows: [[String: String]]
         /// The invocations (run ids) whose rows are in the group; empty for an old file.
-        public var runIDs: [String]
+        package var runIDs: [String]
 
-        public static func == (a: Group, b: Group) -> Bool {
+        package static func == (a: Group, b: Group) -> Bool {
             a.settings.elementsEqual(b.settings, by: { $0 == $1 }) && a.rows == b.rows && a.runIDs == b.runIDs
         }
     }
 
     /// The rows of a scenario CSV grouped by their settings, in order of first appearance. Rows
     /// that differ only in `comparedColumns` share a group; any other setting starts another.
-    public static func groups(_ text: String, path: String) throws -> [Group] {
+    package static func groups(_ text: String, path: String) throws -> [Group] {
         let table: [[String]]
         do { table = try CSV.parse(text) } catch { throw ScenarioError.malformed(path: path, reason: "\(error)") }
         guard let names = table.first else { throw ScenarioError.malformed(path: path, reason: "it is empty") }
@@ -131,7 +131,7 @@ public enum ScenarioCSV {
 
     /// The one group of a file that a chart draws whole; refuses rows of several settings,
     /// naming the settings that differ and their values.
-    public static func singleGroup(_ text: String, path: String) throws -> Group? {
+    package static func singleGroup(_ text: String, path: String) throws -> Group? {
         let all = try groups(text, path: path)
         guard all.count > 1 else { return all.first }
         let differing = settingColumns.compactMap { column -> (column: String, values: [String])? in
@@ -151,7 +151,7 @@ extension ScenarioCSV {
     /// SCENARIO.md's peak table (`<!-- table:scenario-peaks -->`): per settings group, the settings
     /// in one line, then peak RSS over baseline in MB by cap (rows) and strategy and renderer
     /// (columns), median of the successful runs [min–max]. Groups never share a table.
-    public static func peakTables(_ text: String, path: String) throws -> String {
+    package static func peakTables(_ text: String, path: String) throws -> String {
         try groups(text, path: path).map(peakTable).joined(separator: "\n")
     }
 

@@ -1,7 +1,7 @@
 import Glibc
 
 /// A scenario that cannot be set up or run, with a message a person can act on.
-public enum ScenarioError: Error, CustomStringConvertible, Equatable {
+package enum ScenarioError: Error, CustomStringConvertible, Equatable {
     /// `--memory-limit` is below what the child already uses (VmData) plus 16 MiB of room.
     case memoryLimitTooSmall(limitBytes: Int, usedBytes: Int)
     /// setrlimit(RLIMIT_DATA) failed.
@@ -17,7 +17,7 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     /// each differing setting with its values.
     case settingsBeyond(path: String, varying: [String], differing: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .memoryLimitTooSmall(let limit, let used):
             return "--memory-limit \(limit) bytes leaves no room: the child already uses \(used) bytes of RLIMIT_DATA (VmData) before any work; allow at least 16 MiB more"

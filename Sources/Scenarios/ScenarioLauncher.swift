@@ -5,19 +5,19 @@ import Harness
 /// Runs one scroll in a fresh child: `bench _scenario --spec-file <work>/child-spec.json`
 /// (`ChildSpec`, as a trial), report on fd 3, with the same environment as a trial (jemalloc
 /// preloaded when asked) and TMPDIR in its work folder.
-public struct ScenarioLauncher {
-    public static let subcommand = "_scenario"
+package struct ScenarioLauncher {
+    package static let subcommand = "_scenario"
 
     /// A trial's launcher, for the executable and the environment a measured child gets.
-    public var children: ChildProcessLauncher
-    public var executable: String { children.executable }
+    package var children: ChildProcessLauncher
+    package var executable: String { children.executable }
 
-    public init(executable: String? = nil) {
+    package init(executable: String? = nil) {
         children = ChildProcessLauncher(executable: executable)
     }
 
     /// Runs the child; the work folder is left for the caller to inspect and delete.
-    public func launch(_ spec: ScrollSpec) -> ScrollResult {
+    package func launch(_ spec: ScrollSpec) -> ScrollResult {
         var failed = ScrollResult(spec: spec)
         failed.status = .harnessError
         do {

@@ -2,10 +2,10 @@ import BenchCore
 import Foundation
 
 /// The console line printed after each list-scroll run (the CSV has every column).
-public enum ScenarioTable {
-    public static let header = "strategy  render     cap  status   peak RSS  final RSS  peak heap  sent/payload  wasted    started/done/cancelled/failed  cache hits  t-to-image med/max ms"
+package enum ScenarioTable {
+    package static let header = "strategy  render     cap  status   peak RSS  final RSS  peak heap  sent/payload  wasted    started/done/cancelled/failed  cache hits  t-to-image med/max ms"
 
-    public static func line(_ r: ScrollResult) -> String {
+    package static func line(_ r: ScrollResult) -> String {
         func mb(_ bytes: Int) -> String { String(format: "%6.1f MB", Double(bytes) / 1e6) }
         let times = [r.timeToImageMedianMillis, r.timeToImageMaxMillis].map { $0.map { String(format: "%.0f", $0) } ?? "-" }
         return [

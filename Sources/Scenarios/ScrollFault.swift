@@ -1,7 +1,7 @@
 import LoopbackServer
 
 /// The server faults a scroll can put on some of its rows, by command-line name.
-public enum ScrollFault: String, CaseIterable, Codable, Sendable {
+package enum ScrollFault: String, CaseIterable, Codable, Sendable {
     case status404 = "status-404"
     case status500 = "status-500"
     /// 503 with Retry-After: 1 (the loader retries at once, as `retry(n)` does, ignoring it).
@@ -16,7 +16,7 @@ public enum ScrollFault: String, CaseIterable, Codable, Sendable {
     case chunked
 
     /// The server's fault for a body of `bodyBytes` bytes.
-    public func serverFault(bodyBytes: Int) -> ServerFault {
+    package func serverFault(bodyBytes: Int) -> ServerFault {
         switch self {
         case .status404: return .status(404)
         case .status500: return .status(500)

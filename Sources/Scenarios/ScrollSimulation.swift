@@ -7,8 +7,8 @@ import Probe
 /// The child side of `bench scenario list-scroll`: moves a window of rows over the list,
 /// starting a request for each row that enters and cancelling the request of each row that
 /// leaves, and measures RSS and heap from a warmed-up baseline to the end of the scroll.
-public enum ScrollSimulation {
-    public static func run(_ spec: ScrollSpec) -> ScrollResult {
+package enum ScrollSimulation {
+    package static func run(_ spec: ScrollSpec) -> ScrollResult {
         var result = ScrollResult(spec: spec)
         result.pid = getpid()
         do {

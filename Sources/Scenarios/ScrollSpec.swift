@@ -6,7 +6,7 @@ import Probe
 
 /// The URLSession task kinds a scrolling row can cancel: a task's `cancel()` stops its transfer.
 /// (The blocking strategies of `bench run` cannot be cancelled midway, so they are not offered.)
-public enum ScrollStrategy: String, CaseIterable, Codable, Sendable {
+package enum ScrollStrategy: String, CaseIterable, Codable, Sendable {
     /// URLSession data task: the body accumulates in memory.
     case data
     /// URLSession download task: the body streams to a temporary file, decoded from the file.
@@ -14,44 +14,44 @@ public enum ScrollStrategy: String, CaseIterable, Codable, Sendable {
 }
 
 /// Everything the child needs to simulate one scrolling list; passed as JSON on its command line.
-public struct ScrollSpec: Codable, Sendable, Equatable {
-    public var strategy: ScrollStrategy
-    public var render: RenderMode
-    public var allocator: Allocator = .system
+package struct ScrollSpec: Codable, Sendable, Equatable {
+    package var strategy: ScrollStrategy
+    package var render: RenderMode
+    package var allocator: Allocator = .system
     /// One URL per row, top to bottom.
-    public var rowURLs: [URL]
-    public var warmupURL: URL?
-    public var visibleRows: Int
+    package var rowURLs: [URL]
+    package var warmupURL: URL?
+    package var visibleRows: Int
     /// The window moves one row every 1 / rowsPerSecond seconds, down to the end and back up.
-    public var rowsPerSecond: Double
-    public var scrollBack = true
+    package var rowsPerSecond: Double
+    package var scrollBack = true
     /// Most requests (fetch and decode) in progress at once.
-    public var maxConcurrent: Int
+    package var maxConcurrent: Int
     /// Decoded-image cache limit in bytes; 0 turns the cache off.
-    public var cacheLimitBytes: Int
-    public var maxPixel: Int = 256
+    package var cacheLimitBytes: Int
+    package var maxPixel: Int = 256
     /// Decodes that would allocate more than this many RGBA pixels are refused (the row fails).
-    public var maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    package var maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
     /// Times a failed request is tried again before the row falls back to a placeholder.
-    public var retries = 0
+    package var retries = 0
     /// The fault the server acts out on every `faultEvery`-th row (none when nil), on every attempt.
-    public var fault: ScrollFault?
-    public var faultEvery = 4
+    package var fault: ScrollFault?
+    package var faultEvery = 4
     /// RLIMIT_DATA for the child, in bytes (see MemoryBudget), or nil for no limit.
-    public var memoryLimitBytes: Int?
+    package var memoryLimitBytes: Int?
     /// TMPDIR of the child; the parent counts what is left in it, then deletes it.
-    public var workDirectory: URL
-    public var sampleIntervalNanos: UInt64 = 1_000_000
-    public var timeoutSeconds: Double = 120
+    package var workDirectory: URL
+    package var sampleIntervalNanos: UInt64 = 1_000_000
+    package var timeoutSeconds: Double = 120
     /// The settle after the scroll (see `SettleRule`): at most `settleNanos`, and over once RSS and
     /// the heap have been flat for `settleQuietNanos` (nil: a fixed pause of `settleNanos`).
-    public var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
-    public var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
-    public var settleRule: SettleRule {
+    package var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
+    package var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
+    package var settleRule: SettleRule {
         settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
     }
 
-    public init(strategy: ScrollStrategy, render: RenderMode, rowURLs: [URL], warmupURL: URL?, visibleRows: Int,
+    package init(strategy: ScrollStrategy, render: RenderMode, rowURLs: [URL], warmupURL: URL?, visibleRows: Int,
                 rowsPerSecond: Double, maxConcurrent: Int, cacheLimitBytes: Int, workDirectory: URL) {
         self.strategy = strategy
         self.render = render
@@ -65,10 +65,10 @@ public struct ScrollSpec: Codable, Sendable, Equatable {
     }
 
     /// How long the window moves; the timeout counts from when it stops.
-    public var scrollSeconds: Double { Double(windowPath.count) / rowsPerSecond }
+    package var scrollSeconds: Double { Double(windowPath.count) / rowsPerSecond }
 
     /// The window's top row at each step: 0, 1, ... last, then back to 0 when `scrollBack`.
-    public var windowPath: [Int] {
+    package var windowPath: [Int] {
         let last = max(0, rowURLs.count - visibleRows)
         let down = Array(0...last)
         return scrollBack && last > 0 ? down + down.reversed().dropFirst() : down

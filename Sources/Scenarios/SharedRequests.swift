@@ -12,16 +12,16 @@ import Synchronization
 /// `@unchecked Sendable`: an `AnyPublisher` is not Sendable, so it cannot be a `Mutex`'s value
 /// (one read out of it would be sent to another thread); `inFlight` is read and written only
 /// inside `lock.withLock`, a `Mutex` that guards no value of its own.
-public final class SharedRequests: @unchecked Sendable {
+package final class SharedRequests: @unchecked Sendable {
     private let session: URLSession
     private let lock = Mutex(())
     private var inFlight: [URL: AnyPublisher<Data, URLError>] = [:]
 
-    public init(session: URLSession = .shared) {
+    package init(session: URLSession = .shared) {
         self.session = session
     }
 
-    public func publisher(for url: URL) -> AnyPublisher<Data, URLError> {
+    package func publisher(for url: URL) -> AnyPublisher<Data, URLError> {
         var publisher: AnyPublisher<Data, URLError>?
         lock.withLock { _ in
             if let shared = inFlight[url] { publisher = shared; return }

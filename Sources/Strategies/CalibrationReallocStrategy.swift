@@ -15,13 +15,13 @@ import Synchronization
 /// M_MMAP_THRESHOLD above `newBytes`: both blocks are then heap chunks and the move is a copy
 /// (an mmapped chunk would be moved with mremap, which never has both blocks live). Under
 /// jemalloc (which ignores glibc's mallopt) a large block that grows moves anyway.
-public final class CalibrationReallocStrategy: FetchStrategy {
-    public static let name = "calibration-realloc"
-    public static let summary = "calibration: malloc 10 MB, a 64 KiB neighbour in the way, realloc to 20 MB (a moving copy), free; fetches nothing (checks the probe)"
+package final class CalibrationReallocStrategy: FetchStrategy {
+    package static let name = "calibration-realloc"
+    package static let summary = "calibration: malloc 10 MB, a 64 KiB neighbour in the way, realloc to 20 MB (a moving copy), free; fetches nothing (checks the probe)"
 
-    public static let oldBytes = 10_000_000
-    public static let newBytes = 20_000_000
-    public static let neighbourBytes = 65_536
+    package static let oldBytes = 10_000_000
+    package static let newBytes = 20_000_000
+    package static let neighbourBytes = 65_536
     /// glibc's limit for M_MMAP_THRESHOLD on 64-bit (HEAP_MAX_SIZE / 2): above `newBytes`.
     static let mmapThreshold: Int32 = 32 * 1024 * 1024
     /// `M_MMAP_THRESHOLD` from glibc's <malloc.h>, which Swift's Glibc module does not import.
@@ -32,7 +32,7 @@ public final class CalibrationReallocStrategy: FetchStrategy {
     /// Under jemalloc it is still glibc's, and tunes an allocator nobody uses.
     private let mallopt: MalloptFunction?
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         let program = dlopen(nil, RTLD_NOW)
         mallopt = dlsym(program, "mallopt").map { unsafeBitCast($0, to: MalloptFunction.self) }
     }
@@ -43,7 +43,7 @@ public final class CalibrationReallocStrategy: FetchStrategy {
     static let heldNeighbour = Atomic<UInt>(0)
 
     @_optimize(none)
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         // glibc: the old and new blocks must come from the heap, not from mmap (no effect under jemalloc).
         guard let mallopt, mallopt(Self.mmapThresholdParameter, Self.mmapThreshold) == 1 else {
             throw FetchError.storage("mallopt(M_MMAP_THRESHOLD) refused \(Self.mmapThreshold)")

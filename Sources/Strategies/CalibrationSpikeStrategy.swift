@@ -7,21 +7,21 @@ import Synchronization
 /// Calibration, not a way of fetching: a heap spike of known size and length, to check the
 /// probe against a known answer. It mallocs `spikeBytes`, touches every page, holds the block
 /// for `holdNanos` (busy, so the thread stays on its core), frees it and returns an empty body.
-public final class CalibrationSpikeStrategy: FetchStrategy {
-    public static let name = "calibration-spike"
-    public static let summary = "calibration: malloc 50 MB, touch every page, hold 2 ms, free; fetches nothing (checks the probe)"
+package final class CalibrationSpikeStrategy: FetchStrategy {
+    package static let name = "calibration-spike"
+    package static let summary = "calibration: malloc 50 MB, touch every page, hold 2 ms, free; fetches nothing (checks the probe)"
 
-    public static let spikeBytes = 50_000_000
-    public static let holdNanos: UInt64 = 2_000_000
+    package static let spikeBytes = 50_000_000
+    package static let holdNanos: UInt64 = 2_000_000
 
-    public init(workDirectory: URL) {}
+    package init(workDirectory: URL) {}
 
     /// Where the block is published while it is held: a pointer that escapes to a global keeps
     /// the optimizer from removing a malloc, memset and free whose memory is never read.
     static let heldBlock = Atomic<UInt>(0)
 
     @_optimize(none)
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         guard let block = malloc(Self.spikeBytes) else { throw FetchError.storage("malloc of the spike failed") }
         Self.heldBlock.store(UInt(bitPattern: block), ordering: .relaxed)
         defer { Self.heldBlock.store(0, ordering: .relaxed) }

@@ -7,21 +7,21 @@ extension StrategyCatalog {
     private static let registeredByUser = Mutex<[any FetchStrategy.Type]>([])
 
     /// The user's strategies, in the order they were registered.
-    public static var user: [any FetchStrategy.Type] {
+    package static var user: [any FetchStrategy.Type] {
         registeredByUser.withLock { $0 }
     }
 
     /// Built-in strategies first, then the user's: what `--strategy` accepts and `all` means.
-    public static var available: [any FetchStrategy.Type] { all + user }
+    package static var available: [any FetchStrategy.Type] { all + user }
 
     /// Whether `name` is one of the user's strategies (`bench list` marks those).
-    public static func isUser(_ name: String) -> Bool {
+    package static func isUser(_ name: String) -> Bool {
         user.contains { $0.name == name }
     }
 
     /// Adds `strategies` to the catalog. A name must be new (not a built-in, a calibration
     /// strategy, `all` or another of the user's) and usable on a command line and in a CSV cell (``CatalogName``).
-    public static func registerUserStrategies(_ strategies: [any FetchStrategy.Type]) throws(StrategyRegistrationError) {
+    package static func registerUserStrategies(_ strategies: [any FetchStrategy.Type]) throws(StrategyRegistrationError) {
         let taken = (all + calibration).map { $0.name } + ["all"]
         var names: [String] = []
         for strategy in strategies {
@@ -40,7 +40,7 @@ extension StrategyCatalog {
 }
 
 /// A user's strategy whose name cannot be registered; the message names the problem and the names in use.
-public struct StrategyRegistrationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct StrategyRegistrationError: Error, CustomStringConvertible, Sendable {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

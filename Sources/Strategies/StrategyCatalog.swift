@@ -15,12 +15,12 @@ public enum StrategyCatalog {
     ]
 
     /// Known-answer strategies that check the probe; runnable by name, left out of `all`.
-    public static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self, CalibrationReallocStrategy.self]
+    package static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self, CalibrationReallocStrategy.self]
 
     /// The built-in strategies and the user's (`registerUserStrategies`), by name.
-    public static var names: [String] { available.map { $0.name } }
+    package static var names: [String] { available.map { $0.name } }
 
-    public static func strategy(named name: String) -> (any FetchStrategy.Type)? {
+    package static func strategy(named name: String) -> (any FetchStrategy.Type)? {
         (available + calibration).first { $0.name == name }
     }
 }

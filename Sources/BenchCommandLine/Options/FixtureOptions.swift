@@ -76,6 +76,6 @@ struct FixtureOptions: ParsableArguments {
 }
 
 extension FixtureEncoding: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument) }
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    package init?(argument: String) { self.init(rawValue: argument) }
+    package static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

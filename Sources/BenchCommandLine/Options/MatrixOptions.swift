@@ -8,12 +8,12 @@ import Strategies
 /// A built-in renderer or one the user's executable registered; anything else is a usage error
 /// that lists `allValueStrings`.
 extension RenderMode: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard RendererCatalog.renderer(named: argument) != nil else { return nil }
         self.init(rawValue: argument)
     }
-    public static var allValueStrings: [String] { RendererCatalog.names }
-    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+    package static var allValueStrings: [String] { RendererCatalog.names }
+    package static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 extension Allocator: ExpressibleByArgument {}
 

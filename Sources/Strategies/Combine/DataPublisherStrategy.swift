@@ -9,16 +9,16 @@ import OpenCombineFoundation
 /// failures are retried, and the pipeline ends in a fallback value instead of a failure
 /// (as `replaceError(with:)` / `catch` do there). Here the fallback carries the error, so a
 /// failed fetch is still reported as one rather than measured as a placeholder.
-public final class DataPublisherStrategy: FetchStrategy {
-    public static let name = "data-publisher"
-    public static let summary = "OpenCombine dataTaskPublisher: status check in tryMap, retry(\(retries)), catch to a fallback value"
+package final class DataPublisherStrategy: FetchStrategy {
+    package static let name = "data-publisher"
+    package static let summary = "OpenCombine dataTaskPublisher: status check in tryMap, retry(\(retries)), catch to a fallback value"
 
     /// Extra attempts after the first: each one is a new request.
-    public static let retries = 2
+    package static let retries = 2
 
-    public init(workDirectory: URL) {}
+    package init(workDirectory: URL) {}
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
         let pipeline = URLSession.shared.ocombine.dataTaskPublisher(for: url)
             .tryMap { data, response -> FetchOutcome in

@@ -8,17 +8,17 @@ import OpenCombine
 /// The article's Combine part: its custom `DownloadTaskPublisher` (the file is moved into the
 /// work folder before the task's handler returns), the status checked in `tryMap`, and the
 /// article's subscriber that holds its subscription and lets go of it on completion.
-public final class DownloadPublisherStrategy: FetchStrategy {
-    public static let name = "download-publisher"
-    public static let summary = "the article's custom DownloadTaskPublisher (OpenCombine): file moved, then status checked in tryMap"
+package final class DownloadPublisherStrategy: FetchStrategy {
+    package static let name = "download-publisher"
+    package static let summary = "the article's custom DownloadTaskPublisher (OpenCombine): file moved, then status checked in tryMap"
 
     private let workDirectory: URL
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         self.workDirectory = workDirectory
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
         var received: FetchOutcome?
         let subscriber = RetainingSubscriber<FetchOutcome, Error>(

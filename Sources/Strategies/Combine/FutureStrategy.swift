@@ -9,18 +9,18 @@ import OpenCombineFoundation
 /// The companion sources' `Future`: it wraps a `dataTaskPublisher` and fails with a typed
 /// `NetworkError` (bad URL, non-2xx status, decoding failure). The Future keeps its result
 /// for late subscribers, so it holds the body for as long as the Future itself lives.
-public final class FutureStrategy: FetchStrategy {
-    public static let name = "future"
-    public static let summary = "OpenCombine Future wrapping dataTaskPublisher, failing with a typed NetworkError (bad URL, status, decode)"
+package final class FutureStrategy: FetchStrategy {
+    package static let name = "future"
+    package static let summary = "OpenCombine Future wrapping dataTaskPublisher, failing with a typed NetworkError (bad URL, status, decode)"
 
     private let session = URLSession.shared
     /// The Future's inner subscriptions, kept as the companion sources keep them.
     private var cancellables = Set<AnyCancellable>()
 
-    public init(workDirectory: URL) {}
+    package init(workDirectory: URL) {}
 
     /// Starts the request at once (a Future runs its closure when it is made).
-    public func imageFuture(for url: URL) -> Future<FetchOutcome, NetworkError> {
+    package func imageFuture(for url: URL) -> Future<FetchOutcome, NetworkError> {
         Future { [self] promise in
             guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                   let host = url.host, !host.isEmpty else {
@@ -38,7 +38,7 @@ public final class FutureStrategy: FetchStrategy {
         }
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
         let subscription = imageFuture(for: url).sink(receiveCompletion: { end in
             if case .failure(let error) = end { completion.finish(.failure(error.fetchError)) }

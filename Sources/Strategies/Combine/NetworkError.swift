@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// The companion sources' typed failure for their `Future`: every way the fetch can go
 /// wrong, as one enum a caller can switch over.
-public enum NetworkError: Error, Equatable, CustomStringConvertible {
+package enum NetworkError: Error, Equatable, CustomStringConvertible {
     /// Not an http(s) URL with a host: rejected before any request.
     case badURL(String)
     /// The server answered outside 200...299.
@@ -17,7 +17,7 @@ public enum NetworkError: Error, Equatable, CustomStringConvertible {
     /// URLSession could not complete the request.
     case transport(URLError.Code, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badURL(let url): return "bad URL '\(url)': expected http(s)://host/..."
         case .badStatus(let code): return "HTTP status \(code)"

@@ -3,17 +3,17 @@ import Foundation
 /// libcurl straight into memory: the floor for strategies that hold the body as `Data`.
 /// The buffer is sized from Content-Length when the server announces it (otherwise it grows
 /// by doubling) and handed to `Data` without a copy at the end: one copy of the body, no more.
-public final class CurlMemoryStrategy: FetchStrategy {
-    public static let name = "curl-memory"
-    public static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
+package final class CurlMemoryStrategy: FetchStrategy {
+    package static let name = "curl-memory"
+    package static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
 
     private let transfer: Result<CurlTransfer, Error>
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         transfer = Result { try CurlTransfer() }  // fails when libcurl cannot allocate a handle: each fetch says so
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let transfer = try transfer.get()
         let buffer = GrowingBuffer()
         let response = try transfer.get(url, announced: { length in
@@ -27,19 +27,19 @@ public final class CurlMemoryStrategy: FetchStrategy {
 }
 
 /// libcurl straight into a file with write(2): the floor for strategies that hold a file.
-public final class CurlFileStrategy: FetchStrategy {
-    public static let name = "curl-file"
-    public static let summary = "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
+package final class CurlFileStrategy: FetchStrategy {
+    package static let name = "curl-file"
+    package static let summary = "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
 
     private let transfer: Result<CurlTransfer, Error>
     private let workDirectory: URL
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         transfer = Result { try CurlTransfer() }
         self.workDirectory = workDirectory
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let transfer = try transfer.get()
         let destination = freshDestination(in: workDirectory)
         let descriptor = try createFile(destination)

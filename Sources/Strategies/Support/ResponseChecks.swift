@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Maps URLSession's (response, error) pair to an HTTP response with a 2xx status, or throws.
-public func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
+package func validateResponse(_ response: URLResponse?, error: Error?) throws -> HTTPURLResponse {
     if let error {
         throw FetchError.transport(TransportFailure(urlSessionError: error))
     }
@@ -18,7 +18,7 @@ public func validateResponse(_ response: URLResponse?, error: Error?) throws -> 
 }
 
 /// A body that is shorter than Content-Length was cut off: never measure it as a success.
-public func checkLength(of received: Int, against response: HTTPURLResponse) throws {
+package func checkLength(of received: Int, against response: HTTPURLResponse) throws {
     let expected = response.expectedContentLength
     if expected >= 0 && Int64(received) != expected {
         throw FetchError.lengthMismatch(expected: expected, received: received)

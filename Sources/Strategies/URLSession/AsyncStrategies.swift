@@ -4,13 +4,13 @@ import FoundationNetworking
 #endif
 
 /// async/await: `URLSession.data(from:)` returns the whole body as `Data`, like the data task.
-public final class AsyncDataStrategy: FetchStrategy {
-    public static let name = "async-data"
-    public static let summary = "async/await URLSession.data(from:); the whole body returned as Data"
+package final class AsyncDataStrategy: FetchStrategy {
+    package static let name = "async-data"
+    package static let summary = "async/await URLSession.data(from:); the whole body returned as Data"
 
-    public init(workDirectory: URL) {}
+    package init(workDirectory: URL) {}
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         try runBlocking {
             let data: Data, response: URLResponse
             do {
@@ -27,17 +27,17 @@ public final class AsyncDataStrategy: FetchStrategy {
 }
 
 /// async/await: `URLSession.download(from:)` returns a temporary file, moved into the work folder.
-public final class AsyncDownloadStrategy: FetchStrategy {
-    public static let name = "async-download"
-    public static let summary = "async/await URLSession.download(from:); the body streams to a file, then moved"
+package final class AsyncDownloadStrategy: FetchStrategy {
+    package static let name = "async-download"
+    package static let summary = "async/await URLSession.download(from:); the body streams to a file, then moved"
 
     private let workDirectory: URL
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         self.workDirectory = workDirectory
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let destination = freshDestination(in: workDirectory)
         return try runBlocking {
             let temporaryFile: URL, response: URLResponse

@@ -5,15 +5,15 @@ import FoundationNetworking
 
 /// The article's first code path: `URLSession.dataTask(with:)`, whose completion handler
 /// receives the whole body as one `Data`.
-public final class DataTaskStrategy: FetchStrategy {
-    public static let name = "data"
-    public static let summary = "URLSession data task; the completion handler gets the whole body as Data (the article's first case)"
+package final class DataTaskStrategy: FetchStrategy {
+    package static let name = "data"
+    package static let summary = "URLSession data task; the completion handler gets the whole body as Data (the article's first case)"
 
     private let session = URLSession.shared
 
-    public init(workDirectory: URL) {}
+    package init(workDirectory: URL) {}
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
         session.dataTask(with: url) { data, response, error in
             completion.finish(Result {
@@ -30,18 +30,18 @@ public final class DataTaskStrategy: FetchStrategy {
 
 /// The article's second code path: `URLSession.downloadTask(with:)` streams the body to a
 /// temporary file, which is moved (under a fresh UUID name) before the handler returns.
-public final class DownloadTaskStrategy: FetchStrategy {
-    public static let name = "download"
-    public static let summary = "URLSession download task; the body streams to a temporary file, moved before the handler returns (the article's second case)"
+package final class DownloadTaskStrategy: FetchStrategy {
+    package static let name = "download"
+    package static let summary = "URLSession download task; the body streams to a temporary file, moved before the handler returns (the article's second case)"
 
     private let session = URLSession.shared
     private let workDirectory: URL
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         self.workDirectory = workDirectory
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
         let destination = freshDestination(in: workDirectory)
         session.downloadTask(with: url) { temporaryFile, response, error in

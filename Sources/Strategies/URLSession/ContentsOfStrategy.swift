@@ -7,13 +7,13 @@ import FoundationNetworking
 /// for the whole transfer and reports neither the status nor the headers. On Linux it runs a
 /// data task in a fresh URLSession and then copies the body twice (into an NSData, then into
 /// the Data it returns), and it fails on most non-2xx statuses without saying which.
-public final class ContentsOfStrategy: FetchStrategy {
-    public static let name = "contents-of"
-    public static let summary = "Data(contentsOf:) on the URL: the anti-pattern; blocks a thread, no status or headers"
+package final class ContentsOfStrategy: FetchStrategy {
+    package static let name = "contents-of"
+    package static let summary = "Data(contentsOf:) on the URL: the anti-pattern; blocks a thread, no status or headers"
 
-    public init(workDirectory: URL) {}
+    package init(workDirectory: URL) {}
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -7,15 +7,15 @@ import Synchronization
 /// A data task whose delegate writes each chunk to a file as it arrives, so the whole body
 /// never exists in memory. On Linux the chunks are at most 16 KiB and come on the delegate
 /// queue without backpressure: the write must keep up, or the chunks queue up in memory.
-public final class DataStreamStrategy: FetchStrategy {
-    public static let name = "data-stream"
-    public static let summary = "URLSession data task whose delegate writes each received chunk to a file; no whole body in memory"
+package final class DataStreamStrategy: FetchStrategy {
+    package static let name = "data-stream"
+    package static let summary = "URLSession data task whose delegate writes each received chunk to a file; no whole body in memory"
 
     private let workDirectory: URL
     private let delegate = ChunkWritingDelegate()
     private let session: URLSession
 
-    public init(workDirectory: URL) {
+    package init(workDirectory: URL) {
         self.workDirectory = workDirectory
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1  // chunks are written in order
@@ -26,7 +26,7 @@ public final class DataStreamStrategy: FetchStrategy {
         session.finishTasksAndInvalidate()  // a session keeps its delegate alive until invalidated
     }
 
-    public func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome {
         let destination = freshDestination(in: workDirectory)
         let file = try createFile(destination)
         let completion = BlockingCompletion<HTTPURLResponse>()
