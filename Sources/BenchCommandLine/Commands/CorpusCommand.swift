@@ -49,8 +49,8 @@ struct CorpusCommand: ParsableCommand {
     @OptionGroup var output: OutFolderOption<CorpusCommand>
     var out: String? { output.out }
 
-    @Flag(help: "Overwrite an earlier corpus run's files in --out (refused by default, naming that run).")
-    var replace = false
+    @OptionGroup var replacing: ReplaceOption<CorpusCommand>
+    var replace: Bool { replacing.replace }
 
     var plan: BenchmarkPlan { matrix.plan }
 
@@ -284,4 +284,8 @@ final class CorpusProgress {
     }
 
     func finish() { line.finish() }
+}
+
+extension CorpusCommand: ReplaceDefaults {
+    static var replacedFiles: String { "an earlier corpus run's files" }
 }

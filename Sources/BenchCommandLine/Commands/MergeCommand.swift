@@ -34,8 +34,8 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "Folder for the merged results.")
     var out: String
 
-    @Flag(help: "Overwrite an earlier run's files in --out (refused by default, naming that run).")
-    var replace = false
+    @OptionGroup var replacing: ReplaceOption<MergeCommand>
+    var replace: Bool { replacing.replace }
 
     @Flag(help: "Merge even when some shards are missing (they are named on stderr and in merge.json); the result then covers only part of the work.")
     var partial = false
@@ -122,4 +122,8 @@ struct MergeRecord: Codable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
+}
+
+extension MergeCommand: ReplaceDefaults {
+    static var replacedFiles: String { "an earlier run's files" }
 }

@@ -54,8 +54,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var output: OutFolderOption<RunCommand>
     var out: String? { output.out }
 
-    @Flag(help: "Overwrite an earlier run's files in --out (refused by default, naming that run).")
-    var replace = false
+    @OptionGroup var replacing: ReplaceOption<RunCommand>
+    var replace: Bool { replacing.replace }
 
     @OptionGroup(title: "Resuming") var resuming: ResumeOption
 
@@ -284,4 +284,8 @@ extension RunCommand: MatrixDefaults, DecodeLimitDefaults, OutDefaults {
     static let defaultMaxPixel = 1024
     static let overDecodeBudget = "such runs are decode_error rows"
     static let outHelp = "Folder for trials.csv, summary.csv, timeline.csv, trials.json, holders.csv, holders.folded and environment.txt (default: a new runs/<UTC time>/)."
+}
+
+extension RunCommand: ReplaceDefaults {
+    static var replacedFiles: String { "an earlier run's files" }
 }

@@ -51,8 +51,8 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var output: OutFolderOption<SweepCommand>
     var out: String? { output.out }
 
-    @Flag(help: "Overwrite an earlier sweep's sweep.csv in --out (refused by default, naming that run).")
-    var replace = false
+    @OptionGroup var replacing: ReplaceOption<SweepCommand>
+    var replace: Bool { replacing.replace }
 
     @OptionGroup(title: "Resuming") var resuming: ResumeOption
 
@@ -210,4 +210,8 @@ extension SweepStep {
         spec.height = height
         return spec
     }
+}
+
+extension SweepCommand: ReplaceDefaults {
+    static var replacedFiles: String { "an earlier sweep's sweep.csv" }
 }

@@ -22,6 +22,19 @@ struct OutFolderOption<D: OutDefaults>: ParsableArguments {
     }
 }
 
+/// What `--replace` overwrites in this command's `--out`.
+protocol ReplaceDefaults {
+    /// "an earlier run's files", "an earlier sweep's sweep.csv", ...
+    static var replacedFiles: String { get }
+}
+
+/// `--replace`, declared once: run, sweep, corpus and merge refuse to overwrite an earlier run's
+/// rows in `--out` unless it is given.
+struct ReplaceOption<D: ReplaceDefaults>: ParsableArguments {
+    @Flag(help: ArgumentHelp("Overwrite \(D.replacedFiles) in --out (refused by default, naming that run)."))
+    var replace = false
+}
+
 /// `--fixture-cache`, declared once: run, serve and fixture (through FixtureOptions), sweep and
 /// scenario list-scroll.
 struct FixtureCacheOption: ParsableArguments {
