@@ -57,13 +57,18 @@ package struct RunFolderReport: ResultsFolder {
         return files
     }
 
-    /// Writes `files` into `folder`, removing stale ones this run did not write
-    /// (a sweep.dat left from an older sweep.csv would be drawn as if it were current).
+    /// Every name chart data is written under (a run's, the holders', the reference's encodings).
+    public static let chartFileNames: Set = ["article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
+                                             "sweep.dat", "holders.dat", "encodings.dat", "vars.gp"]
+
+    /// Writes `files` into `folder`, removing stale chart files this run did not write (a sweep.dat
+    /// left from an older sweep.csv would be drawn as if it were current). Only those names: the
+    /// folder may be any --data-out, and other files in it are not ours.
     @discardableResult
     package static func writeChartData(_ files: [String: String], to folder: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        where (stale.hasSuffix(".dat") || stale == "vars.gp") && files[stale] == nil {
+        where chartFileNames.contains(stale) && files[stale] == nil {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
         }
         return try files.keys.sorted().map { name in

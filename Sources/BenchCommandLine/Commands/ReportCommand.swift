@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchCore
 import Corpus
 import Foundation
 import Report
@@ -60,6 +61,7 @@ struct ReportCommand: ParsableCommand {
         do {
             let figures = try report.load()
             try Self.checkScenarioCSV(in: folder)
+            try Self.refuseReferenceReport(folder.appendingPathComponent("REPORT.md"), blocks: figures.blocks())
             // The report first: a --report-file that cannot be written (a folder, a FIFO nobody reads)
             // is refused before any chart data is written.
             if !noReport {
@@ -75,6 +77,18 @@ struct ReportCommand: ParsableCommand {
             throw BenchFailure(.badInput, error.description).reported()
         } catch let error as AtomicFile.WriteError {
             throw BenchFailure(.cannotCreateOutput, error.description).reported()
+        }
+    }
+
+    /// A folder whose REPORT.md has figures this command does not compute is the committed reference
+    /// (results/: bench-reference regenerates it): refused before anything is written there, with
+    /// --no-report or another --report-file too, which would otherwise still rewrite its chart data.
+    static func refuseReferenceReport(_ url: URL, blocks: [String: String]) throws {
+        guard SafeFile.kind(at: url.path) == .regularFile, let text = try? String(contentsOf: url, encoding: .utf8) else { return }
+        do { _ = try GeneratedSections.apply(to: text, blocks: blocks, values: [:]) } catch {
+            throw BenchFailure(.badInput, "\(url.path) has figures `bench report` does not compute (\(error)): it is the committed "
+                               + "reference's report, which `make reference` regenerates; nothing written. Point --results at a run's "
+                               + "folder (runs/<UTC time>/)").reported()
         }
     }
 
