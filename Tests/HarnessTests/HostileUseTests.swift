@@ -24,4 +24,24 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).sorted() == before, "\(extra): nothing removed")
         }
     }
+
+    /// `bench corpus --shard 2/2 --resume` on shard 1/2's folder: refused, naming --shard. Before: accepted,
+    /// the folder then held both shards' rows as shard 2/2, and `bench merge` doubled shard 1's rows.
+    @Test func corpusResumeRefusesAnotherShard() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = try CorpusResumeTests.corpus(images: 0, notes: 6, in: folder)
+        let arguments = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", "out"]
+        let first = try BenchProcess.run(arguments + ["--shard", "1/2"], workingDirectory: folder)
+        #expect(first.status == 3, "text files are not images: \(first.standardError)")
+        let rows = try Data(contentsOf: folder.appendingPathComponent("out/corpus.csv"))
+        for other in [["--shard", "2/2"], []] {
+            let refused = try BenchProcess.run(arguments + other + ["--resume"], workingDirectory: folder)
+            #expect(refused.status == 64, "\(other): \(refused.standardError)")
+            #expect(refused.standardError.contains("--shard: 1/2 then"), "\(other): \(refused.standardError)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent("out/corpus.csv")) == rows, "\(other): the rows are left alone")
+        }
+        let same = try BenchProcess.run(arguments + ["--shard", "1/2", "--resume"], workingDirectory: folder)
+        #expect(same.status == 3 && same.standardError.contains("already in"), "\(same.standardError)")
+    }
 }

@@ -69,6 +69,9 @@ struct CorpusCommand: ParsableCommand {
                 ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
                 ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
                 ("--runs", String(plan.runs))] + ResumableOutput.describe(settings)
+            // Only when given, so that folders recorded without it resume as before: another shard's
+            // files resumed into this folder would be merged twice.
+            + (sharding.shard.map { [("--shard", $0.description)] } ?? [])
     }
 
     func run() throws {
