@@ -15,6 +15,14 @@ struct ShardTests {
         #expect(Shard(index: 0, count: 1) == nil && Shard(index: 2, count: 1) == nil && Shard(index: 1, count: 0) == nil)
     }
 
+    /// n is at most Shard.maximumCount: `bench merge` lists the shards 1...n, and n = 999999999 (nine
+    /// digits, accepted before) made it allocate gigabytes and abort.
+    @Test func theCountIsBounded() {
+        #expect(Shard("10000/10000") == Shard(index: 10000, count: 10000) && Shard("1/10000") != nil)
+        for text in ["1/10001", "1/999999999", "10001/10001"] { #expect(Shard(text) == nil, "'\(text)' is refused") }
+        #expect(Shard.usage.contains("10000"), "the refusal names the bound: \(Shard.usage)")
+    }
+
     /// FNV-1a 64's published values: the hash is the same in every process (Swift's Hasher is not).
     @Test func theHashIsFNV1a() {
         #expect(StableHash.of("") == 0xcbf2_9ce4_8422_2325)

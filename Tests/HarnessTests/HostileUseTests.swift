@@ -44,4 +44,20 @@ import Testing
         let same = try BenchProcess.run(arguments + ["--shard", "1/2", "--resume"], workingDirectory: folder)
         #expect(same.status == 3 && same.standardError.contains("already in"), "\(same.standardError)")
     }
+
+    /// `bench merge` of one shard of many: the missing shards are counted past the first few. Before:
+    /// every one was named, a message as long as n (a shard of 10000: 130 kB on one line).
+    @Test func mergeNamesAFewMissingShardsAndCountsTheRest() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let shard = try BenchProcess.run(["run", "--strategy", "download", "--render", "none", "--allocator", "system", "--runs", "1",
+                                          "--width", "64", "--height", "64", "--shard", "1/10000", "--out", "s1"], workingDirectory: folder)
+        #expect(shard.status == 0, "\(shard.standardError)")
+        let merged = try BenchProcess.run(["merge", "s1", "--out", "merged"], workingDirectory: folder)
+        #expect(merged.status == 7, "\(merged.standardError.prefix(500))")
+        #expect(merged.standardError.contains("2/10000, 3/10000") && merged.standardError.contains("and 9979 more"),
+                "\(merged.standardError.prefix(500))")
+        #expect(merged.standardError.utf8.count < 1000, "\(merged.standardError.utf8.count) bytes")
+    }
 }

@@ -69,7 +69,10 @@ struct MergeCommand: ParsableCommand {
         }
         let count = shards[0].shard.count
         if !missing.isEmpty {
-            let named = missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+            // The first few by name, the rest counted: one shard of 10000 misses 9999.
+            let shown = 20
+            let named = missing.prefix(shown).map { "\($0)/\(count)" }.joined(separator: ", ")
+                + (missing.count > shown ? " and \(missing.count - shown) more" : "")
             guard partial else {
                 throw BenchFailure(.shardsMissing, "cannot merge: shard\(missing.count == 1 ? "" : "s") \(named) missing (\(shards.count) of \(count) given); "
                                    + "give every shard's folder, or add --partial to merge only these").reported()
