@@ -40,6 +40,9 @@ struct BenchReference: ParsableCommand {
         for path in document where !FileManager.default.fileExists(atPath: path) {
             throw fail(.noInput, "--document \(path) does not exist; it names a document whose marked figures are regenerated, e.g. README.md")
         }
+        for path in document where SafeFile.kind(at: SafeFile.resolved(path)) == .folder {
+            throw fail(.cannotCreateOutput, "--document \(path) is a folder; it names a document whose marked figures are regenerated, e.g. README.md")
+        }
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         let report = ResultsReport(directory: folder)
         let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)

@@ -100,4 +100,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path), "nothing written")
         #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path), "nothing written")
     }
+
+    /// A --document that is a folder is refused before anything is written. Before: REPORT.md and the
+    /// chart data were written first, then the folder refused (exit 73).
+    @Test func referenceRefusesAFolderAsDocument() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = folder.appendingPathComponent("run")
+        let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
+        try #require(measured.status == 0, "\(measured.standardError)")
+        let report = try BenchProcess.run(["--results", run.path, "--document", folder.path],
+                                          program: builtExecutable(named: "bench-reference"))
+        #expect(report.status == BenchExitCode.cannotCreateOutput.rawValue, "\(report.status): \(report.standardError)")
+        #expect(report.standardError.contains("--document \(folder.path) is a folder"), "\(report.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path), "nothing written")
+        #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path), "nothing written")
+    }
 }
