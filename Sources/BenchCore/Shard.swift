@@ -9,12 +9,12 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// The most parts: far more machines than a CI matrix has (GitHub's: 256 jobs), and few enough
     /// that `bench merge` can list the parts 1...n.
-    public static let maximumCount = 10_000
+    package static let maximumCount = 10_000
 
     /// The form `--shard` takes, said in every refusal.
-    public static let usage = "--shard takes i/n with 1 <= i <= n, e.g. 2/4 (i counts from 1; n is at most \(maximumCount))"
+    package static let usage = "--shard takes i/n with 1 <= i <= n, e.g. 2/4 (i counts from 1; n is at most \(maximumCount))"
 
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count

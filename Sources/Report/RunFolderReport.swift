@@ -58,7 +58,7 @@ package struct RunFolderReport: ResultsFolder {
     }
 
     /// Every name chart data is written under (a run's, the holders', the reference's encodings).
-    public static let chartFileNames: Set = ["article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
+    package static let chartFileNames: Set = ["article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
                                              "sweep.dat", "holders.dat", "encodings.dat", "vars.gp"]
 
     /// Writes `files` into `folder`, removing stale chart files this run did not write (a sweep.dat
