@@ -2,7 +2,7 @@ import Foundation
 
 /// Decodes any supported image, the format found from its bytes: to full-size 8-bit RGBA,
 /// or to a thumbnail by the cheapest path its format allows (ThumbnailSize says how big).
-package enum ImageDecoder {
+public enum ImageDecoder {
     /// The header of the image at `source`. For a file only a prefix is read (all of it only
     /// when a JPEG or HEIF header lies further in than `ImageInspector.typicalHeaderBytes`).
     package static func inspect(_ source: JPEGSource) throws -> ImageInfo {
@@ -21,7 +21,7 @@ package enum ImageDecoder {
     }
 
     /// Full-size 8-bit RGBA, kept by the caller as an image view keeps its bitmap.
-    package static func decodeFull(_ source: JPEGSource,
+    public static func decodeFull(_ source: JPEGSource,
                                   maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
@@ -34,7 +34,7 @@ package enum ImageDecoder {
 
     /// A thumbnail of `ThumbnailSize.of(info, maxPixel:)`, never going through a full-size
     /// RGBA bitmap where the format allows it (see each decoder for what it must hold).
-    package static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
+    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
