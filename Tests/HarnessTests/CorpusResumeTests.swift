@@ -122,6 +122,12 @@ import Testing
         #expect(refused.standardError.contains("--render: none then, full now"), "\(refused.standardError)")
         #expect(!refused.standardError.contains("--allocator:"), "only what differs is named: \(refused.standardError)")
 
+        // The settle rule changes the final readings: a resume under the other one is refused too.
+        let otherSettle = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder,
+                                               extraEnvironment: ["BENCH_SETTLE": "fixed"])
+        #expect(otherSettle.status == 64, "\(otherSettle.standardError)")
+        #expect(otherSettle.standardError.contains("BENCH_SETTLE: rule then, fixed now"), "\(otherSettle.standardError)")
+
         let done = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(done.status == 0, "\(done.standardError)")
         #expect(done.standardError.contains("already in"), "\(done.standardError)")
