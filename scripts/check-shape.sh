@@ -3,7 +3,7 @@
 #  1. every import of this package's modules is declared in Package.swift, and no library product
 #     reaches the maintainers' targets (scripts/check-imports.py);
 #  2. README.md's module graph matches Package.swift (scripts/module-graph.py), and every relative
-#     link of README.md and docs/ resolves (scripts/check-links.sh);
+#     link of README.md, CONTRIBUTING.md and docs/ resolves (scripts/check-links.sh);
 #  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
 #     (inter-module API is `package`);
 #  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
@@ -24,7 +24,7 @@ trap 'rm -f "$dump"' EXIT
 $SWIFT package dump-package > "$dump" || fail "swift package dump-package failed"
 python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
-bash scripts/check-links.sh || fail "a link of README.md or docs/ is broken"
+bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or docs/ is broken"
 
 public_lines=$(grep -rw --include='*.swift' public Sources | grep -vc '^Sources/ImageMemoryBench/' || true)
 echo "check-shape: $public_lines lines say public outside Sources/ImageMemoryBench (at most $PUBLIC_LIMIT)"
