@@ -108,7 +108,7 @@ import Testing
     static let twoQuickRuns = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
                                "--width", "960", "--height", "640", "--out", "out"]
 
-    /// With stderr a pipe nobody reads, the progress lines cost nothing: every run, every file, the summary on stdout.
+    /// With stderr a pipe nobody reads, the run goes on: every run, every file, and the summary on stdout.
     @Test func aStderrWithoutReaderLosesNothing() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
