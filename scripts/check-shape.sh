@@ -3,8 +3,8 @@
 #  1. every import of this package's modules is declared in Package.swift, and no library product
 #     reaches the maintainers' targets (scripts/check-imports.py);
 #  2. README.md's module graph matches Package.swift (scripts/module-graph.py), every relative
-#     link of README.md and docs/ resolves (scripts/check-links.sh), and GitHub's workflows match
-#     GitHub's schema (check-jsonschema);
+#     link of README.md, CONTRIBUTING.md and docs/ resolves (scripts/check-links.sh), and GitHub's
+#     workflows match GitHub's schema (check-jsonschema);
 #  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
 #     (inter-module API is `package`);
 #  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
@@ -25,7 +25,7 @@ trap 'rm -f "$dump"' EXIT
 $SWIFT package dump-package > "$dump" || fail "swift package dump-package failed"
 python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
-bash scripts/check-links.sh || fail "a link of README.md or docs/ is broken"
+bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or docs/ is broken"
 
 # GitHub's workflows against GitHub's schema, offline (no runner is reachable from the project's
 # machine): check-jsonschema from PyPI, in a virtual environment of its own under .build/.

@@ -5,9 +5,8 @@ import Report
 import Testing
 
 /// Runs stopped at any moment, SIGKILL included: the rows appended so far stay readable, and
-/// `--resume` measures only what is missing. Before: corpus.csv and trials.csv were rewritten
-/// whole after every row, timeline.csv only at the end, a stopped run started over (no --resume),
-/// and every file that is not an image was a line of its own on stderr.
+/// `--resume` measures only what is missing. Each row is appended as its run ends (corpus.csv,
+/// trials.csv and timeline.csv alike), and the files that are not images are one counted line on stderr.
 @Suite(.serialized) struct CorpusResumeTests {
     /// A folder of `images` copies of a 64x64 JPEG and `notes` text files.
     static func corpus(images: Int, notes: Int, in folder: URL) throws -> URL {
