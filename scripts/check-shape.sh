@@ -8,8 +8,8 @@
 #  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
 #     (inter-module API is `package`);
 #  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
-#  5. the ImageMemoryBench product's API has no breaking change against API_BASELINE (default: the
-#     previous commit), by `swift package diagnose-api-breaking-changes`.
+#  5. the API of the products the example uses (ImageMemoryBench, Imaging) has no breaking change
+#     against API_BASELINE (default: the previous commit), by `swift package diagnose-api-breaking-changes`.
 # Exits 1 naming the first check that failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +44,6 @@ $SWIFT package --allow-writing-to-directory "$docs_out" generate-documentation -
 
 git rev-parse --verify --quiet "$API_BASELINE^{commit}" >/dev/null \
   || fail "no commit $API_BASELINE to compare the API with (a shallow clone? fetch the history or set API_BASELINE)"
-$SWIFT package diagnose-api-breaking-changes "$API_BASELINE" --products ImageMemoryBench \
-  || fail "the ImageMemoryBench product's API breaks against $API_BASELINE"
+$SWIFT package diagnose-api-breaking-changes "$API_BASELINE" --products ImageMemoryBench Imaging \
+  || fail "the API of ImageMemoryBench or Imaging (the products the example uses) breaks against $API_BASELINE"
 echo "check-shape: imports, module graph, links, public API, DocC and API compatibility hold"
