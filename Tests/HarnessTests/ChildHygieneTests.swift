@@ -115,6 +115,18 @@ import Testing
         #expect(left.isEmpty, "still running 2 s after their parent was killed: \(left.map(Self.commandLine))")
     }
 
+    /// A child whose parent is not the pid it was given (the parent died before the child could ask
+    /// for its death signal, and another process adopted it) leaves at once, before reading its
+    /// spec; one whose parent is that pid goes on (and here stops at the missing spec).
+    @Test func aChildWhoseParentIsAlreadyGoneLeavesAtOnce() throws {
+        let spec = ["_trial", "--spec-file", "/nonexistent/child-spec.json"]
+        let orphan = try BenchProcess.run(spec, extraEnvironment: ["BENCH_PARENT_PID": "1"], timeout: 60)
+        #expect(orphan.status == BenchExitCode.internalError.rawValue, "\(orphan.status) \(orphan.standardError)")
+        #expect(!orphan.standardError.contains("child-spec.json"), "it read its spec: \(orphan.standardError)")
+        let owned = try BenchProcess.run(spec, extraEnvironment: ["BENCH_PARENT_PID": String(getpid())], timeout: 60)
+        #expect(owned.standardError.contains("child-spec.json"), "\(owned.status) \(owned.standardError)")
+    }
+
     // MARK: A parent that cannot kill its child
 
     /// A parent that is alive but cannot kill its child at `--timeout` (stopped with SIGSTOP): the
