@@ -18,7 +18,8 @@ package enum ChildGuard {
            childguard_die_with_parent(parent) == 0 {
             _exit(BenchExitCode.internalError.rawValue)
         }
-        if let seconds = variable(ChildProcess.backstopVariable).flatMap({ Double($0) }), seconds > 0, seconds.isFinite {
+        if let seconds = variable(ChildProcess.backstopVariable).flatMap({ Double($0) }),
+           seconds > 0, seconds.isFinite {
             let message = "bench \(command): still running \(String(format: "%g", seconds)) s after it started, "
                 + "past its parent's time limit: its own backstop ends it"
             _ = childguard_start_backstop(seconds, BenchExitCode.internalError.rawValue, message)

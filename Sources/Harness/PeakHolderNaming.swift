@@ -201,7 +201,9 @@ package final class PeakHolderNaming: Sendable {
         }
     }
 
-    static func fileName(_ module: String) -> String { EscapedText.escaped(URL(fileURLWithPath: module).lastPathComponent) }
+    static func fileName(_ module: String) -> String {
+        EscapedText.escaped(URL(fileURLWithPath: module).lastPathComponent)
+    }
 
     /// The frames from the allocation call on: the wrappers' own frames above it (innermost first)
     /// are dropped by the entry point's name, which even `dladdr` knows (the wrappers' static
@@ -268,7 +270,8 @@ package final class PeakHolderNaming: Sendable {
     func run(_ program: String, _ arguments: [String], input: String, scratch: URL) -> String? {
         guard !failed.withLock({ $0.contains(program) }), !Interruption.requested else { return nil }
         let stem = "symbolize-\(UInt32.random(in: 0...UInt32.max))"
-        let inputFile = scratch.appendingPathComponent(stem + ".in"), outputFile = scratch.appendingPathComponent(stem + ".out")
+        let inputFile = scratch.appendingPathComponent(stem + ".in")
+        let outputFile = scratch.appendingPathComponent(stem + ".out")
         defer {
             try? FileManager.default.removeItem(at: inputFile)
             try? FileManager.default.removeItem(at: outputFile)
@@ -314,7 +317,9 @@ package final class PeakHolderNaming: Sendable {
     private func give(up program: String, because reason: String) -> String? {
         let first = failed.withLock { $0.insert(program).inserted }
         if first && reason != "interrupted" {
-            StandardError.write("warning: \(shownNames[program] ?? EscapedText.escaped(program)) \(reason); holders are named without it (dladdr's names, or file+offset)\n")
+            let name = shownNames[program] ?? EscapedText.escaped(program)
+            StandardError.write("warning: \(name) \(reason); holders are named without it "
+                                + "(dladdr's names, or file+offset)\n")
         }
         return nil
     }

@@ -57,7 +57,8 @@ import Testing
         var found: [Int32: String] = [:]
         for name in names {
             guard let number = Int32(name),
-                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)") else { continue }
+                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
+            else { continue }
             found[number] = target
         }
         return found
