@@ -16,6 +16,10 @@ package enum ChildGuard {
     package static func arm(command: String) {
         if let parent = variable(ChildProcess.parentVariable).flatMap({ pid_t($0) }), parent > 0,
            childguard_die_with_parent(parent) == 0 {
+            // To a dead parent's pipe this line is lost (or SIGPIPE ends the child first): it is for a
+            // child started by hand with a stray variable.
+            StandardError.write("bench \(command): its parent, pid \(parent) (\(ChildProcess.parentVariable)), "
+                                + "is gone: leaving\n")
             _exit(BenchExitCode.internalError.rawValue)
         }
         if let seconds = variable(ChildProcess.backstopVariable).flatMap({ Double($0) }),

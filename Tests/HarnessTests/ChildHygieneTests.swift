@@ -124,6 +124,8 @@ import Testing
         let orphan = try BenchProcess.run(spec, extraEnvironment: ["BENCH_PARENT_PID": "1"], timeout: 60)
         #expect(orphan.status == BenchExitCode.internalError.rawValue, "\(orphan.status) \(orphan.standardError)")
         #expect(!orphan.standardError.contains("child-spec.json"), "it read its spec: \(orphan.standardError)")
+        #expect(orphan.standardError.contains("its parent, pid 1 (BENCH_PARENT_PID), is gone"),
+                "\(orphan.standardError)")
         let owned = try BenchProcess.run(spec, extraEnvironment: ["BENCH_PARENT_PID": String(getpid())], timeout: 60)
         #expect(owned.standardError.contains("child-spec.json"), "\(owned.status) \(owned.standardError)")
     }
