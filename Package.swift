@@ -53,6 +53,9 @@ let package = Package(
         // Defines connect in the executable: a measured child with BENCH_LOOPBACK_ONLY=1 refuses any
         // connection off loopback (a redirect that leaves it included).
         .target(name: "CLoopbackGuard"),
+        // What Glibc's Swift module hides, for the children: a spawn that closes every descriptor it
+        // was not given (closefrom), and in a measured child a death signal and a backstop of its own.
+        .target(name: "CChildGuard"),
 
         // MARK: Swift modules, one job each
         // The core everything else stands on, with no dependency of ours and no framework:
@@ -80,7 +83,7 @@ let package = Package(
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         // The child's trial, and the parent that spawns children.
-        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard"]),
+        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard", "CChildGuard"]),
         // The results folder and its writers, a run's report tables and its chart data.
         .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.

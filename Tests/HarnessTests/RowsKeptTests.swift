@@ -23,7 +23,8 @@ import Report
         private var exitStatus: Int32?
         private var exited = false
 
-        init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder()) throws {
+        init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder(),
+             extraEnvironment: [String: String] = [:]) throws {
             self.folder = folder
             scratch = folder.appendingPathComponent("tmp")
             outputFile = folder.appendingPathComponent("stdout.txt")
@@ -50,6 +51,7 @@ import Report
             // env -C: the working directory (runs/ is relative to it) and TMPDIR (scratch and rescue folders).
             var environment = ProcessInfo.processInfo.environment
             environment["TMPDIR"] = scratch.path
+            environment.merge(extraEnvironment) { $1 }
             let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { (argv + envp).forEach { free($0) } }

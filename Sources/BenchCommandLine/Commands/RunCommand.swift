@@ -224,8 +224,10 @@ struct RunCommand: ParsableCommand {
 
     /// Opens the output folder and checks the `files` to be written there before the first trial,
     /// or exits 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
-    /// Every measuring command starts here, so it also clears the scratch that killed runs left.
+    /// Every measuring command starts here, so it also checks $TMPDIR, where the run keeps its
+    /// scratch (73, and nothing created, when it cannot), and clears the scratch that killed runs left.
     static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool, runID: String? = nil) throws -> OutputFolder {
+        if let problem = TemporaryFolder.problem() { throw BenchFailure(.cannotCreateOutput, problem).reported() }
         StaleScratch.removeLeftovers()
         do {
             return try OutputFolder.open(out: out, files: files, replacing: replacing, runID: runID)
