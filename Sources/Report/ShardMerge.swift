@@ -122,7 +122,8 @@ extension ShardFolder {
         } else if let ended = record.ended {
             why = ended == ShardRecord.finished ? "its rows file lacks rows it had when it finished" : "stopped by \(ended)"
         } else {
-            why = "it never recorded an end: killed (SIGKILL, out of memory, a CI timeout) while measuring"
+            why = "it never recorded an end: killed (SIGKILL, out of memory, a CI timeout) while measuring, "
+                + "or its folder could not be written"
         }
         return IncompleteShard(shard: record.shard, folder: path, plannedRows: record.plannedRows, missingRows: missing, why: why)
     }
