@@ -113,7 +113,9 @@ extension HoldersCSV {
             if fields[8].hasPrefix(PeakHolder.smallBlocks) && fields[9].isEmpty && fields[10].isEmpty {
                 runs[runs.count - 1].smallBlocksBytes += bytes
                 let count = fields[8].dropFirst(PeakHolder.smallBlocks.count + " and ".count).prefix { $0.isNumber }
-                if fields[8].hasSuffix(droppedSuffix), let dropped = Int(count) { runs[runs.count - 1].dropped = dropped }
+                if fields[8].hasSuffix(droppedSuffix), let dropped = Int(count) {
+                    runs[runs.count - 1].dropped = dropped
+                }
             } else {
                 let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
                 runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
@@ -129,13 +131,16 @@ extension HoldersCSV {
     /// appended but before its row was), or nil when it has none: what a resumed run appends to.
     package static func keeping(_ text: String, runs keep: Set<RunKey>) throws -> String? {
         let rows = try CSV.parse(CSV.completeLines(text).text).filter { $0 != [""] }
-        guard rows.first == header else { throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))") }
+        guard rows.first == header else {
+            throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
+        }
         let kept = try rows.dropFirst().enumerated().filter { offset, fields in
             guard fields.count == header.count, let render = RenderMode(name: fields[2]),
                   let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4]) else {
                 throw CSVError("line \(offset + 2): not a holders.csv row")
             }
-            return keep.contains(RunKey(cell: TrialCell(strategy: fields[1], render: render, allocator: allocator), run: run))
+            let cell = TrialCell(strategy: fields[1], render: render, allocator: allocator)
+            return keep.contains(RunKey(cell: cell, run: run))
         }
         guard kept.count < rows.count - 1 else { return nil }
         return ([header] + kept.map(\.element)).map { CSV.line($0) + "\n" }.joined()

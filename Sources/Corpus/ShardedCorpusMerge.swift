@@ -43,7 +43,8 @@ package enum ShardedCorpusMerge {
     package static func merge(_ shards: [CorpusShardRows], into folder: OutputFolder) throws -> String {
         var rows = shards.flatMap { shard in shard.rows.map { (row: $0, machine: shard.folder.record.machine) } }
         rows.sort { inCorpusOrder($0.row, $1.row) }
-        let renders = (shards[0].folder.record.settings["--render"] ?? "").split(separator: ",").compactMap { RenderMode(name: String($0)) }
+        let renders = (shards[0].folder.record.settings["--render"] ?? "").split(separator: ",")
+            .compactMap { RenderMode(name: String($0)) }
         let runID = folder.runID
 
         var lines = [CSV.line(CorpusCSV.columns.map(\.name) + ["machine", TrialsCSV.runIDColumn])]

@@ -5,8 +5,8 @@ import BenchCore
 /// each with the run's id (a run_id column, trials.json's context) so that `bench report` can tell
 /// a consistent set from files of two runs, and environment.txt (`MachineEnvironment`). A run appends
 /// trials.csv's, timeline.csv's and holders.csv's rows as each run ends; the other files are
-/// rebuilt from every row and replaced atomically at the end. Writing goes through a `RescuingWriter`: when the folder cannot be
-/// written mid-run, the files go to a rescue folder.
+/// rebuilt from every row and replaced atomically at the end. Writing goes through a
+/// `RescuingWriter`: when the folder cannot be written mid-run, the files go to a rescue folder.
 package struct ResultsWriter: ResultsFolder {
     package static let environmentFileName = "environment.txt"
     package var directory: URL

@@ -16,7 +16,8 @@ package enum RunFiles {
     /// The trials in trials.csv's order (none when it is missing). A torn last line of any of the
     /// files is dropped with a note. `runID`: the folder's run, whose trials.json may be used;
     /// `holderThresholdBytes`: the run's --holder-threshold, recorded on trials that have holders.
-    package static func load(_ directory: URL, runID: String?, holderThresholdBytes: Int?) throws(Failure) -> [TrialResult] {
+    package static func load(_ directory: URL, runID: String?,
+                             holderThresholdBytes: Int?) throws(Failure) -> [TrialResult] {
         let folder = ResultsWriter(directory: directory)
         guard let text = read(folder.trialsCSV), text.contains("\n") else { return [] }
         var trials: [TrialResult]
@@ -40,7 +41,8 @@ package enum RunFiles {
                 throw Failure(path: holdersFile.path, problem: String(describing: error))
             }
             // The last rows of a run win: a run re-measured after a kill has its new holders last.
-            let byKey = Dictionary(runs.map { (RunKey(cell: $0.cell, run: $0.run), $0) }, uniquingKeysWith: { _, last in last })
+            let byKey = Dictionary(runs.map { (RunKey(cell: $0.cell, run: $0.run), $0) },
+                                   uniquingKeysWith: { _, last in last })
             for index in trials.indices {
                 guard let run = byKey[key(trials[index])] else { continue }
                 trials[index].holders = run.holders

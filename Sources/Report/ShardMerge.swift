@@ -60,9 +60,12 @@ package enum ShardMerge {
         }
         // Each shard once among the folders of the first one's kind (a folder of the other kind is named above).
         var holders: [Int: [String]] = [:]
-        for folder in folders where folder.record.kind == first.record.kind { holders[folder.shard.index, default: []].append(folder.path) }
+        for folder in folders where folder.record.kind == first.record.kind {
+            holders[folder.shard.index, default: []].append(folder.path)
+        }
         for (index, paths) in holders.sorted(by: { $0.key < $1.key }) where paths.count > 1 {
-            differences.append("\(first.record.kind.rawValue) shard \(index)/\(first.shard.count) is in \(paths.count) folders "
+            let shard = "\(first.record.kind.rawValue) shard \(index)/\(first.shard.count)"
+            differences.append("\(shard) is in \(paths.count) folders "
                                + "(\(paths.joined(separator: ", "))); give each shard once")
         }
         guard differences.isEmpty else { throw Mismatch(differences: differences) }
@@ -92,7 +95,8 @@ package struct IncompleteShard: Sendable, Codable {
     package var why: String
 
     package var description: String {
-        let count = missingRows.map { "\($0) of \(plannedRows ?? 0) planned rows missing" } ?? "how many rows it lacks is unknown"
+        let count = missingRows.map { "\($0) of \(plannedRows ?? 0) planned rows missing" }
+            ?? "how many rows it lacks is unknown"
         return "shard \(shard) (\(folder)) is incomplete: \(count) (\(why))"
     }
 }
@@ -107,8 +111,10 @@ extension ShardFolder {
         if let planned = record.plannedRows, let digest = record.plannedKeysDigest {
             let present = PlannedKeys(keys)
             if present.count > planned || (present.count == planned && present.digestText != digest) {
-                throw MergeInputError(missing: false, "shard \(record.shard) (\(path)) holds rows its plan does not name "
-                                      + "(\(present.count) distinct rows, \(planned) planned): not this shard's rows; measure it again")
+                throw MergeInputError(missing: false, "shard \(record.shard) (\(path)) holds rows its plan does not "
+                                      + "name (\(present.count) distinct rows, \(planned) planned): "
+                                      + "not this shard's rows; "
+                                      + "measure it again")
             }
             missing = planned - present.count
         }
@@ -120,11 +126,13 @@ extension ShardFolder {
             why = record.ended.map { "stopped by \($0) before its plan was known" }
                 ?? "its shard.json records no plan: written by an older bench, or stopped before its plan was known"
         } else if let ended = record.ended {
-            why = ended == ShardRecord.finished ? "its rows file lacks rows it had when it finished" : "stopped by \(ended)"
+            why = ended == ShardRecord.finished ? "its rows file lacks rows it had when it finished"
+                : "stopped by \(ended)"
         } else {
             why = "it never recorded an end: killed (SIGKILL, out of memory, a CI timeout) while measuring, "
                 + "or its folder could not be written"
         }
-        return IncompleteShard(shard: record.shard, folder: path, plannedRows: record.plannedRows, missingRows: missing, why: why)
+        return IncompleteShard(shard: record.shard, folder: path, plannedRows: record.plannedRows,
+                               missingRows: missing, why: why)
     }
 }

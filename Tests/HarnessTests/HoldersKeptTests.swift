@@ -10,7 +10,8 @@ import Testing
     /// 4 KiB or more recorded: every successful run has holders.
     static func arguments(runs: Int, out: String, shard: String? = nil) -> [String] {
         ["run", "--strategy", "data", "--render", "full", "--allocator", "system", "--runs", String(runs),
-         "--width", "320", "--height", "240", "--holder-threshold", "4096", "--out", out] + (shard.map { ["--shard", $0] } ?? [])
+         "--width", "320", "--height", "240", "--holder-threshold", "4096", "--out", out]
+            + (shard.map { ["--shard", $0] } ?? [])
     }
 
     /// "strategy/render/allocator/run" of every row of `file` (a key column set both files share).
@@ -28,10 +29,11 @@ import Testing
 
     /// Runs of trials.json that carry holders.
     static func runsWithHoldersInJSON(_ folder: URL) throws -> Set<String> {
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json"))) as? [String: Any])
+        let json = try ShardCompletenessTests.json(folder.appendingPathComponent("trials.json"))
         let trials = try #require(json["trials"] as? [[String: Any]])
         return Set(trials.filter { ($0["holders"] as? [Any]) != nil }.map { trial in
-            ["strategy", "render", "allocator"].map { trial[$0] as? String ?? "" }.joined(separator: "/") + "/\(trial["run"] as? Int ?? 0)"
+            let cell = ["strategy", "render", "allocator"].map { trial[$0] as? String ?? "" }
+            return (cell + ["\(trial["run"] as? Int ?? 0)"]).joined(separator: "/")
         })
     }
 
@@ -67,23 +69,29 @@ import Testing
         let kept = try Self.kill(bench, after: 2, in: out)
         try #require(kept >= 2 && kept < 6, "killed after \(kept) of 6 runs: \(bench.standardError)")
 
-        let resumed = try BenchProcess.run(Self.arguments(runs: 6, out: "out") + ["--resume"], workingDirectory: bench.folder)
+        let resumed = try BenchProcess.run(Self.arguments(runs: 6, out: "out") + ["--resume"],
+                                            workingDirectory: bench.folder)
         #expect(resumed.status == 0, "\(resumed.standardError)")
         let measured = try Self.successfulRuns(out)
         #expect(measured.count == 6, "\(measured)")
         #expect(try Self.runs(out, file: "holders.csv") == measured, "holders.csv names every run's holders")
         #expect(try Self.runsWithHoldersInJSON(out) == measured, "trials.json carries every run's holders")
         let folded = try String(contentsOf: out.appendingPathComponent("holders.folded"), encoding: .utf8)
-        let foldedRuns = Set(folded.split(separator: "\n").compactMap { $0.split(separator: ";").dropFirst().first.map(String.init) })
+        // cell;run N;stack bytes
+        let foldedRuns = Set(folded.split(separator: "\n").compactMap { line in
+            line.split(separator: ";").dropFirst().first.map(String.init)
+        })
         #expect(foldedRuns == Set((1...6).map { "run \($0)" }), "\(foldedRuns)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("environment.txt").path))
 
         for file in ["holders.folded", "trials.json", "environment.txt", "summary.csv"] {
             try FileManager.default.removeItem(at: out.appendingPathComponent(file))
         }
-        let again = try BenchProcess.run(Self.arguments(runs: 6, out: "out") + ["--resume"], workingDirectory: bench.folder)
+        let again = try BenchProcess.run(Self.arguments(runs: 6, out: "out") + ["--resume"],
+                                            workingDirectory: bench.folder)
         #expect(again.status == 0, "\(again.standardError)")
-        #expect(try Self.runsWithHoldersInJSON(out) == measured, "a complete folder's resume rebuilds trials.json with its holders")
+        #expect(try Self.runsWithHoldersInJSON(out) == measured,
+                "a complete folder's resume rebuilds trials.json with its holders")
         #expect(try String(contentsOf: out.appendingPathComponent("holders.folded"), encoding: .utf8) == folded)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("environment.txt").path))
     }
@@ -102,10 +110,11 @@ import Testing
         let partialRuns = try Self.successfulRuns(partial)
         #expect(partialRuns.count == kept, "\(partialRuns)")
         #expect(try Self.runs(partial, file: "holders.csv") == partialRuns)
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: partial.appendingPathComponent("merge.json"))) as? [String: Any])
+        let record = try ShardCompletenessTests.json(partial.appendingPathComponent("merge.json"))
         #expect(record["missingRows"] as? Int == 6 - kept, "\(record)")
 
-        let resumed = try BenchProcess.run(Self.arguments(runs: 6, out: "shard", shard: "1/1") + ["--resume"], workingDirectory: bench.folder)
+        let resumed = try BenchProcess.run(Self.arguments(runs: 6, out: "shard", shard: "1/1") + ["--resume"],
+                                           workingDirectory: bench.folder)
         #expect(resumed.status == 0, "\(resumed.standardError)")
         let whole = bench.folder.appendingPathComponent("whole")
         let merge = try BenchProcess.run(["merge", shard.path, "--out", whole.path])

@@ -124,8 +124,9 @@ struct CorpusCommand: ParsableCommand {
         let planned = items.count + unmeasured.count
         // A shard's plan, once every file was examined (a stop before that leaves it unknown).
         if shardRecord != nil && images.count == entries.count {
-            shardRecord?.plan(PlannedKeys(items.map { PlannedKeys.key(file: images[$0.image].entry.name, cell: $0.cell, run: $0.run) }
-                                          + unmeasured.map { PlannedKeys.key(file: $0.entry.name, cell: nil, run: nil) }))
+            let keys = items.map { PlannedKeys.key(file: images[$0.image].entry.name, cell: $0.cell, run: $0.run) }
+                + unmeasured.map { PlannedKeys.key(file: $0.entry.name, cell: nil, run: nil) }
+            shardRecord?.plan(PlannedKeys(keys))
             try shardRecord.map { try ShardOption.write($0, in: folder) }
         }
         var earlier: [CorpusCSVRow] = []

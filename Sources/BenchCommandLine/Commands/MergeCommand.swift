@@ -98,7 +98,8 @@ struct MergeCommand: ParsableCommand {
             let shown = 20
             let named = missing.prefix(shown).map { "\($0)/\(count)" }.joined(separator: ", ")
                 + (missing.count > shown ? " and \(missing.count - shown) more" : "")
-            refusals.append("shard\(missing.count == 1 ? "" : "s") \(named) missing (\(shards.count) of \(count) given)")
+            let shardsWord = missing.count == 1 ? "shard" : "shards"
+            refusals.append("\(shardsWord) \(named) missing (\(shards.count) of \(count) given)")
         }
         refusals += incomplete.map(\.description)
         let missingRows = incomplete.compactMap(\.missingRows).reduce(0, +)
@@ -111,8 +112,9 @@ struct MergeCommand: ParsableCommand {
             for refusal in refusals { printError("warning: \(refusal)") }
             if !incomplete.isEmpty {
                 let unknown = incomplete.contains { $0.missingRows == nil } ? " (and an unknown number more)" : ""
-                printError("warning: the merged results lack \(missingRows) row\(missingRows == 1 ? "" : "s")\(unknown) "
-                           + "of \(incomplete.count) incomplete shard\(incomplete.count == 1 ? "" : "s"); merge.json records them")
+                let rows = missingRows == 1 ? "row" : "rows", of = incomplete.count == 1 ? "shard" : "shards"
+                printError("warning: the merged results lack \(missingRows) \(rows)\(unknown) "
+                           + "of \(incomplete.count) incomplete \(of); merge.json records them")
             }
             if !missing.isEmpty {
                 printError("warning: the merged results cover \(shards.count) of \(count) shards")
@@ -123,7 +125,8 @@ struct MergeCommand: ParsableCommand {
         let folder = try RunCommand.openOutput(out, files: outputs + [OutputFolder.File(MergeRecord.fileName, replacesRows: false)], replacing: replace)
         do {
             switch kind {
-            case .run: try ShardedRunMerge.merge(runShards, into: folder, command: CommandLine.arguments.joined(separator: " "))
+            case .run:
+                try ShardedRunMerge.merge(runShards, into: folder, command: CommandLine.arguments.joined(separator: " "))
             case .corpus: print(try ShardedCorpusMerge.merge(corpusShards, into: folder))
             }
             try MergeRecord(shards: shards, missing: missing, incomplete: incomplete).write(in: folder.directory)

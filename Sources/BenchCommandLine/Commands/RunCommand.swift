@@ -141,9 +141,10 @@ struct RunCommand: ParsableCommand {
                                               command: "run", settings: recorded)
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
-        let shardRecord = try sharding.record(.run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
-                                              portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"),
-                                              planned: PlannedKeys(plan.schedule().map { PlannedKeys.key(cell: $0.cell, run: $0.run) }))
+        let shardRecord = try sharding.record(
+            .run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
+            portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"),
+            planned: PlannedKeys(plan.schedule().map { PlannedKeys.key(cell: $0.cell, run: $0.run) }))
         let runner = BenchmarkRunner(plan: plan, source: source, settings: settings,
                                      launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback),
                                      jobs: parallelism.jobs)
@@ -244,7 +245,8 @@ struct RunCommand: ParsableCommand {
     static func rowsDone(in folder: OutputFolder, holderThresholdBytes: Int) throws -> [TrialResult] {
         do {
             // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.
-            let trials = try RunFiles.load(folder.directory, runID: folder.runID, holderThresholdBytes: holderThresholdBytes)
+            let trials = try RunFiles.load(folder.directory, runID: folder.runID,
+                                           holderThresholdBytes: holderThresholdBytes)
             try RunFiles.dropHoldersOfUnrecordedRuns(in: folder.directory, keeping: trials)
             return trials
         } catch {

@@ -36,7 +36,8 @@ struct ShardOption: ParsableArguments {
                                  corpusEntries: corpus?.entries, corpusDigest: corpus?.digest)
         if let planned { record.plan(planned) }
         try Self.write(record, in: folder)
-        printError("shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); `bench merge` joins this folder with the other shards'")
+        printError("shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); "
+                   + "`bench merge` joins this folder with the other shards'")
         return record
     }
 
@@ -54,7 +55,8 @@ struct ShardOption: ParsableArguments {
         guard var record, sink.failure == nil else { return }
         record.end(completedRows: rows, signal: Interruption.signalName)
         do { try record.write(in: sink.folder.directory) } catch {
-            printError("bench: cannot record the shard's end in \(ShardRecord.fileName): \(error); `bench merge` will count its rows")
+            printError("bench: cannot record the shard's end in \(ShardRecord.fileName): \(error); "
+                       + "`bench merge` will count its rows")
         }
     }
 
