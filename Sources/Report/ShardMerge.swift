@@ -25,6 +25,13 @@ package enum ShardMerge {
         }
     }
 
+    /// A recorded setting as the message shows it: an option a shard was run without is recorded
+    /// empty (or not at all) and shown as "(not given)", not as an empty value.
+    static func shown(_ value: String?) -> String {
+        guard let value, !value.isEmpty else { return "(not given)" }
+        return value
+    }
+
     /// Throws every difference, each naming the shards and values; returns the shards (1-based)
     /// of `count` that no folder holds.
     package static func missingShards(_ folders: [ShardFolder]) throws(Mismatch) -> [Int] {
@@ -44,14 +51,25 @@ package enum ShardMerge {
                 differ("is one of", "\(folder.shard.count) shards", "one of \(first.shard.count)")
             }
             if this.harness != that.harness { differ("was measured by", this.harness, "by \(that.harness)") }
-            if let mine = this.commit, let theirs = that.commit, mine != theirs {
+            // The binary: by commit where both say one; by build ID where neither does; a mix names
+            // no common ground, so it is refused too.
+            switch (this.commit, that.commit) {
+            case let (mine?, theirs?) where mine != theirs:
                 differ("was built from commit", mine, "from \(theirs)")
+            case (nil, nil) where this.build != that.build:
+                differ("was measured by the bench binary with build ID", this.build ?? "(not recorded)",
+                       "by build ID \(that.build ?? "(not recorded)")")
+            case let (mine?, nil), let (nil, mine?):
+                differ("records", this.commit == nil ? "no commit" : "commit \(mine)",
+                       that.commit == nil ? "records none (set BENCH_COMMIT for every shard, or for none)"
+                                          : "records commit \(mine) (set BENCH_COMMIT for every shard, or for none)")
+            default: break
             }
             for key in Set(this.libraries.keys).union(that.libraries.keys).sorted() where this.libraries[key] != that.libraries[key] {
                 differ("has \(key)", this.libraries[key] ?? "(not recorded)", "\(that.libraries[key] ?? "(not recorded)")")
             }
             for key in Set(this.settings.keys).union(that.settings.keys).sorted() where this.settings[key] != that.settings[key] {
-                differ("was run with \(key)", this.settings[key] ?? "(not given)", "with \(key) \(that.settings[key] ?? "(not given)")")
+                differ("was run with \(key)", Self.shown(this.settings[key]), "with \(key) \(Self.shown(that.settings[key]))")
             }
             if this.corpusDigest != that.corpusDigest || this.corpusEntries != that.corpusEntries {
                 differ("measured a corpus of", "\(this.corpusEntries ?? 0) entries (digest \(this.corpusDigest ?? "none"))",

@@ -27,6 +27,9 @@ package struct ShardRecord: Codable, Sendable, Equatable {
     package var harness: String
     /// The commit bench was built from, when the environment says (GITHUB_SHA in GitHub Actions, or BENCH_COMMIT).
     package var commit: String?
+    /// The GNU build ID of the bench binary that measured (`ExecutableBuildID`): what names the
+    /// binary when no commit does.
+    package var build: String?
     package var runID: String
     package var settings: [String: String]
     /// The measured libraries and toolchain (environment.txt's version lines): decoders of another
@@ -54,6 +57,7 @@ package struct ShardRecord: Codable, Sendable, Equatable {
         machine = ProcessInfo.processInfo.hostName
         harness = Self.harnessVersion
         commit = environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["GITHUB_SHA"].flatMap { $0.isEmpty ? nil : $0 }
+        build = ExecutableBuildID.current
         self.runID = runID
         self.settings = settings
         libraries = Self.libraries(MachineEnvironment.describe())

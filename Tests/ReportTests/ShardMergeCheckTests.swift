@@ -43,8 +43,19 @@ struct ShardMergeCheckTests {
             let message = Self.refusal([try Self.folder(1, of: 2), try Self.folder(2, of: 2, change)])
             #expect(message?.contains(named) == true, "expected '\(named)' in \(message ?? "no refusal")")
         }
-        // Another build of one commit is not known as such: only two recorded commits are compared.
-        #expect(Self.refusal([try Self.folder(1, of: 2), try Self.folder(2, of: 2) { $0.commit = nil }]) == nil)
+        // One shard with a commit and one without share no name for their binary: refused.
+        let mix = Self.refusal([try Self.folder(1, of: 2), try Self.folder(2, of: 2) { $0.commit = nil }])
+        #expect(mix?.contains("shard 2/2 (shard-2) records no commit, shard 1/2 (shard-1) records commit 1111") == true, "\(mix ?? "")")
+        // Without commits, the binaries' build IDs decide; one settings value left out shows as not given.
+        let noCommit: (inout ShardRecord) -> Void = { $0.commit = nil; $0.build = "aaaa"; $0.settings["--bandwidth"] = "" }
+        #expect(Self.refusal([try Self.folder(1, of: 2, noCommit), try Self.folder(2, of: 2, noCommit)]) == nil)
+        let builds = Self.refusal([try Self.folder(1, of: 2, noCommit), try Self.folder(2, of: 2) {
+            noCommit(&$0); $0.build = "bbbb"; $0.settings["--bandwidth"] = "20000000" }])
+        #expect(builds?.contains("shard 2/2 (shard-2) was measured by the bench binary with build ID bbbb, shard 1/2 (shard-1) by build ID aaaa") == true,
+                "\(builds ?? "")")
+        #expect(builds?.contains("was run with --bandwidth 20000000, shard 1/2 (shard-1) with --bandwidth (not given)") == true, "\(builds ?? "")")
+        // The running test binary has a build ID, as bench has: shards record it.
+        #expect(try Self.folder(1, of: 1).record.build?.count == 40)
         let counts = Self.refusal([try Self.folder(1, of: 2), try Self.folder(2, of: 3)])
         #expect(counts?.contains("shard 2/3 (shard-2) is one of 3 shards, shard 1/2 (shard-1) one of 2") == true, "\(counts ?? "")")
         let twice = Self.refusal([try Self.folder(1, of: 2), try Self.folder(2, of: 2), try ShardFolder(path: "again", record: Self.folder(2, of: 2).record)])
