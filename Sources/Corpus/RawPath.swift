@@ -15,7 +15,8 @@ package struct RawPath: Sendable, Hashable {
     /// The path for messages, tables and CSVs: every byte kept, escaped where it is not printable text.
     package var escaped: String { Self.escaped(bytes) }
 
-    /// UTF-8 text as it is, but a backslash doubled, a control character as \n, \r, \t or \xNN and
+    /// UTF-8 text as it is, but a backslash doubled, a control character as \n, \r, \t or \xNN, a
+    /// format character (category Cf: U+202E, U+200B, ...) as its bytes \xNN, and
     /// a byte that is not UTF-8 as \xNN: one line, and distinct names stay distinct.
     package static func escaped(_ bytes: [UInt8]) -> String {
         var text = ""
@@ -32,7 +33,9 @@ package struct RawPath: Sendable, Hashable {
                 case "\n": text += "\\n"
                 case "\r": text += "\\r"
                 case "\t": text += "\\t"
-                case _ where scalar.properties.generalCategory == .control: text += encoded.map(hex).joined()
+                // Format characters too: U+202E would turn the rest of a table's line around.
+                case _ where [.control, .format].contains(scalar.properties.generalCategory):
+                    text += encoded.map(hex).joined()
                 default: text.unicodeScalars.append(scalar)
                 }
                 offset += encoded.count

@@ -9,8 +9,10 @@ package enum ShardedCorpusMerge {
     /// Returns the ranking table for the terminal.
     package static func merge(_ shards: [ShardFolder], into folder: OutputFolder) throws -> String {
         var rows: [(row: CorpusRow, machine: String)] = []
+        var shardOf: [CorpusRowKey: String] = [:]
         for shard in shards {
             let path = URL(fileURLWithPath: shard.path, isDirectory: true).appendingPathComponent("corpus.csv").path
+            let firstOfShard = rows.endIndex
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw MergeInputError(missing: true, "\(path) does not exist: shard \(shard.record.shard) did not finish writing; measure it again")
             }
@@ -18,6 +20,16 @@ package enum ShardedCorpusMerge {
                 rows += try CorpusCSV.corpusRows(String(decoding: data, as: UTF8.self)).map { ($0, shard.record.machine) }
             } catch {
                 throw MergeInputError(missing: false, "shard \(shard.record.shard): \(path): \(error)")
+            }
+            // Overlapping shards would count a file's runs twice: each key in one shard only.
+            for row in rows[firstOfShard...] {
+                let key = CorpusRowKey(name: row.row.image.entry.name, cell: row.row.result?.cell, run: row.row.result?.run)
+                if let other = shardOf[key] {
+                    throw MergeInputError(missing: false, "cannot merge: \(path) and shard \(other)'s corpus.csv both hold "
+                                          + "\(row.row.image.entry.name) \(row.row.result.map { "\($0.cell) run \($0.run)" } ?? "(its row)"): "
+                                          + "the shards overlap, so a run would count twice")
+                }
+                shardOf[key] = shard.record.shard
             }
         }
         rows.sort { inCorpusOrder($0.row, $1.row) }

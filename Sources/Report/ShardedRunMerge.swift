@@ -7,6 +7,7 @@ import Foundation
 package enum ShardedRunMerge {
     package static func merge(_ shards: [ShardFolder], into folder: OutputFolder, command: String) throws {
         var rows: [(result: TrialResult, machine: String)] = []
+        var origins: [String] = []
         var first: RunContext?
         var planned = 0, completed = 0
         var interruptedBy: String?
@@ -36,11 +37,16 @@ package enum ShardedRunMerge {
                 }
             }
             rows += export.trials.map { ($0, shard.record.machine) }
+            origins += export.trials.indices.map { "\(source.trialsJSON.path) trial \($0 + 1)" }
             first = first ?? export.context
             planned += export.context.plannedRuns ?? export.trials.count
             completed += export.context.completedRuns ?? export.trials.count
             interruptedBy = interruptedBy ?? export.context.interruptedBy
             environment = environment ?? (try? String(contentsOf: source.environmentText, encoding: .utf8))
+        }
+        // Overlapping shards (or a row copied within one) would count a run twice.
+        do { try TrialsCSV.checkKeys(rows.map(\.result)) { origins[$0] } } catch {
+            throw MergeInputError(missing: false, "cannot merge: \(error)")
         }
         rows.sort { ($0.result.cell, $0.result.run) < ($1.result.cell, $1.result.run) }
         let results = rows.map(\.result)

@@ -107,8 +107,10 @@ struct RunCommand: ParsableCommand {
             printError("warning: \(InjectedRegression.environmentVariable)=\(injected.rawValue): a deliberate regression is injected (test only)")
         }
         let source: ImageSource
+        var measuredURL: URL?
         if let url {
             let measured = try Self.httpURL(url, option: "--url")
+            measuredURL = measured
             let warmup = cold ? nil : try warmupURL.map { try Self.httpURL($0, option: "--warmup-url") } ?? Self.origin(of: measured)
             source = .external(url: measured, warmupURL: warmup)
             let origin = warmupURL == nil ? " (the same origin)" : ""
@@ -137,6 +139,7 @@ struct RunCommand: ParsableCommand {
             ("--no-exact-heap", String(noExactHeap)),
             ("--shard", plan.shard.map { "\($0)" } ?? "none"),
         ] + ResumableOutput.describe(settings)
+            + (try measuredURL.map { try URLPayload.setting(for: $0, resume: resuming.resume, out: out) } ?? [])
         let folder = try ResumableOutput.open(out, files: Self.outputFiles, replacing: replace, resume: resuming.resume,
                                               command: "run", settings: recorded)
         let sink = RescuingWriter(folder: folder)
@@ -151,7 +154,7 @@ struct RunCommand: ParsableCommand {
         var schedule = plan.schedule()
         var earlier: [TrialResult] = []
         if resuming.resume {
-            earlier = try Self.rowsDone(in: folder.directory.appendingPathComponent("trials.csv"))
+            earlier = try Self.rowsDone(in: folder.directory.appendingPathComponent("trials.csv"), runID: folder.runID)
             let done = Set(earlier.map { RunKey(cell: $0.cell, run: $0.run) })
             schedule = schedule.filter { !done.contains(RunKey(cell: $0.cell, run: $0.run)) }
             printError("resuming \(folder.directory.path): \(earlier.count) of \(plan.schedule().count) runs done, \(schedule.count) to go")
@@ -236,12 +239,14 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// The rows an interrupted run left in trials.csv (its torn last line dropped, with a note).
-    static func rowsDone(in file: URL) throws -> [TrialResult] {
+    /// The rows an interrupted run left in trials.csv (its torn last line dropped, with a note);
+    /// a key twice, or a row of another run than `runID` (settings.json's), is refused (65).
+    static func rowsDone(in file: URL, runID: String) throws -> [TrialResult] {
         guard let data = FileManager.default.contents(atPath: file.path), data.contains(UInt8(ascii: "\n")) else { return [] }
         do {
             // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.
-            return try TrialsFile.parseDroppingTornLine(String(decoding: data, as: UTF8.self), path: file.path)
+            return try TrialsFile.parseDroppingTornLine(String(decoding: data, as: UTF8.self), path: file.path,
+                                                        runID: (runID, RunSettings.fileName))
         } catch {
             throw BenchFailure(.badInput, "--resume: \(file.path) cannot be read back: \(error)").reported()
         }

@@ -1,0 +1,225 @@
+import BenchCore
+import Foundation
+import LoopbackServer
+import Report
+import Testing
+
+/// Every reader of a per-run file knows its key and refuses a row that would count a run twice or
+/// mix two runs (65, naming the file, the line and the key); a folder belongs to one command.
+@Suite(.serialized) struct RowKeyTests {
+    static let tiny = ["--strategy", "data", "--render", "none", "--allocator", "system", "--width", "64", "--height", "48"]
+
+    /// Appends a copy of the first data line of `file` at its end.
+    static func duplicateFirstRow(of file: URL) throws {
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        try (lines + [lines[1]]).joined(separator: "\n").appending("\n").write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// A trials.csv with a duplicated (cell, run) row is refused by report, compare and --resume,
+    /// with trials.json beside it or not; so is a row of another run id.
+    @Test func aDuplicatedOrForeignTrialsRowIsRefusedByEveryReader() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = ["run"] + Self.tiny + ["--runs", "2", "--out", out.path]
+        let first = try BenchProcess.run(run)
+        try #require(first.status == 0, "\(first.standardError)")
+        let trials = out.appendingPathComponent("trials.csv")
+        let original = try String(contentsOf: trials, encoding: .utf8)
+        try Self.duplicateFirstRow(of: trials)
+        let key = "strategy data, render none, allocator system, run 1"
+
+        let report = try BenchProcess.run(["report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
+                                           "--report-file", folder.appendingPathComponent("REPORT.md").path])
+        #expect(report.status == 65, "\(report.standardError)")
+        #expect(report.standardError.contains(trials.path) && report.standardError.contains("line 4 repeats the key of line 2")
+                && report.standardError.contains(key), "\(report.standardError)")
+
+        let compare = try BenchProcess.run(["compare", out.appendingPathComponent("trials.json").path, trials.path,
+                                            "--thresholds", CompareCommandTests.thresholdsFile])
+        #expect(compare.status == 65, "\(compare.standardError)")
+        #expect(compare.standardError.contains("trials.csv") && compare.standardError.contains("line 4 repeats the key of line 2")
+                && compare.standardError.contains(key), "\(compare.standardError)")
+
+        let resume = try BenchProcess.run(run + ["--resume"])
+        #expect(resume.status == 65, "\(resume.standardError)")
+        #expect(resume.standardError.contains("line 4 repeats the key of line 2") && resume.standardError.contains(key),
+                "\(resume.standardError)")
+        #expect(!resume.standardError.contains("runs done"), "nothing is counted from such a file: \(resume.standardError)")
+
+        // Without trials.json to compare with, the file's own rows still say it.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("trials.json"))
+        let alone = try BenchProcess.run(["report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
+                                          "--report-file", folder.appendingPathComponent("REPORT.md").path])
+        #expect(alone.status == 65 && alone.standardError.contains("line 4 repeats the key of line 2"), "\(alone.standardError)")
+
+        // A row of another run (its run_id), its key new: refused by --resume, naming the run settings.json records.
+        let lines = original.split(separator: "\n").map(String.init)
+        var foreign = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        foreign[3] = "3"
+        foreign[foreign.count - 1] = "another-run"
+        try (lines + [foreign.joined(separator: ",")]).joined(separator: "\n").appending("\n")
+            .write(to: trials, atomically: true, encoding: .utf8)
+        let mixed = try BenchProcess.run(run + ["--resume"])
+        #expect(mixed.status == 65, "\(mixed.standardError)")
+        #expect(mixed.standardError.contains("line 4") && mixed.standardError.contains("is a row of run another-run")
+                && mixed.standardError.contains("settings.json"), "\(mixed.standardError)")
+    }
+
+    /// corpus.csv's key is the file, the cell and the run: a copied row is refused by --resume
+    /// and by report.
+    @Test func aDuplicatedCorpusRowIsRefused() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = try CorpusResumeTests.corpus(images: 2, notes: 0, in: folder)
+        let arguments = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", "out"]
+        let first = try BenchProcess.run(arguments, workingDirectory: folder)
+        try #require(first.status == 0, "\(first.standardError)")
+        let rows = folder.appendingPathComponent("out/corpus.csv")
+        try Self.duplicateFirstRow(of: rows)
+
+        let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
+        #expect(resume.status == 65, "\(resume.standardError)")
+        #expect(resume.standardError.contains("corpus.csv") && resume.standardError.contains("line 4 repeats the key of line 2")
+                && resume.standardError.contains("file img0.jpg, strategy download, render none, allocator system, run 1"),
+                "\(resume.standardError)")
+        let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path])
+        #expect(report.status == 65 && report.standardError.contains("line 4 repeats the key of line 2"), "\(report.standardError)")
+    }
+
+    /// An image replaced (and another deleted) between a stop and --resume: the replaced one is
+    /// measured again from its new bytes, the deleted one's rows are dropped, each named.
+    @Test func corpusResumeRemeasuresAReplacedImageAndDropsADeletedOne() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = try CorpusResumeTests.corpus(images: 3, notes: 0, in: folder)
+        let arguments = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", "out"]
+        let first = try BenchProcess.run(arguments, workingDirectory: folder)
+        try #require(first.status == 0, "\(first.standardError)")
+
+        let bigger = folder.appendingPathComponent("bigger.jpg")
+        try #require(try BenchProcess.run(["fixture", "--width", "96", "--height", "80", "--out", bigger.path]).status == 0)
+        try FileManager.default.removeItem(at: corpus.appendingPathComponent("img0.jpg"))
+        try FileManager.default.copyItem(at: bigger, to: corpus.appendingPathComponent("img0.jpg"))
+        try FileManager.default.removeItem(at: corpus.appendingPathComponent("img2.jpg"))
+
+        let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
+        #expect(resume.status == 0, "\(resume.standardError)")
+        #expect(resume.standardError.contains("img0.jpg changed since the interrupted run"), "\(resume.standardError)")
+        #expect(resume.standardError.contains("no longer in the corpus are dropped: img2.jpg"), "\(resume.standardError)")
+        #expect(resume.standardError.contains("1 of 2 rows done, 1 to go"), "\(resume.standardError)")
+        let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
+        #expect(rows.map { $0["file"] ?? "" } == ["img0.jpg", "img1.jpg"], "\(rows)")
+        #expect(rows.first?["width"] == "96" && rows.first?["height"] == "80", "the new header: \(rows)")
+        let size = try FileManager.default.attributesOfItem(atPath: bigger.path)[.size] as? Int
+        #expect(rows.first?["payload_bytes"] == size.map(String.init), "the new payload: \(rows)")
+    }
+
+    /// `run --url ... --resume` after the served file changed: refused, naming both sizes and digests.
+    @Test func runResumeRefusesAURLThatServesOtherBytes() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var bodies: [Data] = []
+        for (width, height) in [(64, 48), (96, 80)] {
+            let file = folder.appendingPathComponent("\(width).jpg")
+            try #require(try BenchProcess.run(["fixture", "--width", "\(width)", "--height", "\(height)", "--out", file.path]).status == 0)
+            bodies.append(try Data(contentsOf: file))
+        }
+        let server = LoopbackServer()
+        server.addResource(path: "/photo.jpg", body: bodies[0], contentType: "image/jpeg")
+        try server.start()
+        defer { server.shutdown() }
+        let run = ["run", "--url", server.url(for: "/photo.jpg").absoluteString, "--strategy", "data", "--render", "none",
+                   "--allocator", "system", "--runs", "1", "--out", folder.appendingPathComponent("out").path]
+        let first = try BenchProcess.run(run)
+        try #require(first.status == 0, "\(first.standardError)")
+        let same = try BenchProcess.run(run + ["--resume"])
+        #expect(same.status == 0, "the same bytes resume: \(same.standardError)")
+
+        server.addResource(path: "/photo.jpg", body: bodies[1], contentType: "image/jpeg")
+        let changed = try BenchProcess.run(run + ["--resume"])
+        #expect(changed.status == 64, "\(changed.standardError)")
+        #expect(changed.standardError.contains("\(bodies[0].count) bytes, FNV-1a-64 \(StableHash.digest(of: bodies[0])) then")
+                && changed.standardError.contains("\(bodies[1].count) bytes, FNV-1a-64 \(StableHash.digest(of: bodies[1])) now"),
+                "\(changed.standardError)")
+    }
+
+    /// `bench corpus --out` a stopped run's folder: refused (73) and the run's settings.json kept;
+    /// with --replace the run's files are removed first.
+    @Test func corpusOutOverARunFolderIsRefused() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = try BenchProcess.run(["run"] + Self.tiny + ["--runs", "1", "--out", out.path])
+        try #require(run.status == 0, "\(run.standardError)")
+        let settings = try Data(contentsOf: out.appendingPathComponent("settings.json"))
+        let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: folder)
+        let corpusRun = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", out.path]
+
+        let refused = try BenchProcess.run(corpusRun)
+        #expect(refused.status == 73, "\(refused.standardError)")
+        #expect(refused.standardError.contains("is a `bench run` folder") && refused.standardError.contains("--replace"),
+                "\(refused.standardError)")
+        #expect(try Data(contentsOf: out.appendingPathComponent("settings.json")) == settings, "the run's settings are kept")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
+
+        let replaced = try BenchProcess.run(corpusRun + ["--replace"])
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "environment.txt"] {
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name) of the run is removed")
+        }
+        #expect(try RunSettings.read(from: out)?.command == "corpus")
+    }
+
+    /// A URL list that names one URL twice (credentials aside), or a port out of range, is refused
+    /// up front, each line named.
+    @Test func aURLListWithARepeatedURLOrABadPortIsRefused() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let list = folder.appendingPathComponent("urls.txt")
+        try """
+        http://127.0.0.1:9/a.jpg
+        http://127.0.0.1:9/b.jpg
+        http://127.0.0.1:9/a.jpg
+        http://alice:secret@127.0.0.1:9/c.jpg
+        http://bob:other@127.0.0.1:9/c.jpg
+        http://127.0.0.1:99999/d.jpg
+
+        """.write(to: list, atomically: true, encoding: .utf8)
+        let output = try BenchProcess.run(["corpus", list.path, "--out", folder.appendingPathComponent("out").path])
+        #expect(output.status == 64, "\(output.standardError)")
+        #expect(output.standardError.contains("line 3: http://127.0.0.1:9/a.jpg is also on line 1"), "\(output.standardError)")
+        #expect(output.standardError.contains("line 5: http://***@127.0.0.1:9/c.jpg is also on line 4"), "\(output.standardError)")
+        #expect(output.standardError.contains("line 6: 'http://127.0.0.1:99999/d.jpg': port 99999 is out of range (1-65535)"),
+                "\(output.standardError)")
+        #expect(!output.standardError.contains("secret"), "\(output.standardError)")
+    }
+
+    /// A URL's user and password never reach corpus.csv, the table or the messages.
+    @Test func credentialsInAURLListAreRedacted() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let image = folder.appendingPathComponent("a.jpg")
+        try #require(try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--out", image.path]).status == 0)
+        let server = LoopbackServer()
+        server.addResource(path: "/a.jpg", body: try Data(contentsOf: image), contentType: "image/jpeg")
+        try server.start()
+        defer { server.shutdown() }
+        let list = folder.appendingPathComponent("urls.txt")
+        let url = server.url(for: "/a.jpg")
+        try "http://alice:s3cr3t@127.0.0.1:\(url.port ?? 0)/a.jpg\n".write(to: list, atomically: true, encoding: .utf8)
+        let output = try BenchProcess.run(["corpus", list.path, "--strategy", "download", "--render", "none", "--runs", "1",
+                                           "--out", folder.appendingPathComponent("out").path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
+        #expect(rows.map { $0["file"] ?? "" } == ["http://***@127.0.0.1:\(url.port ?? 0)/a.jpg"], "\(rows)")
+        for name in ["corpus.csv", "corpus-summary.csv"] {
+            let text = try String(contentsOf: folder.appendingPathComponent("out/\(name)"), encoding: .utf8)
+            #expect(!text.contains("s3cr3t") && !text.contains("alice"), "\(name): \(text)")
+        }
+        #expect(!output.standardOutput.contains("s3cr3t") && !output.standardError.contains("s3cr3t"), "\(output.standardOutput)")
+    }
+}
