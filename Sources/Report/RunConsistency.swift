@@ -28,6 +28,7 @@ package enum RunConsistency {
         if csvIDs.count > 1 {
             problems.append("trials.csv mixes rows of \(csvIDs.count) runs (\(csvIDs.sorted().joined(separator: ", ")))")
         }
+        if let mixed = mixedPayloads(rows, header: header) { problems.append(mixed) }
         let keyColumns = TrialsCSV.keyColumns.compactMap { header.firstIndex(of: $0) }
         let trialKeys = Set(body.map { row in keyColumns.map { $0 < row.count ? row[$0] : "" }.joined(separator: ",") })
 
@@ -98,6 +99,20 @@ package enum RunConsistency {
         for (offset, fields) in table.enumerated().dropFirst() where !(fields.count == 1 && fields[0].isEmpty) {
             do { try keys.admit(fields, line: offset + 1) } catch { throw KeyedRowError("\(file): \(error)") }
         }
+    }
+
+    /// Every cell of a run fetches one image: measured rows of two payload sizes are two images
+    /// (a `--url` whose file changed before a resume, or rows joined from two runs).
+    static func mixedPayloads(_ rows: [[String]], header: [String]) -> String? {
+        guard let payload = header.firstIndex(of: "payload_bytes"), let status = header.firstIndex(of: "status") else { return nil }
+        var firstLine: [String: Int] = [:]
+        for (offset, row) in rows.enumerated().dropFirst() where row.count == header.count && row[status] == "ok" {
+            if firstLine[row[payload]] == nil { firstLine[row[payload]] = offset + 1 }
+        }
+        guard firstLine.count > 1 else { return nil }
+        let sizes = firstLine.sorted { $0.value < $1.value }.map { "\($0.key) bytes from line \($0.value)" }
+        return "trials.csv mixes payloads of \(firstLine.count) sizes (\(sizes.joined(separator: ", "))): "
+            + "every cell of a run fetches one image, so the image changed during the run or two runs' rows were joined"
     }
 
     struct ExportedRun: Decodable {

@@ -1,4 +1,6 @@
 import BenchCore
+import Corpus
+import Harness
 import Foundation
 import LoopbackServer
 import Report
@@ -115,7 +117,8 @@ import Testing
         #expect(rows.first?["payload_bytes"] == size.map(String.init), "the new payload: \(rows)")
     }
 
-    /// `run --url ... --resume` after the served file changed: refused, naming both sizes and digests.
+    /// `run --url ... --resume` after the served file changed: refused, naming both sizes and digests;
+    /// a trials.csv whose measured rows have two payload sizes is refused by report.
     @Test func runResumeRefusesAURLThatServesOtherBytes() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -131,7 +134,7 @@ import Testing
         try server.start()
         defer { server.shutdown() }
         let run = ["run", "--url", server.url(for: "/photo.jpg").absoluteString, "--strategy", "data", "--render", "none",
-                   "--allocator", "system", "--runs", "1", "--out", folder.appendingPathComponent("out").path]
+                   "--allocator", "system", "--runs", "2", "--out", folder.appendingPathComponent("out").path]
         let first = try BenchProcess.run(run)
         try #require(first.status == 0, "\(first.standardError)")
         let same = try BenchProcess.run(run + ["--resume"])
@@ -143,6 +146,20 @@ import Testing
         #expect(changed.standardError.contains("\(bodies[0].count) bytes, FNV-1a-64 \(StableHash.digest(of: bodies[0])) then")
                 && changed.standardError.contains("\(bodies[1].count) bytes, FNV-1a-64 \(StableHash.digest(of: bodies[1])) now"),
                 "\(changed.standardError)")
+
+        // Rows of both versions in one file.
+        let trials = folder.appendingPathComponent("out/trials.csv")
+        var table = try CSV.parse(String(contentsOf: trials, encoding: .utf8))
+        let payload = try #require(table[0].firstIndex(of: "payload_bytes"))
+        #expect(table[1][payload] == String(bodies[0].count) && table[2][payload] == String(bodies[0].count))
+        table[2][payload] = String(bodies[1].count)
+        try (table.map { CSV.line($0) }.joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
+        let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path,
+                                           "--data-out", folder.appendingPathComponent("data").path,
+                                           "--report-file", folder.appendingPathComponent("REPORT.md").path])
+        #expect(report.status == 65, "\(report.standardError)")
+        #expect(report.standardError.contains("trials.csv mixes payloads of 2 sizes (\(bodies[0].count) bytes from line 2, "
+                                              + "\(bodies[1].count) bytes from line 3)"), "\(report.standardError)")
     }
 
     /// `bench corpus --out` a stopped run's folder: refused (73) and the run's settings.json kept;
@@ -221,5 +238,37 @@ import Testing
             #expect(!text.contains("s3cr3t") && !text.contains("alice"), "\(name): \(text)")
         }
         #expect(!output.standardOutput.contains("s3cr3t") && !output.standardError.contains("s3cr3t"), "\(output.standardOutput)")
+    }
+}
+
+/// A file whose bytes change between its inspection and its measurement is not measured: each of
+/// its runs is a `changed` row naming both sizes and digests, never one version's header beside
+/// the other's payload.
+@Suite struct ChangedFileTests {
+    @Test func aFileRewrittenAfterItsInspectionIsAChangedRow() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: folder)
+        let file = corpus.appendingPathComponent("img0.jpg")
+        let inspected = CorpusImage.examine(CorpusEntry(name: "img0.jpg", location: .file(RawPath(file.path))))
+        #expect(inspected.facts?.width == 64)
+        let before = try Data(contentsOf: file)
+
+        let bigger = folder.appendingPathComponent("bigger.jpg")
+        try #require(try BenchProcess.run(["fixture", "--width", "96", "--height", "80", "--out", bigger.path]).status == 0)
+        let after = try Data(contentsOf: bigger)
+        try after.write(to: file)
+
+        let plan = BenchmarkPlan(strategies: ["download"], renders: [.none], allocators: [.system], runs: 2)
+        let rows = try CorpusRunner(images: [inspected], plan: plan, settings: TrialSettings())
+            .run(onRow: { _ in }, shouldStop: { false })
+        #expect(rows.count == 2)
+        for row in rows {
+            #expect(row.result?.status == .changed, "\(String(describing: row.result))")
+            #expect(row.result?.peakRSSBytes == nil, "not measured")
+            let error = row.result?.error ?? ""
+            #expect(error.contains("\(before.count) bytes (FNV-1a-64 \(StableHash.digest(of: before))) then")
+                    && error.contains("\(after.count) bytes (FNV-1a-64 \(StableHash.digest(of: after))) when served"), "\(error)")
+        }
     }
 }

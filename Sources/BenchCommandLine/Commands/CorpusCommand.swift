@@ -22,7 +22,7 @@ struct CorpusCommand: ParsableCommand {
         Writes <out>/corpus.csv (one row per run; one row with its status for a file that is not an image \
         or cannot be read, and for a folder that cannot be read: a read_error row named folder/), <out>/corpus-summary.csv (images ranked by peak memory per pixel) and the \
         chart's data in <out>/charts/data (scripts/corpus-plots.sh <out> draws charts/corpus.svg and .png). \
-        A name that is not UTF-8 or holds control characters is written escaped, byte for byte, on one \
+        A name that is not UTF-8 or holds control or format characters is written escaped, byte for byte, on one \
         line: a\\xff.jpg, new\\nline.jpg (a backslash in a name is doubled).
 
         Examples:
@@ -32,7 +32,8 @@ struct CorpusCommand: ParsableCommand {
 
         Exit status: 0 every image measured and every run succeeded; 3 some runs failed or some files are \
         not images or cannot be read, or a folder cannot be read (each is a row); 64 bad command-line input, or a URL list with \
-        malformed or non-loopback lines (all named); 66 the folder or list does not exist or holds nothing; \
+        malformed or non-loopback lines, ports out of range or a URL named twice (all named); 65 --resume over a \
+        corpus.csv with a row twice or of another run; 66 the folder or list does not exist or holds nothing; \
         70 harness error; 73/74/75 and 129/130/143 as for `bench run`.
         """)
 

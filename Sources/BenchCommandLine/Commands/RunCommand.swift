@@ -20,9 +20,10 @@ struct RunCommand: ParsableCommand {
         re-measures it.
 
         Exit status: 0 all runs succeeded; 3 some runs failed (they are rows with a status);
-        64 bad command-line input; 70 the harness could not start; 73 the output folder cannot be
-        created or written, or holds an earlier run's files (without --replace; checked before the
-        first trial); 74 writing failed during the run (the
+        64 bad command-line input (or --resume with other settings, or a --url that serves other bytes);
+        65 --resume over a trials.csv with a row twice or of another run; 70 the harness could not
+        start; 73 the output folder cannot be created or written, or holds an earlier run's files or
+        another command's (without --replace; checked before the first trial); 74 writing failed during the run (the
         files are in the rescue folder named on stderr); 75 another run holds the output folder;
         130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
         """)
@@ -139,7 +140,7 @@ struct RunCommand: ParsableCommand {
             ("--no-exact-heap", String(noExactHeap)),
             ("--shard", plan.shard.map { "\($0)" } ?? "none"),
         ] + ResumableOutput.describe(settings)
-            + (try measuredURL.map { try URLPayload.setting(for: $0, resume: resuming.resume, out: out) } ?? [])
+            + (resuming.resume ? try measuredURL.map { try URLPayload.checkResume($0, out: out ?? "") } ?? [] : [])
         let folder = try ResumableOutput.open(out, files: Self.outputFiles, replacing: replace, resume: resuming.resume,
                                               command: "run", settings: recorded)
         let sink = RescuingWriter(folder: folder)
@@ -175,9 +176,14 @@ struct RunCommand: ParsableCommand {
             }
             writer.startRows(resuming: resuming.resume)
             do {
+                var payloadRecorded = false
                 let new = try runner.run(schedule, onResult: { latest, _, _ in
                     writer.appendRow(latest)
                     measured += 1
+                    if !payloadRecorded, latest.isSuccess, let measuredURL {
+                        payloadRecorded = true
+                        URLPayload.record(measuredURL, in: folder.directory)
+                    }
                     progress.show(latest, index: earlier.count + measured, total: plan.schedule().count)
                 }, shouldStop: { Interruption.requested })
                 results += new

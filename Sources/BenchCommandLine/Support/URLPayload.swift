@@ -5,13 +5,13 @@ import FoundationNetworking
 #endif
 import Report
 
-/// What `--url` serves when a run starts: its size and digest, fetched once by the parent and
-/// recorded in settings.json, so that `--resume` never mixes rows of two versions of the image.
+/// What `--url` serves: its size and digest, fetched once by the parent after the first measured
+/// row and recorded in settings.json, so that `--resume` never mixes rows of two versions of the image.
 enum URLPayload {
     static let settingName = "payload"
 
     /// "131088 bytes, FNV-1a-64 0123456789abcdef", or nil when the URL gives no 2xx body now.
-    static func describe(_ url: URL, timeoutSeconds: Double = 60) -> String? {
+    static func describe(_ url: URL, timeoutSeconds: Double = 30) -> String? {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeoutSeconds
         let session = URLSession(configuration: .ephemeral)
@@ -30,18 +30,14 @@ enum URLPayload {
         return "\(body.count) bytes, FNV-1a-64 \(StableHash.digest(of: body))"
     }
 
-    /// The payload setting to record: refuses (64) a resume whose URL serves other bytes than the
-    /// stopped run measured. When either is unknown (the URL does not answer now, or the folder is
-    /// from a version that did not record it), the recorded value stands.
-    static func setting(for url: URL, resume: Bool, out: String?) throws -> [(String, String)] {
-        let now = describe(url)
-        guard resume, let out,
-              let recorded = try? RunSettings.read(from: URL(fileURLWithPath: out, isDirectory: true)) else {
-            return [(settingName, now ?? "not fetched")]
-        }
-        guard let then = recorded.settings.first(where: { $0.name == settingName })?.value else { return [] }
-        guard let now, then != "not fetched" else {
-            if now == nil { printError("warning: --resume: \(url.absoluteString) gives no body now; its bytes cannot be checked against the stopped run's") }
+    /// On --resume: refuses (64) a URL that serves other bytes than the stopped run recorded, naming
+    /// both; returns the recorded setting, so that settings.json's other settings compare as before.
+    /// Nothing recorded (the run stopped before its first measured row): nothing to compare.
+    static func checkResume(_ url: URL, out: String) throws -> [(String, String)] {
+        guard let recorded = try? RunSettings.read(from: URL(fileURLWithPath: out, isDirectory: true)),
+              let then = recorded.settings.first(where: { $0.name == settingName })?.value else { return [] }
+        guard let now = describe(url) else {
+            printError("warning: --resume: \(url.absoluteString) gives no body now; its bytes cannot be checked against the stopped run's")
             return [(settingName, then)]
         }
         guard now == then else {
@@ -49,6 +45,15 @@ enum URLPayload {
                                + "\(then) then, \(now) now; the rows would mix two images: "
                                + "start a new run (another --out, or --replace) to measure the new one").reported()
         }
-        return [(settingName, now)]
+        return [(settingName, then)]
+    }
+
+    /// Records what the URL serves in the folder's settings.json, once: after the run's first
+    /// measured row (the server answers then), so that a run never fetches before its children do.
+    static func record(_ url: URL, in folder: URL) {
+        guard let recorded = try? RunSettings.read(from: folder),
+              !recorded.settings.contains(where: { $0.name == settingName }), let now = describe(url) else { return }
+        let settings = recorded.settings.map { ($0.name, $0.value) } + [(settingName, now)]
+        try? RunSettings(command: recorded.command, runID: recorded.runID, settings: settings).write(into: folder)
     }
 }
