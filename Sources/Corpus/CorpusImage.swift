@@ -45,7 +45,8 @@ package struct CorpusImage: Sendable {
                 head = try handle.read(upToCount: 1 << 20) ?? Data()
                 image.fileBytes = Int(try handle.seekToEnd())
                 if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
-                    return image.skipped("read_error", "\(file.escaped) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+                    return image.skipped("read_error", "\(file.escaped) has \(size) bytes; "
+                                         + "the embedded server serves files up to \(CorpusInput.maxFileBytes)")
                 }
                 // Every byte, once: the digest names what is measured, the count is its size.
                 try handle.seek(toOffset: 0)

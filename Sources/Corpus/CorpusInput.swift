@@ -170,7 +170,9 @@ package enum CorpusInput {
         }
         if !problems.isEmpty {
             let shown = problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  ... and \(problems.count - 10) more" : "")
-            throw CorpusInputError(kind: .badList, description: "'\(path)' has lines that are not loopback image URLs, or repeat one:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path (or localhost, [::1]) a line, each once; blank lines and # comments are skipped")
+            throw CorpusInputError(kind: .badList, description: "'\(path)' has lines that are not loopback image URLs, "
+                                   + "or repeat one:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path "
+                                   + "(or localhost, [::1]) a line, each once; blank lines and # comments are skipped")
         }
         guard !entries.isEmpty else {
             throw CorpusInputError(kind: .empty, description: "'\(path)' lists no URLs; put one http://127.0.0.1:PORT/path a line")
@@ -198,7 +200,9 @@ package enum CorpusInput {
               var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         parts.user = nil
         parts.password = nil
-        guard let bare = parts.string, let scheme = url.scheme, bare.hasPrefix(scheme + "://") else { return "(a URL with credentials)" }
+        guard let bare = parts.string, let scheme = url.scheme, bare.hasPrefix(scheme + "://") else {
+            return "(a URL with credentials)"
+        }
         return scheme + "://***@" + bare.dropFirst(scheme.count + 3)
     }
 

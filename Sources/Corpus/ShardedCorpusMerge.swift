@@ -22,12 +22,13 @@ package enum ShardedCorpusMerge {
                 throw MergeInputError(missing: false, "shard \(shard.record.shard): \(path): \(error)")
             }
             // Overlapping shards would count a file's runs twice: each key in one shard only.
-            for row in rows[firstOfShard...] {
-                let key = CorpusRowKey(name: row.row.image.entry.name, cell: row.row.result?.cell, run: row.row.result?.run)
+            for (row, _) in rows[firstOfShard...] {
+                let key = CorpusRowKey(name: row.image.entry.name, cell: row.result?.cell, run: row.result?.run)
                 if let other = shardOf[key] {
-                    throw MergeInputError(missing: false, "cannot merge: \(path) and shard \(other)'s corpus.csv both hold "
-                                          + "\(row.row.image.entry.name) \(row.row.result.map { "\($0.cell) run \($0.run)" } ?? "(its row)"): "
-                                          + "the shards overlap, so a run would count twice")
+                    let run = row.result.map { "\($0.cell) run \($0.run)" } ?? "(its row)"
+                    throw MergeInputError(missing: false, "cannot merge: \(path) and shard \(other)'s corpus.csv "
+                                          + "both hold \(row.image.entry.name) \(run): the shards overlap, "
+                                          + "so a run would count twice")
                 }
                 shardOf[key] = shard.record.shard
             }

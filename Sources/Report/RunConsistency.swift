@@ -104,7 +104,8 @@ package enum RunConsistency {
     /// Every cell of a run fetches one image: measured rows of two payload sizes are two images
     /// (a `--url` whose file changed before a resume, or rows joined from two runs).
     static func mixedPayloads(_ rows: [[String]], header: [String]) -> String? {
-        guard let payload = header.firstIndex(of: "payload_bytes"), let status = header.firstIndex(of: "status") else { return nil }
+        guard let payload = header.firstIndex(of: "payload_bytes"),
+              let status = header.firstIndex(of: "status") else { return nil }
         var firstLine: [String: Int] = [:]
         for (offset, row) in rows.enumerated().dropFirst() where row.count == header.count && row[status] == "ok" {
             if firstLine[row[payload]] == nil { firstLine[row[payload]] = offset + 1 }

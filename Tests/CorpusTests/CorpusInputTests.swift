@@ -88,6 +88,7 @@ import Testing
     /// A format character (category Cf) would reorder or hide the rest of a table's line: its bytes, escaped.
     @Test func formatCharactersAreEscaped() {
         #expect(RawPath.escaped(Array("a\u{202E}gpj.exe".utf8)) == #"a\xe2\x80\xaegpj.exe"#)
-        #expect(RawPath.escaped(Array("zero\u{200B}width\u{FEFF}.jpg".utf8)) == #"zero\xe2\x80\x8bwidth\xef\xbb\xbf.jpg"#)
+        #expect(RawPath.escaped(Array("zero\u{200B}width\u{FEFF}.jpg".utf8))
+                == #"zero\xe2\x80\x8bwidth\xef\xbb\xbf.jpg"#)
     }
 }

@@ -9,12 +9,32 @@ import Testing
 /// Every reader of a per-run file knows its key and refuses a row that would count a run twice or
 /// mix two runs (65, naming the file, the line and the key); a folder belongs to one command.
 @Suite(.serialized) struct RowKeyTests {
-    static let tiny = ["--strategy", "data", "--render", "none", "--allocator", "system", "--width", "64", "--height", "48"]
+    static let tiny = ["--strategy", "data", "--render", "none", "--allocator", "system",
+                       "--width", "64", "--height", "48"]
+    static let repeated = "line 4 repeats the key of line 2"
+
+    /// `bench report` over `out`, its files written beside it in `folder`.
+    static func report(_ out: URL, in folder: URL) throws -> BenchProcess.Output {
+        try BenchProcess.run(["report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
+                              "--report-file", folder.appendingPathComponent("REPORT.md").path])
+    }
+
+    /// A fixture of `width` x `height` at `file` (a JPEG).
+    static func fixture(_ file: URL, width: Int, height: Int) throws {
+        let made = try BenchProcess.run(["fixture", "--width", "\(width)", "--height", "\(height)", "--out", file.path])
+        try #require(made.status == 0, "\(made.standardError)")
+    }
+
+    /// A corpus run of `corpus` measuring one run of download without rendering, into `out`.
+    static func corpusRun(_ corpus: URL, out: String) -> [String] {
+        ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", out]
+    }
 
     /// Appends a copy of the first data line of `file` at its end.
     static func duplicateFirstRow(of file: URL) throws {
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
-        try (lines + [lines[1]]).joined(separator: "\n").appending("\n").write(to: file, atomically: true, encoding: .utf8)
+        let text = (lines + [lines[1]]).joined(separator: "\n") + "\n"
+        try text.write(to: file, atomically: true, encoding: .utf8)
     }
 
     /// A trials.csv with a duplicated (cell, run) row is refused by report, compare and --resume,
@@ -31,29 +51,27 @@ import Testing
         try Self.duplicateFirstRow(of: trials)
         let key = "strategy data, render none, allocator system, run 1"
 
-        let report = try BenchProcess.run(["report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
-                                           "--report-file", folder.appendingPathComponent("REPORT.md").path])
+        let report = try Self.report(out, in: folder)
         #expect(report.status == 65, "\(report.standardError)")
-        #expect(report.standardError.contains(trials.path) && report.standardError.contains("line 4 repeats the key of line 2")
+        #expect(report.standardError.contains(trials.path) && report.standardError.contains(Self.repeated)
                 && report.standardError.contains(key), "\(report.standardError)")
 
         let compare = try BenchProcess.run(["compare", out.appendingPathComponent("trials.json").path, trials.path,
                                             "--thresholds", CompareCommandTests.thresholdsFile])
         #expect(compare.status == 65, "\(compare.standardError)")
-        #expect(compare.standardError.contains("trials.csv") && compare.standardError.contains("line 4 repeats the key of line 2")
+        #expect(compare.standardError.contains("trials.csv") && compare.standardError.contains(Self.repeated)
                 && compare.standardError.contains(key), "\(compare.standardError)")
 
         let resume = try BenchProcess.run(run + ["--resume"])
         #expect(resume.status == 65, "\(resume.standardError)")
-        #expect(resume.standardError.contains("line 4 repeats the key of line 2") && resume.standardError.contains(key),
+        #expect(resume.standardError.contains(Self.repeated) && resume.standardError.contains(key),
                 "\(resume.standardError)")
-        #expect(!resume.standardError.contains("runs done"), "nothing is counted from such a file: \(resume.standardError)")
+        #expect(!resume.standardError.contains("runs done"), "nothing counted: \(resume.standardError)")
 
         // Without trials.json to compare with, the file's own rows still say it.
         try FileManager.default.removeItem(at: out.appendingPathComponent("trials.json"))
-        let alone = try BenchProcess.run(["report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
-                                          "--report-file", folder.appendingPathComponent("REPORT.md").path])
-        #expect(alone.status == 65 && alone.standardError.contains("line 4 repeats the key of line 2"), "\(alone.standardError)")
+        let alone = try Self.report(out, in: folder)
+        #expect(alone.status == 65 && alone.standardError.contains(Self.repeated), "\(alone.standardError)")
 
         // A row of another run (its run_id), its key new: refused by --resume, naming the run settings.json records.
         let lines = original.split(separator: "\n").map(String.init)
@@ -74,7 +92,7 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try CorpusResumeTests.corpus(images: 2, notes: 0, in: folder)
-        let arguments = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", "out"]
+        let arguments = Self.corpusRun(corpus, out: "out")
         let first = try BenchProcess.run(arguments, workingDirectory: folder)
         try #require(first.status == 0, "\(first.standardError)")
         let rows = folder.appendingPathComponent("out/corpus.csv")
@@ -82,11 +100,11 @@ import Testing
 
         let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(resume.status == 65, "\(resume.standardError)")
-        #expect(resume.standardError.contains("corpus.csv") && resume.standardError.contains("line 4 repeats the key of line 2")
-                && resume.standardError.contains("file img0.jpg, strategy download, render none, allocator system, run 1"),
-                "\(resume.standardError)")
+        let key = "file img0.jpg, strategy download, render none, allocator system, run 1"
+        #expect(resume.standardError.contains("corpus.csv") && resume.standardError.contains(Self.repeated)
+                && resume.standardError.contains(key), "\(resume.standardError)")
         let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path])
-        #expect(report.status == 65 && report.standardError.contains("line 4 repeats the key of line 2"), "\(report.standardError)")
+        #expect(report.status == 65 && report.standardError.contains(Self.repeated), "\(report.standardError)")
     }
 
     /// An image replaced (and another deleted) between a stop and --resume: the replaced one is
@@ -95,12 +113,12 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try CorpusResumeTests.corpus(images: 3, notes: 0, in: folder)
-        let arguments = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", "out"]
+        let arguments = Self.corpusRun(corpus, out: "out")
         let first = try BenchProcess.run(arguments, workingDirectory: folder)
         try #require(first.status == 0, "\(first.standardError)")
 
         let bigger = folder.appendingPathComponent("bigger.jpg")
-        try #require(try BenchProcess.run(["fixture", "--width", "96", "--height", "80", "--out", bigger.path]).status == 0)
+        try Self.fixture(bigger, width: 96, height: 80)
         try FileManager.default.removeItem(at: corpus.appendingPathComponent("img0.jpg"))
         try FileManager.default.copyItem(at: bigger, to: corpus.appendingPathComponent("img0.jpg"))
         try FileManager.default.removeItem(at: corpus.appendingPathComponent("img2.jpg"))
@@ -108,7 +126,8 @@ import Testing
         let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(resume.status == 0, "\(resume.standardError)")
         #expect(resume.standardError.contains("img0.jpg changed since the interrupted run"), "\(resume.standardError)")
-        #expect(resume.standardError.contains("no longer in the corpus are dropped: img2.jpg"), "\(resume.standardError)")
+        #expect(resume.standardError.contains("no longer in the corpus are dropped: img2.jpg"),
+                "\(resume.standardError)")
         #expect(resume.standardError.contains("1 of 2 rows done, 1 to go"), "\(resume.standardError)")
         let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
         #expect(rows.map { $0["file"] ?? "" } == ["img0.jpg", "img1.jpg"], "\(rows)")
@@ -126,15 +145,16 @@ import Testing
         var bodies: [Data] = []
         for (width, height) in [(64, 48), (96, 80)] {
             let file = folder.appendingPathComponent("\(width).jpg")
-            try #require(try BenchProcess.run(["fixture", "--width", "\(width)", "--height", "\(height)", "--out", file.path]).status == 0)
+            try Self.fixture(file, width: width, height: height)
             bodies.append(try Data(contentsOf: file))
         }
         let server = LoopbackServer()
         server.addResource(path: "/photo.jpg", body: bodies[0], contentType: "image/jpeg")
         try server.start()
         defer { server.shutdown() }
-        let run = ["run", "--url", server.url(for: "/photo.jpg").absoluteString, "--strategy", "data", "--render", "none",
-                   "--allocator", "system", "--runs", "2", "--out", folder.appendingPathComponent("out").path]
+        let run = ["run", "--url", server.url(for: "/photo.jpg").absoluteString, "--strategy", "data",
+                   "--render", "none", "--allocator", "system", "--runs", "2",
+                   "--out", folder.appendingPathComponent("out").path]
         let first = try BenchProcess.run(run)
         try #require(first.status == 0, "\(first.standardError)")
         let same = try BenchProcess.run(run + ["--resume"])
@@ -143,8 +163,9 @@ import Testing
         server.addResource(path: "/photo.jpg", body: bodies[1], contentType: "image/jpeg")
         let changed = try BenchProcess.run(run + ["--resume"])
         #expect(changed.status == 64, "\(changed.standardError)")
-        #expect(changed.standardError.contains("\(bodies[0].count) bytes, FNV-1a-64 \(StableHash.digest(of: bodies[0])) then")
-                && changed.standardError.contains("\(bodies[1].count) bytes, FNV-1a-64 \(StableHash.digest(of: bodies[1])) now"),
+        let (then, now) = (bodies[0], bodies[1])
+        #expect(changed.standardError.contains("\(then.count) bytes, FNV-1a-64 \(StableHash.digest(of: then)) then")
+                && changed.standardError.contains("\(now.count) bytes, FNV-1a-64 \(StableHash.digest(of: now)) now"),
                 "\(changed.standardError)")
 
         // Rows of both versions in one file.
@@ -153,13 +174,13 @@ import Testing
         let payload = try #require(table[0].firstIndex(of: "payload_bytes"))
         #expect(table[1][payload] == String(bodies[0].count) && table[2][payload] == String(bodies[0].count))
         table[2][payload] = String(bodies[1].count)
-        try (table.map { CSV.line($0) }.joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
-        let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path,
-                                           "--data-out", folder.appendingPathComponent("data").path,
-                                           "--report-file", folder.appendingPathComponent("REPORT.md").path])
+        let text = table.map { CSV.line($0) }.joined(separator: "\n") + "\n"
+        try text.write(to: trials, atomically: true, encoding: .utf8)
+        let report = try Self.report(folder.appendingPathComponent("out"), in: folder)
         #expect(report.status == 65, "\(report.standardError)")
-        #expect(report.standardError.contains("trials.csv mixes payloads of 2 sizes (\(bodies[0].count) bytes from line 2, "
-                                              + "\(bodies[1].count) bytes from line 3)"), "\(report.standardError)")
+        let mixed = "trials.csv mixes payloads of 2 sizes (\(then.count) bytes from line 2, "
+            + "\(now.count) bytes from line 3)"
+        #expect(report.standardError.contains(mixed), "\(report.standardError)")
     }
 
     /// `bench corpus --out` a stopped run's folder: refused (73) and the run's settings.json kept;
@@ -172,19 +193,22 @@ import Testing
         try #require(run.status == 0, "\(run.standardError)")
         let settings = try Data(contentsOf: out.appendingPathComponent("settings.json"))
         let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: folder)
-        let corpusRun = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1", "--out", out.path]
+        let corpusRun = Self.corpusRun(corpus, out: out.path)
 
         let refused = try BenchProcess.run(corpusRun)
         #expect(refused.status == 73, "\(refused.standardError)")
-        #expect(refused.standardError.contains("is a `bench run` folder") && refused.standardError.contains("--replace"),
+        #expect(refused.standardError.contains("is a `bench run` folder")
+                && refused.standardError.contains("--replace"),
                 "\(refused.standardError)")
-        #expect(try Data(contentsOf: out.appendingPathComponent("settings.json")) == settings, "the run's settings are kept")
+        #expect(try Data(contentsOf: out.appendingPathComponent("settings.json")) == settings,
+                "the run's settings are kept")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
 
         let replaced = try BenchProcess.run(corpusRun + ["--replace"])
         #expect(replaced.status == 0, "\(replaced.standardError)")
         for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "environment.txt"] {
-            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name) of the run is removed")
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path),
+                    "\(name) of the run is removed")
         }
         #expect(try RunSettings.read(from: out)?.command == "corpus")
     }
@@ -207,10 +231,11 @@ import Testing
         """.write(to: list, atomically: true, encoding: .utf8)
         let output = try BenchProcess.run(["corpus", list.path, "--out", folder.appendingPathComponent("out").path])
         #expect(output.status == 64, "\(output.standardError)")
-        #expect(output.standardError.contains("line 3: http://127.0.0.1:9/a.jpg is also on line 1"), "\(output.standardError)")
-        #expect(output.standardError.contains("line 5: http://***@127.0.0.1:9/c.jpg is also on line 4"), "\(output.standardError)")
-        #expect(output.standardError.contains("line 6: 'http://127.0.0.1:99999/d.jpg': port 99999 is out of range (1-65535)"),
-                "\(output.standardError)")
+        for problem in ["line 3: http://127.0.0.1:9/a.jpg is also on line 1",
+                        "line 5: http://***@127.0.0.1:9/c.jpg is also on line 4",
+                        "line 6: 'http://127.0.0.1:99999/d.jpg': port 99999 is out of range (1-65535)"] {
+            #expect(output.standardError.contains(problem), "\(output.standardError)")
+        }
         #expect(!output.standardError.contains("secret"), "\(output.standardError)")
     }
 
@@ -220,7 +245,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let image = folder.appendingPathComponent("a.jpg")
-        try #require(try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--out", image.path]).status == 0)
+        try RowKeyTests.fixture(image, width: 64, height: 48)
         let server = LoopbackServer()
         server.addResource(path: "/a.jpg", body: try Data(contentsOf: image), contentType: "image/jpeg")
         try server.start()
@@ -228,8 +253,7 @@ import Testing
         let list = folder.appendingPathComponent("urls.txt")
         let url = server.url(for: "/a.jpg")
         try "http://alice:s3cr3t@127.0.0.1:\(url.port ?? 0)/a.jpg\n".write(to: list, atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run(["corpus", list.path, "--strategy", "download", "--render", "none", "--runs", "1",
-                                           "--out", folder.appendingPathComponent("out").path])
+        let output = try BenchProcess.run(Self.corpusRun(list, out: folder.appendingPathComponent("out").path))
         #expect(output.status == 0, "\(output.standardError)")
         let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
         #expect(rows.map { $0["file"] ?? "" } == ["http://***@127.0.0.1:\(url.port ?? 0)/a.jpg"], "\(rows)")
@@ -237,7 +261,8 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent("out/\(name)"), encoding: .utf8)
             #expect(!text.contains("s3cr3t") && !text.contains("alice"), "\(name): \(text)")
         }
-        #expect(!output.standardOutput.contains("s3cr3t") && !output.standardError.contains("s3cr3t"), "\(output.standardOutput)")
+        #expect(!output.standardOutput.contains("s3cr3t") && !output.standardError.contains("s3cr3t"),
+                "\(output.standardOutput)")
     }
 }
 
@@ -255,7 +280,7 @@ import Testing
         let before = try Data(contentsOf: file)
 
         let bigger = folder.appendingPathComponent("bigger.jpg")
-        try #require(try BenchProcess.run(["fixture", "--width", "96", "--height", "80", "--out", bigger.path]).status == 0)
+        try RowKeyTests.fixture(bigger, width: 96, height: 80)
         let after = try Data(contentsOf: bigger)
         try after.write(to: file)
 
@@ -268,7 +293,8 @@ import Testing
             #expect(row.result?.peakRSSBytes == nil, "not measured")
             let error = row.result?.error ?? ""
             #expect(error.contains("\(before.count) bytes (FNV-1a-64 \(StableHash.digest(of: before))) then")
-                    && error.contains("\(after.count) bytes (FNV-1a-64 \(StableHash.digest(of: after))) when served"), "\(error)")
+                    && error.contains("\(after.count) bytes (FNV-1a-64 \(StableHash.digest(of: after))) when served"),
+                    "\(error)")
         }
     }
 }

@@ -56,8 +56,8 @@ struct CorpusCommand: ParsableCommand {
     var plan: BenchmarkPlan { matrix.plan }
 
     /// What a corpus run writes into its folder, checked before the first trial.
-    static let outputFiles = ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
-        + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)]
+    static let outputFiles = ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"]
+        .map { OutputFolder.File($0) } + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)]
 
     func validate() throws {
         try resuming.validate(out: out, replace: replace)
@@ -136,7 +136,8 @@ struct CorpusCommand: ParsableCommand {
                     // Rewritten now, before rows are appended: a kill must not leave old and new rows of one key.
                     let text = CSV.line(CorpusCSV.header) + "\n" + kept.map(\.line).joined()
                     do { try AtomicFile.write(Data(text.utf8), to: corpusFile) } catch {
-                        throw BenchFailure(.cannotCreateOutput, "--resume: cannot rewrite \(corpusFile.path): \(error)").reported()
+                        throw BenchFailure(.cannotCreateOutput,
+                                           "--resume: cannot rewrite \(corpusFile.path): \(error)").reported()
                     }
                     earlier = kept
                 }
@@ -225,22 +226,27 @@ struct CorpusCommand: ParsableCommand {
         var changed: [String: (rows: Int, then: String, now: String)] = [:]
         let kept = rows.filter { row in
             guard let image = byName[row.name] else { gone[row.name, default: 0] += 1; return false }
-            let sameBytes = row.payloadDigest == nil || image.payloadDigest == nil || row.payloadDigest == image.payloadDigest
+            let sameBytes = row.payloadDigest == nil || image.payloadDigest == nil
+                || row.payloadDigest == image.payloadDigest
             if sameBytes && (row.result == nil) == !image.isMeasured && row.result?.status != .changed { return true }
             let then = row.payloadDigest.map { "FNV-1a-64 \($0)" } ?? "not read"
-            let now = image.payloadDigest.map { "\(image.fileBytes ?? 0) bytes, FNV-1a-64 \($0)" } ?? (image.skipStatus ?? "not read")
+            let now = image.payloadDigest.map { "\(image.fileBytes ?? 0) bytes, FNV-1a-64 \($0)" }
+                ?? (image.skipStatus ?? "not read")
             changed[row.name, default: (0, then, now)].rows += 1
             return false
         }
         for (name, change) in changed.sorted(by: { $0.key < $1.key }) {
+            let rows = "\(counted(change.rows)) earlier row\(change.rows == 1 ? " is" : "s are")"
             printError("corpus: \(name) changed since the interrupted run (\(change.then) then; \(change.now) now): "
-                       + "its \(counted(change.rows)) earlier row\(change.rows == 1 ? " is" : "s are") dropped and it is measured again")
+                       + "its \(rows) dropped and it is measured again")
         }
         if !gone.isEmpty {
             let names = gone.keys.sorted()
-            let shown = names.prefix(failuresNamed).joined(separator: ", ") + (names.count > failuresNamed ? " and \(names.count - failuresNamed) more" : "")
-            printError("corpus: \(counted(gone.values.reduce(0, +))) rows of \(counted(names.count)) file\(names.count == 1 ? "" : "s") "
-                       + "no longer in the corpus are dropped: \(shown)")
+            let shown = names.prefix(failuresNamed).joined(separator: ", ")
+                + (names.count > failuresNamed ? " and \(names.count - failuresNamed) more" : "")
+            let files = "\(counted(names.count)) file\(names.count == 1 ? "" : "s")"
+            printError("corpus: \(counted(gone.values.reduce(0, +))) rows of \(files) no longer in the corpus "
+                       + "are dropped: \(shown)")
         }
         return kept
     }
@@ -271,7 +277,8 @@ struct CorpusCommand: ParsableCommand {
     static func rowsDone(in file: URL, runID: String) throws -> [CorpusCSVRow] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
         do {
-            let (rows, torn) = try CorpusCSV.parse(String(decoding: data, as: UTF8.self), runID: (runID, RunSettings.fileName))
+            let (rows, torn) = try CorpusCSV.parse(String(decoding: data, as: UTF8.self),
+                                                   runID: (runID, RunSettings.fileName))
             if torn { StandardError.write(CSV.tornLineNote(file.path)) }
             return rows
         } catch {

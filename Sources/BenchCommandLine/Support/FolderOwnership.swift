@@ -29,19 +29,26 @@ enum FolderOwnership {
     static func claim(_ directory: URL, for command: String, replacing: Bool) throws {
         guard let owner = owner(of: directory), owner != command else { return }
         let names = (files.first { $0.command == owner }?.names ?? []) + sharedFiles
-        let present = names.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+        let present = names.filter { name in
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+        }
         guard replacing else {
-            throw BenchFailure(.cannotCreateOutput, "--out \(directory.path) is a `bench \(owner)` folder (\(present.joined(separator: ", "))); "
-                               + "`bench \(command)` would replace its files and a stopped run there could not be resumed; "
-                               + "choose another --out, or add --replace to remove that run's files first").reported()
+            let files = present.joined(separator: ", ")
+            throw BenchFailure(.cannotCreateOutput,
+                               "--out \(directory.path) is a `bench \(owner)` folder (\(files)); `bench \(command)` "
+                               + "would replace its files and a stopped run there could not be resumed; choose "
+                               + "another --out, or add --replace to remove that run's files first").reported()
         }
         for name in present {
             // unlink, not removeItem: a link is removed, never what it points to.
-            guard unlink(directory.appendingPathComponent(name).path) == 0 || errno == ENOENT else {
-                throw BenchFailure(.cannotCreateOutput, "--replace: cannot remove \(name) of the `bench \(owner)` run in "
+            let path = directory.appendingPathComponent(name).path
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw BenchFailure(.cannotCreateOutput, "--replace: cannot remove \(name) of the `bench \(owner)` "
+                                   + "run in "
                                    + "\(directory.path): \(String(cString: strerror(errno)))").reported()
             }
         }
-        printError("--replace: removed the `bench \(owner)` files of \(directory.path): \(present.joined(separator: ", "))")
+        printError("--replace: removed the `bench \(owner)` files of \(directory.path): "
+                   + present.joined(separator: ", "))
     }
 }

@@ -19,7 +19,8 @@ enum URLPayload {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var body: Data?
         let task = session.dataTask(with: request) { data, response, error in
-            if error == nil, let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) { body = data }
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if error == nil, (200..<300).contains(status) { body = data }
             done.signal()
         }
         task.resume()
@@ -37,12 +38,13 @@ enum URLPayload {
         guard let recorded = try? RunSettings.read(from: URL(fileURLWithPath: out, isDirectory: true)),
               let then = recorded.settings.first(where: { $0.name == settingName })?.value else { return [] }
         guard let now = describe(url) else {
-            printError("warning: --resume: \(url.absoluteString) gives no body now; its bytes cannot be checked against the stopped run's")
+            printError("warning: --resume: \(url.absoluteString) gives no body now; "
+                       + "its bytes cannot be checked against the stopped run's")
             return [(settingName, then)]
         }
         guard now == then else {
-            throw BenchFailure(.usage, "--resume: \(url.absoluteString) serves other bytes than the stopped run in \(out) measured: "
-                               + "\(then) then, \(now) now; the rows would mix two images: "
+            throw BenchFailure(.usage, "--resume: \(url.absoluteString) serves other bytes than the stopped run "
+                               + "in \(out) measured: \(then) then, \(now) now; the rows would mix two images: "
                                + "start a new run (another --out, or --replace) to measure the new one").reported()
         }
         return [(settingName, then)]
