@@ -298,3 +298,42 @@ import Testing
         }
     }
 }
+
+/// `bench merge` reads each shard with its file's key: a row twice in a shard, or one key in two
+/// shards, is refused (65) before anything is written.
+@Suite(.serialized) struct MergeKeyTests {
+    @Test func mergeRefusesARowTwiceOrInTwoShards() throws {
+        let source = try ShardMergeTests.makeCorpus()
+        let work = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: source); try? FileManager.default.removeItem(at: work) }
+        let shards = [work.appendingPathComponent("s1"), work.appendingPathComponent("s2")]
+        for (index, shard) in shards.enumerated() {
+            let output = try ShardMergeTests.corpus(source, shard: "\(index + 1)/2", out: shard)
+            try #require([0, 3].contains(output.status), "\(output.standardError)")
+        }
+        let rows = shards.map { $0.appendingPathComponent("corpus.csv") }
+        let original = try String(contentsOf: rows[1], encoding: .utf8)
+        let merge = ["merge", shards[0].path, shards[1].path, "--out", work.appendingPathComponent("merged").path]
+
+        try RowKeyTests.duplicateFirstRow(of: rows[1])
+        let twice = try BenchProcess.run(merge)
+        #expect(twice.status == 65, "\(twice.standardError)")
+        #expect(twice.standardError.contains(rows[1].path) && twice.standardError.contains("repeats the key of line 2"),
+                "\(twice.standardError)")
+
+        // Shard 1's first row, as if shard 2 had measured it too (shard 2's run id).
+        var table = try CSV.parse(original)
+        let first = try CSV.parse(String(contentsOf: rows[0], encoding: .utf8))
+        let idColumn = try #require(table[0].firstIndex(of: TrialsCSV.runIDColumn))
+        var copied = first[1]
+        copied[idColumn] = table[1][idColumn]
+        table.append(copied)
+        let text = table.map { CSV.line($0) }.joined(separator: "\n") + "\n"
+        try text.write(to: rows[1], atomically: true, encoding: .utf8)
+        let overlap = try BenchProcess.run(merge)
+        #expect(overlap.status == 65, "\(overlap.standardError)")
+        #expect(overlap.standardError.contains("both hold \(copied[0])") && overlap.standardError.contains("overlap"),
+                "\(overlap.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("merged/corpus.csv").path))
+    }
+}
