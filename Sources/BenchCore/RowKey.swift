@@ -44,10 +44,15 @@ package struct RowKeyCheck {
         }
         if let first = seen[key] {
             throw KeyedRowError("line \(line) repeats the key of line \(first) (\(Self.describe(names, key))): "
-                                + "each \(names.joined(separator: ", ")) is one row; a row was copied or files were "
+                                + "a file has one row for each \(Self.list(names)); a row was copied or files were "
                                 + "joined, so a run would count twice; remove the extra row or measure again")
         }
         seen[key] = line
+    }
+
+    /// "strategy, render, allocator and run".
+    static func list(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
     }
 
     /// "strategy data, render none, allocator system, run 2".
