@@ -86,6 +86,25 @@ import Testing
                 && mixed.standardError.contains("settings.json"), "\(mixed.standardError)")
     }
 
+    /// sweep.csv's key adds the size: a copied row is refused by --resume.
+    @Test func aDuplicatedSweepRowIsRefusedByResume() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sweep = ["sweep", "--strategy", "data", "--render", "none", "--runs", "2", "--sizes", "0.05",
+                     "--out", folder.appendingPathComponent("out").path]
+        let first = try BenchProcess.run(sweep)
+        try #require(first.status == 0, "\(first.standardError)")
+        let rows = folder.appendingPathComponent("out/sweep.csv")
+        let written = try JobsTests.rows(folder.appendingPathComponent("out"), file: "sweep.csv")
+        let size = try #require(written.first?["target_bytes"])
+        try Self.duplicateFirstRow(of: rows)
+        let resume = try BenchProcess.run(sweep + ["--resume"])
+        #expect(resume.status == 65, "\(resume.standardError)")
+        let key = "target_bytes \(size), strategy data, render none, allocator system, run 1"
+        #expect(resume.standardError.contains(rows.path) && resume.standardError.contains(Self.repeated)
+                && resume.standardError.contains(key), "\(resume.standardError)")
+    }
+
     /// corpus.csv's key is the file, the cell and the run: a copied row is refused by --resume
     /// and by report.
     @Test func aDuplicatedCorpusRowIsRefused() throws {
