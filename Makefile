@@ -111,7 +111,7 @@ corpus: build
 	$(call measure,corpus $(CORPUS) $(CORPUS_ARGS),)
 	bash scripts/corpus-plots.sh $(RUNS)/$$(readlink $(RUNS)/latest)
 
-# The corpus scale benchmark (issue 24's targets) into results/scale/: a 10,000-row corpus of one tiny
+# The corpus scale benchmark into results/scale/, against its targets: a 10,000-row corpus of one tiny
 # JPEG (parent CPU per 1,000 rows flat) and 50,000 files that are not images (under 30 s).
 # ROWS=, NONIMAGES=, LABEL= (before/after) and BENCH= choose what is measured.
 corpus-scale: build

@@ -16,11 +16,11 @@ let package = Package(
         .library(name: "LoopbackServer", targets: ["LoopbackServer"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         // `swift package generate-documentation` for ImageMemoryBench's DocC catalog (scripts/check-shape.sh).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // MARK: C libraries and thin shims
@@ -53,6 +53,9 @@ let package = Package(
         // Defines connect in the executable: a measured child with BENCH_LOOPBACK_ONLY=1 refuses any
         // connection off loopback (a redirect that leaves it included).
         .target(name: "CLoopbackGuard"),
+        // What Glibc's Swift module hides, for the children: a spawn that closes every descriptor it
+        // was not given (closefrom), and in a measured child a death signal and a backstop of its own.
+        .target(name: "CChildGuard"),
 
         // MARK: Swift modules, one job each
         // The core everything else stands on, with no dependency of ours and no framework:
@@ -80,7 +83,7 @@ let package = Package(
             .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         // The child's trial, and the parent that spawns children.
-        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard"]),
+        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard", "CChildGuard"]),
         // The results folder and its writers, a run's report tables and its chart data.
         .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.

@@ -3,13 +3,13 @@
 # blocks names a file or folder that exists, and a #fragment names a heading of its document (as
 # GitHub makes anchors of headings). Links to http(s) and mailto are not followed.
 #
-# Usage: scripts/check-links.sh [FILE.md ...]     (default: README.md and docs/*.md)
+# Usage: scripts/check-links.sh [FILE.md ...]     (default: README.md, CONTRIBUTING.md and docs/*.md)
 # Exits 0 when every link resolves, 1 naming each one that does not, 66 when a document is missing.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C.UTF-8
 
-if [ $# -eq 0 ]; then set -- README.md docs/*.md; fi
+if [ $# -eq 0 ]; then set -- README.md CONTRIBUTING.md docs/*.md; fi
 
 # The document without its fenced code blocks (``` or ~~~), so that code is not read as links.
 prose() { awk '/^[[:space:]]*(```|~~~)/ { fenced = !fenced; next } !fenced' "$1"; }

@@ -2,13 +2,14 @@
 # The package's shape, checked in CI (.ci/run) and by `make check-shape`:
 #  1. every import of this package's modules is declared in Package.swift, and no library product
 #     reaches the maintainers' targets (scripts/check-imports.py);
-#  2. README.md's module graph matches Package.swift (scripts/module-graph.py), and every relative
-#     link of README.md and docs/ resolves (scripts/check-links.sh);
+#  2. README.md's module graph matches Package.swift (scripts/module-graph.py), every relative
+#     link of README.md, CONTRIBUTING.md and docs/ resolves (scripts/check-links.sh), and GitHub's
+#     workflows match GitHub's schema (check-jsonschema);
 #  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
 #     (inter-module API is `package`);
 #  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
-#  5. the ImageMemoryBench product's API has no breaking change against API_BASELINE (default: the
-#     previous commit), by `swift package diagnose-api-breaking-changes`.
+#  5. the API of the products the example uses (ImageMemoryBench, Imaging) has no breaking change
+#     against API_BASELINE (default: the previous commit), by `swift package diagnose-api-breaking-changes`.
 # Exits 1 naming the first check that failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,15 @@ trap 'rm -f "$dump"' EXIT
 $SWIFT package dump-package > "$dump" || fail "swift package dump-package failed"
 python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
-bash scripts/check-links.sh || fail "a link of README.md or docs/ is broken"
+bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or docs/ is broken"
+
+# GitHub's workflows against GitHub's schema, offline (no runner is reachable from the project's
+# machine): check-jsonschema from PyPI, in a virtual environment of its own under .build/.
+venv=.build/check-shape-venv
+[ -x "$venv/bin/check-jsonschema" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet check-jsonschema; } \
+  || fail "cannot install check-jsonschema (python3 -m venv, then pip from PyPI)"
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml \
+  || fail "a workflow in .github/workflows does not match GitHub's schema"
 
 public_lines=$(grep -rw --include='*.swift' public Sources | grep -vc '^Sources/ImageMemoryBench/' || true)
 echo "check-shape: $public_lines lines say public outside Sources/ImageMemoryBench (at most $PUBLIC_LIMIT)"
@@ -35,6 +44,6 @@ $SWIFT package --allow-writing-to-directory "$docs_out" generate-documentation -
 
 git rev-parse --verify --quiet "$API_BASELINE^{commit}" >/dev/null \
   || fail "no commit $API_BASELINE to compare the API with (a shallow clone? fetch the history or set API_BASELINE)"
-$SWIFT package diagnose-api-breaking-changes "$API_BASELINE" --products ImageMemoryBench \
-  || fail "the ImageMemoryBench product's API breaks against $API_BASELINE"
+$SWIFT package diagnose-api-breaking-changes "$API_BASELINE" --products ImageMemoryBench Imaging \
+  || fail "the API of ImageMemoryBench or Imaging (the products the example uses) breaks against $API_BASELINE"
 echo "check-shape: imports, module graph, links, public API, DocC and API compatibility hold"

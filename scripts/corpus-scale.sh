@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The corpus scale benchmark (issue 24's targets), into results/scale/:
+# The corpus scale benchmark, against its targets, into results/scale/:
 #  (a) one 64x64 JPEG copied ROWS times, `bench corpus --strategy download --render none --runs 1
 #      --jobs 2`: the parent's own CPU time (utime+stime of /proc/PID/stat, children excluded) and
 #      the wall time sampled as corpus.csv grows, then per block of 1,000 rows. Target: the last

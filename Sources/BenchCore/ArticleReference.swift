@@ -1,6 +1,6 @@
 
 /// The article's figures (iOS, Xcode's memory gauge, over a 52 MB idle baseline), in bytes,
-/// for the cells it measured. Shown beside ours; see shared/ARTICLE.md.
+/// for the cells it measured. Shown beside ours; results/REPORT.md, "The article's claims", says what it claims.
 package enum ArticleReference {
     package static let payloadBytes = 13_100_000
     package static let imageWidth = 6000

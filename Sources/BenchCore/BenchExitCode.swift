@@ -11,7 +11,8 @@ package enum BenchExitCode: Int32, Sendable {
     /// `bench merge`: the folders are not shards of one measurement (settings, harness, libraries or
     /// corpus differ, or a shard is given twice).
     case shardsDiffer = 6
-    /// `bench merge`: a shard of the cover is missing (and --partial was not given).
+    /// `bench merge`: a shard of the cover is missing, incomplete or still being written (and
+    /// --partial was not given).
     case shardsMissing = 7
     /// Bad command-line input (sysexits' EX_USAGE).
     case usage = 64

@@ -24,6 +24,20 @@ package struct CellSummary: Sendable {
         finalRSSDelta = Distribution(ok.compactMap(\.finalRSSDeltaBytes))
         duration = Distribution(ok.compactMap(\.durationSeconds))
         payloadBytes = ok.compactMap(\.payloadBytes).max()
+        imageSizes = Set(ok.compactMap { run in run.imageWidth.flatMap { width in run.imageHeight.map { "\(width)x\($0)" } } })
+    }
+
+    /// The image sizes the successful runs decoded ("6000x4000"); empty when none rendered.
+    package var imageSizes: Set<String>
+
+    /// The article's figure for this cell, only when the cell measured the article's image: a payload
+    /// within 10% of its 13.1 MB and, where the runs decoded it, its 6000 x 4000 pixels. Beside a small
+    /// fixture or another image the iOS figure would compare nothing.
+    package var articleOverBaselineBytes: Int? {
+        guard let payloadBytes,
+              abs(Double(payloadBytes - ArticleReference.payloadBytes)) <= 0.1 * Double(ArticleReference.payloadBytes),
+              imageSizes.isSubset(of: ["\(ArticleReference.imageWidth)x\(ArticleReference.imageHeight)"]) else { return nil }
+        return ArticleReference.overBaselineBytes(strategy: cell.strategy, render: cell.render)
     }
 
     /// One summary per cell, in the order cells first appear in `results`.

@@ -8,23 +8,27 @@ package enum HoldersCSV {
                                 "allocated_by", "module", "stack"]
 
     package static func render(_ results: [TrialResult], runID: String?) -> String {
-        var lines = [CSV.line(header)]
-        for result in results {
-            for (rank, holder) in rows(of: result).enumerated() {
-                lines.append(CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
-                                       String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
-                                       holder.allocatedBy, holder.module, holder.foldedStack]))
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        CSV.line(header) + "\n" + results.map { lines($0, runID: runID) }.joined()
     }
+
+    /// One run's rows, each a line with its newline: appended as soon as the run ends (nothing
+    /// for a run without holders).
+    package static func lines(_ result: TrialResult, runID: String?) -> String {
+        rows(of: result).enumerated().map { rank, holder in
+            CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
+                      String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
+                      holder.allocatedBy, holder.module, holder.foldedStack]) + "\n"
+        }.joined()
+    }
+
+    static let droppedSuffix = " large blocks the full table did not record"
 
     /// A run's holders, then its small blocks; nothing for a run without holders. When the child's
     /// table was full, the small blocks' line says how many large blocks went unrecorded into it.
     package static func rows(of result: TrialResult) -> [PeakHolder] {
         guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
         let dropped = result.holdersDropped ?? 0
-        let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped) large blocks the full table did not record" : PeakHolder.smallBlocks
+        let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped)\(droppedSuffix)" : PeakHolder.smallBlocks
         return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [])]
     }
 }
@@ -81,6 +85,8 @@ package struct HolderRun: Sendable {
     package var run: Int
     package var holders: [PeakHolder]
     package var smallBlocksBytes: Int
+    /// Large blocks the child's full table did not record (counted in the small blocks).
+    package var dropped = 0
     /// The run's exact heap peak: what its rows add up to.
     package var totalBytes: Int { holders.reduce(smallBlocksBytes) { $0 + $1.bytes } }
 }
@@ -106,6 +112,10 @@ extension HoldersCSV {
             }
             if fields[8].hasPrefix(PeakHolder.smallBlocks) && fields[9].isEmpty && fields[10].isEmpty {
                 runs[runs.count - 1].smallBlocksBytes += bytes
+                let count = fields[8].dropFirst(PeakHolder.smallBlocks.count + " and ".count).prefix { $0.isNumber }
+                if fields[8].hasSuffix(droppedSuffix), let dropped = Int(count) {
+                    runs[runs.count - 1].dropped = dropped
+                }
             } else {
                 let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
                 runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
@@ -113,5 +123,26 @@ extension HoldersCSV {
             }
         }
         return runs
+    }
+}
+
+extension HoldersCSV {
+    /// The file without the rows of runs not in `keep` (a run killed after its holders were
+    /// appended but before its row was), or nil when it has none: what a resumed run appends to.
+    package static func keeping(_ text: String, runs keep: Set<RunKey>) throws -> String? {
+        let rows = try CSV.parse(CSV.completeLines(text).text).filter { $0 != [""] }
+        guard rows.first == header else {
+            throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
+        }
+        let kept = try rows.dropFirst().enumerated().filter { offset, fields in
+            guard fields.count == header.count, let render = RenderMode(name: fields[2]),
+                  let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4]) else {
+                throw CSVError("line \(offset + 2): not a holders.csv row")
+            }
+            let cell = TrialCell(strategy: fields[1], render: render, allocator: allocator)
+            return keep.contains(RunKey(cell: cell, run: run))
+        }
+        guard kept.count < rows.count - 1 else { return nil }
+        return ([header] + kept.map(\.element)).map { CSV.line($0) + "\n" }.joined()
     }
 }

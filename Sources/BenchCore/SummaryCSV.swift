@@ -26,8 +26,7 @@ package enum SummaryCSV {
                 bytes(summary.peakAllocatedDelta?.median), bytes(summary.peakHeapExactDelta?.median),
                 bytes(summary.finalRSSDelta?.median),
                 summary.duration.map { String(format: "%.6f", $0.median) } ?? "",
-                ArticleReference.overBaselineBytes(strategy: summary.cell.strategy, render: summary.cell.render)
-                    .map(String.init) ?? "",
+                summary.articleOverBaselineBytes.map(String.init) ?? "",
             ]
             lines.append(CSV.line(fields + (runID.map { [$0] } ?? [])))
         }

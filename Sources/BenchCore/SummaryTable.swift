@@ -11,7 +11,7 @@ package enum SummaryTable {
         for summary in summaries {
             let rss = summary.peakRSSDelta
             let interval = rss?.medianConfidenceInterval()
-            let article = ArticleReference.overBaselineBytes(strategy: summary.cell.strategy, render: summary.cell.render)
+            let article = summary.articleOverBaselineBytes
             let heap = summary.heapPeakDelta
             rows.append([
                 summary.cell.description,

@@ -29,8 +29,13 @@ extension TimelineCSV {
         var lineNumber = 1
         while let line = lines.next() {
             lineNumber += 1
-            // Strategy names hold no commas, so the first four fields are a plain prefix.
-            guard wanted.contains(where: { line.hasPrefix($0) }) else { continue }
+            // Strategy names hold no commas, so the first four fields are a plain prefix: looked up,
+            // not compared with each wanted run's (a resume or merge reads every run's samples).
+            var commas = 0
+            guard let end = line.firstIndex(where: { character in
+                if character == "," { commas += 1 }
+                return commas == 4
+            }), wanted.contains(String(line[...end])) else { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == header.count, let render = RenderMode(name: fields[1]),
                   let allocator = Allocator(rawValue: fields[2]), let run = Int(fields[3]),

@@ -7,7 +7,7 @@ package enum TrialStatus: String, Codable, Sendable, CaseIterable {
     case httpError = "http_error"
     /// Connection refused or reset, body cut short, bad URL, ...
     case transportError = "transport_error"
-    /// The body is not a decodable JPEG.
+    /// The body is not an image the renderer can decode (any format: JPEG, PNG, WebP, HEIC, AVIF).
     case decodeError = "decode_error"
     /// The child died (signal or exit) without reporting.
     case crashed

@@ -7,7 +7,7 @@ import Scenarios
 
 /// This repository's maintainer tool: regenerates the committed documents (results/REPORT.md,
 /// results/SCENARIO.md, README.md's figures) and their chart data from the committed results.
-/// `make reference` and `make plots-reference` run it; the ImageMemoryBench product cannot reach it.
+/// `make reference` runs it (through scripts/plots.sh); the ImageMemoryBench product cannot reach it.
 @main
 struct BenchReference: ParsableCommand {
     static let configuration = CommandConfiguration(

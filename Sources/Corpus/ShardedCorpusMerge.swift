@@ -5,36 +5,46 @@ import Report
 /// Joins the folders of `bench corpus --shard i/n`: every shard's corpus.csv rows with a machine
 /// column, in the corpus's order, then the ranking (corpus-summary.csv) and the chart's data as
 /// one corpus run writes them. Each image is measured in one shard only, so its runs stay together.
+/// Every shard is read (`read`) before the merged folder is created.
 package enum ShardedCorpusMerge {
-    /// Returns the ranking table for the terminal.
-    package static func merge(_ shards: [ShardFolder], into folder: OutputFolder) throws -> String {
-        var rows: [(row: CorpusRow, machine: String)] = []
-        var shardOf: [CorpusRowKey: String] = [:]
-        for shard in shards {
-            let path = URL(fileURLWithPath: shard.path, isDirectory: true).appendingPathComponent("corpus.csv").path
-            let firstOfShard = rows.endIndex
-            guard let data = FileManager.default.contents(atPath: path) else {
+    /// One shard's rows as read back.
+    package struct CorpusShardRows: Sendable {
+        package var folder: ShardFolder
+        package var rows: [CorpusRow]
+
+        /// The distinct keys of its rows, for `ShardFolder.incompleteness`.
+        package var keys: Set<String> {
+            Set(rows.map { PlannedKeys.key(file: $0.image.entry.name, cell: $0.result?.cell, run: $0.result?.run) })
+        }
+    }
+
+    /// A torn last line (a shard killed while appending it) is dropped with a note: the shard then
+    /// lacks that row.
+    package static func read(_ shard: ShardFolder) throws(MergeInputError) -> CorpusShardRows {
+        let path = URL(fileURLWithPath: shard.path, isDirectory: true).appendingPathComponent("corpus.csv").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // A shard that records its plan stopped before its first row: it lacks them all.
+            guard shard.record.plannedRows != nil else {
                 throw MergeInputError(missing: true, "\(path) does not exist: shard \(shard.record.shard) did not finish writing; measure it again")
             }
-            do {
-                rows += try CorpusCSV.corpusRows(String(decoding: data, as: UTF8.self)).map { ($0, shard.record.machine) }
-            } catch {
-                throw MergeInputError(missing: false, "shard \(shard.record.shard): \(path): \(error)")
-            }
-            // Overlapping shards would count a file's runs twice: each key in one shard only.
-            for (row, _) in rows[firstOfShard...] {
-                let key = CorpusRowKey(name: row.image.entry.name, cell: row.result?.cell, run: row.result?.run)
-                if let other = shardOf[key] {
-                    let run = row.result.map { "\($0.cell) run \($0.run)" } ?? "(its row)"
-                    throw MergeInputError(missing: false, "cannot merge: \(path) and shard \(other)'s corpus.csv "
-                                          + "both hold \(row.image.entry.name) \(run): the shards overlap, "
-                                          + "so a run would count twice")
-                }
-                shardOf[key] = shard.record.shard
-            }
+            return CorpusShardRows(folder: shard, rows: [])
         }
+        let (text, torn) = CSV.completeLines(String(decoding: data, as: UTF8.self))
+        if torn { StandardError.write(CSV.tornLineNote(path)) }
+        guard !text.isEmpty else { return CorpusShardRows(folder: shard, rows: []) }
+        do {
+            return CorpusShardRows(folder: shard, rows: try CorpusCSV.corpusRows(text))
+        } catch {
+            throw MergeInputError(missing: false, "shard \(shard.record.shard): \(path): \(error)")
+        }
+    }
+
+    /// Returns the ranking table for the terminal.
+    package static func merge(_ shards: [CorpusShardRows], into folder: OutputFolder) throws -> String {
+        var rows = shards.flatMap { shard in shard.rows.map { (row: $0, machine: shard.folder.record.machine) } }
         rows.sort { inCorpusOrder($0.row, $1.row) }
-        let renders = (shards[0].record.settings["--render"] ?? "").split(separator: ",").compactMap { RenderMode(name: String($0)) }
+        let renders = (shards[0].folder.record.settings["--render"] ?? "").split(separator: ",")
+            .compactMap { RenderMode(name: String($0)) }
         let runID = folder.runID
 
         var lines = [CSV.line(CorpusCSV.columns.map(\.name) + ["machine", TrialsCSV.runIDColumn])]

@@ -91,15 +91,18 @@ package final class BenchmarkRunner {
             var configuration = LoopbackServer.Configuration()
             configuration.bandwidthBytesPerSecond = bandwidth
             let server = LoopbackServer(configuration: configuration)
-            server.addResource(path: BenchmarkRunner.fixturePath, body: body, contentType: fixture.encoding.mimeType)
+            let path = BenchmarkRunner.fixturePath(fixture.encoding)
+            server.addResource(path: path, body: body, contentType: fixture.encoding.mimeType)
             try server.start()
             let warmUpImage = fixture.encoding.format == .jpeg ? nil
                 : try FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 48, quality: fixture.quality, encoding: fixture.encoding),
                                                      in: settings.fixtureCacheDirectory)
-            return Target(url: server.url(for: BenchmarkRunner.fixturePath),
+            return Target(url: server.url(for: path),
                           warmupURL: warmUp ? server.url(for: "/warmup") : nil, server: server, warmUpImage: warmUpImage)
         }
     }
 
-    package static let fixturePath = "/fixture.jpg"
+    /// Where the embedded server serves the fixture: its name's extension follows the encoding, as
+    /// `bench serve`'s does (a PNG at /fixture.jpg would mislead a client that goes by the name).
+    package static func fixturePath(_ encoding: FixtureEncoding) -> String { "/fixture.\(encoding.fileExtension)" }
 }

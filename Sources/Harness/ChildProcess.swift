@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import BenchCore
+import CChildGuard
 import Glibc
 #endif
 import Foundation
@@ -24,16 +25,41 @@ package struct ChildProcessOutput: Sendable {
 /// in its own process group so a terminal's Ctrl-C reaches only the parent. When the run is
 /// interrupted (`Interruption`), the child's process group is killed at once instead of waiting
 /// out the timeout.
+///
+/// A child must not outlive a parent that dies without cleaning up (SIGKILL, the OOM killer, a CI
+/// runner's timeout): it holds only the descriptors it is given (everything else is closed in the
+/// spawn, the loopback server's listening socket included, which SwiftNIO opens without
+/// close-on-exec), and it finds its parent's pid and its own backstop in its environment
+/// (`parentVariable`, `backstopVariable`), which `ChildGuard` arms first thing in the child.
 /// swift-subprocess is not used because it closes every descriptor above 2 in the child.
 package enum ChildProcess {
     package static let reportDescriptor: Int32 = 3
+    /// The parent's pid, for the child to check that it has not been orphaned already.
+    package static let parentVariable = "BENCH_PARENT_PID"
+    /// Seconds after which a measured child ends by itself: the parent's limit plus `backstopMarginSeconds`,
+    /// so that the parent's kill decides first and a slow run stays the parent's `timeout` row.
+    package static let backstopVariable = "BENCH_CHILD_BACKSTOP_SECONDS"
+    package static let backstopMarginSeconds = 5.0
+
+    /// Where one of a child's descriptors comes from: a file opened in the spawn, or one of ours.
+    package enum Descriptor: Sendable {
+        case file(String, flags: Int32)
+        case ours(Int32)
+    }
 
     package static func run(executable: String, arguments: [String], environment: [String: String],
                            timeoutSeconds: Double) throws -> ChildProcessOutput {
+        var environment = environment
+        environment[parentVariable] = String(getpid())
+        environment[backstopVariable] = String(timeoutSeconds + backstopMarginSeconds)
+        // The child's death signal (ChildGuard) comes when the *thread* that spawned it ends, not
+        // the process. This function spawns, waits and reaps on the calling thread and returns only
+        // once the child is gone, so a --jobs worker thread never ends while its child runs. Keep it
+        // so: a child spawned from a thread that may end first would be killed with that thread.
         // Pipes and spawn under one lock: with --jobs, a child spawned by another thread between
         // pipe() and FD_CLOEXEC would inherit this child's write ends, and its reader would never see EOF.
         let (pid, reportPipe, errorPipe) = try spawnLock.withLock { _ in
-            try spawn(executable: executable, arguments: arguments, environment: environment)
+            try spawnWithPipes(executable: executable, arguments: arguments, environment: environment)
         }
         let readEnds = [reportPipe.read, errorPipe.read]
         defer { readEnds.forEach { close($0) } }
@@ -69,7 +95,7 @@ package enum ChildProcess {
     private static let spawnLock = Mutex<Void>(())
 
     /// Starts the child with its report and error pipes; returns its pid and the pipes (write ends closed).
-    private static func spawn(executable: String, arguments: [String], environment: [String: String]) throws
+    private static func spawnWithPipes(executable: String, arguments: [String], environment: [String: String]) throws
         -> (pid: pid_t, report: (read: Int32, write: Int32), error: (read: Int32, write: Int32)) {
         let reportPipe = try makePipe()
         let errorPipe: (read: Int32, write: Int32)
@@ -77,14 +103,37 @@ package enum ChildProcess {
             close(reportPipe.read); close(reportPipe.write)
             throw error
         }
+        defer { close(reportPipe.write); close(errorPipe.write) }
+        do {
+            let pid = try spawn(executable: executable, arguments: arguments, environment: environment,
+                                descriptors: [.file("/dev/null", flags: O_RDONLY), .file("/dev/null", flags: O_WRONLY),
+                                              .ours(errorPipe.write), .ours(reportPipe.write)])
+            return (pid, reportPipe, errorPipe)
+        } catch {
+            close(reportPipe.read); close(errorPipe.read)
+            throw error
+        }
+    }
 
+    /// Starts `executable` with `descriptors` as its 0, 1, 2... and no other descriptor (every
+    /// one above is closed in the spawn: a third party's descriptor without close-on-exec
+    /// included), default dispositions for the signals the parent handles, an empty signal mask,
+    /// and a process group of its own (its pid), which `Interruption` kills on a signal. The caller
+    /// reaps it and calls `Interruption.childEnded`.
+    package static func spawn(executable: String, arguments: [String], environment: [String: String],
+                              descriptors: [Descriptor]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe.write, 2)
-        posix_spawn_file_actions_adddup2(&actions, reportPipe.write, reportDescriptor)
+        // Ours first: a file opened on a low number must not replace one of ours not yet duplicated.
+        for case (let target, .ours(let descriptor)) in descriptors.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target))
+        }
+        for case (let target, .file(let path, let flags)) in descriptors.enumerated() {
+            posix_spawn_file_actions_addopen(&actions, Int32(target), path, flags, 0)
+        }
+        let closing = childguard_spawn_close_from(&actions, Int32(descriptors.count))
+        guard closing == 0 else { throw ChildProcessError.spawn(executable: executable, errno: closing) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -105,14 +154,18 @@ package enum ChildProcess {
 
         var pid: pid_t = 0
         let spawnStatus = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        close(reportPipe.write)
-        close(errorPipe.write)
-        guard spawnStatus == 0 else {
-            close(reportPipe.read); close(errorPipe.read)
-            throw ChildProcessError.spawn(executable: executable, errno: spawnStatus)
-        }
+        guard spawnStatus == 0 else { throw ChildProcessError.spawn(executable: executable, errno: spawnStatus) }
         Interruption.childStarted(pid)
-        return (pid, reportPipe, errorPipe)
+        return pid
+    }
+
+    /// Whether `pid`, a child of ours, has ended, without reaping it: until the caller's waitpid its
+    /// pid, and so its process group's id, cannot be reused, and `kill(-pid, ...)` reaches only the
+    /// processes it started.
+    package static func hasEnded(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 { return errno != EINTR }
+        return info._sifields._sigchld.si_pid == pid
     }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {

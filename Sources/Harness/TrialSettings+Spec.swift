@@ -9,8 +9,13 @@ extension TrialSettings {
                              maxPixel: maxPixel, sampleIntervalNanos: sampleIntervalNanos, timeoutSeconds: timeoutSeconds)
         spec.maxImagePixels = maxImagePixels
         spec.holderThresholdBytes = holderThresholdBytes
-        if ProcessInfo.processInfo.environment[TrialSpec.settleEnvironmentVariable] == "fixed" { spec.settleQuietNanos = nil }
+        if Self.settleIsFixed { spec.settleQuietNanos = nil }
         return spec
+    }
+
+    /// `BENCH_SETTLE=fixed` in this process's environment: children settle for the fixed pause.
+    package static var settleIsFixed: Bool {
+        ProcessInfo.processInfo.environment[TrialSpec.settleEnvironmentVariable] == "fixed"
     }
 }
 

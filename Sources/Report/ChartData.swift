@@ -178,10 +178,11 @@ package struct ChartData {
         lines.append("timeline_allocator = \"\(timelineRuns.first?.key.cell.allocator.title ?? "")\"")
         lines.append("sweep_count = \(sweep.count)")
         lines.append(array("sweep_title", sweep.map { series in
-            series.title + (series.fit.map { String(format: ": %.2f B held per payload byte", $0.slope) } ?? "")
+            series.title(among: sweep) + (series.fit.map { String(format: ": %.2f B held per payload byte", $0.slope) } ?? "")
         }))
-        if let render = sweep.first?.render, let allocator = sweep.first?.allocator {
-            lines.append("sweep_condition = \"renderer \(render.rawValue), \(allocator.title)\"")
+        if let render = sweep.first?.render {
+            let allocators = sweep.map(\.allocator).reduce(into: [Allocator]()) { if !$0.contains($1) { $0.append($1) } }
+            lines.append("sweep_condition = \"renderer \(render.rawValue), \(allocators.map(\.title).joined(separator: " and "))\"")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -255,6 +256,11 @@ package struct SweepSeries: Sendable {
 
     package var title: String {
         render == .none ? strategy : "\(strategy) + \(render.rawValue)"
+    }
+
+    /// The title, with the allocator when the sweep measured more than one.
+    package func title(among all: [SweepSeries]) -> String {
+        all.contains { $0.allocator != allocator } ? "\(title) [\(allocator.rawValue)]" : title
     }
 
     static func make(_ rows: [(step: SweepStep, result: TrialResult)]) -> [SweepSeries] {

@@ -105,6 +105,23 @@ package final class OutputFolder: ResultsFolder, Sendable {
 
     deinit { close(lockDescriptor) }
 
+    /// Whether a live bench run holds `directory`'s lock (its pid, when it wrote one); nil when
+    /// none does. Only tests the lock (a shared one, released at once): creates nothing.
+    package static func liveRun(in directory: URL) -> LiveRun? {
+        let descriptor = Glibc.open(directory.appendingPathComponent(lockFileName).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) != 0 else {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return errno == EWOULDBLOCK ? LiveRun(pid: readPID(descriptor)) : nil
+    }
+
+    package struct LiveRun: Sendable {
+        package var pid: Int32?
+    }
+
     /// Refuses, before the first trial, a file the run could not write at the end (a folder, a
     /// FIFO, a socket where a file goes) and one that would drop an earlier run's rows.
     func check(_ files: [File], replacing: Bool) throws {

@@ -4,9 +4,9 @@ import BenchCore
 /// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json,
 /// each with the run's id (a run_id column, trials.json's context) so that `bench report` can tell
 /// a consistent set from files of two runs, and environment.txt (`MachineEnvironment`). A run appends
-/// trials.csv's and timeline.csv's rows as each run ends; the other files are replaced atomically
-/// at the end. Writing goes through a `RescuingWriter`: when the folder cannot be
-/// written mid-run, the files go to a rescue folder.
+/// trials.csv's, timeline.csv's and holders.csv's rows as each run ends; the other files are
+/// rebuilt from every row and replaced atomically at the end. Writing goes through a
+/// `RescuingWriter`: when the folder cannot be written mid-run, the files go to a rescue folder.
 package struct ResultsWriter: ResultsFolder {
     package static let environmentFileName = "environment.txt"
     package var directory: URL
@@ -31,15 +31,19 @@ package struct ResultsWriter: ResultsFolder {
         try write([("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8))], final: false)
     }
 
-    /// Starts trials.csv and timeline.csv (`resuming`: reopens an interrupted run's), each row to be
-    /// appended by `appendRow` as its run ends.
+    /// Starts trials.csv, timeline.csv and holders.csv (`resuming`: reopens an interrupted run's),
+    /// each row to be appended by `appendRow` as its run ends.
     package func startRows(resuming: Bool = false) {
+        sink?.startRows("holders.csv", header: HoldersCSV.header, resuming: resuming)
         sink?.startRows("trials.csv", header: TrialsCSV.header(runID: runID), resuming: resuming)
         sink?.startRows("timeline.csv", header: TimelineCSV.header(runID: runID), resuming: resuming)
     }
 
-    /// Appends a finished run's row and samples: the cost does not grow with the rows before it.
+    /// Appends a finished run's holders, row and samples: the cost does not grow with the rows
+    /// before it. The holders go first: a kill between the two leaves holders of a run trials.csv
+    /// lacks (dropped when it is resumed, and measured again), never a row whose holders are lost.
     package func appendRow(_ result: TrialResult) {
+        sink?.append("holders.csv", lines: HoldersCSV.lines(result, runID: runID))
         sink?.append("trials.csv", lines: TrialsCSV.line(result, runID: runID))
         sink?.append("timeline.csv", lines: TimelineCSV.lines(result, runID: runID))
     }
@@ -52,11 +56,11 @@ package struct ResultsWriter: ResultsFolder {
         let rows: [(name: String, contents: Data)] = sink?.rowsAppended == true ? [] : [
             ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
             ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
+            ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
         ]
         try write(rows + [
             ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
             ("trials.json", try JSONExport(context: context, trials: results).encoded()),
-            ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
             ("holders.folded", Data(HoldersFolded.render(results).utf8)),
             (Self.environmentFileName, Data(MachineEnvironment.describe().utf8)),
         ], final: true)
@@ -67,16 +71,6 @@ package struct ResultsWriter: ResultsFolder {
         let folder = sink?.currentFolder ?? directory
         return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
                 Self.environmentFileName].map { folder.appendingPathComponent($0) }
-    }
-
-    /// The summary files alone, from rows already in the folder (a resumed run that was complete).
-    package func writeSummary(_ results: [TrialResult], context: RunContext) throws {
-        var context = context
-        context.runID = runID ?? context.runID
-        try write([
-            ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
-            ("trials.json", try JSONExport(context: context, trials: results).encoded()),
-        ], final: true)
     }
 
     private func write(_ files: [(name: String, contents: Data)], final: Bool) throws {

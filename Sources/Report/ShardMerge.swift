@@ -58,10 +58,15 @@ package enum ShardMerge {
                        "one of \(that.corpusEntries ?? 0) entries (digest \(that.corpusDigest ?? "none")): not the same files")
             }
         }
+        // Each shard once among the folders of the first one's kind (a folder of the other kind is named above).
         var holders: [Int: [String]] = [:]
-        for folder in folders { holders[folder.shard.index, default: []].append(folder.path) }
+        for folder in folders where folder.record.kind == first.record.kind {
+            holders[folder.shard.index, default: []].append(folder.path)
+        }
         for (index, paths) in holders.sorted(by: { $0.key < $1.key }) where paths.count > 1 {
-            differences.append("shard \(index)/\(first.shard.count) is in \(paths.count) folders (\(paths.joined(separator: ", "))); give each shard once")
+            let shard = "\(first.record.kind.rawValue) shard \(index)/\(first.shard.count)"
+            differences.append("\(shard) is in \(paths.count) folders "
+                               + "(\(paths.joined(separator: ", "))); give each shard once")
         }
         guard differences.isEmpty else { throw Mismatch(differences: differences) }
         return (1...first.shard.count).filter { holders[$0] == nil }
@@ -76,5 +81,58 @@ package struct MergeInputError: Error, CustomStringConvertible {
     package init(missing: Bool, _ description: String) {
         isMissing = missing
         self.description = description
+    }
+}
+
+/// A shard folder that does not hold every row it planned, or that a live run is still writing.
+package struct IncompleteShard: Sendable, Codable {
+    package var shard: String
+    package var folder: String
+    /// nil when the shard never recorded its plan (an older bench, or stopped before it knew it).
+    package var plannedRows: Int?
+    package var missingRows: Int?
+    /// "a live bench run (pid 4242) is writing it", "stopped by SIGTERM", ...
+    package var why: String
+
+    package var description: String {
+        let count = missingRows.map { "\($0) of \(plannedRows ?? 0) planned rows missing" }
+            ?? "how many rows it lacks is unknown"
+        return "shard \(shard) (\(folder)) is incomplete: \(count) (\(why))"
+    }
+}
+
+extension ShardFolder {
+    /// nil when the shard is whole: no live run holds its folder and each key it planned is among
+    /// `keys`, its rows' distinct keys (failed runs and unmeasured files are rows too). Throws
+    /// (65) when its rows are not the planned ones: more of them, or other keys.
+    package func incompleteness(keys: Set<String>) throws(MergeInputError) -> IncompleteShard? {
+        let live = OutputFolder.liveRun(in: URL(fileURLWithPath: path, isDirectory: true))
+        var missing: Int?
+        if let planned = record.plannedRows, let digest = record.plannedKeysDigest {
+            let present = PlannedKeys(keys)
+            if present.count > planned || (present.count == planned && present.digestText != digest) {
+                throw MergeInputError(missing: false, "shard \(record.shard) (\(path)) holds rows its plan does not "
+                                      + "name (\(present.count) distinct rows, \(planned) planned): "
+                                      + "not this shard's rows; "
+                                      + "measure it again")
+            }
+            missing = planned - present.count
+        }
+        guard live != nil || missing != 0 else { return nil }
+        let why: String
+        if let live {
+            why = "a live bench run\(live.pid.map { " (pid \($0))" } ?? "") is still writing it"
+        } else if record.plannedRows == nil {
+            why = record.ended.map { "stopped by \($0) before its plan was known" }
+                ?? "its shard.json records no plan: written by an older bench, or stopped before its plan was known"
+        } else if let ended = record.ended {
+            why = ended == ShardRecord.finished ? "its rows file lacks rows it had when it finished"
+                : "stopped by \(ended)"
+        } else {
+            why = "it never recorded an end: killed (SIGKILL, out of memory, a CI timeout) while measuring, "
+                + "or its folder could not be written"
+        }
+        return IncompleteShard(shard: record.shard, folder: path, plannedRows: record.plannedRows,
+                               missingRows: missing, why: why)
     }
 }

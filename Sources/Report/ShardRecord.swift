@@ -4,7 +4,9 @@ import Foundation
 /// `shard.json`: what a folder measured with `--shard i/n` needs for `bench merge` to join it with
 /// its sibling shards: which shard, on which machine, by which harness and libraries, with which
 /// settings (every option that changes a figure, by its option name), and for a corpus the whole
-/// corpus's size and digest (so shards of two different corpora are not joined).
+/// corpus's size and digest (so shards of two different corpora are not joined). It also says
+/// whether the shard is whole: the rows it plans (written before its first trial) and, once it
+/// stops, the rows it completed and how it ended (a shard killed by SIGKILL never says).
 package struct ShardRecord: Codable, Sendable, Equatable {
     package static let fileName = "shard.json"
     /// Bumped when what a trial measures changes, so shards of two versions are not joined.
@@ -32,6 +34,17 @@ package struct ShardRecord: Codable, Sendable, Equatable {
     package var libraries: [String: String]
     package var corpusEntries: Int?
     package var corpusDigest: String?
+    /// The rows the shard plans and an order-free digest of their keys (`PlannedKeys`); absent
+    /// until the plan is known (a corpus stopped while its files were examined never knows it).
+    package var plannedRows: Int?
+    package var plannedKeysDigest: String?
+    /// Rows in the folder when the shard stopped, and how it stopped: `finished`, or the signal
+    /// ("SIGTERM"). Both absent while it runs, and after a kill that let it say nothing.
+    package var completedRows: Int?
+    package var ended: String?
+
+    /// `ended` of a shard that ran to its end (its rows may still include failed runs).
+    package static let finished = "finished"
 
     package init(kind: Kind, shard: Shard, runID: String, settings: [String: String],
                 corpusEntries: Int? = nil, corpusDigest: String? = nil,
@@ -46,6 +59,20 @@ package struct ShardRecord: Codable, Sendable, Equatable {
         libraries = Self.libraries(MachineEnvironment.describe())
         self.corpusEntries = corpusEntries
         self.corpusDigest = corpusDigest
+    }
+
+    /// Records the plan (before the first trial): nothing completed, no end yet.
+    package mutating func plan(_ keys: PlannedKeys) {
+        plannedRows = keys.count
+        plannedKeysDigest = keys.digestText
+        completedRows = nil
+        ended = nil
+    }
+
+    /// Records the stop: the rows in the folder and the signal that stopped it, if one did.
+    package mutating func end(completedRows: Int, signal: String?) {
+        self.completedRows = completedRows
+        ended = signal ?? Self.finished
     }
 
     /// The parsed shard; nil when the file holds something else.

@@ -43,12 +43,22 @@ package enum TrialsFile {
         }
     }
 
+    /// The file's bytes; a pipe or a FIFO (`/dev/stdin`) is read to its end, which
+    /// `Data(contentsOf:)` refuses with a misleading "permission" error.
+    static func readWhole(_ path: String) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return try Data(contentsOf: URL(fileURLWithPath: path))  // its error names the cause
+        }
+        defer { try? handle.close() }
+        return try handle.readToEnd() ?? Data()
+    }
+
     package static func load(_ path: String) throws -> [TrialResult] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw LoadError.missing(path: path) }
         if isFolder.boolValue { throw LoadError.folder(path: path) }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        do { data = try readWhole(path) } catch {
             throw LoadError.malformed(path: path, problem: error.localizedDescription)
         }
         guard let text = String(data: data, encoding: .utf8) else {

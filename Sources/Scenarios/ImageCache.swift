@@ -3,7 +3,7 @@ import Synchronization
 
 /// A thread-safe cache that keeps its total cost at or under `costLimit`, evicting the least
 /// recently used entries first. Foundation's NSCache on Linux evicts the cheapest entries
-/// first and only inside setObject (see ARTICLE.md), so decoded images get this instead.
+/// first and only inside setObject (docs/SCENARIO.md), so decoded images get this instead.
 package final class CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     package let costLimit: Int
     private struct State {

@@ -88,7 +88,7 @@ import Testing
     /// Peak RSS in whole 4 KiB pages, as the kernel counts it: runs tie.
     func pages(_ megabytes: [Double]) -> [Int] { megabytes.map { Int($0 * 1e6 / 4096) * 4096 } }
 
-    /// The case: a data task at 59.6 MB against 26.4 MB, every new run above every old
+    /// A data task grown from 26.4 MB to 59.6 MB, every new run above every old
     /// one, 5 runs against 5 (the default), RSS in pages so some runs tie. The normal
     /// approximation cannot go below p = 0.0052 here (0.0061 with other ties) and calls it
     /// "unconfirmed"; the exact test gives 1/252 = 0.00397 < 0.005: a regression.

@@ -3,7 +3,7 @@ import Testing
 @testable import BenchCore
 
 /// `bench compare` says each kind of warning once, with the cells counted; `--verbose` lists each.
-/// Old: one line per cell and metric (48 lines under a full matrix's table).
+/// Under a full matrix's table the warnings stay a few lines: one per kind, however many cells it counts.
 @Suite struct GateWarningsTests {
     let rows = GateComparisonTests()
 

@@ -2,7 +2,7 @@ import BenchCore
 import Testing
 
 /// `Shard`: the strict i/n form, and a split that covers every item exactly once, the same way in
-/// every process. Old: no Shard (these did not compile).
+/// every process.
 struct ShardTests {
     @Test func theFormIsStrict() {
         for (text, index, count) in [("1/1", 1, 1), ("2/4", 2, 4), ("4/4", 4, 4), ("10/12", 10, 12)] {

@@ -4,7 +4,6 @@ import Testing
 @testable import Corpus
 
 /// Which shard measures a corpus file: its bytes decide, not its name or the walk's order.
-/// Old: no CorpusShard (these did not compile).
 @Suite struct CorpusShardTests {
     static func folder(_ files: [String: [UInt8]]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-shard-\(UUID().uuidString.prefix(8))")

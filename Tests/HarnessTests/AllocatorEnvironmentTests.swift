@@ -18,7 +18,8 @@ import Testing
         return (output, try context(folder))
     }
 
-    /// Old: the tunable reached the children without a word; trials.json did not say.
+    /// A malloc tunable and MALLOC_ARENA_MAX in the environment are recorded in trials.json's context
+    /// and named together in one warning line.
     @Test func aMallocTunableIsRecordedAndWarnedAbout() throws {
         let tunable = "glibc.malloc.mmap_threshold=65536"
         let (output, context) = try Self.measure(environment: ["GLIBC_TUNABLES": tunable, "MALLOC_ARENA_MAX": "2"])

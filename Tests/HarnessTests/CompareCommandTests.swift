@@ -52,6 +52,21 @@ import Report
             .deletingLastPathComponent().appendingPathComponent("results/thresholds.json").path
     }
 
+    /// A file given as /dev/stdin (a pipe) is read to its end like any other.
+    @Test func aPipeIsReadAsTheCurrentFile() throws {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let baseline = folder.appendingPathComponent("baseline.csv"), current = folder.appendingPathComponent("current.csv")
+        try Self.trials(runs: 10).write(to: baseline, atomically: true, encoding: .utf8)
+        try Self.trials(runs: 5).write(to: current, atomically: true, encoding: .utf8)
+        let output = try BenchProcess.run(
+            ["-c", "cat \"$2\" | \"$0\" compare \"$1\" /dev/stdin --thresholds \"$3\"",
+             BenchProcess.executable, baseline.path, current.path, Self.thresholdsFile], program: "/bin/sh")
+        #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.standardOutput.contains("4 cells: 4 ok"), "\(output.standardOutput)")
+    }
+
     @Test func unchangedRunPasses() throws {
         let output = try compare(baseline: Self.trials(runs: 10), current: Self.trials(runs: 5))
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")

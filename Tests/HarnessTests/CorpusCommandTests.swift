@@ -59,7 +59,7 @@ import Report
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("charts/data/corpus.dat").path))
     }
 
-    /// Old: no --jobs. Two at a time give the same rows, each from its own child.
+    /// `corpus --jobs 2` gives the rows of a serial corpus run, each from its own child.
     @Test func twoJobsGiveTheSameRows() throws {
         let corpus = try Self.makeCorpus()
         defer { try? FileManager.default.removeItem(at: corpus) }

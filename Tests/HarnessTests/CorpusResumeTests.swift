@@ -5,9 +5,8 @@ import Report
 import Testing
 
 /// Runs stopped at any moment, SIGKILL included: the rows appended so far stay readable, and
-/// `--resume` measures only what is missing. Before: corpus.csv and trials.csv were rewritten
-/// whole after every row, timeline.csv only at the end, a stopped run started over (no --resume),
-/// and every file that is not an image was a line of its own on stderr.
+/// `--resume` measures only what is missing. Each row is appended as its run ends (corpus.csv,
+/// trials.csv and timeline.csv alike), and the files that are not images are one counted line on stderr.
 @Suite(.serialized) struct CorpusResumeTests {
     /// A folder of `images` copies of a 64x64 JPEG and `notes` text files.
     static func corpus(images: Int, notes: Int, in folder: URL) throws -> URL {
@@ -121,6 +120,12 @@ import Testing
         #expect(refused.standardError.contains("--runs: 2 then, 3 now"), "\(refused.standardError)")
         #expect(refused.standardError.contains("--render: none then, full now"), "\(refused.standardError)")
         #expect(!refused.standardError.contains("--allocator:"), "only what differs is named: \(refused.standardError)")
+
+        // The settle rule changes the final readings: a resume under the other one is refused too.
+        let otherSettle = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder,
+                                               extraEnvironment: ["BENCH_SETTLE": "fixed"])
+        #expect(otherSettle.status == 64, "\(otherSettle.standardError)")
+        #expect(otherSettle.standardError.contains("BENCH_SETTLE: rule then, fixed now"), "\(otherSettle.standardError)")
 
         let done = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(done.status == 0, "\(done.standardError)")

@@ -33,9 +33,12 @@ import Testing
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             #expect(chown(folder.path, Self.nobody, Self.nobody) == 0)
         }
+        // nobody runs a copy of bench in the scratch folder: the build folder may sit inside a folder
+        // only root can enter (a clone in root's home), and the test must pass from any checkout.
+        let executable = try Self.copyReachableByAnyone(BenchProcess.executable, into: scratch)
         let output = try BenchProcess.run(
             ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/env", "TMPDIR=\(temporary.path)", "HOME=\(temporary.path)",
-             BenchProcess.executable, "corpus", corpus.path, "--render", "full", "--runs", "1", "--out", out.path],
+             executable, "corpus", corpus.path, "--render", "full", "--runs", "1", "--out", out.path],
             program: "/usr/bin/setpriv")
         #expect(output.status == 3, "the unreadable folder is a failed row: \(output.standardError)")
 
@@ -58,6 +61,22 @@ import Testing
         #expect(body.count == 3, "\(output.standardOutput)")
         #expect(body.allSatisfy { $0.trimmingCharacters(in: .whitespaces).first?.isNumber == true }, "\(output.standardOutput)")
         #expect(output.standardOutput.contains(#"new\nline.jpg"#) && output.standardOutput.contains(#"a\xff.jpg"#))
+    }
+
+    /// A copy of `executable` that any user can run: the folder and every folder above it must be
+    /// searchable by others, or the copy is refused with the reason.
+    static func copyReachableByAnyone(_ executable: String, into folder: URL) throws -> String {
+        let copy = folder.appendingPathComponent("bench-for-nobody")
+        try FileManager.default.copyItem(atPath: executable, toPath: copy.path)
+        #expect(chmod(copy.path, 0o755) == 0)
+        var above = folder
+        while above.path != "/" {
+            var status = stat()
+            try #require(stat(above.path, &status) == 0)
+            try #require(status.st_mode & S_IXOTH != 0, "\(above.path) is not searchable by other users (TMPDIR?)")
+            above.deleteLastPathComponent()
+        }
+        return copy.path
     }
 
     /// A file named by raw bytes (open(2) takes any bytes but "/" and NUL; a Swift String cannot hold them all).

@@ -7,8 +7,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `bench report` on a copy of the committed reference with --no-report: refused (its REPORT.md has
-    /// figures only bench-reference computes), nothing written. Before: exit 0, and the reference's
-    /// encodings.dat and holders.dat were deleted from its charts/data.
+    /// figures only bench-reference computes), and nothing written: its charts/data keeps every file.
     @Test func reportRefusesTheCommittedReferenceBeforeWritingAnything() throws {
         let folder = BenchProcess.temporaryFolder().appendingPathComponent("results")
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
@@ -25,8 +24,8 @@ import Testing
         }
     }
 
-    /// `bench corpus --shard 2/2 --resume` on shard 1/2's folder: refused, naming --shard. Before: accepted,
-    /// the folder then held both shards' rows as shard 2/2, and `bench merge` doubled shard 1's rows.
+    /// `bench corpus --shard 2/2 --resume` on shard 1/2's folder: refused, naming --shard, so that a folder
+    /// holds one shard's rows and `bench merge` counts each row once.
     @Test func corpusResumeRefusesAnotherShard() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -45,8 +44,8 @@ import Testing
         #expect(same.status == 3 && same.standardError.contains("already in"), "\(same.standardError)")
     }
 
-    /// `bench merge` of one shard of many: the missing shards are counted past the first few. Before:
-    /// every one was named, a message as long as n (a shard of 10000: 130 kB on one line).
+    /// `bench merge` of one shard of many: the missing shards are counted past the first few, so that
+    /// the message stays short whatever n is.
     @Test func mergeNamesAFewMissingShardsAndCountsTheRest() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

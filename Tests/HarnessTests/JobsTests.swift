@@ -12,7 +12,7 @@ import Report
         return table.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
-    /// Old: no --jobs (64). A parallel run must give every cell and run once, each from its own child.
+    /// `run --jobs 2` gives the rows of a serial run: every cell and run once, each from its own child.
     @Test func twoJobsGiveTheRowsOfASerialRun() throws {
         var keys: [Int: [String]] = [:]
         for jobs in [1, 2] {
@@ -50,8 +50,8 @@ import Report
         #expect(output.standardError.contains("--jobs 1"), "\(output.standardError)")
     }
 
-    /// Old: one running child was tracked, so a signal killed one of two. Two hung trials at once:
-    /// Ctrl-C kills both at once (the wait's bound, 30 s, is far below the server's 60 s delay).
+    /// SIGINT kills every running child, not only one: two hung trials at once are both killed at once
+    /// (the wait's bound, 30 s, is far below the server's 60 s delay).
     @Test func sigintKillsEveryRunningChild() throws {
         let server = LoopbackServer()
         server.addResource(path: "/hang.jpg", body: Data(repeating: 0, count: 1000))

@@ -16,7 +16,7 @@ import Testing
     /// A scroll that takes a moment, should a refused list start it after all.
     static let quickScroll = ["scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000"]
 
-    /// Old: `--sizes ''` or `','` trapped in the server (precondition, exit 132); `a,,b` skipped the empty entry.
+    /// An empty list (`''`, `','`, a blank) is a usage error naming the option, before any server starts.
     @Test(arguments: ["--sizes", "--strategy", "--render", "--max-concurrent"], ["", ",", ",,", " "])
     func anEmptyScenarioListIsAUsageError(option: String, value: String) throws {
         let output = try Self.run(Self.quickScroll + [option, value])
@@ -31,7 +31,7 @@ import Testing
         #expect(output.standardError.contains("\(option) has an empty entry"), "\(output.standardError)")
     }
 
-    /// Old: `--strategy data,data` measured data twice, as two combinations.
+    /// A value named twice (`--strategy data,data`) is a usage error naming it: each value is measured once.
     @Test(arguments: [("--strategy", "data,data"), ("--render", "none,none"), ("--max-concurrent", "2,2")])
     func aScenarioValueNamedTwiceIsAUsageError(option: String, value: String) throws {
         let output = try Self.run(Self.quickScroll + ["--sizes", "64x64", "--render", "none", option, value])
@@ -40,7 +40,8 @@ import Testing
         #expect(output.standardError.contains("\(option) names '\(once)' twice"), "\(output.standardError)")
     }
 
-    /// Old: `sweep --sizes 1,1` measured the same fixture twice.
+    /// sweep's --sizes refuses an empty list or entry and a size named twice (`1,1`, `1,1.0`):
+    /// each size is measured once.
     @Test(arguments: ["", ",", ",,", "1,,2", "1,1", "1,1.0"])
     func badSweepSizesAreUsageErrors(value: String) throws {
         let output = try Self.run(["sweep", "--strategy", "data", "--runs", "1", "--sizes", value])

@@ -24,7 +24,7 @@ import Testing
         return lines.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
     }
 
-    /// Old: sweep's --render took one renderer ("none,full" was refused, exit 64).
+    /// sweep's --render takes several renderers, as commas and as repeated flags.
     @Test func sweepRenderTakesCommasAndRepeatedFlags() throws {
         let (output, out) = try Self.run(["sweep", "--strategy", "data", "--runs", "1", "--sizes", "0.05",
                                           "--render", "none,full", "--render", "thumbnail"])
@@ -34,7 +34,7 @@ import Testing
         #expect(renders.sorted() == ["full", "none", "thumbnail"], "\(renders)")
     }
 
-    /// Old: run refused "none,full" (repeated flags only).
+    /// run's --render takes repeated flags and commas in one command line.
     @Test func runMixesBothForms() throws {
         let (output, out) = try Self.run(Self.tinyRun + ["--strategy", "data", "--render", "none", "--render", "full,thumbnail"])
         defer { try? FileManager.default.removeItem(at: out) }
@@ -43,7 +43,7 @@ import Testing
         #expect(renders.sorted() == ["full", "none", "thumbnail"], "\(renders)")
     }
 
-    /// Old: list-scroll's --strategy was one comma-separated string, and a second flag replaced the first.
+    /// list-scroll's --strategy takes repeated flags, and every flag's strategy is measured.
     @Test func scenarioTakesRepeatedFlags() throws {
         let (output, out) = try Self.run(Self.quickScroll + ["--render", "none", "--strategy", "data", "--strategy", "download"])
         defer { try? FileManager.default.removeItem(at: out) }
@@ -53,7 +53,6 @@ import Testing
     }
 
     /// A value named twice, whichever the forms, is a usage error naming it (each value is measured once).
-    /// Old: run merged repeated flags silently and refused any comma.
     @Test(arguments: [
         ["run", "--strategy", "data,download", "--strategy", "data"],
         ["corpus", ".", "--render", "full", "--render", "thumbnail,full"],
@@ -68,8 +67,8 @@ import Testing
         #expect(output.standardError.contains("twice"), "\(arguments): \(output.standardError.prefix(400))")
     }
 
-    /// An empty entry in a matrix list is refused as scenario's always was. Old: "data," was not a strategy
-    /// (refused, but as an unknown name, not as an empty entry).
+    /// An empty entry in a matrix list (`data,`) is a usage error that says the entry is empty,
+    /// not that an unknown name was given, as in the scenario's lists.
     @Test(arguments: [["run", "--strategy", "data,"], ["corpus", ".", "--allocator", ",system"], ["sweep", "--render", ""]])
     func anEmptyEntryIsAUsageError(arguments: [String]) throws {
         let (output, out) = try Self.run(arguments)
@@ -79,8 +78,7 @@ import Testing
     }
 
     /// One byte-size rule, read back from what each option recorded: k/M/G decimal, Ki/Mi/Gi binary,
-    /// digits bytes, letters in any case. Old: --cache-limit and --memory-limit read 20M as 20 MiB
-    /// and refused "Mi"; --bandwidth refused "Mi".
+    /// digits bytes, letters in any case: 20M is 20,000,000 bytes and 20Mi 20 MiB on every option.
     @Test(arguments: [
         (["--cache-limit", "20M", "--memory-limit", "200M", "--bandwidth", "20M"], ["20000000", "200000000", "20000000"]),
         (["--cache-limit", "20Mi", "--memory-limit", "200Mi", "--bandwidth", "20Mi"], ["20971520", "209715200", "20971520"]),
@@ -95,7 +93,7 @@ import Testing
                 "\(arguments): \(row)")
     }
 
-    /// Old: --holder-threshold took digits only ("64Ki" was refused, exit 64).
+    /// --holder-threshold follows the byte-size rule: 64k, 64Ki and plain digits.
     @Test(arguments: [("64k", 64_000), ("64Ki", 65_536), ("65536", 65_536)])
     func holderThresholdFollowsTheRule(value: String, bytes: Int) throws {
         let (output, out) = try Self.run(Self.tinyRun + ["--strategy", "data", "--render", "none", "--holder-threshold", value])

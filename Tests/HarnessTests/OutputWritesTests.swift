@@ -61,8 +61,8 @@ import Testing
         return data
     }
 
-    /// Old: as root, `--out` a device or FIFO became a regular file (the copy renamed over it), and a
-    /// symlink was replaced by a file, its target untouched.
+    /// `fixture --out` writes through a device and a FIFO that is being read, leaving each as it was,
+    /// and through a symlink into its target, the link kept (root included).
     @Test func fixtureWritesThroughADeviceAndAReadFIFOAndFollowsASymlink() throws {
         let specials = try Specials()
         defer { specials.remove() }
@@ -85,7 +85,7 @@ import Testing
         #expect(specials.entries == ["fifo", "link.out", "null", "target.out"])
     }
 
-    /// Old: the FIFO was replaced by a regular file (exit 0). Now refused at once, without waiting for a reader.
+    /// A FIFO that nobody reads is refused at once (73), without waiting for a reader, and is left a FIFO.
     @Test func aFIFONobodyReadsIsRefusedAtOnce() throws {
         let specials = try Specials()
         defer { specials.remove() }
@@ -96,8 +96,8 @@ import Testing
         #expect(specials.entries == ["fifo", "link.out", "null", "target.out"])
     }
 
-    /// Old: `baseline update --baseline` and `report --report-file` renamed over a device and a link;
-    /// `--baseline` a folder was exit 1 with a raw error.
+    /// `baseline update --baseline` and `report --report-file` write through a device and a link (into its
+    /// target, a dangling one included) and leave them as they were; a folder there is refused (73), named.
     @Test func baselineAndReportWriteThroughDevicesAndFollowLinks() throws {
         let specials = try Specials()
         defer { specials.remove() }
@@ -135,8 +135,8 @@ import Testing
         #expect(specials.entries == ["a-folder", "data", "fifo", "link.out", "null", "run", "target.out"])
     }
 
-    /// Old: ENOSPC left `.x.jpg.<pid>.partial` (1 MB) on the full disk; a full fixture cache was exit 1
-    /// with an NSCocoaErrorDomain dump.
+    /// On a full disk a write leaves no partial file behind and exits 73 saying which file and that the disk
+    /// is full (the fixture cache naming --fixture-cache), without a framework's error dump.
     @Test func aFullDiskLeavesNoPartialFileAndSaysWhatIsFull() throws {
         let mount = try TinyMount(options: "size=1m")
         defer { mount.unmount() }
@@ -156,7 +156,8 @@ import Testing
         #expect((try FileManager.default.contentsOfDirectory(atPath: cache.path)) == [])
     }
 
-    /// Old: `--out ''` wrote into the current folder (an unset variable in CI: into the repository).
+    /// An empty --out (an unset variable, say) is a usage error for every command, and nothing is written
+    /// into the current folder.
     @Test func anEmptyOutIsRefusedByEveryCommand() throws {
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -173,7 +174,8 @@ import Testing
         #expect((try FileManager.default.contentsOfDirectory(atPath: folder.path)) == [], "nothing written into the working folder")
     }
 
-    /// Old: the second run replaced the first's rows without a word (exit 0).
+    /// A second run into a folder that holds a run's rows is refused (73) naming that run and --replace;
+    /// the first run's rows are kept. With --replace the second run measures.
     @Test func aSecondRunIsRefusedNamingTheFirstUnlessToldToReplace() throws {
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -195,7 +197,7 @@ import Testing
         #expect(rows.count == 1 && rows[0]["run_id"] != firstID)
     }
 
-    /// Old: the trials ran, then the write failed (exit 74, the rows in a rescue folder).
+    /// A folder where an output file goes is refused (73) before the first trial, naming the file.
     @Test func aFolderWhereAFileGoesIsRefusedBeforeTheFirstTrial() throws {
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -207,7 +209,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("trials.csv").path), "no trial ran")
     }
 
-    /// Old: a parent killed by SIGKILL left `$TMPDIR/bench-<pid>-*` (a partial download) forever.
+    /// The next run removes the scratch folder a run killed by SIGKILL left in $TMPDIR, and only that:
+    /// other names, rescue folders and a live process's scratch stay.
     @Test func theNextRunRemovesTheScratchOfAKilledRun() throws {
         // A 1600x1200 fixture (about 600 kB) at 100 kB/s: the child is mid-download for seconds.
         let slow = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",

@@ -16,7 +16,7 @@ import Testing
         return try BenchProcess.run(arguments, workingDirectory: folder, extraEnvironment: environment, timeout: timeout)
     }
 
-    /// Old: exit 1, "bind(descriptor:ptr:bytes:): Address already in use (errno: 98)".
+    /// serve on a port in use exits with the busy status and names the port, without an errno.
     @Test func serveOnABusyPortNamesThePort() throws {
         let holder = LoopbackServer()
         try holder.start()
@@ -27,7 +27,7 @@ import Testing
         #expect(!output.standardError.contains("errno"), "\(output.standardError)")
     }
 
-    /// Old: accepted; every run a transport_error row "URLError -1000" (exit 3).
+    /// A --url whose port is out of range is a usage error naming the port and the range, before any run.
     @Test(arguments: ["http://127.0.0.1:99999/x.jpg", "http://127.0.0.1:0/x.jpg", "http://[::1]:70000/x.jpg"])
     func aURLWithAPortOutOfRangeIsRefused(url: String) throws {
         let output = try Self.run(["run", "--url", url, "--out", "out"] + Self.quick)
@@ -70,8 +70,8 @@ import Testing
         deinit { close(descriptor) }
     }
 
-    /// Old: "URLError -1001: The operation could not be completed. (NSURLErrorDomain error -1001.)", and
-    /// for contents-of an NSCocoaErrorDomain 256 dump. Waits out URLSession's own 60 s: a slow test.
+    /// A hung server is a timeout row that says how long it waited without data, for URLSession's
+    /// strategies and contents-of alike, never a framework's error dump. Waits out URLSession's own 60 s: a slow test.
     @Test func aHungServerIsATimeoutThatSaysHowLong() throws {
         let listener = try SilentListener()
         let folder = BenchProcess.temporaryFolder()
@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    /// Old: "... is not a trials.csv or trials.json: The operation could not be completed. (NSCocoaErrorDomain error 256.)"
+    /// compare given a folder for either file names the folder and what it expected, without a framework's error dump.
     @Test func compareWithAFolderNamesIt() throws {
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

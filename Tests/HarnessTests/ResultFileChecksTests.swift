@@ -101,8 +101,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path), "nothing written")
     }
 
-    /// A --document that is a folder is refused before anything is written. Before: REPORT.md and the
-    /// chart data were written first, then the folder refused (exit 73).
+    /// A --document that is a folder is refused (73) before anything is written: no REPORT.md, no chart data.
     @Test func referenceRefusesAFolderAsDocument() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

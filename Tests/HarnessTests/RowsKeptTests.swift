@@ -23,7 +23,8 @@ import Report
         private var exitStatus: Int32?
         private var exited = false
 
-        init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder()) throws {
+        init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder(),
+             extraEnvironment: [String: String] = [:]) throws {
             self.folder = folder
             scratch = folder.appendingPathComponent("tmp")
             outputFile = folder.appendingPathComponent("stdout.txt")
@@ -50,6 +51,7 @@ import Report
             // env -C: the working directory (runs/ is relative to it) and TMPDIR (scratch and rescue folders).
             var environment = ProcessInfo.processInfo.environment
             environment["TMPDIR"] = scratch.path
+            environment.merge(extraEnvironment) { $1 }
             let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { (argv + envp).forEach { free($0) } }
@@ -157,7 +159,8 @@ import Report
 
     // MARK: 1. Runs never rewrite the committed reference
 
-    /// Old: `bench run` wrote into ./results (the committed reference the tests read).
+    /// `bench run` without --out writes a new runs/<UTC time>/ that runs/latest names, never ./results
+    /// (the committed reference), and every file of the run carries one run id.
     @Test func runWithoutOutWritesItsOwnRunFolderNeverResults() throws {
         let folder = BenchProcess.temporaryFolder()
         let reference = folder.appendingPathComponent("results/trials.csv")
@@ -188,7 +191,7 @@ import Report
 
     // MARK: 2. An unwritable --out is found before the first trial
 
-    /// Old: every trial ran, then exit 1 with a raw Foundation error, every row lost.
+    /// An --out that is a file is refused (73), naming it, before the first trial.
     @Test func outThatIsAFileIsRefusedBeforeTheFirstTrial() throws {
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -201,7 +204,8 @@ import Report
         #expect(!output.standardError.contains("[1/1]"), "no trial ran")
     }
 
-    /// A read-only file system (chmod does not stop root). Old: exit 1 after every trial.
+    /// An --out on a read-only file system (chmod does not stop root) is refused (73) by run, sweep and
+    /// scenario before the first trial, the message naming the folder and the reason.
     @Test(.enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
     func outOnAReadOnlyFileSystemIsRefusedBeforeTheFirstTrial() throws {
         let mount = try TinyMount(options: "size=1m,ro")
@@ -221,7 +225,8 @@ import Report
 
     // MARK: 2-3. A disk that fills during the run: rows kept elsewhere, no temp file left
 
-    /// Old: exit 1 with a raw error, the rows lost, and a temp file left keeping the disk full.
+    /// A disk that fills during the run: every row goes to a rescue folder that the message names (74),
+    /// and no temporary file is left in the full folder.
     @Test(.enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
     func diskFullDuringTheRunKeepsTheRowsInARescueFolder() throws {
         let mount = try TinyMount(options: "size=64k")
@@ -247,7 +252,8 @@ import Report
 
     // MARK: 4. Two runs on one folder
 
-    /// Old: both ran and exited 0; one run's rows were silently gone.
+    /// A second run, sweep or scroll on a folder in use is refused (75), naming the folder and the other
+    /// run's pid; the first run goes on and keeps its rows.
     @Test func secondRunOnTheSameFolderIsRefusedAndTheFirstKeepsItsRows() throws {
         let bench = try RunningBench(["run"] + Self.quick + ["--runs", "1", "--bandwidth", "2M", "--out", "shared"])
         defer { _ = bench.wait() }
@@ -267,7 +273,8 @@ import Report
 
     // MARK: 5. Signals
 
-    /// Old: SIGTERM killed the parent: no summary, timeline or JSON, the child orphaned, the scratch folder left.
+    /// SIGTERM stops a run with 143: the running child stopped, the scratch removed, and every file
+    /// written as one consistent set that says it was interrupted and after how many runs.
     @Test func sigtermWritesEveryFileStopsTheChildAndRemovesScratch() throws {
         let bench = try RunningBench(["run"] + Self.quick + ["--runs", "3", "--bandwidth", "4M", "--out", "out"])
         let out = bench.folder.appendingPathComponent("out")
@@ -291,7 +298,8 @@ import Report
         #expect(report.status == 0, "\(report.standardError)")
     }
 
-    /// Old: the second Ctrl-C killed the parent at once and orphaned the child (own process group) and its scratch.
+    /// A second SIGINT still kills the child (in its own process group), removes the scratch and leaves the
+    /// files written.
     @Test func secondSigintStillKillsTheChildAndLeavesTheFilesWritten() throws {
         let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2", "--bandwidth", "1M", "--out", "out"])
         let out = bench.folder.appendingPathComponent("out")
@@ -308,8 +316,8 @@ import Report
         #expect(try Self.context(out)["interruptedBy"] as? String == "SIGINT")
     }
 
-    /// Old: Ctrl-C during a hung trial waited out the whole --timeout in silence (here the server's
-    /// 60 s delay). The bound of the wait (30 s) is below that delay: only a prompt kill passes.
+    /// SIGINT during a hung trial kills it at once, without waiting out --timeout or the server's 60 s
+    /// delay. The bound of the wait (30 s) is below that delay: only a prompt kill passes.
     @Test func sigintDuringAHungTrialKillsItAtOnce() throws {
         let server = LoopbackServer()
         server.addResource(path: "/hang.jpg", body: Data(repeating: 0, count: 1000))
@@ -329,7 +337,7 @@ import Report
         #expect(bench.scratchLeft.isEmpty)
     }
 
-    /// Old: Ctrl-C killed `bench scenario` and orphaned its child, which went on scrolling for minutes.
+    /// SIGINT on `bench scenario` kills its child too, and the scroll cut short is no row.
     @Test func sigintOnAScenarioKillsItsChild() throws {
         let bench = try RunningBench(["scenario", "list-scroll", "--sizes", "64x48", "--rows", "100", "--visible", "1",
                                       "--speed", "1", "--out", "out"])
@@ -348,7 +356,8 @@ import Report
 
     // MARK: 6. bench report checks a run's files against each other
 
-    /// Old: a trials.csv cut at a row boundary was reported as if it were the run (exit 0).
+    /// `bench report` refuses (65) a trials.csv cut at a row boundary, or from another run, naming the mismatch
+    /// with trials.json.
     @Test func reportRefusesATrialsCSVCutAtARowBoundaryOrFromAnotherRun() throws {
         let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2", "--out", "out"])
         #expect(bench.wait() == 0, "\(bench.standardError)")

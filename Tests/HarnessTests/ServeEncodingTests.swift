@@ -1,4 +1,6 @@
 import Foundation
+import Harness
+import Imaging
 import Testing
 
 /// `bench serve --encoding <name>` serves the fixture under the extension of its encoding (and says
@@ -27,5 +29,14 @@ import Testing
         let help = try BenchProcess.run(["serve", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("/fixture.png"), "\(help.standardOutput)")
+    }
+
+    /// `bench run`'s embedded server names the fixture as `bench serve` does: by its encoding's extension.
+    @Test func theEmbeddedServerNamesTheFixtureByItsEncoding() {
+        let expected: [FixtureEncoding: String] = [
+            .jpeg: "/fixture.jpg", .jpegProgressive444: "/fixture.jpg", .pngRGB: "/fixture.png",
+            .pngRGBAInterlaced: "/fixture.png", .webpLossless: "/fixture.webp", .heic: "/fixture.heic", .avif: "/fixture.avif",
+        ]
+        for (encoding, path) in expected { #expect(BenchmarkRunner.fixturePath(encoding) == path, "\(encoding)") }
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// `bench serve` stopped by a signal says so in its own words and exits 128 + the signal.
 @Suite(.serialized) struct ServeSignalTests {
-    /// Old: "SIGINT received: stopping (a running child is killed, what was measured is written ...)" and exit 0.
+    /// serve stopped by SIGINT or SIGTERM exits 128 plus the signal and says it was stopped, in its own words,
+    /// not a measuring run's.
     @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
     func aSignalStopsTheServerWith128PlusIt(signal: Int32, status: Int32, name: String) throws {
         let process = Process()

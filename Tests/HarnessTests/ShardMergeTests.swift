@@ -33,8 +33,8 @@ import Testing
         try BenchProcess.run(["corpus", source.path] + corpusOptions + extra + (shard.map { ["--shard", $0] } ?? []) + ["--out", out.path])
     }
 
-    /// Old: --shard unknown (64) and no merge command. Two and four shards, each its own process,
-    /// merged: the rows of the unsharded run, each file in exactly one shard.
+    /// Two and four corpus shards, each its own process, merged: the rows of the unsharded run,
+    /// each file in exactly one shard.
     @Test(arguments: [2, 4]) func shardsOfACorpusMergeIntoTheUnshardedRows(count: Int) throws {
         let corpus = try Self.makeCorpus()
         let work = BenchProcess.temporaryFolder()
@@ -79,8 +79,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent("charts/data/corpus.dat").path))
     }
 
-    /// Old: --shard unknown. The matrix split by cell over two processes, merged: `bench compare`
-    /// with the unsharded run passes (every cell there, same payload), and the rows are the same.
+    /// The matrix split by cell over three processes, merged: `bench compare` with the unsharded run
+    /// passes (every cell there, same payload), and the rows are the same.
     @Test func shardsOfAMatrixMergeAndCompareWithTheUnshardedRun() throws {
         let work = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -122,8 +122,8 @@ import Testing
         #expect(report.status == 0, "bench report reads the merged folder: \(report.standardError)")
     }
 
-    /// Old: no merge command. Shards run with other settings, a shard given twice, a missing shard:
-    /// refused with the difference named and distinct statuses; --partial merges what there is.
+    /// Shards run with other settings, a shard given twice, a missing shard: merge refuses each with
+    /// the difference named and a distinct status; --partial merges what there is.
     @Test func mergeRefusesShardsThatDoNotJoin() throws {
         let corpus = try Self.makeCorpus()
         let work = BenchProcess.temporaryFolder()
@@ -159,7 +159,7 @@ import Testing
         #expect(notShard.status == 65 && notShard.standardError.contains("has no shard.json"), "\(notShard.standardError)")
     }
 
-    /// Old: --shard unknown, also 64 but without the form. Each malformed i/n is refused naming it.
+    /// Each malformed i/n is a usage error (64) that states the form --shard takes.
     @Test(arguments: ["0/4", "5/4", "1/0", "0/0", "-1/4", "2/", "/4", "2/4/1", "a/b", "2:4", " 2/4", "+2/4", "2"])
     func malformedShardsAreUsageErrors(text: String) throws {
         for command in ["run", "corpus"] {
@@ -171,7 +171,7 @@ import Testing
 }
 
 extension ShardMergeTests {
-    /// Old: no merge. One shard of one, merged: its corpus.csv and corpus-summary.csv again, value
+    /// One shard of one, merged: its corpus.csv and corpus-summary.csv again, value
     /// for value (the reader loses nothing the writer wrote), with the machine column added.
     @Test func aMergedShardKeepsEveryValue() throws {
         let corpus = try Self.makeCorpus()
@@ -200,8 +200,8 @@ extension ShardMergeTests {
 }
 
 extension ShardMergeTests {
-    /// Old: an empty shard's folder (no cell drew it) was refused as "not one run's" by merge.
-    /// One cell over two shards: one of them measures nothing, and the merge is the one cell.
+    /// A shard that no cell drew merges like any other: one cell over two shards, one of them measures
+    /// nothing, and the merge is the one cell.
     @Test func aShardWithNoCellMerges() throws {
         let work = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -29,4 +29,24 @@ import Report
             #expect((data[1].result.peakRSSDeltaBytes ?? 0) - (data[0].result.peakRSSDeltaBytes ?? 0) > 2_000_000)
         }
     }
+
+    /// --allocator takes a list, as in `bench run`: both allocators are measured, and each series says its allocator.
+    @Test func sweepTakesAListOfAllocators() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try BenchProcess.run(["sweep", "--strategy", "download", "--allocator", "system,jemalloc",
+                                           "--sizes", "0.05", "--runs", "1", "--out", folder.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let rows = try SweepCSV.parse(String(contentsOf: folder.appendingPathComponent("sweep.csv"), encoding: .utf8))
+        #expect(rows.map(\.result.allocator.rawValue).sorted() == ["jemalloc", "system"], "\(rows.map(\.result.cell))")
+        #expect(output.standardOutput.contains("download [system]:") && output.standardOutput.contains("download [jemalloc]:"),
+                "\(output.standardOutput)")
+    }
+
+    /// Its help names every exit status it can end with, SIGHUP's 129 among them.
+    @Test func sweepHelpNamesTheHangUpStatus() throws {
+        let help = try BenchProcess.run(["sweep", "--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("129"), "\(help.standardOutput)")
+    }
 }

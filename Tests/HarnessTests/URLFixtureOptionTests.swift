@@ -4,7 +4,7 @@ import Testing
 /// The fixture options shape the embedded server's image: with `--url` they would be ignored,
 /// so they are refused, as `--bandwidth` is.
 @Suite(.serialized) struct URLFixtureOptionTests {
-    /// Old: accepted and ignored: the URL's image is measured whatever the fixture options say.
+    /// Each fixture option with --url is a usage error that says it cannot apply to --url.
     @Test(arguments: [["--encoding", "png-rgb"], ["--width", "640"], ["--height", "480"], ["--quality", "50"],
                       ["--progressive"], ["--seed", "7"], ["--fixture-cache", "/tmp/elsewhere"]])
     func fixtureOptionsWithURLAreRefused(option: [String]) throws {

@@ -3,8 +3,7 @@ import Report
 import Testing
 
 /// `bench report --data-out DIR` writes the chart data into DIR and removes the chart files it wrote
-/// there before and no longer writes; any other file stays. Before: every `.dat` and `vars.gp` in DIR
-/// that this run did not write was deleted, a user's own data included.
+/// there before and no longer writes; any other file stays, a user's own `.dat` included.
 struct ChartDataFolderTests {
     @Test func onlyStaleChartFilesAreRemoved() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chart-data-\(UUID().uuidString)")

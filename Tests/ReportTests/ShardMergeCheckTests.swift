@@ -4,7 +4,7 @@ import Report
 import Testing
 
 /// `ShardMerge.missingShards`: shard records that do not join are refused, each difference named;
-/// those that do give the shards missing from the cover. Old: no ShardMerge (this did not compile).
+/// those that do give the shards missing from the cover.
 struct ShardMergeCheckTests {
     static func folder(_ index: Int, of count: Int, _ change: (inout ShardRecord) -> Void = { _ in }) throws -> ShardFolder {
         var record = ShardRecord(kind: .corpus, shard: Shard(index: index, count: count)!, runID: "run-\(index)",

@@ -97,11 +97,10 @@ import TestSupport
         #expect(result.requestsStarted == 0)
     }
 
-    /// The scroll, run as the user ran it: 2400x1600 full decodes under 40 to 46 MB. A
-    /// thread's stack (RLIMIT_DATA counts it) no longer fits; libdispatch retried pthread_create
-    /// forever and the child idled until the parent's own timeout (--timeout 10: 40 s; most runs
-    /// hung, which limit did depends on which thread came first). Over budget is now a killed child
-    /// at once, or a placeholder row, or an error row: never a timeout.
+    /// A scroll of 2400x1600 full decodes under a --memory-limit of 40 to 46 MiB, where a new thread's
+    /// stack (RLIMIT_DATA counts it) may not fit: which limit hits which thread depends on which starts
+    /// first. Over budget ends at once, as a killed child, a placeholder row or an error row naming
+    /// --memory-limit: never a timeout (libdispatch would retry pthread_create forever).
     @Test(arguments: ["40Mi", "44Mi", "46Mi"])
     func scrollOverBudgetEndsWithoutTimingOut(limit: String) throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")

@@ -47,8 +47,8 @@ import Testing
         #expect(row["run_id"] == "2026-11-23T20-00-00Z-42")
     }
 
-    /// Old: a second invocation with another --bandwidth (or --sizes) appended rows that nothing
-    /// told apart from the first's, and SCENARIO.md's tables and the chart grouped them together.
+    /// Rows appended by an invocation with another --bandwidth (or --sizes) are a settings group of
+    /// their own, never part of the first's; a reader that wants one group refuses the mix, naming what differs.
     @Test func aSecondInvocationWithOtherSettingsDoesNotMergeIntoTheFirstsGroups() throws {
         let first = try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "first", to: "", path: "s.csv")
         let both = try ScenarioCSV.appending([Self.result(cap: 1, bandwidth: 20 << 20)], runID: "second", to: first, path: "s.csv")

@@ -54,7 +54,7 @@ import Testing
         #expect(Self.family("scenario_speed_most_wasted_rps") == "scenario_speed_most_wasted_rps")
     }
 
-    /// Old: rows of another bandwidth went into the same medians. Each settings group is its own table.
+    /// Each settings group is its own table: rows of another bandwidth never enter the same medians.
     @Test func rowsOfOtherSettingsAreTheirOwnTable() throws {
         let first = try ScenarioCSV.appending([ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(cap: 4)], runID: "first", to: "", path: "s.csv")
         let both = try ScenarioCSV.appending([ScenarioCSVTests.result(cap: 1, bandwidth: 20_000_000)], runID: "second", to: first, path: "s.csv")

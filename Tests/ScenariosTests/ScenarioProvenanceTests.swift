@@ -24,7 +24,8 @@ import TestSupport
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
     }
 
-    /// Old: the second invocation's rows (another --bandwidth) had no column saying so and joined the first's.
+    /// Two invocations into one folder with different --bandwidth are two settings groups: each row
+    /// records the bandwidth it was measured with, and the second invocation says the folder is mixed.
     @Test func twoInvocationsWithOtherBandwidthsAreTwoGroups() throws {
         let folder = Self.scratch("scenario-provenance")
         defer { try? FileManager.default.removeItem(at: folder) }

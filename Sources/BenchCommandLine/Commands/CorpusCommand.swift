@@ -103,7 +103,7 @@ struct CorpusCommand: ParsableCommand {
         let folder = try ResumableOutput.open(
             out, files: Self.outputFiles,
             replacing: replace, resume: resuming.resume, command: "corpus", settings: recordedSettings(settings))
-        try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
+        var shardRecord = try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
                             portion: (entries.count, shardSelection?.corpusEntries ?? entries.count, "files"), corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
 
         // Ctrl-C while the URLs are fetched for their headers stops here, without waiting for URLs
@@ -126,6 +126,13 @@ struct CorpusCommand: ParsableCommand {
         var items = runner.schedule
         var unmeasured = runner.unmeasured
         let planned = items.count + unmeasured.count
+        // A shard's plan, once every file was examined (a stop before that leaves it unknown).
+        if shardRecord != nil && images.count == entries.count {
+            let keys = items.map { PlannedKeys.key(file: images[$0.image].entry.name, cell: $0.cell, run: $0.run) }
+                + unmeasured.map { PlannedKeys.key(file: $0.entry.name, cell: nil, run: nil) }
+            shardRecord?.plan(PlannedKeys(keys))
+            try shardRecord.map { try ShardOption.write($0, in: folder) }
+        }
         var earlier: [CorpusCSVRow] = []
         if resuming.resume {
             earlier = try Self.rowsDone(in: corpusFile, runID: runID)
@@ -191,6 +198,7 @@ struct CorpusCommand: ParsableCommand {
         files.append(("corpus-summary.csv", Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8)))
         files += CorpusChartData.files(costs, renders: plan.renders).map { ("charts/data/" + $0.name, Data($0.contents.utf8)) }
         let written = sink.write(files, final: true)
+        ShardOption.end(shardRecord, rows: earlier.count + newRows.count, sink: sink)
         if sink.failure == nil { folder.markLatest() }
 
         print(CorpusRanking.table(costs, renders: plan.renders, rankedBy: rankingRender))

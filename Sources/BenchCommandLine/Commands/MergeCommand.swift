@@ -11,7 +11,8 @@ struct MergeCommand: ParsableCommand {
         discussion: """
         Each folder must hold a shard.json (written by `bench run` or `bench corpus` with --shard). The \
         folders must be of one kind, one shard count, one harness and library versions, the same settings \
-        and, for a corpus, the same files; each shard once, and all of them (--partial merges what there is). \
+        and, for a corpus, the same files; each shard once, and all of them, each complete: every row its \
+        shard.json plans, and no live run still writing it (--partial merges what there is). \
         The rows are joined with a machine column (the host that measured each), then the merged folder \
         gets what one run writes: for runs trials.csv, timeline.csv, summary.csv, trials.json, holders, \
         environment.txt, REPORT.md and the chart data (as `bench report` writes them); for a corpus corpus.csv, \
@@ -22,8 +23,8 @@ struct MergeCommand: ParsableCommand {
           bench merge artifacts/shard-* --out merged --partial
 
         Exit status: 0 merged; 6 the folders are not shards of one measurement (each difference named: \
-        settings, harness, libraries, corpus, shard count, a shard given twice); 7 a shard is missing \
-        (named; nothing written, unless --partial); 64 bad command-line input; 65 a folder's shard.json or \
+        settings, harness, libraries, corpus, shard count, a shard given twice); 7 a shard is missing, \
+        incomplete or still being written (each named, with the rows it lacks; nothing written, unless --partial); 64 bad command-line input; 65 a folder's shard.json or \
         rows are malformed, or it has no shard.json; 66 a folder or its rows file does not exist; 73/75 \
         the --out folder cannot be written or is in use.
         """)
@@ -37,7 +38,7 @@ struct MergeCommand: ParsableCommand {
     @OptionGroup var replacing: ReplaceOption<MergeCommand>
     var replace: Bool { replacing.replace }
 
-    @Flag(help: "Merge even when some shards are missing (they are named on stderr and in merge.json); the result then covers only part of the work.")
+    @Flag(help: "Merge even when some shards are missing or incomplete (they are named on stderr and in merge.json, with the rows they lack); the result then covers only part of the work.")
     var partial = false
 
     func validate() throws {
@@ -68,26 +69,77 @@ struct MergeCommand: ParsableCommand {
             throw BenchFailure(.shardsDiffer, "cannot merge: \(error.description)").reported()
         }
         let count = shards[0].shard.count
+        let kind = shards[0].record.kind
+
+        // Every input read and checked before --out is created: a refusal leaves nothing behind.
+        var runShards: [ShardedRunMerge.RunShard] = []
+        var corpusShards: [ShardedCorpusMerge.CorpusShardRows] = []
+        var incomplete: [IncompleteShard] = []
+        var heldBy: [String: String] = [:]
+        do throws(MergeInputError) {
+            for shard in shards {
+                let keys: Set<String>
+                switch kind {
+                case .run:
+                    runShards.append(try ShardedRunMerge.read(shard))
+                    keys = runShards[runShards.count - 1].keys
+                case .corpus:
+                    corpusShards.append(try ShardedCorpusMerge.read(shard))
+                    keys = corpusShards[corpusShards.count - 1].keys
+                }
+                // Overlapping shards would count a run twice: each key in one shard only.
+                let name = "shard \(shard.record.shard) (\(shard.path))"
+                if let shared = keys.first(where: { heldBy[$0] != nil }), let other = heldBy[shared] {
+                    let key = shared.replacingOccurrences(of: "\n", with: " ")
+                        .replacingOccurrences(of: "#", with: " run ")
+                    throw MergeInputError(missing: false, "cannot merge: \(other) and \(name) both hold \(key): "
+                                          + "the shards overlap, so a run would count twice")
+                }
+                for key in keys { heldBy[key] = name }
+                if let lack = try shard.incompleteness(keys: keys) { incomplete.append(lack) }
+            }
+        } catch {
+            throw BenchFailure(error.isMissing ? .noInput : .badInput, error.description).reported()
+        }
+
+        var refusals: [String] = []
         if !missing.isEmpty {
             // The first few by name, the rest counted: one shard of 10000 misses 9999.
             let shown = 20
             let named = missing.prefix(shown).map { "\($0)/\(count)" }.joined(separator: ", ")
                 + (missing.count > shown ? " and \(missing.count - shown) more" : "")
-            guard partial else {
-                throw BenchFailure(.shardsMissing, "cannot merge: shard\(missing.count == 1 ? "" : "s") \(named) missing (\(shards.count) of \(count) given); "
-                                   + "give every shard's folder, or add --partial to merge only these").reported()
-            }
-            printError("warning: shard\(missing.count == 1 ? "" : "s") \(named) missing: the merged results cover \(shards.count) of \(count) shards")
+            let shardsWord = missing.count == 1 ? "shard" : "shards"
+            refusals.append("\(shardsWord) \(named) missing (\(shards.count) of \(count) given)")
         }
-        let kind = shards[0].record.kind
+        refusals += incomplete.map(\.description)
+        let missingRows = incomplete.compactMap(\.missingRows).reduce(0, +)
+        if !refusals.isEmpty {
+            guard partial else {
+                throw BenchFailure(.shardsMissing, "cannot merge: " + refusals.joined(separator: "; ")
+                                   + "; give every shard's folder, complete (--resume finishes a stopped one), "
+                                   + "or add --partial to merge what there is").reported()
+            }
+            for refusal in refusals { printError("warning: \(refusal)") }
+            if !incomplete.isEmpty {
+                let unknown = incomplete.contains { $0.missingRows == nil } ? " (and an unknown number more)" : ""
+                let rows = missingRows == 1 ? "row" : "rows", of = incomplete.count == 1 ? "shard" : "shards"
+                printError("warning: the merged results lack \(missingRows) \(rows)\(unknown) "
+                           + "of \(incomplete.count) incomplete \(of); merge.json records them")
+            }
+            if !missing.isEmpty {
+                printError("warning: the merged results cover \(shards.count) of \(count) shards")
+            }
+        }
+
         let outputs = kind == .run ? RunCommand.outputFiles : [OutputFolder.File("corpus.csv"), OutputFolder.File("corpus-summary.csv")]
         let folder = try RunCommand.openOutput(out, files: outputs + [OutputFolder.File(MergeRecord.fileName, replacesRows: false)], replacing: replace)
         do {
             switch kind {
-            case .run: try ShardedRunMerge.merge(shards, into: folder, command: CommandLine.arguments.joined(separator: " "))
-            case .corpus: print(try ShardedCorpusMerge.merge(shards, into: folder))
+            case .run:
+                try ShardedRunMerge.merge(runShards, into: folder, command: CommandLine.arguments.joined(separator: " "))
+            case .corpus: print(try ShardedCorpusMerge.merge(corpusShards, into: folder))
             }
-            try MergeRecord(shards: shards, missing: missing).write(in: folder.directory)
+            try MergeRecord(shards: shards, missing: missing, incomplete: incomplete).write(in: folder.directory)
         } catch let error as MergeInputError {
             throw BenchFailure(error.isMissing ? .noInput : .badInput, error.description).reported()
         } catch let error as ReportError {
@@ -95,7 +147,8 @@ struct MergeCommand: ParsableCommand {
         } catch let error as AtomicFile.WriteError {
             throw BenchFailure(.cannotCreateOutput, error.description).reported()
         }
-        print("merged \(shards.count) shard\(shards.count == 1 ? "" : "s") of \(count) into \(folder.directory.path)")
+        print("merged \(shards.count) shard\(shards.count == 1 ? "" : "s") of \(count) into \(folder.directory.path)"
+              + (incomplete.isEmpty ? "" : ", \(incomplete.count) of them incomplete (\(missingRows) rows missing)"))
     }
 }
 
@@ -111,12 +164,17 @@ struct MergeRecord: Codable {
     var kind: ShardRecord.Kind
     var shards: [Part]
     var missing: [String]
+    /// Rows the incomplete shards lack (those whose plan is known), and those shards (--partial).
+    var missingRows: Int
+    var incompleteShards: [IncompleteShard]
     var settings: [String: String]
 
-    init(shards: [ShardFolder], missing: [Int]) {
+    init(shards: [ShardFolder], missing: [Int], incomplete: [IncompleteShard]) {
         kind = shards[0].record.kind
         self.shards = shards.map { Part(shard: $0.record.shard, machine: $0.record.machine, folder: $0.path, runID: $0.record.runID) }
         self.missing = missing.map { "\($0)/\(shards[0].shard.count)" }
+        missingRows = incomplete.compactMap(\.missingRows).reduce(0, +)
+        incompleteShards = incomplete
         settings = shards[0].record.settings
     }
 

@@ -145,8 +145,10 @@ struct RunCommand: ParsableCommand {
                                               command: "run", settings: recorded)
         let sink = RescuingWriter(folder: folder)
         let writer = ResultsWriter(rescuing: sink)
-        try sharding.record(.run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
-                            portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"))
+        let shardRecord = try sharding.record(
+            .run, in: folder, settings: ShardOption.settings(plan, settings).merging(runSettings) { $1 },
+            portion: (Set(plan.schedule().map(\.cell)).count, plan.cells.count, "cells"),
+            planned: PlannedKeys(plan.schedule().map { PlannedKeys.key(cell: $0.cell, run: $0.run) }))
         let runner = BenchmarkRunner(plan: plan, source: source, settings: settings,
                                      launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback),
                                      jobs: parallelism.jobs)
@@ -155,7 +157,7 @@ struct RunCommand: ParsableCommand {
         var schedule = plan.schedule()
         var earlier: [TrialResult] = []
         if resuming.resume {
-            earlier = try Self.rowsDone(in: folder.directory.appendingPathComponent("trials.csv"), runID: folder.runID)
+            earlier = try Self.rowsDone(in: folder, holderThresholdBytes: settings.holderThresholdBytes)
             let done = Set(earlier.map { RunKey(cell: $0.cell, run: $0.run) })
             schedule = schedule.filter { !done.contains(RunKey(cell: $0.cell, run: $0.run)) }
             printError("resuming \(folder.directory.path): \(earlier.count) of \(plan.schedule().count) runs done, \(schedule.count) to go")
@@ -167,7 +169,8 @@ struct RunCommand: ParsableCommand {
         var results = earlier
         var measured = 0
         if complete {
-            printError("every planned run is already in \(folder.directory.appendingPathComponent("trials.csv").path); writing the summary only")
+            printError("every planned run is already in \(folder.directory.appendingPathComponent("trials.csv").path); "
+                       + "writing the summary, trials.json and holders from the folder's files")
         } else {
             if resuming.resume {
                 // What a stop by a signal wrote at its end counts fewer rows than trials.csv will: gone
@@ -206,7 +209,8 @@ struct RunCommand: ParsableCommand {
         context.jobs = parallelism.jobs
         let allocatorSettings = AllocatorEnvironment.settings()
         context.allocatorEnvironment = allocatorSettings.isEmpty ? nil : allocatorSettings
-        if complete { try writer.writeSummary(results, context: context) } else { try writer.writeAll(results, context: context) }
+        try writer.writeAll(results, context: context)
+        ShardOption.end(shardRecord, rows: results.count, sink: sink)
         if sink.failure == nil { folder.markLatest() }
 
         let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(results))
@@ -220,8 +224,7 @@ struct RunCommand: ParsableCommand {
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
         }
-        let written = complete ? writer.writtenFiles.filter { ["summary.csv", "trials.json"].contains($0.lastPathComponent) } : writer.writtenFiles
-        try Self.finish(sink: sink, written: written, completed: results.count,
+        try Self.finish(sink: sink, written: writer.writtenFiles, completed: results.count,
                     planned: context.plannedRuns ?? results.count, failed: !failed.isEmpty)
     }
 
@@ -233,8 +236,10 @@ struct RunCommand: ParsableCommand {
 
     /// Opens the output folder and checks the `files` to be written there before the first trial,
     /// or exits 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
-    /// Every measuring command starts here, so it also clears the scratch that killed runs left.
+    /// Every measuring command starts here, so it also checks $TMPDIR, where the run keeps its
+    /// scratch (73, and nothing created, when it cannot), and clears the scratch that killed runs left.
     static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool, runID: String? = nil) throws -> OutputFolder {
+        if let problem = TemporaryFolder.problem() { throw BenchFailure(.cannotCreateOutput, problem).reported() }
         StaleScratch.removeLeftovers()
         do {
             return try OutputFolder.open(out: out, files: files, replacing: replacing, runID: runID)
@@ -245,16 +250,19 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// The rows an interrupted run left in trials.csv (its torn last line dropped, with a note);
-    /// a key twice, or a row of another run than `runID` (settings.json's), is refused (65).
-    static func rowsDone(in file: URL, runID: String) throws -> [TrialResult] {
-        guard let data = FileManager.default.contents(atPath: file.path), data.contains(UInt8(ascii: "\n")) else { return [] }
+    /// The trials an interrupted run left in its folder, rebuilt from its appended files (each torn
+    /// last line dropped, with a note) with their samples and holders; holders.csv loses the rows
+    /// of runs trials.csv lacks, which are measured again. A row twice, or a row of another run than
+    /// settings.json's, is refused (65).
+    static func rowsDone(in folder: OutputFolder, holderThresholdBytes: Int) throws -> [TrialResult] {
         do {
             // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.
-            return try TrialsFile.parseDroppingTornLine(String(decoding: data, as: UTF8.self), path: file.path,
-                                                        runID: (runID, RunSettings.fileName))
+            let trials = try RunFiles.load(folder.directory, runID: folder.runID,
+                                           holderThresholdBytes: holderThresholdBytes)
+            try RunFiles.dropHoldersOfUnrecordedRuns(in: folder.directory, keeping: trials)
+            return trials
         } catch {
-            throw BenchFailure(.badInput, "--resume: \(file.path) cannot be read back: \(error)").reported()
+            throw BenchFailure(.badInput, "--resume: \(error)").reported()
         }
     }
 

@@ -14,6 +14,7 @@ struct ScenarioChildCommand: ParsableCommand {
     @OptionGroup var spec: ChildSpecOption
 
     func run() throws {
+        ChildGuard.arm(command: ScenarioLauncher.subcommand)
         let decoded = try spec.decode(ScrollSpec.self)
         let report = try JSONEncoder().encode(ScrollSimulation.run(decoded))
         try FileHandle(fileDescriptor: ChildProcess.reportDescriptor, closeOnDealloc: false).write(contentsOf: report)

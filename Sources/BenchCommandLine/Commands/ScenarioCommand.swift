@@ -27,7 +27,7 @@ struct ListScrollCommand: ParsableCommand {
 
         Exit status: 0 every scroll finished; 3 some failed; 64 bad input; 70 harness error; 73 the \
         output folder cannot be written; 74 writing failed during the run (rows kept in the rescue \
-        folder named on stderr); 75 another run holds the folder; 130/143 interrupted (SIGINT/SIGTERM).
+        folder named on stderr); 75 another run holds the folder; 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
 
         Examples:
           bench scenario list-scroll --strategy data --render thumbnail --max-concurrent 4

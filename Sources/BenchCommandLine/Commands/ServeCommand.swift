@@ -19,8 +19,8 @@ struct ServeCommand: ParsableCommand {
         a new one gets 503. Stops on Ctrl-C or after --seconds.
 
         Exit status: 0 stopped after --seconds; 64 bad options; 70 the fixture cannot be made or the \
-        port cannot be listened on; 75 the port is in use (another server holds it); 130/143 stopped \
-        by SIGINT/SIGTERM.
+        port cannot be listened on; 75 the port is in use (another server holds it); 130/143/129 stopped \
+        by SIGINT/SIGTERM/SIGHUP.
         """)
 
     @OptionGroup var fixture: FixtureOptions

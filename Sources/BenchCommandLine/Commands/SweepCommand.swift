@@ -28,14 +28,13 @@ struct SweepCommand: ParsableCommand {
         Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 73 the \
         output folder cannot be written, or holds an earlier sweep.csv (without --replace; checked before the first run); 74 writing failed during the run \
         (the file is in the rescue folder named on stderr); 75 another run holds the output folder; \
-        130/143 interrupted by SIGINT/SIGTERM (what was measured is written).
+        130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
         """)
 
     @OptionGroup var strategy: StrategyOption<SweepCommand>
     @OptionGroup var render: RenderOption<SweepCommand>
 
-    @Option(help: "Allocator of the measured child: system or jemalloc.")
-    var allocator: Allocator = .system
+    @OptionGroup var allocator: AllocatorOption<SweepCommand>
 
     @OptionGroup var runsOption: RunsOption<SweepCommand>
     var runs: Int { runsOption.runs }
@@ -91,7 +90,7 @@ struct SweepCommand: ParsableCommand {
         let recorded: [(String, String)] = [
             ("--strategy", strategyNames.joined(separator: ",")),
             ("--render", render.modes.map(\.rawValue).joined(separator: ",")),
-            ("--allocator", allocator.rawValue),
+            ("--allocator", allocator.allocators.map(\.rawValue).joined(separator: ",")),
             ("--runs", String(runs)),
             ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
         ] + ResumableOutput.describe(settings)
@@ -106,7 +105,7 @@ struct SweepCommand: ParsableCommand {
             throw BenchFailure(.internalError, "cannot make the article's fixture to size the others: \(error)").reported()
         }
 
-        let plan = BenchmarkPlan(strategies: strategyNames, renders: render.modes, allocators: [allocator], runs: runs)
+        let plan = BenchmarkPlan(strategies: strategyNames, renders: render.modes, allocators: allocator.allocators, runs: runs)
         let planned = plan.schedule().count * steps.count
         let sink = RescuingWriter(folder: folder)
         let runID = folder.runID
@@ -161,9 +160,10 @@ struct SweepCommand: ParsableCommand {
             : sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))], final: true)
         if sink.failure == nil { folder.markLatest() }
 
-        for series in ChartData(trials: [], timelines: [:], sweep: rows).sweep {
+        let sweep = ChartData(trials: [], timelines: [:], sweep: rows).sweep
+        for series in sweep {
             let slope = series.fit.map { String(format: "%.2f bytes held per payload byte", $0.slope) } ?? "no fit"
-            print("\(series.title): \(slope); " + series.points.map {
+            print("\(series.title(among: sweep)): \(slope); " + series.points.map {
                 String(format: "%.1f MB -> %.1f MB", $0.payloadBytes / 1e6, $0.peakRSSDelta.median / 1e6)
             }.joined(separator: ", "))
         }
@@ -192,12 +192,14 @@ struct SweepCommand: ParsableCommand {
 }
 
 /// sweep's defaults for the shared options, and why.
-extension SweepCommand: StrategyDefaults, RenderDefaults, RunsDefaults, OutDefaults {
+extension SweepCommand: StrategyDefaults, RenderDefaults, AllocatorDefaults, RunsDefaults, OutDefaults {
     static var defaultStrategies: [String] { StrategyCatalog.names }
     static let strategyDefaultHelp = "all, for the slope of every strategy"
     static let takesCalibrationStrategies = false
     static let defaultRenders: [RenderMode] = [.none]
     static let renderDefaultHelp = "none: the sweep measures what the fetch holds per payload byte"
+    static let defaultAllocators: [Allocator] = [.system]
+    static let allocatorDefaultHelp = "system: the slope of the platform's malloc, as the article's app has"
     static let defaultRuns = 3
     static let maximumRuns = 1000
     static let runsMeaning = "Runs per strategy, renderer and size, each in a fresh child process"

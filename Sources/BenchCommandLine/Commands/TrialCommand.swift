@@ -18,6 +18,7 @@ struct TrialCommand: ParsableCommand {
     var reportToStandardOutput = false
 
     func run() throws {
+        ChildGuard.arm(command: ChildProcessLauncher.trialSubcommand)
         let decoded = try spec.decode(TrialSpec.self)
         let result = ChildTrial.run(decoded)
         let report = try JSONEncoder().encode(result)

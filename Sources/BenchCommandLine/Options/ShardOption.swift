@@ -20,22 +20,44 @@ struct ShardOption: ParsableArguments {
     }
 
     /// Writes shard.json into the run's folder before the first trial (a shard stopped midway is
-    /// still named); without --shard, removes one an earlier sharded run left there (with --replace).
+    /// still named), with the rows it plans when they are known (`planned`); without --shard,
+    /// removes one an earlier sharded run left there (with --replace). Returns the record, to be
+    /// given the plan (`planned`) and the end (`end`) later.
     /// `portion`: the items this shard measures and all of them, said on stderr.
     func record(_ kind: ShardRecord.Kind, in folder: OutputFolder, settings: [String: String],
-                portion: (chosen: Int, of: Int, items: String), corpus: (entries: Int, digest: String)? = nil) throws {
+                portion: (chosen: Int, of: Int, items: String), corpus: (entries: Int, digest: String)? = nil,
+                planned: PlannedKeys? = nil) throws -> ShardRecord? {
         let url = folder.directory.appendingPathComponent(ShardRecord.fileName)
         guard let shard else {
             try? FileManager.default.removeItem(at: url)
-            return
+            return nil
         }
-        do {
-            try ShardRecord(kind: kind, shard: shard, runID: folder.runID, settings: settings,
-                            corpusEntries: corpus?.entries, corpusDigest: corpus?.digest).write(in: folder.directory)
-        } catch {
+        var record = ShardRecord(kind: kind, shard: shard, runID: folder.runID, settings: settings,
+                                 corpusEntries: corpus?.entries, corpusDigest: corpus?.digest)
+        if let planned { record.plan(planned) }
+        try Self.write(record, in: folder)
+        printError("shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); "
+                   + "`bench merge` joins this folder with the other shards'")
+        return record
+    }
+
+    /// Writes shard.json again (its plan known, or its end), or exits 73.
+    static func write(_ record: ShardRecord, in folder: OutputFolder) throws {
+        do { try record.write(in: folder.directory) } catch {
+            let url = folder.directory.appendingPathComponent(ShardRecord.fileName)
             throw BenchFailure(.cannotCreateOutput, "cannot write \(url.path): \(error)").reported()
         }
-        printError("shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); `bench merge` joins this folder with the other shards'")
+    }
+
+    /// Records the shard's end in shard.json: the rows in the folder and how it stopped.
+    /// Not when the folder could not be written (its rows are elsewhere: the shard is incomplete).
+    static func end(_ record: ShardRecord?, rows: Int, sink: RescuingWriter) {
+        guard var record, sink.failure == nil else { return }
+        record.end(completedRows: rows, signal: Interruption.signalName)
+        do { try record.write(in: sink.folder.directory) } catch {
+            printError("bench: cannot record the shard's end in \(ShardRecord.fileName): \(error); "
+                       + "`bench merge` will count its rows")
+        }
     }
 
     /// The options that change what a trial measures, by their names: shards merged must agree on all.

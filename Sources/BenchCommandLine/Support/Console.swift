@@ -63,7 +63,22 @@ final class ProgressLine {
         }
         guard index == total || now.timeIntervalSince(lastDrawn) >= 1 else { return }
         lastDrawn = now
-        StandardError.write("\r\u{1B}[K" + describeLive(prefix: prefix, index: index, total: total, latest: latest))
+        let line = describeLive(prefix: prefix, index: index, total: total, latest: latest)
+        StandardError.write("\r\u{1B}[K" + Self.fitted(line, columns: Self.terminalColumns()))
+    }
+
+    /// The line cut to one column less than the terminal's width: a line that wraps cannot be
+    /// redrawn by "\r", and each update would leave a fragment behind.
+    static func fitted(_ line: String, columns: Int?) -> String {
+        guard let columns, columns > 1, line.count >= columns else { return line }
+        return String(line.prefix(columns - 1))
+    }
+
+    /// stderr's terminal width, when the terminal says.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     private func describe(prefix: String, index: Int, total: Int, latest: String) -> String {

@@ -45,7 +45,9 @@ enum ResumableOutput {
          ("--max-image-pixels", String(settings.maxImagePixels)),
          ("--sample-interval-us", String(settings.sampleIntervalNanos / 1000)),
          ("--timeout", String(settings.timeoutSeconds)),
-         ("--holder-threshold", String(settings.holderThresholdBytes))]
+         ("--holder-threshold", String(settings.holderThresholdBytes)),
+         // The settle changes the final readings: a resume or a merge must not mix the rule and the pause.
+         (TrialSpec.settleEnvironmentVariable, TrialSettings.settleIsFixed ? "fixed" : "rule")]
     }
 
     /// A list option's values as given, in order.

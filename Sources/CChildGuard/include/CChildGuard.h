@@ -1,0 +1,25 @@
+#ifndef CCHILDGUARD_H
+#define CCHILDGUARD_H
+
+// What Swift's Glibc module does not show, for the children bench starts (Harness/ChildProcess):
+// a spawn that closes every descriptor it was not given, and, in a measured child, a death
+// signal from its parent and a backstop of its own.
+
+#include <spawn.h>
+#include <sys/types.h>
+
+/// Adds "close every descriptor from `lowest` on" to a spawn's file actions (glibc 2.34 and later).
+/// Returns 0, or the error number.
+int childguard_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+/// In a child: asks for SIGKILL when the thread that spawned it ends (prctl PR_SET_PDEATHSIG),
+/// then checks that its parent is still `parent`. Returns 1 when it is, 0 when the parent died
+/// before the request was made (the signal will never come: the caller must leave).
+int childguard_die_with_parent(pid_t parent);
+
+/// Starts a detached thread that, `seconds` from now, writes `message` and a newline on stderr
+/// and ends the process with `status` (_exit: no clean-up, nothing else runs). Returns 0, or the
+/// error number of pthread_create.
+int childguard_start_backstop(double seconds, int status, const char *message);
+
+#endif
