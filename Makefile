@@ -56,6 +56,8 @@ scenario: build
 # copied over the committed one only when all four are done. A run killed by its memory limit, or a row
 # failed by its fault, is a row of the data: there, bench's status 3 (some runs failed) does not stop the target.
 SCENARIO_SCRATCH ?= /tmp/image-memory-bench-scenario
+# A folder belongs to one command: the sweep is measured in its own, and its sweep.csv joins results/.
+SWEEP_SCRATCH ?= /tmp/image-memory-bench-sweep
 SCENARIO_SCROLL = $(BENCH) scenario list-scroll --rows 60 --visible 8 --bandwidth 10M
 define scenario_tolerating_failed_runs
 $(1); status=$$?; if [ $$status -ne 0 ] && [ $$status -ne 3 ]; then exit $$status; fi
@@ -158,7 +160,8 @@ plots: build
 # (bench refuses to overwrite an earlier run's rows otherwise).
 reference: build
 	$(BENCH) run --strategy all --render none --render full --render thumbnail --runs 5 --out $(RESULTS) --replace
-	$(BENCH) sweep --out $(RESULTS) --replace
+	$(BENCH) sweep --out $(SWEEP_SCRATCH) --replace
+	cp $(SWEEP_SCRATCH)/sweep.csv $(RESULTS)/sweep.csv
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)

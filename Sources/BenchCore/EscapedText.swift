@@ -1,8 +1,9 @@
 /// Text from outside (a file name, a symbol name) made safe for one line of a message, a table
 /// or a CSV: every byte kept, escaped where it is not printable text.
 package enum EscapedText {
-    /// UTF-8 text as it is, but a backslash doubled, a control character as \n, \r, \t or \xNN and
-    /// a byte that is not UTF-8 as \xNN: one line, and distinct names stay distinct.
+    /// UTF-8 text as it is, but a backslash doubled, a control character as \n, \r, \t or \xNN, a
+    /// format character (category Cf: U+202E, U+200B, ...) as its bytes \xNN, and a byte that is
+    /// not UTF-8 as \xNN: one line, and distinct names stay distinct.
     package static func escaped(_ bytes: [UInt8]) -> String {
         var text = ""
         var iterator = bytes.makeIterator()
@@ -18,7 +19,9 @@ package enum EscapedText {
                 case "\n": text += "\\n"
                 case "\r": text += "\\r"
                 case "\t": text += "\\t"
-                case _ where scalar.properties.generalCategory == .control: text += encoded.map(hex).joined()
+                // Format characters too: U+202E would turn the rest of a table's line around.
+                case _ where [.control, .format].contains(scalar.properties.generalCategory):
+                    text += encoded.map(hex).joined()
                 default: text.unicodeScalars.append(scalar)
                 }
                 offset += encoded.count

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One of `count` parts of a piece of work (`--shard index/count`, 1-based so that a CI matrix
 /// `1..n` is the shard list as written). An item belongs to the shard its stable hash picks
 /// (`hash % count`, counted from 1): every item lands in exactly one of the `count` shards, on any
@@ -66,6 +68,19 @@ package struct StableHash: Sendable, Equatable {
             hash &*= 0x0000_0100_0000_01b3
         }
         value = hash
+    }
+
+    /// The value as 16 hex digits: how a payload's digest is recorded and shown.
+    package var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The digest of `data`, as recorded for a measured payload (`hex`).
+    package static func digest(of data: Data) -> String {
+        var hash = StableHash()
+        data.withUnsafeBytes { hash.combine($0) }
+        return hash.hex
     }
 
     package static func of(_ text: String) -> UInt64 {

@@ -15,6 +15,9 @@ package enum TrialStatus: String, Codable, Sendable, CaseIterable {
     case timeout
     /// The harness could not run the trial (spawn failed, probe unavailable, ...).
     case harnessError = "harness_error"
+    /// The file changed between its inspection and its measurement (`bench corpus`): its runs are
+    /// not measured, rather than pair one version's header with another's payload.
+    case changed
 }
 
 /// One point of a run's memory timeline; `seconds` counts from the baseline reading.

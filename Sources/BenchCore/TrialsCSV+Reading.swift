@@ -5,8 +5,10 @@ extension TrialsCSV {
     /// The columns are found by name; strategy, render, allocator, run and status are required, and
     /// so are baseline_rss_bytes and peak_rss_bytes (a corpus.csv has the others but no peaks).
     /// A figure no run can have (`TrialResult.impossibleFigure`) is refused with its line and column.
-    /// Timelines are not in trials.csv and come back empty.
-    package static func parse(_ text: String) throws -> [TrialResult] {
+    /// Timelines are not in trials.csv and come back empty. A row whose `key` an earlier row has,
+    /// or of another run than `runID` (default: the first row's), is refused (`KeyedRowError`).
+    package static func parse(_ text: String, key: [String] = keyColumns,
+                              runID: (id: String, source: String)? = nil) throws -> [TrialResult] {
         let rows = try CSV.parse(text)
         guard let header = rows.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
         let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -16,12 +18,14 @@ extension TrialsCSV {
             throw CSVError("not a trials.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))")
         }
 
+        var keys = RowKeyCheck(key: key, header: header, runID: runID)
         return try rows.dropFirst().enumerated().compactMap { offset, fields in
             let line = offset + 2
             if fields.count == 1 && fields[0].isEmpty { return nil }  // blank line
             guard fields.count == header.count else {
                 throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)")
             }
+            try keys.admit(fields, line: line)
             func field(_ name: String) -> String? { index[name].map { fields[$0] } }
             func integer(_ name: String) throws -> Int? {
                 guard let text = field(name), !text.isEmpty else { return nil }

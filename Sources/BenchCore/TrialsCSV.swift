@@ -45,6 +45,10 @@ package enum TrialsCSV {
         ("settle_s", { text($0.settleSeconds) }),
     ]
 
+    /// A row's key: its cell (strategy, render, allocator) and run; no two rows of a file share one
+    /// (`RowKeyCheck`). The fixture, source and other settings are the run's, the same for every row.
+    package static let keyColumns = ["strategy", "render", "allocator", "run"]
+
     /// The column naming the run a row belongs to: every file of one run carries the same id.
     package static let runIDColumn = "run_id"
 

@@ -10,6 +10,9 @@ package struct CorpusCSVRow: Sendable {
     /// RSS and exact heap deltas (as peaks over a zero baseline), final RSS and duration.
     package var result: TrialResult?
     package var line: String
+    /// The digest of the bytes the row was measured from (`CorpusImage.payloadDigest`); nil in
+    /// files of older versions.
+    package var payloadDigest: String?
 
     package var key: CorpusRowKey { CorpusRowKey(name: name, cell: result?.cell, run: result?.run) }
 }
@@ -44,8 +47,10 @@ extension CorpusCSV {
     }
 
     /// Reads a corpus.csv (an interrupted run's: its torn last line, if any, is dropped and
-    /// `droppedTornLine` says so). Throws on a file that is not a corpus.csv, naming the line.
-    package static func parse(_ text: String) throws -> (rows: [CorpusCSVRow], droppedTornLine: Bool) {
+    /// `droppedTornLine` says so). Throws on a file that is not a corpus.csv, naming the line, and
+    /// on a key twice or a row of another run than `runID` (default: the first row's).
+    package static func parse(_ text: String, runID: (id: String, source: String)? = nil) throws
+        -> (rows: [CorpusCSVRow], droppedTornLine: Bool) {
         let (complete, torn) = CSV.completeLines(text)
         let table = try CSV.parse(complete)
         guard let head = table.first else { return ([], torn) }
@@ -54,10 +59,12 @@ extension CorpusCSV {
         guard missing.isEmpty else { throw CSVError("not a corpus.csv: missing column(s) \(missing.joined(separator: ", "))") }
         var rows: [CorpusCSVRow] = []
         rows.reserveCapacity(table.count)
+        var keys = RowKeyCheck(key: keyColumns, header: head, runID: runID)
         for (offset, fields) in table.dropFirst().enumerated() {
             let lineNumber = offset + 2
             if fields.count == 1 && fields[0].isEmpty { continue }
             guard fields.count == head.count else { throw CSVError("line \(lineNumber): \(fields.count) fields, the header has \(head.count)") }
+            try keys.admit(fields, line: lineNumber)
             func field(_ name: String) -> String { index[name].map { fields[$0] } ?? "" }
             func integer(_ name: String) throws -> Int? {
                 let text = field(name)
@@ -65,7 +72,9 @@ extension CorpusCSV {
                 guard let value = Int(text) else { throw CSVError("line \(lineNumber): \(name) '\(text)' is not an integer") }
                 return value
             }
-            var row = CorpusCSVRow(name: field("file"), result: nil, line: CSV.line(fields) + "\n")
+            let digest = field(payloadDigestColumn)
+            var row = CorpusCSVRow(name: field("file"), result: nil, line: CSV.line(fields) + "\n",
+                                   payloadDigest: digest.isEmpty ? nil : digest)
             if !field("strategy").isEmpty {
                 guard let render = RenderMode(name: field("render")), let allocator = Allocator(rawValue: field("allocator")),
                       let run = try integer("run"), let status = TrialStatus(rawValue: field("status")) else {

@@ -11,14 +11,17 @@ extension CorpusCSV {
         let table = try CSV.parse(text)
         guard let header = table.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
         let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let missing = columns.map(\.name).filter { index[$0] == nil }
+        // Folders of older versions have no digest column.
+        let missing = columns.map(\.name).filter { index[$0] == nil && $0 != payloadDigestColumn }
         guard missing.isEmpty else {
             throw CSVError("not a corpus.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))")
         }
+        var keys = RowKeyCheck(key: keyColumns, header: header)
         return try table.dropFirst().enumerated().compactMap { offset, fields -> CorpusRow? in
             let line = offset + 2
             if fields.count == 1 && fields[0].isEmpty { return nil }
             guard fields.count == header.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)") }
+            try keys.admit(fields, line: line)
             func field(_ name: String) -> String { fields[index[name]!] }
             func integer(_ name: String) throws -> Int? {
                 let text = field(name)
@@ -51,6 +54,7 @@ extension CorpusCSV {
                 }
             }
             image.fileBytes = try integer("payload_bytes")
+            image.payloadDigest = index[payloadDigestColumn].map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 }
             guard !field("strategy").isEmpty else {
                 image.skipStatus = field("status")
                 image.skipReason = field("error")

@@ -30,7 +30,15 @@ package enum CorpusCSV {
         ("duration_s", { $0.result?.durationSeconds.map { String(format: "%.6f", $0) } ?? "" }),
         ("status", { $0.result?.status.rawValue ?? $0.image.skipStatus ?? "" }),
         ("error", { $0.result?.error ?? $0.image.skipReason ?? "" }),
+        // The file's (or URL's) bytes as examined: a resume finds a file that changed since by it.
+        (payloadDigestColumn, { $0.image.payloadDigest ?? "" }),
     ]
+
+    package static let payloadDigestColumn = "payload_fnv1a64"
+
+    /// A row's key: the file, its cell and its run (empty for a file's one unmeasured row); no two
+    /// rows of a file share one (`RowKeyCheck`).
+    package static let keyColumns = ["file"] + TrialsCSV.keyColumns
 
     package static func render(_ rows: [CorpusRow], runID: String) -> String {
         var lines = [CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn])]

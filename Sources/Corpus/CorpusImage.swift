@@ -17,6 +17,9 @@ package struct CorpusImage: Sendable {
     /// then names the fault in a decode_error row).
     package var format: ImageFormat?
     package var fileBytes: Int?
+    /// FNV-1a-64 of every byte examined (`StableHash.hex`): what the rows were measured from.
+    /// A resume compares it with the file's bytes now, the server with the bytes it serves.
+    package var payloadDigest: String?
     /// Set when the image is not measured: "not_an_image", "read_error" or "fetch_error".
     package var skipStatus: String?
     package var skipReason: String?
@@ -41,19 +44,30 @@ package struct CorpusImage: Sendable {
             do {
                 head = try handle.read(upToCount: 1 << 20) ?? Data()
                 image.fileBytes = Int(try handle.seekToEnd())
+                if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
+                    return image.skipped("read_error", "\(file.escaped) has \(size) bytes; "
+                                         + "the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+                }
+                // Every byte, once: the digest names what is measured, the count is its size.
+                try handle.seek(toOffset: 0)
+                var hash = StableHash()
+                var count = 0
+                while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                    piece.withUnsafeBytes { hash.combine($0) }
+                    count += piece.count
+                }
+                (image.fileBytes, image.payloadDigest) = (count, hash.hex)
             } catch {
                 return image.skipped("read_error", "cannot read \(file.escaped): \(error.localizedDescription)")
-            }
-            if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
-                return image.skipped("read_error", "\(file.escaped) has \(size) bytes; the embedded server serves files up to \(CorpusInput.maxFileBytes)")
             }
         case .url(let url):
             switch Self.fetch(url, shouldStop: shouldStop) {
             case .success(let body):
                 head = body
                 image.fileBytes = body.count
+                image.payloadDigest = StableHash.digest(of: body)
             case .failure(let problem):
-                return image.skipped("fetch_error", "cannot fetch \(url.absoluteString): \(problem)")
+                return image.skipped("fetch_error", "cannot fetch \(entry.name): \(problem)")
             }
         }
         image.format = ImageInspector.sniff(head)

@@ -150,18 +150,29 @@ package enum CorpusInput {
         }
         var entries: [CorpusEntry] = []
         var problems: [String] = []
+        var lineOf: [String: Int] = [:]
         // Character.isNewline: "\r\n" (a list saved on Windows) is one Character, never equal to "\n".
         for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             switch loopbackURL(line) {
-            case .success(let url): entries.append(CorpusEntry(name: line, location: .url(url)))
+            case .success(let url):
+                // The name (credentials hidden) is the rows' key: a URL named twice would be measured twice.
+                let name = redacted(url)
+                if let first = lineOf[name] {
+                    problems.append("line \(number + 1): \(name) is also on line \(first); list each URL once")
+                } else {
+                    lineOf[name] = number + 1
+                    entries.append(CorpusEntry(name: name, location: .url(url)))
+                }
             case .failure(let problem): problems.append("line \(number + 1): \(problem)")
             }
         }
         if !problems.isEmpty {
             let shown = problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  ... and \(problems.count - 10) more" : "")
-            throw CorpusInputError(kind: .badList, description: "'\(path)' has lines that are not loopback image URLs:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path (or localhost, [::1]) a line; blank lines and # comments are skipped")
+            throw CorpusInputError(kind: .badList, description: "'\(path)' has lines that are not loopback image URLs, "
+                                   + "or repeat one:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path "
+                                   + "(or localhost, [::1]) a line, each once; blank lines and # comments are skipped")
         }
         guard !entries.isEmpty else {
             throw CorpusInputError(kind: .empty, description: "'\(path)' lists no URLs; put one http://127.0.0.1:PORT/path a line")
@@ -176,7 +187,23 @@ package enum CorpusInput {
             return .failure(LineProblem("'\(text)' is not an http(s) URL"))
         }
         guard url.isLoopback else { return .failure(LineProblem("'\(host)' is not a loopback host (127.0.0.1, localhost, ::1)")) }
+        // Foundation takes any number as a port; every fetch would then fail (as --url refuses it).
+        if let port = url.port, !(1...65535).contains(port) {
+            return .failure(LineProblem("'\(redacted(url))': port \(port) is out of range (1-65535)"))
+        }
         return .success(url)
+    }
+
+    /// The URL as rows, tables and messages show it: a user and password in it as `***`.
+    package static func redacted(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil,
+              var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        parts.user = nil
+        parts.password = nil
+        guard let bare = parts.string, let scheme = url.scheme, bare.hasPrefix(scheme + "://") else {
+            return "(a URL with credentials)"
+        }
+        return scheme + "://***@" + bare.dropFirst(scheme.count + 3)
     }
 
     struct LineProblem: Error, CustomStringConvertible {

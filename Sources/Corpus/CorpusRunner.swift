@@ -101,7 +101,7 @@ package final class CorpusRunner {
                 return launcher.launch(spec)
             case .failure(let problem):
                 var failed = TrialResult(spec: spec, pid: 0)
-                failed.status = .harnessError
+                failed.status = problem.status
                 failed.error = problem.description
                 return failed
             }
@@ -131,6 +131,7 @@ final class ServedImages: Sendable {
 
     struct ServeProblem: Error, CustomStringConvertible {
         var description: String
+        var status: TrialStatus = .harnessError
     }
 
     private let server: LoopbackServer
@@ -159,8 +160,18 @@ final class ServedImages: Sendable {
                 // Read under the lock: two workers must not load the same image twice.
                 do {
                     let body = try file.contents()
-                    server.addResource(path: Self.path(of: image), body: body)
-                    target = .success(Target(url: server.url(for: Self.path(of: image)), warmupURL: nil))
+                    let examined = images[image]
+                    let digest = StableHash.digest(of: body)
+                    if let inspected = examined.payloadDigest, inspected != digest {
+                        // Its header's facts are another version's: measuring these bytes would pair them.
+                        target = .failure(ServeProblem(description: "\(file.escaped) changed after it was inspected: "
+                            + "\(examined.fileBytes ?? 0) bytes (FNV-1a-64 \(inspected)) then, \(body.count) bytes "
+                            + "(FNV-1a-64 \(digest)) when served; not measured: run again (--resume measures it anew)",
+                            status: .changed))
+                    } else {
+                        server.addResource(path: Self.path(of: image), body: body)
+                        target = .success(Target(url: server.url(for: Self.path(of: image)), warmupURL: nil))
+                    }
                 } catch {
                     target = .failure(ServeProblem(description: "cannot read \(file.escaped) to serve it: \(error)"))
                 }

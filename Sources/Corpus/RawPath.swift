@@ -16,8 +16,7 @@ package struct RawPath: Sendable, Hashable {
     /// The path for messages, tables and CSVs: every byte kept, escaped where it is not printable text.
     package var escaped: String { Self.escaped(bytes) }
 
-    /// UTF-8 text as it is, but a backslash doubled, a control character as \n, \r, \t or \xNN and
-    /// a byte that is not UTF-8 as \xNN: one line, and distinct names stay distinct.
+    /// As `EscapedText`: control and format characters and bytes that are not UTF-8 as \xNN.
     package static func escaped(_ bytes: [UInt8]) -> String { EscapedText.escaped(bytes) }
 
     /// Calls `body` with the path as a C string.

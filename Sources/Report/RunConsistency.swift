@@ -20,6 +20,7 @@ package enum RunConsistency {
               let text = try? String(contentsOf: folder.trialsCSV, encoding: .utf8) else { return }
         let rows = ((try? CSV.parse(text)) ?? []).filter { !($0.count == 1 && $0[0].isEmpty) }
         guard let header = rows.first else { return }
+        try checkKeys((try? CSV.parse(CSV.completeLines(text).text)) ?? [], header: header, file: folder.trialsCSV.path)
         let body = rows.dropFirst()
         let idColumn = header.firstIndex(of: TrialsCSV.runIDColumn)
         let csvIDs = Set(idColumn.map { column in body.compactMap { column < $0.count ? $0[column] : nil } } ?? [])
@@ -27,7 +28,8 @@ package enum RunConsistency {
         if csvIDs.count > 1 {
             problems.append("trials.csv mixes rows of \(csvIDs.count) runs (\(csvIDs.sorted().joined(separator: ", ")))")
         }
-        let keyColumns = ["strategy", "render", "allocator", "run"].compactMap { header.firstIndex(of: $0) }
+        if let mixed = mixedPayloads(rows, header: header) { problems.append(mixed) }
+        let keyColumns = TrialsCSV.keyColumns.compactMap { header.firstIndex(of: $0) }
         let trialKeys = Set(body.map { row in keyColumns.map { $0 < row.count ? row[$0] : "" }.joined(separator: ",") })
 
         if let data = manager.contents(atPath: folder.trialsJSON.path),
@@ -87,6 +89,31 @@ package enum RunConsistency {
                           + ". A run was interrupted while writing, or two runs wrote here; measure again, "
                           + "or point at a folder that holds one run (runs/<time>/)")
         }
+    }
+
+    /// trials.csv's rows by their key (`TrialsCSV.keyColumns`): none twice, none of another run
+    /// than the first row's (a whole file of another run than trials.json's is named below).
+    /// A torn last line is left to the readers.
+    static func checkKeys(_ table: [[String]], header: [String], file: String) throws(KeyedRowError) {
+        var keys = RowKeyCheck(key: TrialsCSV.keyColumns, header: header)
+        for (offset, fields) in table.enumerated().dropFirst() where !(fields.count == 1 && fields[0].isEmpty) {
+            do { try keys.admit(fields, line: offset + 1) } catch { throw KeyedRowError("\(file): \(error)") }
+        }
+    }
+
+    /// Every cell of a run fetches one image: measured rows of two payload sizes are two images
+    /// (a `--url` whose file changed before a resume, or rows joined from two runs).
+    static func mixedPayloads(_ rows: [[String]], header: [String]) -> String? {
+        guard let payload = header.firstIndex(of: "payload_bytes"),
+              let status = header.firstIndex(of: "status") else { return nil }
+        var firstLine: [String: Int] = [:]
+        for (offset, row) in rows.enumerated().dropFirst() where row.count == header.count && row[status] == "ok" {
+            if firstLine[row[payload]] == nil { firstLine[row[payload]] = offset + 1 }
+        }
+        guard firstLine.count > 1 else { return nil }
+        let sizes = firstLine.sorted { $0.value < $1.value }.map { "\($0.key) bytes from line \($0.value)" }
+        return "trials.csv mixes payloads of \(firstLine.count) sizes (\(sizes.joined(separator: ", "))): "
+            + "every cell of a run fetches one image, so the image changed during the run or two runs' rows were joined"
     }
 
     struct ExportedRun: Decodable {

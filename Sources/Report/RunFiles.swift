@@ -16,12 +16,16 @@ package enum RunFiles {
     /// The trials in trials.csv's order (none when it is missing). A torn last line of any of the
     /// files is dropped with a note. `runID`: the folder's run, whose trials.json may be used;
     /// `holderThresholdBytes`: the run's --holder-threshold, recorded on trials that have holders.
-    package static func load(_ directory: URL, runID: String?,
+    /// A row twice, or of another run than `runID` (as `runIDSource` records it), is refused.
+    package static func load(_ directory: URL, runID: String?, runIDSource: String = RunSettings.fileName,
                              holderThresholdBytes: Int?) throws(Failure) -> [TrialResult] {
         let folder = ResultsWriter(directory: directory)
         guard let text = read(folder.trialsCSV), text.contains("\n") else { return [] }
         var trials: [TrialResult]
-        do { trials = try TrialsFile.parseDroppingTornLine(text, path: folder.trialsCSV.path) } catch {
+        do {
+            trials = try TrialsFile.parseDroppingTornLine(text, path: folder.trialsCSV.path,
+                                                          runID: runID.map { ($0, runIDSource) })
+        } catch {
             throw Failure(path: folder.trialsCSV.path, problem: String(describing: error))
         }
         let keys = Set(trials.map { RunKey(cell: $0.cell, run: $0.run) })

@@ -28,7 +28,8 @@ package enum ShardedRunMerge {
         var result = RunShard(folder: shard, trials: [], context: nil, environment: nil)
         do {
             let threshold = shard.record.settings["--holder-threshold"].flatMap { Int($0) }
-            result.trials = try RunFiles.load(directory, runID: shard.record.runID, holderThresholdBytes: threshold)
+            result.trials = try RunFiles.load(directory, runID: shard.record.runID, runIDSource: ShardRecord.fileName,
+                                           holderThresholdBytes: threshold)
             // A shard that drew no cell has rows of no run to check.
             if !result.trials.isEmpty { try RunConsistency.check(source) }
         } catch {

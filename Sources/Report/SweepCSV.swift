@@ -18,6 +18,8 @@ package struct SweepStep: Sendable, Equatable {
 /// which fixture the run fetched. Reading it back finds trials.csv's columns by name as usual.
 package enum SweepCSV {
     package static let stepColumns = ["target_bytes", "fixture_width", "fixture_height"]
+    /// A row's key: its size, cell and run (`RowKeyCheck`); the fixture follows from the size.
+    package static let keyColumns = ["target_bytes"] + TrialsCSV.keyColumns
 
     package static func render(_ rows: [(step: SweepStep, result: TrialResult)], runID: String? = nil) -> String {
         let trials = TrialsCSV.render(rows.map(\.result), runID: runID).split(separator: "\n", omittingEmptySubsequences: false)
@@ -29,8 +31,10 @@ package enum SweepCSV {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package static func parse(_ text: String) throws -> [(step: SweepStep, result: TrialResult)] {
-        let results = try TrialsCSV.parse(text)
+    /// `runID`: the run every row must be of (a resumed folder's), else the first row's.
+    package static func parse(_ text: String, runID: (id: String, source: String)? = nil) throws
+        -> [(step: SweepStep, result: TrialResult)] {
+        let results = try TrialsCSV.parse(text, key: keyColumns, runID: runID)
         let rows = try CSV.parse(text).filter { !($0.count == 1 && $0[0].isEmpty) }
         let header = rows[0]
         let columns = try stepColumns.map { name -> Int in

@@ -9,6 +9,8 @@ package enum TrialsFile {
         /// No rows: an empty file, a header only, or `"trials": []`.
         case empty(path: String)
         case malformed(path: String, problem: String)
+        /// Rows that would count a run twice or mix two runs: a key twice, a row of another run.
+        case conflictingRows(path: String, problem: String)
         /// A folder where a file was expected (a run's folder instead of its trials.json).
         case folder(path: String)
 
@@ -17,6 +19,7 @@ package enum TrialsFile {
             case .missing(let path): return "\(path): no such file"
             case .empty(let path): return "\(path): no trials in the file"
             case .malformed(let path, let problem): return "\(path) is not a trials.csv or trials.json: \(problem)"
+            case .conflictingRows(let path, let problem): return "\(path): \(problem)"
             case .folder(let path):
                 let inside = URL(fileURLWithPath: path).appendingPathComponent("trials.json").path
                 return "\(path) is a folder, not a trials.csv or trials.json"
@@ -27,12 +30,14 @@ package enum TrialsFile {
 
     /// A file whose last line is cut short (a run killed while appending it) is read without that
     /// line, with a note; any other fault is the file's.
-    package static func parseDroppingTornLine(_ text: String, path: String) throws -> [TrialResult] {
+    /// `runID`: the run every row must be of (a resumed folder's, from settings.json).
+    package static func parseDroppingTornLine(_ text: String, path: String,
+                                              runID: (id: String, source: String)? = nil) throws -> [TrialResult] {
         do {
-            return try TrialsCSV.parse(text)
+            return try TrialsCSV.parse(text, runID: runID)
         } catch {
             let (complete, torn) = CSV.completeLines(text)
-            guard torn, let trials = try? TrialsCSV.parse(complete) else { throw error }
+            guard torn, let trials = try? TrialsCSV.parse(complete, runID: runID) else { throw error }
             StandardError.write(CSV.tornLineNote(path))
             return trials
         }
@@ -66,9 +71,12 @@ package enum TrialsFile {
         do {
             if trimmed.hasPrefix("{") {
                 trials = try JSONDecoder.trials.decode(Exported.self, from: data).trials
+                try TrialsCSV.checkKeys(trials) { "trial \($0 + 1)" }
             } else {
                 trials = try parseDroppingTornLine(text, path: path)
             }
+        } catch let error as KeyedRowError {
+            throw LoadError.conflictingRows(path: path, problem: error.description)
         } catch let error as DecodingError {
             throw LoadError.malformed(path: path, problem: error.summary)
         } catch {
@@ -84,6 +92,8 @@ package enum TrialsFile {
         if ["trials.csv", "trials.json"].contains(url.lastPathComponent) {
             do {
                 try RunConsistency.check(ResultsWriter(directory: url.deletingLastPathComponent()))
+            } catch let error as KeyedRowError {
+                throw LoadError.conflictingRows(path: path, problem: error.description)
             } catch {
                 throw LoadError.malformed(path: path, problem: String(describing: error))
             }

@@ -84,4 +84,11 @@ import Testing
         // A cut multi-byte sequence: its bytes, each escaped, then the rest.
         #expect(RawPath.escaped([0xE5, 0x86, UInt8(ascii: "x")]) == #"\xe5\x86x"#)
     }
+
+    /// A format character (category Cf) would reorder or hide the rest of a table's line: its bytes, escaped.
+    @Test func formatCharactersAreEscaped() {
+        #expect(RawPath.escaped(Array("a\u{202E}gpj.exe".utf8)) == #"a\xe2\x80\xaegpj.exe"#)
+        #expect(RawPath.escaped(Array("zero\u{200B}width\u{FEFF}.jpg".utf8))
+                == #"zero\xe2\x80\x8bwidth\xef\xbb\xbf.jpg"#)
+    }
 }

@@ -74,6 +74,8 @@ struct CompareCommand: ParsableCommand {
                 throw BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").reported()
             case .malformed, .folder:
                 throw BenchFailure(.runFailed, "baseline \(error)").reported()
+            case .conflictingRows:
+                throw BenchFailure(.badInput, "baseline \(error)").reported()
             }
         }
         let thresholdsPath: String
@@ -97,6 +99,9 @@ struct CompareCommand: ParsableCommand {
         let currentRuns: [TrialResult]
         do {
             currentRuns = try TrialsFile.load(current)
+        } catch let error as TrialsFile.LoadError {
+            if case .conflictingRows = error { throw BenchFailure(.badInput, "current run: \(error)").reported() }
+            throw BenchFailure(.runFailed, "current run: \(error)").reported()
         } catch {
             throw BenchFailure(.runFailed, "current run: \(error)").reported()
         }

@@ -22,7 +22,7 @@ struct CorpusCommand: ParsableCommand {
         Writes <out>/corpus.csv (one row per run; one row with its status for a file that is not an image \
         or cannot be read, and for a folder that cannot be read: a read_error row named folder/), <out>/corpus-summary.csv (images ranked by peak memory per pixel) and the \
         chart's data in <out>/charts/data (scripts/corpus-plots.sh <out> draws charts/corpus.svg and .png). \
-        A name that is not UTF-8 or holds control characters is written escaped, byte for byte, on one \
+        A name that is not UTF-8 or holds control or format characters is written escaped, byte for byte, on one \
         line: a\\xff.jpg, new\\nline.jpg (a backslash in a name is doubled).
 
         Examples:
@@ -32,7 +32,8 @@ struct CorpusCommand: ParsableCommand {
 
         Exit status: 0 every image measured and every run succeeded; 3 some runs failed or some files are \
         not images or cannot be read, or a folder cannot be read (each is a row); 64 bad command-line input, or a URL list with \
-        malformed or non-loopback lines (all named); 66 the folder or list does not exist or holds nothing; \
+        malformed or non-loopback lines, ports out of range or a URL named twice (all named); 65 --resume over a \
+        corpus.csv with a row twice or of another run; 66 the folder or list does not exist or holds nothing; \
         70 harness error; 73/74/75 and 129/130/143 as for `bench run`.
         """)
 
@@ -53,6 +54,10 @@ struct CorpusCommand: ParsableCommand {
     var replace: Bool { replacing.replace }
 
     var plan: BenchmarkPlan { matrix.plan }
+
+    /// What a corpus run writes into its folder, checked before the first trial.
+    static let outputFiles = ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"]
+        .map { OutputFolder.File($0) } + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)]
 
     func validate() throws {
         try resuming.validate(out: out, replace: replace)
@@ -96,8 +101,7 @@ struct CorpusCommand: ParsableCommand {
         settings.maxImagePixels = limits.maxImagePixels
         timing.apply(to: &settings)
         let folder = try ResumableOutput.open(
-            out, files: ["corpus.csv", "corpus-summary.csv", "charts/data/corpus.dat"].map { OutputFolder.File($0) }
-                + [OutputFolder.File("charts/data/vars.gp", replacesRows: false)],
+            out, files: Self.outputFiles,
             replacing: replace, resume: resuming.resume, command: "corpus", settings: recordedSettings(settings))
         var shardRecord = try sharding.record(.corpus, in: folder, settings: ShardOption.settings(plan, settings),
                             portion: (entries.count, shardSelection?.corpusEntries ?? entries.count, "files"), corpus: shardSelection.map { ($0.corpusEntries, $0.corpusDigest) })
@@ -131,7 +135,20 @@ struct CorpusCommand: ParsableCommand {
         }
         var earlier: [CorpusCSVRow] = []
         if resuming.resume {
-            earlier = try Self.rowsDone(in: corpusFile)
+            earlier = try Self.rowsDone(in: corpusFile, runID: runID)
+            // Only over a whole examination: a Ctrl-C during it leaves files unexamined, not gone.
+            if !Interruption.requested {
+                let kept = Self.rowsStillCurrent(earlier, images: images)
+                if kept.count != earlier.count {
+                    // Rewritten now, before rows are appended: a kill must not leave old and new rows of one key.
+                    let text = CSV.line(CorpusCSV.header) + "\n" + kept.map(\.line).joined()
+                    do { try AtomicFile.write(Data(text.utf8), to: corpusFile) } catch {
+                        throw BenchFailure(.cannotCreateOutput,
+                                           "--resume: cannot rewrite \(corpusFile.path): \(error)").reported()
+                    }
+                    earlier = kept
+                }
+            }
             let done = Set(earlier.map(\.key))
             items = items.filter { !done.contains(CorpusRowKey(name: images[$0.image].entry.name, cell: $0.cell, run: $0.run)) }
             unmeasured = unmeasured.filter { !done.contains(CorpusRowKey(name: $0.entry.name, cell: nil, run: nil)) }
@@ -208,6 +225,40 @@ struct CorpusCommand: ParsableCommand {
                               failed: !failedRuns.isEmpty || !notMeasured.isEmpty)
     }
 
+    /// The rows of an interrupted run that still describe the corpus: those of a file gone since,
+    /// of a file whose bytes changed (their digest), of a file now measured or not measured when it
+    /// was the other way, and `changed` rows (never measured) are dropped, each file named on stderr.
+    static func rowsStillCurrent(_ rows: [CorpusCSVRow], images: [CorpusImage]) -> [CorpusCSVRow] {
+        let byName = Dictionary(images.map { ($0.entry.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var gone: [String: Int] = [:]
+        var changed: [String: (rows: Int, then: String, now: String)] = [:]
+        let kept = rows.filter { row in
+            guard let image = byName[row.name] else { gone[row.name, default: 0] += 1; return false }
+            let sameBytes = row.payloadDigest == nil || image.payloadDigest == nil
+                || row.payloadDigest == image.payloadDigest
+            if sameBytes && (row.result == nil) == !image.isMeasured && row.result?.status != .changed { return true }
+            let then = row.payloadDigest.map { "FNV-1a-64 \($0)" } ?? "not read"
+            let now = image.payloadDigest.map { "\(image.fileBytes ?? 0) bytes, FNV-1a-64 \($0)" }
+                ?? (image.skipStatus ?? "not read")
+            changed[row.name, default: (0, then, now)].rows += 1
+            return false
+        }
+        for (name, change) in changed.sorted(by: { $0.key < $1.key }) {
+            let rows = "\(counted(change.rows)) earlier row\(change.rows == 1 ? " is" : "s are")"
+            printError("corpus: \(name) changed since the interrupted run (\(change.then) then; \(change.now) now): "
+                       + "its \(rows) dropped and it is measured again")
+        }
+        if !gone.isEmpty {
+            let names = gone.keys.sorted()
+            let shown = names.prefix(failuresNamed).joined(separator: ", ")
+                + (names.count > failuresNamed ? " and \(names.count - failuresNamed) more" : "")
+            let files = "\(counted(names.count)) file\(names.count == 1 ? "" : "s")"
+            printError("corpus: \(counted(gone.values.reduce(0, +))) rows of \(files) no longer in the corpus "
+                       + "are dropped: \(shown)")
+        }
+        return kept
+    }
+
     /// Failed runs named one a line on stderr; the rest are counted.
     static let failuresNamed = 20
 
@@ -230,10 +281,12 @@ struct CorpusCommand: ParsableCommand {
     }
 
     /// The rows an interrupted run left in corpus.csv (its torn last line dropped, with a note).
-    static func rowsDone(in file: URL) throws -> [CorpusCSVRow] {
+    /// A key twice, or a row of another run than `runID` (settings.json's), is refused (65).
+    static func rowsDone(in file: URL, runID: String) throws -> [CorpusCSVRow] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
         do {
-            let (rows, torn) = try CorpusCSV.parse(String(decoding: data, as: UTF8.self))
+            let (rows, torn) = try CorpusCSV.parse(String(decoding: data, as: UTF8.self),
+                                                   runID: (runID, RunSettings.fileName))
             if torn { StandardError.write(CSV.tornLineNote(file.path)) }
             return rows
         } catch {

@@ -75,6 +75,7 @@ struct MergeCommand: ParsableCommand {
         var runShards: [ShardedRunMerge.RunShard] = []
         var corpusShards: [ShardedCorpusMerge.CorpusShardRows] = []
         var incomplete: [IncompleteShard] = []
+        var heldBy: [String: String] = [:]
         do throws(MergeInputError) {
             for shard in shards {
                 let keys: Set<String>
@@ -86,6 +87,15 @@ struct MergeCommand: ParsableCommand {
                     corpusShards.append(try ShardedCorpusMerge.read(shard))
                     keys = corpusShards[corpusShards.count - 1].keys
                 }
+                // Overlapping shards would count a run twice: each key in one shard only.
+                let name = "shard \(shard.record.shard) (\(shard.path))"
+                if let shared = keys.first(where: { heldBy[$0] != nil }), let other = heldBy[shared] {
+                    let key = shared.replacingOccurrences(of: "\n", with: " ")
+                        .replacingOccurrences(of: "#", with: " run ")
+                    throw MergeInputError(missing: false, "cannot merge: \(other) and \(name) both hold \(key): "
+                                          + "the shards overlap, so a run would count twice")
+                }
+                for key in keys { heldBy[key] = name }
                 if let lack = try shard.incompleteness(keys: keys) { incomplete.append(lack) }
             }
         } catch {

@@ -20,9 +20,10 @@ struct RunCommand: ParsableCommand {
         re-measures it.
 
         Exit status: 0 all runs succeeded; 3 some runs failed (they are rows with a status);
-        64 bad command-line input; 70 the harness could not start; 73 the output folder cannot be
-        created or written, or holds an earlier run's files (without --replace; checked before the
-        first trial); 74 writing failed during the run (the
+        64 bad command-line input (or --resume with other settings, or a --url that serves other bytes);
+        65 --resume over a trials.csv with a row twice or of another run; 70 the harness could not
+        start; 73 the output folder cannot be created or written, or holds an earlier run's files or
+        another command's (without --replace; checked before the first trial); 74 writing failed during the run (the
         files are in the rescue folder named on stderr); 75 another run holds the output folder;
         130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
         """)
@@ -107,8 +108,10 @@ struct RunCommand: ParsableCommand {
             printError("warning: \(InjectedRegression.environmentVariable)=\(injected.rawValue): a deliberate regression is injected (test only)")
         }
         let source: ImageSource
+        var measuredURL: URL?
         if let url {
             let measured = try Self.httpURL(url, option: "--url")
+            measuredURL = measured
             let warmup = cold ? nil : try warmupURL.map { try Self.httpURL($0, option: "--warmup-url") } ?? Self.origin(of: measured)
             source = .external(url: measured, warmupURL: warmup)
             let origin = warmupURL == nil ? " (the same origin)" : ""
@@ -137,6 +140,7 @@ struct RunCommand: ParsableCommand {
             ("--no-exact-heap", String(noExactHeap)),
             ("--shard", plan.shard.map { "\($0)" } ?? "none"),
         ] + ResumableOutput.describe(settings)
+            + (resuming.resume ? try measuredURL.map { try URLPayload.checkResume($0, out: out ?? "") } ?? [] : [])
         let folder = try ResumableOutput.open(out, files: Self.outputFiles, replacing: replace, resume: resuming.resume,
                                               command: "run", settings: recorded)
         let sink = RescuingWriter(folder: folder)
@@ -175,9 +179,14 @@ struct RunCommand: ParsableCommand {
             }
             writer.startRows(resuming: resuming.resume)
             do {
+                var payloadRecorded = false
                 let new = try runner.run(schedule, onResult: { latest, _, _ in
                     writer.appendRow(latest)
                     measured += 1
+                    if !payloadRecorded, latest.isSuccess, let measuredURL {
+                        payloadRecorded = true
+                        URLPayload.record(measuredURL, in: folder.directory)
+                    }
                     progress.show(latest, index: earlier.count + measured, total: plan.schedule().count)
                 }, shouldStop: { Interruption.requested })
                 results += new
@@ -243,7 +252,8 @@ struct RunCommand: ParsableCommand {
 
     /// The trials an interrupted run left in its folder, rebuilt from its appended files (each torn
     /// last line dropped, with a note) with their samples and holders; holders.csv loses the rows
-    /// of runs trials.csv lacks, which are measured again.
+    /// of runs trials.csv lacks, which are measured again. A row twice, or a row of another run than
+    /// settings.json's, is refused (65).
     static func rowsDone(in folder: OutputFolder, holderThresholdBytes: Int) throws -> [TrialResult] {
         do {
             // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.

@@ -78,6 +78,9 @@ struct SweepCommand: ParsableCommand {
         _ = try Self.sizes(sizes)
     }
 
+    /// What a sweep writes into its folder.
+    static let outputFiles = [OutputFolder.File("sweep.csv")]
+
     func run() throws {
         if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in sweep.csv") { printError(warning) }
         Interruption.install()
@@ -91,7 +94,7 @@ struct SweepCommand: ParsableCommand {
             ("--runs", String(runs)),
             ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
         ] + ResumableOutput.describe(settings)
-        let folder = try ResumableOutput.open(out, files: [OutputFolder.File("sweep.csv")], replacing: replace,
+        let folder = try ResumableOutput.open(out, files: Self.outputFiles, replacing: replace,
                                               resume: resuming.resume, command: "sweep", settings: recorded)
 
         let steps: [SweepStep]
@@ -114,7 +117,7 @@ struct SweepCommand: ParsableCommand {
             do {
                 let (text, torn) = CSV.completeLines(String(decoding: data, as: UTF8.self))
                 if torn { StandardError.write(CSV.tornLineNote(sweepFile.path)) }
-                rows = try SweepCSV.parse(text)
+                rows = try SweepCSV.parse(text, runID: (runID, RunSettings.fileName))
             } catch {
                 throw BenchFailure(.badInput, "--resume: \(sweepFile.path) cannot be read back: \(error)").reported()
             }

@@ -5,13 +5,15 @@ import Report
 
 /// Opens a measuring command's folder. A new run records its settings there (settings.json)
 /// before the first trial; `--resume` reopens an interrupted run's folder, with its run id, only
-/// when the settings are the same (else exit 64, naming each that differs).
+/// when the settings are the same (else exit 64, naming each that differs). A folder of another
+/// command is refused (73), or with --replace cleared of that command's files (`FolderOwnership`).
 enum ResumableOutput {
     static func open(_ out: String?, files: [OutputFolder.File], replacing: Bool, resume: Bool,
                      command: String, settings: [(String, String)]) throws -> OutputFolder {
         guard resume, let out else {
             let folder = try RunCommand.openOutput(out, files: files + [OutputFolder.File(RunSettings.fileName, replacesRows: false)],
                                                    replacing: replacing)
+            try FolderOwnership.claim(folder.directory, for: command, replacing: replacing)
             do {
                 try RunSettings(command: command, runID: folder.runID, settings: settings).write(into: folder.directory)
             } catch {

@@ -1,0 +1,54 @@
+import Foundation
+import Report
+
+/// Which measuring command a results folder belongs to, so that one command never writes into
+/// another's folder: `bench corpus --out <a stopped run's folder>` would replace the run's
+/// settings.json, and the run could never be resumed.
+enum FolderOwnership {
+    /// Each measuring command's files: its rows file first, by which an older folder without
+    /// settings.json is known.
+    static var files: [(command: String, names: [String])] {
+        [("run", RunCommand.outputFiles.map(\.name)),
+         ("sweep", SweepCommand.outputFiles.map(\.name)),
+         ("corpus", CorpusCommand.outputFiles.map(\.name))]
+    }
+
+    /// Written by every measuring command (or by merge), removed with the owner's files.
+    static let sharedFiles = [RunSettings.fileName, ShardRecord.fileName, MergeRecord.fileName]
+
+    /// The command whose folder `directory` is: settings.json's, else the one whose rows file is there.
+    static func owner(of directory: URL) -> String? {
+        if let recorded = try? RunSettings.read(from: directory) { return recorded.command }
+        return files.first { entry in
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(entry.names[0]).path)
+        }?.command
+    }
+
+    /// Refuses (73) a folder of another command; with `replacing`, removes that command's files
+    /// first (every one, so that no file of it is left to be mistaken for this run's).
+    static func claim(_ directory: URL, for command: String, replacing: Bool) throws {
+        guard let owner = owner(of: directory), owner != command else { return }
+        let names = (files.first { $0.command == owner }?.names ?? []) + sharedFiles
+        let present = names.filter { name in
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+        }
+        guard replacing else {
+            let files = present.joined(separator: ", ")
+            throw BenchFailure(.cannotCreateOutput,
+                               "--out \(directory.path) is a `bench \(owner)` folder (\(files)); `bench \(command)` "
+                               + "would replace its files and a stopped run there could not be resumed; choose "
+                               + "another --out, or add --replace to remove that run's files first").reported()
+        }
+        for name in present {
+            // unlink, not removeItem: a link is removed, never what it points to.
+            let path = directory.appendingPathComponent(name).path
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw BenchFailure(.cannotCreateOutput, "--replace: cannot remove \(name) of the `bench \(owner)` "
+                                   + "run in "
+                                   + "\(directory.path): \(String(cString: strerror(errno)))").reported()
+            }
+        }
+        printError("--replace: removed the `bench \(owner)` files of \(directory.path): "
+                   + present.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,61 @@
+import BenchCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Report
+
+/// What `--url` serves: its size and digest, fetched once by the parent after the first measured
+/// row and recorded in settings.json, so that `--resume` never mixes rows of two versions of the image.
+enum URLPayload {
+    static let settingName = "payload"
+
+    /// "131088 bytes, FNV-1a-64 0123456789abcdef", or nil when the URL gives no 2xx body now.
+    static func describe(_ url: URL, timeoutSeconds: Double = 30) -> String? {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeoutSeconds
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var body: Data?
+        let task = session.dataTask(with: request) { data, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if error == nil, (200..<300).contains(status) { body = data }
+            done.signal()
+        }
+        task.resume()
+        guard done.wait(timeout: .now() + timeoutSeconds + 5) == .success, let body else {
+            task.cancel()
+            return nil
+        }
+        return "\(body.count) bytes, FNV-1a-64 \(StableHash.digest(of: body))"
+    }
+
+    /// On --resume: refuses (64) a URL that serves other bytes than the stopped run recorded, naming
+    /// both; returns the recorded setting, so that settings.json's other settings compare as before.
+    /// Nothing recorded (the run stopped before its first measured row): nothing to compare.
+    static func checkResume(_ url: URL, out: String) throws -> [(String, String)] {
+        guard let recorded = try? RunSettings.read(from: URL(fileURLWithPath: out, isDirectory: true)),
+              let then = recorded.settings.first(where: { $0.name == settingName })?.value else { return [] }
+        guard let now = describe(url) else {
+            printError("warning: --resume: \(url.absoluteString) gives no body now; "
+                       + "its bytes cannot be checked against the stopped run's")
+            return [(settingName, then)]
+        }
+        guard now == then else {
+            throw BenchFailure(.usage, "--resume: \(url.absoluteString) serves other bytes than the stopped run "
+                               + "in \(out) measured: \(then) then, \(now) now; the rows would mix two images: "
+                               + "start a new run (another --out, or --replace) to measure the new one").reported()
+        }
+        return [(settingName, then)]
+    }
+
+    /// Records what the URL serves in the folder's settings.json, once: after the run's first
+    /// measured row (the server answers then), so that a run never fetches before its children do.
+    static func record(_ url: URL, in folder: URL) {
+        guard let recorded = try? RunSettings.read(from: folder),
+              !recorded.settings.contains(where: { $0.name == settingName }), let now = describe(url) else { return }
+        let settings = recorded.settings.map { ($0.name, $0.value) } + [(settingName, now)]
+        try? RunSettings(command: recorded.command, runID: recorded.runID, settings: settings).write(into: folder)
+    }
+}
