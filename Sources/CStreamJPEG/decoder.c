@@ -367,6 +367,9 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
 static int skip_entropy_data(streamjpeg_decoder *d, struct first_pass *f) {
     struct sj_reader *r = &f->reader;
     for (;;) {
+        // Jump to the next 0xFF in the buffer: entropy data is most of the file.
+        const uint8_t *ff = memchr(r->buf + r->at, 0xFF, r->length - r->at);
+        r->at = ff != NULL ? (size_t)(ff - r->buf) : r->length;
         int b = reader_byte(r);
         if (b < 0) break;
         if (b != 0xFF) continue;

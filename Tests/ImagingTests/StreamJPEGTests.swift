@@ -113,6 +113,18 @@ import TestSupport
         }
     }
 
+    /// CMYK (Adobe's inverted) and YCCK come out as the libjpeg-turbo path converts them.
+    @Test(arguments: [TestImages.JPEGColorSpace.cmyk, .ycck])
+    func fourComponentFilesConvertAsTheFullDecoder(_ space: TestImages.JPEGColorSpace) throws {
+        let file = try TestImages.jpeg(width: 64, height: 48, space: space, color: [40, 120, 200, 230])
+        let ours = try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 64)
+        let full = try JPEGDecoder.decodeFull(.memory(file))
+        let a = ours.pixels.assumingMemoryBound(to: UInt8.self), b = full.pixels.assumingMemoryBound(to: UInt8.self)
+        let center = (24 * 64 + 32) * 4
+        let difference = (0..<4).map { abs(Int(a[center + $0]) - Int(b[center + $0])) }.max() ?? 0
+        #expect(difference <= 2, "\(space): \((0..<4).map { a[center + $0] }) against \((0..<4).map { b[center + $0] })")
+    }
+
     // MARK: Hostile input: a decode error that names the problem, never a crash
 
     @Test func aFileThatEndsEarlyIsRefused() throws {
