@@ -17,6 +17,9 @@ static const int natural_order[64 + 16] = {
     63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
 };
 
+// Corrupt, truncated or unsupported input: the status of most failures here.
+enum { CORRUPT = STREAMJPEG_DECODE_FAILED };
+
 int sj_fail(streamjpeg_decoder *d, int status, const char *format, ...) {
     va_list args;
     va_start(args, format);
@@ -164,30 +167,30 @@ static int read_dht(streamjpeg_decoder *d, struct first_pass *f, int length) {
     length -= 2;
     while (length > 0) {
         int index = reader_byte(r);
-        if (index < 0 || length < 17) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DHT segment ends early");
+        if (index < 0 || length < 17) return sj_fail(d, CORRUPT, "DHT segment ends early");
         int class = index >> 4, slot = index & 15;
-        if (class > 1 || slot > 3) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DHT defines table %d of class %d", slot, class);
+        if (class > 1 || slot > 3) return sj_fail(d, CORRUPT, "DHT defines table %d of class %d", slot, class);
         struct defined_table *t = &f->huffman[class][slot];
         memset(t, 0, sizeof *t);
         int count = 0;
         for (int l = 1; l <= 16; l++) {
             int b = reader_byte(r);
-            if (b < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DHT segment ends early");
+            if (b < 0) return sj_fail(d, CORRUPT, "DHT segment ends early");
             t->bits[l] = (uint8_t)b;
             count += b;
         }
         length -= 17;
-        if (count > 256 || count > length) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DHT table of %d codes is corrupt", count);
+        if (count > 256 || count > length) return sj_fail(d, CORRUPT, "DHT table of %d codes is corrupt", count);
         for (int i = 0; i < count; i++) {
             int b = reader_byte(r);
-            if (b < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DHT segment ends early");
+            if (b < 0) return sj_fail(d, CORRUPT, "DHT segment ends early");
             t->values[i] = (uint8_t)b;
         }
         length -= count;
         t->defined = 1;
         t->pool_index[0] = t->pool_index[1] = -1;
     }
-    if (length != 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DHT segment length is wrong");
+    if (length != 0) return sj_fail(d, CORRUPT, "DHT segment length is wrong");
     return STREAMJPEG_OK;
 }
 
@@ -196,56 +199,57 @@ static int read_dqt(streamjpeg_decoder *d, struct first_pass *f, int length) {
     length -= 2;
     while (length > 0) {
         int index = reader_byte(r);
-        if (index < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DQT segment ends early");
+        if (index < 0) return sj_fail(d, CORRUPT, "DQT segment ends early");
         int precision = index >> 4, slot = index & 15;
-        if (slot > 3 || precision > 1) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DQT defines table %d of precision %d", slot, precision);
+        if (slot > 3 || precision > 1)
+            return sj_fail(d, CORRUPT, "DQT defines table %d of precision %d", slot, precision);
         int size = 1 + 64 * (precision + 1);
-        if (length < size) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DQT segment ends early");
+        if (length < size) return sj_fail(d, CORRUPT, "DQT segment ends early");
         for (int i = 0; i < 64; i++) {
             int q = precision ? reader_u16(r) : reader_byte(r);
-            if (q < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DQT segment ends early");
+            if (q < 0) return sj_fail(d, CORRUPT, "DQT segment ends early");
             f->quant[slot][natural_order[i]] = (uint16_t)q;
         }
         f->quant_defined[slot] = 1;
         length -= size;
     }
-    if (length != 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "DQT segment length is wrong");
+    if (length != 0) return sj_fail(d, CORRUPT, "DQT segment length is wrong");
     return STREAMJPEG_OK;
 }
 
 static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int length) {
     struct sj_reader *r = &f->reader;
-    if (f->frame_seen) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "a second frame header (SOF)");
+    if (f->frame_seen) return sj_fail(d, CORRUPT, "a second frame header (SOF)");
     f->frame_seen = 1;
     d->progressive = marker == 0xC2;
     int precision = reader_byte(r);
     d->height = reader_u16(r);
     d->width = reader_u16(r);
     d->count = reader_byte(r);
-    if (d->count < 0 || d->width < 0 || d->height < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "SOF segment ends early");
+    if (d->count < 0 || d->width < 0 || d->height < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
     if (precision != 8)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "%d-bit samples are not supported (only 8-bit)", precision);
-    if (d->height == 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "height 0 (a DNL marker) is not supported");
-    if (d->width == 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "width 0 in the frame header");
+        return sj_fail(d, CORRUPT, "%d-bit samples are not supported (only 8-bit)", precision);
+    if (d->height == 0) return sj_fail(d, CORRUPT, "height 0 (a DNL marker) is not supported");
+    if (d->width == 0) return sj_fail(d, CORRUPT, "width 0 in the frame header");
     if (d->width > 65500 || d->height > 65500)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "%dx%d is over JPEG's 65500 limit", d->width, d->height);
+        return sj_fail(d, CORRUPT, "%dx%d is over JPEG's 65500 limit", d->width, d->height);
     if (d->count != 1 && d->count != 3 && d->count != 4)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "%d components (supported: 1, 3, 4)", d->count);
-    if (length != 8 + 3 * d->count) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "SOF segment length is wrong");
+        return sj_fail(d, CORRUPT, "%d components (supported: 1, 3, 4)", d->count);
+    if (length != 8 + 3 * d->count) return sj_fail(d, CORRUPT, "SOF segment length is wrong");
     d->hmax = d->vmax = 1;
     for (int c = 0; c < d->count; c++) {
         struct sj_component *comp = &d->component[c];
         comp->id = reader_byte(r);
         int sampling = reader_byte(r);
         comp->tq = reader_byte(r);
-        if (comp->tq < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "SOF segment ends early");
+        if (comp->tq < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
         comp->h = sampling >> 4;
         comp->v = sampling & 15;
         if (comp->h < 1 || comp->h > 4 || comp->v < 1 || comp->v > 4 || comp->tq > 3)
-            return sj_fail(d, STREAMJPEG_DECODE_FAILED, "component %d has sampling %dx%d, table %d", c, comp->h, comp->v, comp->tq);
+            return sj_fail(d, CORRUPT, "component %d has sampling %dx%d, table %d", c, comp->h, comp->v, comp->tq);
         for (int o = 0; o < c; o++)
             if (d->component[o].id == comp->id)
-                return sj_fail(d, STREAMJPEG_DECODE_FAILED, "two components with id %d", comp->id);
+                return sj_fail(d, CORRUPT, "two components with id %d", comp->id);
         if (comp->h > d->hmax) d->hmax = comp->h;
         if (comp->v > d->vmax) d->vmax = comp->v;
     }
@@ -268,7 +272,7 @@ static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct 
     int n = d->scan_count + 1;
     if (!d->progressive) {
         if (s->ss != 0 || s->se != 63 || s->ah != 0 || s->al != 0)
-            return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d of a sequential file has progressive parameters", n);
+            return sj_fail(d, CORRUPT, "scan %d of a sequential file has progressive parameters", n);
         return STREAMJPEG_OK;
     }
     int dc = s->ss == 0;
@@ -276,16 +280,16 @@ static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct 
     if (s->ah != 0 && s->al != s->ah - 1) bad = 1;
     if (s->al > 13) bad = 1;
     if (bad)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: invalid progressive parameters Ss=%d Se=%d Ah=%d Al=%d",
+        return sj_fail(d, CORRUPT, "scan %d: invalid progressive parameters Ss=%d Se=%d Ah=%d Al=%d",
                        n, s->ss, s->se, s->ah, s->al);
     for (int i = 0; i < s->count; i++) {
         int *bits = f->coef_bits[s->component[i]];
         if (!dc && bits[0] < 0)
-            return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: AC coefficients before the DC scan", n);
+            return sj_fail(d, CORRUPT, "scan %d: AC coefficients before the DC scan", n);
         for (int k = s->ss; k <= s->se; k++) {
             int expected = bits[k] < 0 ? 0 : bits[k];
             if (s->ah != expected)
-                return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: refines coefficient %d from bit %d, expected %d",
+                return sj_fail(d, CORRUPT, "scan %d: refines coefficient %d from bit %d, expected %d",
                                n, k, s->ah, expected);
             bits[k] = s->al;
         }
@@ -295,32 +299,34 @@ static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct 
 
 static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
     struct sj_reader *r = &f->reader;
-    if (!f->frame_seen) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "a scan (SOS) before the frame header (SOF)");
+    if (!f->frame_seen) return sj_fail(d, CORRUPT, "a scan (SOS) before the frame header (SOF)");
     if (d->scan_count >= STREAMJPEG_MAX_SCANS)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "more than %d scans (the cap: each scan costs a cursor)",
+        return sj_fail(d, CORRUPT, "more than %d scans (the cap: each scan costs a cursor)",
                        STREAMJPEG_MAX_SCANS);
     struct sj_scan s;
     memset(&s, 0, sizeof s);
     s.count = reader_byte(r);
     if (s.count < 1 || s.count > 4 || length != 6 + 2 * s.count)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d has a corrupt header", d->scan_count + 1);
+        return sj_fail(d, CORRUPT, "scan %d has a corrupt header", d->scan_count + 1);
     int blocks = 0;
     for (int i = 0; i < s.count; i++) {
         int id = reader_byte(r), tables = reader_byte(r);
-        if (tables < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "SOS segment ends early");
+        if (tables < 0) return sj_fail(d, CORRUPT, "SOS segment ends early");
         int c = 0;
         while (c < d->count && d->component[c].id != id) c++;
-        if (c == d->count) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d names component id %d, not in the frame", d->scan_count + 1, id);
+        if (c == d->count)
+            return sj_fail(d, CORRUPT, "scan %d names component id %d, not in the frame", d->scan_count + 1, id);
         for (int o = 0; o < i; o++)
-            if (s.component[o] == c) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d names component id %d twice", d->scan_count + 1, id);
+            if (s.component[o] == c)
+                return sj_fail(d, CORRUPT, "scan %d names component id %d twice", d->scan_count + 1, id);
         s.component[i] = c;
         s.dc_table[i] = tables >> 4;  // slots for now, pool indexes below
         s.ac_table[i] = tables & 15;
         blocks += s.count == 1 ? 1 : d->component[c].h * d->component[c].v;
     }
-    if (blocks > 10) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d has %d blocks an MCU (at most 10)", d->scan_count + 1, blocks);
+    if (blocks > 10) return sj_fail(d, CORRUPT, "scan %d has %d blocks an MCU (at most 10)", d->scan_count + 1, blocks);
     int ss = reader_byte(r), se = reader_byte(r), a = reader_byte(r);
-    if (a < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "SOS segment ends early");
+    if (a < 0) return sj_fail(d, CORRUPT, "SOS segment ends early");
     s.ss = ss;
     s.se = se;
     s.ah = a >> 4;
@@ -336,11 +342,11 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
         for (int class = 0; class < 2; class++) {
             if (!(class == 0 ? needs_dc : needs_ac)) continue;
             if (slots[class] > 3 || !f->huffman[class][slots[class]].defined)
-                return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d uses %s Huffman table %d, which no DHT defined",
+                return sj_fail(d, CORRUPT, "scan %d uses %s Huffman table %d, which no DHT defined",
                                d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
             int index = pool_index_for(d, &f->huffman[class][slots[class]], class == 0);
             if (index == -2) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for Huffman tables");
-            if (index < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: %s Huffman table %d is corrupt",
+            if (index < 0) return sj_fail(d, CORRUPT, "scan %d: %s Huffman table %d is corrupt",
                                           d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
             if (class == 0) s.dc_table[i] = index;
             else s.ac_table[i] = index;
@@ -348,7 +354,7 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
         struct sj_component *comp = &d->component[s.component[i]];
         if (!comp->quant_latched) {  // libjpeg latches a component's table at its first scan
             if (!f->quant_defined[comp->tq])
-                return sj_fail(d, STREAMJPEG_DECODE_FAILED, "component %d uses quantization table %d, which no DQT defined",
+                return sj_fail(d, CORRUPT, "component %d uses quantization table %d, no DQT defined",
                                s.component[i], comp->tq);
             memcpy(comp->quant, f->quant[comp->tq], sizeof comp->quant);
             comp->quant_latched = 1;
@@ -380,14 +386,14 @@ static int skip_entropy_data(streamjpeg_decoder *d, struct first_pass *f) {
         return b;
     }
     if (r->failed) sj_fail(d, STREAMJPEG_IO, "cannot read the input: %s", strerror(errno));
-    else sj_fail(d, STREAMJPEG_DECODE_FAILED, "the file ends inside the entropy data of scan %d (at byte %llu), "
+    else sj_fail(d, CORRUPT, "the file ends inside the entropy data of scan %d (at byte %llu), "
                  "before the end-of-image marker", d->scan_count, (unsigned long long)reader_offset(r));
     return -1;
 }
 
 static int skip_segment(streamjpeg_decoder *d, struct first_pass *f, int length) {
     for (int i = 2; i < length; i++)
-        if (reader_byte(&f->reader) < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "a marker segment ends early");
+        if (reader_byte(&f->reader) < 0) return sj_fail(d, CORRUPT, "a marker segment ends early");
     return STREAMJPEG_OK;
 }
 
@@ -396,7 +402,7 @@ static int read_app(streamjpeg_decoder *d, struct first_pass *f, int marker, int
     int n = length - 2 < 12 ? length - 2 : 12;
     for (int i = 0; i < n; i++) {
         int b = reader_byte(&f->reader);
-        if (b < 0) return sj_fail(d, STREAMJPEG_DECODE_FAILED, "a marker segment ends early");
+        if (b < 0) return sj_fail(d, CORRUPT, "a marker segment ends early");
         head[i] = (uint8_t)b;
     }
     if (marker == 0xE0 && n >= 5 && memcmp(head, "JFIF\0", 5) == 0) f->jfif_seen = 1;
@@ -425,15 +431,15 @@ static void infer_color(streamjpeg_decoder *d, const struct first_pass *f) {
 static int next_marker(streamjpeg_decoder *d, struct first_pass *f) {
     int b = reader_byte(&f->reader);
     if (b != 0xFF) {
-        if (b < 0) sj_fail(d, STREAMJPEG_DECODE_FAILED, "the file ends at byte %llu before the end-of-image marker",
+        if (b < 0) sj_fail(d, CORRUPT, "the file ends at byte %llu before the end-of-image marker",
                            (unsigned long long)reader_offset(&f->reader));
-        else sj_fail(d, STREAMJPEG_DECODE_FAILED, "byte %llu: 0x%02X where a marker should be",
+        else sj_fail(d, CORRUPT, "byte %llu: 0x%02X where a marker should be",
                      (unsigned long long)reader_offset(&f->reader) - 1, b);
         return -1;
     }
     do b = reader_byte(&f->reader);
     while (b == 0xFF);
-    if (b < 0) sj_fail(d, STREAMJPEG_DECODE_FAILED, "the file ends inside a marker");
+    if (b < 0) sj_fail(d, CORRUPT, "the file ends inside a marker");
     return b;
 }
 
@@ -458,28 +464,28 @@ static int first_pass(streamjpeg_decoder *d) {
         }
         if (marker == 0xD9) break;  // EOI
         if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
-            status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "unexpected marker 0xFF%02X at byte %llu", marker,
+            status = sj_fail(d, CORRUPT, "unexpected marker 0xFF%02X at byte %llu", marker,
                              (unsigned long long)reader_offset(&f->reader) - 2);
             goto done;
         }
         int length = reader_u16(&f->reader);
         if (length < 2) {
-            status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "marker 0xFF%02X: segment ends early or has length %d", marker, length);
+            status = sj_fail(d, CORRUPT, "marker 0xFF%02X: segment ends early or has length %d", marker, length);
             goto done;
         }
         if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) status = read_sof(d, f, marker, length);
-        else if (marker == 0xC3) status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "lossless JPEG (SOF3) is not supported");
+        else if (marker == 0xC3) status = sj_fail(d, CORRUPT, "lossless JPEG (SOF3) is not supported");
         else if (marker >= 0xC5 && marker <= 0xC7)
-            status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "hierarchical JPEG (SOF%d) is not supported", marker - 0xC0);
+            status = sj_fail(d, CORRUPT, "hierarchical JPEG (SOF%d) is not supported", marker - 0xC0);
         else if ((marker >= 0xC9 && marker <= 0xCB) || (marker >= 0xCD && marker <= 0xCF) || marker == 0xCC)
-            status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "arithmetic coding (marker 0xFF%02X) is not supported", marker);
+            status = sj_fail(d, CORRUPT, "arithmetic coding (marker 0xFF%02X) is not supported", marker);
         else if (marker == 0xC4) status = read_dht(d, f, length);
         else if (marker == 0xDB) status = read_dqt(d, f, length);
         else if (marker == 0xDD) {
             int interval = reader_u16(&f->reader);
-            if (length != 4 || interval < 0) status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "DRI segment is corrupt");
+            if (length != 4 || interval < 0) status = sj_fail(d, CORRUPT, "DRI segment is corrupt");
             else f->restart_interval = (unsigned)interval;
-        } else if (marker == 0xDC) status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "a DNL marker is not supported");
+        } else if (marker == 0xDC) status = sj_fail(d, CORRUPT, "a DNL marker is not supported");
         else if (marker >= 0xE0 && marker <= 0xEF) status = read_app(d, f, marker, length);
         else if (marker == 0xFE) status = skip_segment(d, f, length);
         else if (marker == 0xDA) {
@@ -487,12 +493,12 @@ static int first_pass(streamjpeg_decoder *d) {
             if (status != STREAMJPEG_OK) goto done;
             marker = skip_entropy_data(d, f);
             continue;
-        } else status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "unknown marker 0xFF%02X", marker);
+        } else status = sj_fail(d, CORRUPT, "unknown marker 0xFF%02X", marker);
         if (status != STREAMJPEG_OK) goto done;
         marker = next_marker(d, f);
     }
     if (d->scan_count == 0) {
-        status = sj_fail(d, STREAMJPEG_DECODE_FAILED, "no scan before the end-of-image marker");
+        status = sj_fail(d, CORRUPT, "no scan before the end-of-image marker");
         goto done;
     }
     infer_color(d, f);
@@ -815,7 +821,7 @@ static int process_restart(streamjpeg_decoder *d, struct sj_cursor *c) {
         }
     }
     if (marker != 0xD0 + (int)c->next_restart)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: expected restart marker RST%u, found %s 0x%02X",
+        return sj_fail(d, CORRUPT, "scan %d: expected restart marker RST%u, found %s 0x%02X",
                        (int)(c - d->cursors) + 1, c->next_restart, marker >= 0x100 ? "data byte" : "marker",
                        marker < 0 ? 0 : marker & 0xFF);
     c->marker = 0;
@@ -841,9 +847,9 @@ static inline int after_mcu(streamjpeg_decoder *d, struct sj_cursor *c, int row)
     if (c->bit_count >= c->zero_bits) return STREAMJPEG_OK;
     if (c->reader.failed) return sj_fail(d, STREAMJPEG_IO, "cannot read the input: %s", strerror(errno));
     if (c->marker < 0)
-        return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: the file ends inside its entropy data (MCU row %d)",
+        return sj_fail(d, CORRUPT, "scan %d: the file ends inside its entropy data (MCU row %d)",
                        (int)(c - d->cursors) + 1, row);
-    return sj_fail(d, STREAMJPEG_DECODE_FAILED, "scan %d: its entropy data ends early, at marker 0xFF%02X (MCU row %d)",
+    return sj_fail(d, CORRUPT, "scan %d: its entropy data ends early, at marker 0xFF%02X (MCU row %d)",
                    (int)(c - d->cursors) + 1, c->marker, row);
 }
 
@@ -883,7 +889,8 @@ static int cursor_decode_row(streamjpeg_decoder *d, struct sj_cursor *c, int row
 }
 
 int streamjpeg_decode_row(streamjpeg_decoder *d) {
-    if (d->state != SJ_OPENED) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decode_row on a decoder not opened or failed");
+    if (d->state != SJ_OPENED)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decode_row on a decoder not opened or failed");
     if (d->next_row >= d->mcu_rows) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decode_row past the last MCU row");
     if (d->cursors == NULL) {
         int status = start_cursors(d);

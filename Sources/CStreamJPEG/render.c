@@ -16,7 +16,8 @@ static void make_cosines(void) {
     for (int m = 1; m <= 8; m++)
         for (int x = 0; x < m; x++)
             for (int u = 0; u < m; u++)
-                cosines[m - 1][x][u] = (float)((u == 0 ? M_SQRT1_2 : 1.0) * cos((2 * x + 1) * u * M_PI / (2.0 * m)) / 2.0);
+                cosines[m - 1][x][u] =
+                    (float)((u == 0 ? M_SQRT1_2 : 1.0) * cos((2 * x + 1) * u * M_PI / (2.0 * m)) / 2.0);
     made = 1;
 }
 
@@ -55,7 +56,8 @@ static void idct_block(const int16_t *coef, const uint16_t *quant, int mh, int m
 
 int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_width, int *output_height,
                           int *scale_numerator) {
-    if (d->state != SJ_OPENED || max_pixel < 1) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "set_output before open, or max_pixel < 1");
+    if (d->state != SJ_OPENED || max_pixel < 1)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "set_output before open, or max_pixel < 1");
     int width = d->width, height = d->height;
     if (width > max_pixel || height > max_pixel) {  // never upscaled
         if (width >= height) {

@@ -52,7 +52,9 @@ package enum BitmapFile {
         } else if magic == "P7" {
             while true {
                 let field = line().split(separator: " ")
-                guard let key = field.first, at < bytes.count else { throw ImagingError.decodeFailed("PAM: bad header") }
+                guard let key = field.first, at < bytes.count else {
+                    throw ImagingError.decodeFailed("PAM: bad header")
+                }
                 if key == "ENDHDR" { break }
                 let value = field.count > 1 ? Int(field[1]) ?? 0 : 0
                 if key == "WIDTH" { width = value }
@@ -63,7 +65,9 @@ package enum BitmapFile {
             throw ImagingError.decodeFailed("neither PPM nor PAM")
         }
         guard width > 0, height > 0, depth == 3 || depth == 4,
-              bytes.count - at == width * height * depth else { throw ImagingError.decodeFailed("PPM/PAM: size mismatch") }
+              bytes.count - at == width * height * depth else {
+            throw ImagingError.decodeFailed("PPM/PAM: size mismatch")
+        }
         var rgba = [UInt8](repeating: 255, count: width * height * 4)
         for index in 0..<width * height {
             for c in 0..<depth { rgba[index * 4 + c] = bytes[at + index * depth + c] }

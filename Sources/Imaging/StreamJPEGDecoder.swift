@@ -11,7 +11,8 @@ package enum StreamJPEGDecoder {
     package static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int) throws -> DecodedImage {
         try withDecoder(source) { decoder in
             var width: Int32 = 0, height: Int32 = 0, numerator: Int32 = 0
-            try check(decoder, streamjpeg_set_output(decoder, Int32(clamping: max(1, maxPixel)), &width, &height, &numerator))
+            let side = Int32(clamping: max(1, maxPixel))
+            try check(decoder, streamjpeg_set_output(decoder, side, &width, &height, &numerator))
             let image = try DecodedImage(width: Int(width), height: Int(height))
             try check(decoder, streamjpeg_render_rgba(decoder, image.pixels, image.byteCount))
             return image
@@ -22,7 +23,8 @@ package enum StreamJPEGDecoder {
     package static func thumbnailScale(_ source: JPEGSource, maxPixel: Int) throws -> Int {
         try withDecoder(source) { decoder in
             var width: Int32 = 0, height: Int32 = 0, numerator: Int32 = 0
-            try check(decoder, streamjpeg_set_output(decoder, Int32(clamping: max(1, maxPixel)), &width, &height, &numerator))
+            let side = Int32(clamping: max(1, maxPixel))
+            try check(decoder, streamjpeg_set_output(decoder, side, &width, &height, &numerator))
             return Int(numerator)
         }
     }

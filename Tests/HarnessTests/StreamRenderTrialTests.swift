@@ -71,10 +71,12 @@ import TestSupport
         let image = folder.appendingPathComponent("photo.jpg")
         try Self.progressive().write(to: image)
         let expected = try ImageDecoder.decodeStreaming(.file(path: image.path), maxPixel: 300)
-        let bytes = UnsafeBufferPointer(start: expected.pixels.assumingMemoryBound(to: UInt8.self), count: expected.byteCount)
+        let bytes = UnsafeBufferPointer(start: expected.pixels.assumingMemoryBound(to: UInt8.self),
+                                        count: expected.byteCount)
         for format in ["pam", "ppm"] {
             let out = folder.appendingPathComponent("render.\(format)")
-            let run = try BenchProcess.run(["render", image.path, "--render", "stream", "--max-pixel", "300", "--out", out.path])
+            let run = try BenchProcess.run(["render", image.path, "--render", "stream", "--max-pixel", "300",
+                                            "--out", out.path])
             #expect(run.status == 0, "\(run.standardError)")
             let written = try BitmapFile.decode(Data(contentsOf: out))
             #expect((written.width, written.height) == (300, 225))
@@ -95,7 +97,8 @@ import TestSupport
         try Self.progressive().prefix(2000).write(to: image)
         let out = folder.appendingPathComponent("out.pam").path
         let none = try BenchProcess.run(["render", image.path, "--render", "none", "--out", out])
-        #expect(none.status == 64 && none.standardError.contains("valid: full, thumbnail, stream"), "\(none.standardError)")
+        #expect(none.status == 64 && none.standardError.contains("valid: full, thumbnail, stream"),
+                "\(none.standardError)")
         let gif = try BenchProcess.run(["render", image.path, "--render", "stream", "--out", folder.path + "/out.gif"])
         #expect(gif.status == 64 && gif.standardError.contains("ppm, pam, png"), "\(gif.standardError)")
         let missing = try BenchProcess.run(["render", folder.path + "/none.jpg", "--render", "stream", "--out", out])

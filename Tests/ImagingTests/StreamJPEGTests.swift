@@ -52,7 +52,8 @@ import TestSupport
             Case(sampling: .s422, structure: .script(JPEGScans.deepRefinementScript), name: "refinement to bit 0"),
             Case(sampling: .s420, structure: .script(JPEGScans.deepRefinementScript), restart: 3,
                  name: "refinement to bit 0"),
-            Case(sampling: .s420, structure: .script(JPEGScans.sequentialPerComponent), name: "sequential, scan a component"),
+            Case(sampling: .s420, structure: .script(JPEGScans.sequentialPerComponent),
+                 name: "sequential, scan a component"),
             Case(sampling: .s440, structure: .script(JPEGScans.sequentialPerComponent), restart: 2,
                  name: "sequential, scan a component"),
         ]
@@ -67,14 +68,16 @@ import TestSupport
             let libjpeg = try JPEGScans.libjpegCoefficients(file, component: component)
             #expect(ours[component].count == libjpeg.count, "component \(component)")
             let firstDifference = zip(ours[component], libjpeg).enumerated().first { $0.element.0 != $0.element.1 }
-            #expect(firstDifference == nil, "component \(component): block \((firstDifference?.offset ?? 0) / 64) differs")
+            let block = (firstDifference?.offset ?? 0) / 64
+            #expect(firstDifference == nil, "component \(component): block \(block) differs")
         }
     }
 
     /// A progressive or multi-scan file renders exactly as its baseline transcode (same coefficients).
     @Test(arguments: cases.filter { if case .baseline = $0.structure { false } else { true } })
     func rendersAsItsBaselineTranscode(_ testCase: Case) throws {
-        let baseline = try StreamJPEGDecoder.decodeThumbnail(.memory(try Self.baseline(testCase.sampling)), maxPixel: 200)
+        let baselineFile = try Self.baseline(testCase.sampling)
+        let baseline = try StreamJPEGDecoder.decodeThumbnail(.memory(baselineFile), maxPixel: 200)
         let other = try StreamJPEGDecoder.decodeThumbnail(.memory(try testCase.file()), maxPixel: 200)
         #expect((other.width, other.height) == (200, 134))
         #expect(other.hasSamePixels(as: baseline))
@@ -84,7 +87,9 @@ import TestSupport
     @Test func fileAndMemoryRenderAlike() throws {
         let file = try JPEGScans.transcode(try Self.baseline(.s420), to: .script(JPEGScans.mozjpegScript))
         let fromMemory = try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 300)
-        let fromFile = try withTemporaryFile(file) { try StreamJPEGDecoder.decodeThumbnail(.file(path: $0), maxPixel: 300) }
+        let fromFile = try withTemporaryFile(file) {
+            try StreamJPEGDecoder.decodeThumbnail(.file(path: $0), maxPixel: 300)
+        }
         #expect(fromMemory.hasSamePixels(as: fromFile))
     }
 
@@ -122,7 +127,8 @@ import TestSupport
         let a = ours.pixels.assumingMemoryBound(to: UInt8.self), b = full.pixels.assumingMemoryBound(to: UInt8.self)
         let center = (24 * 64 + 32) * 4
         let difference = (0..<4).map { abs(Int(a[center + $0]) - Int(b[center + $0])) }.max() ?? 0
-        #expect(difference <= 2, "\(space): \((0..<4).map { a[center + $0] }) against \((0..<4).map { b[center + $0] })")
+        let ourPixel = (0..<4).map { a[center + $0] }, fullPixel = (0..<4).map { b[center + $0] }
+        #expect(difference <= 2, "\(space): \(ourPixel) against \(fullPixel)")
     }
 
     // MARK: Hostile input: a decode error that names the problem, never a crash
@@ -149,7 +155,7 @@ import TestSupport
     @Test func garbageEntropyDataIsRefused() throws {
         var file = try JPEGScans.transcode(try Self.baseline(.s420), to: .libjpegProgressive)
         let scanStart = try #require(file.firstRange(of: Data([0xFF, 0xDA]))).upperBound + 12
-        for index in stride(from: scanStart, to: scanStart + 4000, by: 1) { file[index] = UInt8(truncatingIfNeeded: index &* 151) | 0x81 }
+        for index in scanStart..<scanStart + 4000 { file[index] = UInt8(truncatingIfNeeded: index &* 151) | 0x81 }
         #expect { try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 100) } throws: {
             ($0 as? ImagingError)?.kind == "decodeFailed"
         }

@@ -68,8 +68,8 @@ public enum JPEGScans {
         case .script(let scans):
             count = scans.count
             for scan in scans {
-                let components = scan.components.map(Int32.init) + [Int32](repeating: 0, count: 4 - scan.components.count)
-                script += [Int32(scan.components.count)] + components + [scan.ss, scan.se, scan.ah, scan.al].map(Int32.init)
+                let components = scan.components + [Int](repeating: 0, count: 4 - scan.components.count)
+                script += ([scan.components.count] + components + [scan.ss, scan.se, scan.ah, scan.al]).map(Int32.init)
             }
         }
         return try jpeg.withUnsafeBytes { bytes in
@@ -100,8 +100,10 @@ public enum JPEGScans {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func encoded(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-                                           UnsafeMutablePointer<CChar>, Int) -> Int32) throws -> Data {
+    private typealias Encode = (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+                                UnsafeMutablePointer<CChar>, Int) -> Int32
+
+    private static func encoded(_ encode: Encode) throws -> Data {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: 256)

@@ -9,7 +9,7 @@ import Imaging
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Write what a renderer makes of an image as PPM, PAM (with alpha) or PNG, chosen by --out's extension.",
+        abstract: "Write what a renderer makes of an image as PPM, PAM (with alpha) or PNG, by --out's extension.",
         discussion: "The image is decoded from its file, as the download strategies' trials do. Only the built-in "
             + "renderers that make pixels can be written: \(Self.renderers.map(\.rawValue).joined(separator: ", ")).")
 
