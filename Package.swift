@@ -39,6 +39,9 @@ let package = Package(
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // The same for libpng (setjmp owned in C), with the streaming box-downscaled thumbnail.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        // Our own Huffman JPEG decoder for the stream renderer: every scan in lockstep, one row of
+        // coefficients held instead of the image's (libjpeg keeps all of a multi-scan file's).
+        .target(name: "CStreamJPEG", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CWebPCodec", dependencies: ["CLibWebP"]),
         .target(name: "CHEIFCodec", dependencies: ["CLibHeif"]),
         // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "BenchCore"),
         // Encodes the fixture in every encoding, finds an image's format from its bytes and
         // decodes it (full RGBA, or a thumbnail by the format's cheapest path).
-        .target(name: "Imaging", dependencies: ["BenchCore", "CJPEGCodec", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
+        .target(name: "Imaging", dependencies: ["BenchCore", "CJPEGCodec", "CStreamJPEG", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
         .target(name: "LoopbackServer", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
@@ -121,7 +124,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CTestImages"], path: "Tests/TestSupport"),
         // Encoders only the tests need: CMYK, YCCK and arithmetic-coded JPEGs, a palette PNG.
         .target(name: "CTestImages", dependencies: ["CLibJPEG", "CLibPNG"], path: "Tests/CTestImages"),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEGCodec", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEGCodec", "CStreamJPEG", "TestSupport", "CTestImages"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
         .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
         // Builds without NIO, libcurl or any C library: the gate and the statistics alone.

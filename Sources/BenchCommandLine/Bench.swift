@@ -14,7 +14,7 @@ package struct Bench: ParsableCommand {
         optionally decodes it, and reports its RSS and heap peaks over a warmed-up baseline. \
         Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
         """,
-        subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, ServeCommand.self, SweepCommand.self, CorpusCommand.self,
+        subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, RenderCommand.self, ServeCommand.self, SweepCommand.self, CorpusCommand.self,
                       ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
                       TrialCommand.self, ScenarioChildCommand.self],
         defaultSubcommand: RunCommand.self)

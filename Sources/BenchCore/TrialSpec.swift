@@ -14,8 +14,11 @@ package struct RenderMode: RawRepresentable, Hashable, Codable, Sendable, Custom
     package static let full = RenderMode(rawValue: "full")
     /// The cheapest decode each format allows to a bitmap bounded by a maximum pixel size.
     package static let thumbnail = RenderMode(rawValue: "thumbnail")
+    /// Straight to the maximum pixel size while streaming: a JPEG of any scan structure holds one
+    /// row of coefficients (our own decoder); other formats take the thumbnail path for now.
+    package static let stream = RenderMode(rawValue: "stream")
     /// The harness's own renderers, in the order tables list them.
-    package static let builtIns: [RenderMode] = [.none, .full, .thumbnail]
+    package static let builtIns: [RenderMode] = [.none, .full, .thumbnail, .stream]
 
     /// A renderer named in a results file or on a command line: any name a renderer can be
     /// registered under (``CatalogName``); nil for an empty or untypeable one.

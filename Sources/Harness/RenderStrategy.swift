@@ -47,7 +47,7 @@ public struct RenderedImage: Sendable {
     }
 }
 
-/// The harness's three renderers, each a thin face on `Renderer` (shared with the scenarios).
+/// The harness's built-in renderers, each a thin face on `Renderer` (shared with the scenarios).
 struct BuiltInRenderer<Mode: BuiltInRenderMode>: RenderStrategy {
     static var name: String { Mode.mode.rawValue }
     static var summary: String { Mode.summary }
@@ -83,4 +83,10 @@ enum ThumbnailRender: BuiltInRenderMode {
     static let mode = RenderMode.thumbnail
     static let summary = "the cheapest decode each format allows to --max-pixel (JPEG DCT scaling, libwebp's scaled"
         + " decode, PNG row by row; HEIC/AVIF decode whole, then sample)"
+}
+
+enum StreamRender: BuiltInRenderMode {
+    static let mode = RenderMode.stream
+    static let summary = "decode straight to --max-pixel, resampled: JPEG (any scan structure) by our lockstep decoder"
+        + " holding one row of coefficients; PNG, WebP, HEIC/AVIF take the thumbnail path for now"
 }

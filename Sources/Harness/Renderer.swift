@@ -22,6 +22,7 @@ package enum Renderer {
         case .none: return nil
         case .full: return try ImageDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
         case .thumbnail: return try ImageDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .stream: return try ImageDecoder.decodeStreaming(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         default: throw TrialError.unknownRenderer(mode.rawValue, valid: RenderMode.builtIns.map(\.rawValue))
         }
     }

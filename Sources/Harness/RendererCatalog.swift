@@ -6,6 +6,7 @@ import Synchronization
 package enum RendererCatalog {
     package static let builtIn: [any RenderStrategy.Type] = [
         BuiltInRenderer<NoRender>.self, BuiltInRenderer<FullRender>.self, BuiltInRenderer<ThumbnailRender>.self,
+        BuiltInRenderer<StreamRender>.self,
     ]
 
     private static let registeredByUser = Mutex<[any RenderStrategy.Type]>([])

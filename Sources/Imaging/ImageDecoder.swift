@@ -45,6 +45,23 @@ public enum ImageDecoder {
         }
     }
 
+    /// Straight to `maxPixel` on the long side while streaming (the `stream` renderer). A JPEG of any
+    /// scan structure goes through StreamJPEGDecoder, which holds the output and one row of
+    /// coefficients. Other formats take `decodeThumbnail`'s path for now, so they hold what it holds.
+    package static func decodeStreaming(_ source: JPEGSource, maxPixel: Int,
+                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+        let info = try inspect(source)
+        guard info.format == .jpeg else {
+            return try decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        }
+        let output = Saturating.product(min(info.width, maxPixel), min(info.height, maxPixel))
+        guard output <= maxImagePixels else {
+            throw ImagingError.overBudget("a \(info.width)x\(info.height) JPEG's output at --max-pixel \(maxPixel)"
+                                          + " is over \(DecodeBudget.option) \(maxImagePixels)")
+        }
+        return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
+    }
+
     /// The shims of libwebp and libheif: bytes, count, destination, its size, output width and
     /// height, message buffer and its size; returns 0 on success.
     typealias OneCallDecoder = (UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int, Int32, Int32,

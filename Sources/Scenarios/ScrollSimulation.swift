@@ -29,7 +29,7 @@ package enum ScrollSimulation {
         defer { peakRecorder?.cancel() }
         let heap = try HeapCounters(expecting: spec.allocator)
         let rows = RowBoard(cache: spec.cacheLimitBytes > 0 ? CostLimitedCache(costLimit: spec.cacheLimitBytes) : nil,
-                            cacheKeySize: spec.render == .thumbnail ? spec.maxPixel : 0)
+                            cacheKeySize: [.thumbnail, .stream].contains(spec.render) ? spec.maxPixel : 0)
         let loader = RowLoader(strategy: spec.strategy, render: spec.render, maxPixel: spec.maxPixel,
                                maxConcurrent: spec.maxConcurrent, retries: spec.retries,
                                maxImagePixels: spec.maxImagePixels) { row, result in

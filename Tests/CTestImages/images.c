@@ -109,3 +109,140 @@ int testimages_palette_png(int width, int height, const uint8_t *first, const ui
     *out_size = memory.size;
     return 0;
 }
+
+int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component, int16_t **out,
+                                 int *blocks_wide, int *blocks_high, char *message, size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_failure failure;
+    int16_t *blocks = NULL;
+    cinfo.err = jpeg_std_error(&failure.pub);
+    failure.pub.error_exit = jpeg_failed;
+    if (setjmp(failure.jump)) {
+        (*cinfo.err->format_message)((j_common_ptr)&cinfo, message);
+        jpeg_destroy_decompress(&cinfo);
+        free(blocks);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, jpeg, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(&cinfo);
+    if (component < 0 || component >= cinfo.num_components) {
+        snprintf(message, message_size, "no component %d", component);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_component_info *comp = &cinfo.comp_info[component];
+    size_t wide = comp->width_in_blocks, high = comp->height_in_blocks;
+    blocks = malloc(wide * high * 64 * sizeof(int16_t));
+    if (!blocks) { snprintf(message, message_size, "out of memory"); jpeg_destroy_decompress(&cinfo); return -1; }
+    for (JDIMENSION y = 0; y < high; y++) {
+        JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[component], y, 1, FALSE);
+        memcpy(blocks + (size_t)y * wide * 64, row[0], wide * 64 * sizeof(int16_t));
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    *out = blocks;
+    *blocks_wide = (int)wide;
+    *blocks_high = (int)high;
+    return 0;
+}
+
+int testimages_jpeg_transcode(const uint8_t *jpeg, size_t size, const int *script, int scan_count,
+                              int restart_blocks, uint8_t **out, size_t *out_size, char *message,
+                              size_t message_size) {
+    struct jpeg_decompress_struct in;
+    struct jpeg_compress_struct dst;
+    struct jpeg_failure failure;
+    unsigned char *buffer = NULL;
+    unsigned long written = 0;
+    jpeg_scan_info *scans = NULL;
+    in.err = jpeg_std_error(&failure.pub);
+    dst.err = &failure.pub;
+    failure.pub.error_exit = jpeg_failed;
+    jpeg_create_decompress(&in);
+    jpeg_create_compress(&dst);
+    if (setjmp(failure.jump)) {
+        (*in.err->format_message)((j_common_ptr)&in, message);
+        jpeg_destroy_compress(&dst);
+        jpeg_destroy_decompress(&in);
+        free(buffer);
+        free(scans);
+        return -1;
+    }
+    jpeg_mem_src(&in, jpeg, (unsigned long)size);
+    jpeg_read_header(&in, TRUE);
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(&in);
+    jpeg_copy_critical_parameters(&in, &dst);
+    jpeg_mem_dest(&dst, &buffer, &written);
+    dst.optimize_coding = TRUE;
+    if (scan_count < 0) jpeg_simple_progression(&dst);
+    if (scan_count > 0) {
+        scans = calloc((size_t)scan_count, sizeof *scans);
+        if (!scans) { snprintf(message, message_size, "out of memory"); longjmp(failure.jump, 2); }
+        for (int i = 0; i < scan_count; i++) {
+            const int *s = script + i * 9;
+            scans[i].comps_in_scan = s[0];
+            for (int c = 0; c < 4; c++) scans[i].component_index[c] = s[1 + c];
+            scans[i].Ss = s[5];
+            scans[i].Se = s[6];
+            scans[i].Ah = s[7];
+            scans[i].Al = s[8];
+        }
+        dst.scan_info = scans;
+        dst.num_scans = scan_count;
+    }
+    dst.restart_interval = (unsigned)restart_blocks;
+    jpeg_write_coefficients(&dst, arrays);
+    jpeg_finish_compress(&dst);
+    jpeg_destroy_compress(&dst);
+    jpeg_finish_decompress(&in);
+    jpeg_destroy_decompress(&in);
+    free(scans);
+    *out = buffer;
+    *out_size = written;
+    return 0;
+}
+
+int testimages_jpeg_rgba(const uint8_t *rgba, int width, int height, int gray, int h0, int v0, int quality,
+                         uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_failure failure;
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    uint8_t *row = malloc((size_t)width * 3);
+    if (!row) { snprintf(message, message_size, "out of memory"); return -1; }
+    cinfo.err = jpeg_std_error(&failure.pub);
+    failure.pub.error_exit = jpeg_failed;
+    if (setjmp(failure.jump)) {
+        (*cinfo.err->format_message)((j_common_ptr)&cinfo, message);
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        free(row);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &buffer, &size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    if (gray) jpeg_set_colorspace(&cinfo, JCS_GRAYSCALE);
+    cinfo.comp_info[0].h_samp_factor = h0;
+    cinfo.comp_info[0].v_samp_factor = v0;
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        const uint8_t *source = rgba + (size_t)cinfo.next_scanline * (size_t)width * 4;
+        for (int x = 0; x < width; x++) memcpy(row + (size_t)x * 3, source + (size_t)x * 4, 3);
+        JSAMPROW rows[1] = {row};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(row);
+    *out = buffer;
+    *out_size = size;
+    return 0;
+}

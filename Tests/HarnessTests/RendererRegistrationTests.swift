@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func theBuiltInRenderersAreTheCatalogsFirstEntries() {
-        #expect(RendererCatalog.builtIn.map { $0.name } == ["none", "full", "thumbnail"])
-        #expect(RendererCatalog.names.prefix(3) == ["none", "full", "thumbnail"])
+        #expect(RendererCatalog.builtIn.map { $0.name } == ["none", "full", "thumbnail", "stream"])
+        #expect(RendererCatalog.names.prefix(4) == ["none", "full", "thumbnail", "stream"])
     }
 }

@@ -21,4 +21,23 @@ int testimages_jpeg(int width, int height, int space, const uint8_t *color, int 
 int testimages_palette_png(int width, int height, const uint8_t *first, const uint8_t *second,
                            uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
+// A baseline JPEG of an RGBA image (alpha ignored): grayscale when `gray`, else YCbCr with the
+// luma sampled h0 x v0 (chroma 1x1), so 2x2 is 4:2:0, 2x1 4:2:2, 1x2 4:4:0, 1x1 4:4:4.
+int testimages_jpeg_rgba(const uint8_t *rgba, int width, int height, int gray, int h0, int v0, int quality,
+                         uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
+// libjpeg's own reading of a JPEG's coefficients (jpeg_read_coefficients): the component's
+// blocks_wide x blocks_high blocks, 64 quantized coefficients each in natural order, malloc'd into
+// *out (the caller frees it). Returns 0, or -1 with libjpeg's message.
+int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component, int16_t **out,
+                                 int *blocks_wide, int *blocks_high, char *message, size_t message_size);
+
+// jpegtran in process: the same coefficients written again (jpeg_write_coefficients) with
+// `scan_count` scans from `script` (9 ints a scan: component count, 4 component indexes, Ss, Se,
+// Ah, Al), or libjpeg's default progressive script when scan_count is -1, or one baseline scan when
+// 0; a restart marker every `restart_blocks` MCUs (0: none). Optimized Huffman tables.
+int testimages_jpeg_transcode(const uint8_t *jpeg, size_t size, const int *script, int scan_count,
+                              int restart_blocks, uint8_t **out, size_t *out_size, char *message,
+                              size_t message_size);
+
 #endif

@@ -1,0 +1,924 @@
+// The first pass over the markers, and the cursors that decode every scan one MCU row at a time.
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// Zigzag index -> natural index, with 16 entries past the end for corrupt runs (as libjpeg's).
+static const int natural_order[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
+};
+
+// Corrupt, truncated or unsupported input: the status of most failures here.
+enum { CORRUPT = STREAMJPEG_DECODE_FAILED };
+
+int sj_fail(streamjpeg_decoder *d, int status, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(d->message, sizeof d->message, format, args);
+    va_end(args);
+    d->state = SJ_FAILED;
+    return status;
+}
+
+// MARK: Reading the input in chunks
+
+static int reader_init(struct sj_reader *r, const struct sj_source *source, uint64_t offset, size_t capacity) {
+    memset(r, 0, sizeof *r);
+    r->source = source;
+    r->base = offset;
+    r->capacity = capacity;
+    r->buf = malloc(capacity);
+    return r->buf != NULL;
+}
+
+static void reader_free(struct sj_reader *r) {
+    free(r->buf);
+    r->buf = NULL;
+}
+
+static uint64_t reader_offset(const struct sj_reader *r) { return r->base + r->at; }
+
+// The next byte, or -1 at the end of the input (or after a read error: `failed` tells).
+static int reader_byte(struct sj_reader *r) {
+    if (r->at < r->length) return r->buf[r->at++];
+    r->base += r->length;
+    r->length = 0;
+    r->at = 0;
+    if (r->failed || r->base >= r->source->size) return -1;
+    uint64_t left = r->source->size - r->base;
+    size_t want = left < r->capacity ? (size_t)left : r->capacity;
+    if (r->source->fd < 0) {
+        memcpy(r->buf, r->source->memory + r->base, want);
+        r->length = want;
+    } else {
+        ssize_t got;
+        do got = pread(r->source->fd, r->buf, want, (off_t)r->base);
+        while (got < 0 && errno == EINTR);
+        if (got <= 0) {
+            r->failed = 1;
+            return -1;
+        }
+        r->length = (size_t)got;
+    }
+    return r->buf[r->at++];
+}
+
+static int reader_u16(struct sj_reader *r) {
+    int high = reader_byte(r), low = reader_byte(r);
+    return high < 0 || low < 0 ? -1 : (high << 8) | low;
+}
+
+// MARK: Huffman tables
+
+// Builds the decoding table as libjpeg's jpeg_make_d_derived_tbl does, with its checks.
+static int huffman_build(struct sj_huffman *t, int is_dc) {
+    int count = 0;
+    for (int l = 1; l <= 16; l++) count += t->bits[l];
+    if (count > 256) return 0;
+    int sizes[257], codes[257];
+    int p = 0;
+    for (int l = 1; l <= 16; l++)
+        for (int i = 0; i < t->bits[l]; i++) sizes[p++] = l;
+    sizes[p] = 0;
+    int code = 0, si = sizes[0];
+    p = 0;
+    while (sizes[p]) {
+        while (sizes[p] == si) codes[p++] = code++;
+        if (code >= (1 << si)) return 0;  // codes overflow their length
+        code <<= 1;
+        si++;
+    }
+    p = 0;
+    for (int l = 1; l <= 16; l++) {
+        if (t->bits[l]) {
+            t->valoffset[l] = p - codes[p];
+            p += t->bits[l];
+            t->maxcode[l] = codes[p - 1];
+        } else {
+            t->maxcode[l] = -1;
+        }
+    }
+    t->maxcode[17] = 0x7FFFFFFF;
+    memset(t->lookup, 0, sizeof t->lookup);
+    p = 0;
+    for (int l = 1; l <= 9; l++) {
+        for (int i = 0; i < t->bits[l]; i++, p++) {
+            int look = codes[p] << (9 - l);
+            for (int n = 1 << (9 - l); n > 0; n--) t->lookup[look++] = (uint16_t)((l << 8) | t->values[p]);
+        }
+    }
+    if (is_dc)
+        for (int i = 0; i < count; i++)
+            if (t->values[i] > 15) return 0;
+    return 1;
+}
+
+// MARK: The first pass
+
+struct defined_table {
+    int defined;
+    uint8_t bits[17];
+    uint8_t values[256];
+    int pool_index[2];  // derived for DC use [0] and AC use [1], -1 until a scan needs it
+};
+
+struct first_pass {
+    struct sj_reader reader;
+    struct defined_table huffman[2][4];  // [class][slot]
+    uint16_t quant[4][64];
+    int quant_defined[4];
+    unsigned restart_interval;
+    int frame_seen, jfif_seen, adobe_transform;
+    int coef_bits[4][64];
+};
+
+static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is_dc) {
+    int *slot = &t->pool_index[is_dc ? 0 : 1];
+    if (*slot >= 0) return *slot;
+    for (int i = 0; i < d->table_count; i++) {  // the same content defined again: share it
+        const struct sj_huffman *h = &d->tables[i];
+        if (memcmp(h->bits, t->bits, sizeof t->bits) == 0 && memcmp(h->values, t->values, sizeof t->values) == 0) {
+            *slot = i;
+            return i;
+        }
+    }
+    struct sj_huffman *grown = realloc(d->tables, (size_t)(d->table_count + 1) * sizeof *grown);
+    if (grown == NULL) return -2;
+    d->tables = grown;
+    struct sj_huffman *h = &d->tables[d->table_count];
+    memcpy(h->bits, t->bits, sizeof t->bits);
+    memcpy(h->values, t->values, sizeof t->values);
+    if (!huffman_build(h, is_dc)) return -3;
+    *slot = d->table_count++;
+    return *slot;
+}
+
+static int read_dht(streamjpeg_decoder *d, struct first_pass *f, int length) {
+    struct sj_reader *r = &f->reader;
+    length -= 2;
+    while (length > 0) {
+        int index = reader_byte(r);
+        if (index < 0 || length < 17) return sj_fail(d, CORRUPT, "DHT segment ends early");
+        int class = index >> 4, slot = index & 15;
+        if (class > 1 || slot > 3) return sj_fail(d, CORRUPT, "DHT defines table %d of class %d", slot, class);
+        struct defined_table *t = &f->huffman[class][slot];
+        memset(t, 0, sizeof *t);
+        int count = 0;
+        for (int l = 1; l <= 16; l++) {
+            int b = reader_byte(r);
+            if (b < 0) return sj_fail(d, CORRUPT, "DHT segment ends early");
+            t->bits[l] = (uint8_t)b;
+            count += b;
+        }
+        length -= 17;
+        if (count > 256 || count > length) return sj_fail(d, CORRUPT, "DHT table of %d codes is corrupt", count);
+        for (int i = 0; i < count; i++) {
+            int b = reader_byte(r);
+            if (b < 0) return sj_fail(d, CORRUPT, "DHT segment ends early");
+            t->values[i] = (uint8_t)b;
+        }
+        length -= count;
+        t->defined = 1;
+        t->pool_index[0] = t->pool_index[1] = -1;
+    }
+    if (length != 0) return sj_fail(d, CORRUPT, "DHT segment length is wrong");
+    return STREAMJPEG_OK;
+}
+
+static int read_dqt(streamjpeg_decoder *d, struct first_pass *f, int length) {
+    struct sj_reader *r = &f->reader;
+    length -= 2;
+    while (length > 0) {
+        int index = reader_byte(r);
+        if (index < 0) return sj_fail(d, CORRUPT, "DQT segment ends early");
+        int precision = index >> 4, slot = index & 15;
+        if (slot > 3 || precision > 1)
+            return sj_fail(d, CORRUPT, "DQT defines table %d of precision %d", slot, precision);
+        int size = 1 + 64 * (precision + 1);
+        if (length < size) return sj_fail(d, CORRUPT, "DQT segment ends early");
+        for (int i = 0; i < 64; i++) {
+            int q = precision ? reader_u16(r) : reader_byte(r);
+            if (q < 0) return sj_fail(d, CORRUPT, "DQT segment ends early");
+            f->quant[slot][natural_order[i]] = (uint16_t)q;
+        }
+        f->quant_defined[slot] = 1;
+        length -= size;
+    }
+    if (length != 0) return sj_fail(d, CORRUPT, "DQT segment length is wrong");
+    return STREAMJPEG_OK;
+}
+
+static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int length) {
+    struct sj_reader *r = &f->reader;
+    if (f->frame_seen) return sj_fail(d, CORRUPT, "a second frame header (SOF)");
+    f->frame_seen = 1;
+    d->progressive = marker == 0xC2;
+    int precision = reader_byte(r);
+    d->height = reader_u16(r);
+    d->width = reader_u16(r);
+    d->count = reader_byte(r);
+    if (d->count < 0 || d->width < 0 || d->height < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
+    if (precision != 8)
+        return sj_fail(d, CORRUPT, "%d-bit samples are not supported (only 8-bit)", precision);
+    if (d->height == 0) return sj_fail(d, CORRUPT, "height 0 (a DNL marker) is not supported");
+    if (d->width == 0) return sj_fail(d, CORRUPT, "width 0 in the frame header");
+    if (d->width > 65500 || d->height > 65500)
+        return sj_fail(d, CORRUPT, "%dx%d is over JPEG's 65500 limit", d->width, d->height);
+    if (d->count != 1 && d->count != 3 && d->count != 4)
+        return sj_fail(d, CORRUPT, "%d components (supported: 1, 3, 4)", d->count);
+    if (length != 8 + 3 * d->count) return sj_fail(d, CORRUPT, "SOF segment length is wrong");
+    d->hmax = d->vmax = 1;
+    for (int c = 0; c < d->count; c++) {
+        struct sj_component *comp = &d->component[c];
+        comp->id = reader_byte(r);
+        int sampling = reader_byte(r);
+        comp->tq = reader_byte(r);
+        if (comp->tq < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
+        comp->h = sampling >> 4;
+        comp->v = sampling & 15;
+        if (comp->h < 1 || comp->h > 4 || comp->v < 1 || comp->v > 4 || comp->tq > 3)
+            return sj_fail(d, CORRUPT, "component %d has sampling %dx%d, table %d", c, comp->h, comp->v, comp->tq);
+        for (int o = 0; o < c; o++)
+            if (d->component[o].id == comp->id)
+                return sj_fail(d, CORRUPT, "two components with id %d", comp->id);
+        if (comp->h > d->hmax) d->hmax = comp->h;
+        if (comp->v > d->vmax) d->vmax = comp->v;
+    }
+    d->mcus_wide = (d->width + 8 * d->hmax - 1) / (8 * d->hmax);
+    d->mcu_rows = (d->height + 8 * d->vmax - 1) / (8 * d->vmax);
+    for (int c = 0; c < d->count; c++) {
+        struct sj_component *comp = &d->component[c];
+        // The component's size: ceil(image size x sampling / maximum sampling), in blocks.
+        long cw = ((long)d->width * comp->h + d->hmax - 1) / d->hmax;
+        long ch = ((long)d->height * comp->v + d->vmax - 1) / d->vmax;
+        comp->blocks_wide = (int)((cw + 7) / 8);
+        comp->blocks_high = (int)((ch + 7) / 8);
+        comp->row_blocks = d->mcus_wide * comp->h;
+    }
+    return STREAMJPEG_OK;
+}
+
+// Checks a scan's parameters as libjpeg does (its warnings are errors here, as in CJPEGCodec).
+static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct sj_scan *s) {
+    int n = d->scan_count + 1;
+    if (!d->progressive) {
+        if (s->ss != 0 || s->se != 63 || s->ah != 0 || s->al != 0)
+            return sj_fail(d, CORRUPT, "scan %d of a sequential file has progressive parameters", n);
+        return STREAMJPEG_OK;
+    }
+    int dc = s->ss == 0;
+    int bad = dc ? s->se != 0 : (s->ss > s->se || s->se > 63 || s->count != 1);
+    if (s->ah != 0 && s->al != s->ah - 1) bad = 1;
+    if (s->al > 13) bad = 1;
+    if (bad)
+        return sj_fail(d, CORRUPT, "scan %d: invalid progressive parameters Ss=%d Se=%d Ah=%d Al=%d",
+                       n, s->ss, s->se, s->ah, s->al);
+    for (int i = 0; i < s->count; i++) {
+        int *bits = f->coef_bits[s->component[i]];
+        if (!dc && bits[0] < 0)
+            return sj_fail(d, CORRUPT, "scan %d: AC coefficients before the DC scan", n);
+        for (int k = s->ss; k <= s->se; k++) {
+            int expected = bits[k] < 0 ? 0 : bits[k];
+            if (s->ah != expected)
+                return sj_fail(d, CORRUPT, "scan %d: refines coefficient %d from bit %d, expected %d",
+                               n, k, s->ah, expected);
+            bits[k] = s->al;
+        }
+    }
+    return STREAMJPEG_OK;
+}
+
+static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
+    struct sj_reader *r = &f->reader;
+    if (!f->frame_seen) return sj_fail(d, CORRUPT, "a scan (SOS) before the frame header (SOF)");
+    if (d->scan_count >= STREAMJPEG_MAX_SCANS)
+        return sj_fail(d, CORRUPT, "more than %d scans (the cap: each scan costs a cursor)",
+                       STREAMJPEG_MAX_SCANS);
+    struct sj_scan s;
+    memset(&s, 0, sizeof s);
+    s.count = reader_byte(r);
+    if (s.count < 1 || s.count > 4 || length != 6 + 2 * s.count)
+        return sj_fail(d, CORRUPT, "scan %d has a corrupt header", d->scan_count + 1);
+    int blocks = 0;
+    for (int i = 0; i < s.count; i++) {
+        int id = reader_byte(r), tables = reader_byte(r);
+        if (tables < 0) return sj_fail(d, CORRUPT, "SOS segment ends early");
+        int c = 0;
+        while (c < d->count && d->component[c].id != id) c++;
+        if (c == d->count)
+            return sj_fail(d, CORRUPT, "scan %d names component id %d, not in the frame", d->scan_count + 1, id);
+        for (int o = 0; o < i; o++)
+            if (s.component[o] == c)
+                return sj_fail(d, CORRUPT, "scan %d names component id %d twice", d->scan_count + 1, id);
+        s.component[i] = c;
+        s.dc_table[i] = tables >> 4;  // slots for now, pool indexes below
+        s.ac_table[i] = tables & 15;
+        blocks += s.count == 1 ? 1 : d->component[c].h * d->component[c].v;
+    }
+    if (blocks > 10) return sj_fail(d, CORRUPT, "scan %d has %d blocks an MCU (at most 10)", d->scan_count + 1, blocks);
+    int ss = reader_byte(r), se = reader_byte(r), a = reader_byte(r);
+    if (a < 0) return sj_fail(d, CORRUPT, "SOS segment ends early");
+    s.ss = ss;
+    s.se = se;
+    s.ah = a >> 4;
+    s.al = a & 15;
+    int status = check_scan(d, f, &s);
+    if (status != STREAMJPEG_OK) return status;
+    // Tables: those in force now, each scan its own (the pool shares identical content).
+    for (int i = 0; i < s.count; i++) {
+        int needs_dc = s.ss == 0 && s.ah == 0;
+        int needs_ac = s.se > 0;
+        int slots[2] = {s.dc_table[i], s.ac_table[i]};
+        s.dc_table[i] = s.ac_table[i] = -1;
+        for (int class = 0; class < 2; class++) {
+            if (!(class == 0 ? needs_dc : needs_ac)) continue;
+            if (slots[class] > 3 || !f->huffman[class][slots[class]].defined)
+                return sj_fail(d, CORRUPT, "scan %d uses %s Huffman table %d, which no DHT defined",
+                               d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
+            int index = pool_index_for(d, &f->huffman[class][slots[class]], class == 0);
+            if (index == -2) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for Huffman tables");
+            if (index < 0) return sj_fail(d, CORRUPT, "scan %d: %s Huffman table %d is corrupt",
+                                          d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
+            if (class == 0) s.dc_table[i] = index;
+            else s.ac_table[i] = index;
+        }
+        struct sj_component *comp = &d->component[s.component[i]];
+        if (!comp->quant_latched) {  // libjpeg latches a component's table at its first scan
+            if (!f->quant_defined[comp->tq])
+                return sj_fail(d, CORRUPT, "component %d uses quantization table %d, no DQT defined",
+                               s.component[i], comp->tq);
+            memcpy(comp->quant, f->quant[comp->tq], sizeof comp->quant);
+            comp->quant_latched = 1;
+        }
+    }
+    s.restart_interval = f->restart_interval;
+    s.data_offset = reader_offset(r);
+    struct sj_scan *grown = realloc(d->scans, (size_t)(d->scan_count + 1) * sizeof *grown);
+    if (grown == NULL) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the scan list");
+    d->scans = grown;
+    d->scans[d->scan_count++] = s;
+    return STREAMJPEG_OK;
+}
+
+// Skips a scan's entropy data; returns the marker that ends it, or -1 with the failure set.
+static int skip_entropy_data(streamjpeg_decoder *d, struct first_pass *f) {
+    struct sj_reader *r = &f->reader;
+    for (;;) {
+        // Jump to the next 0xFF in the buffer: entropy data is most of the file.
+        const uint8_t *ff = memchr(r->buf + r->at, 0xFF, r->length - r->at);
+        r->at = ff != NULL ? (size_t)(ff - r->buf) : r->length;
+        int b = reader_byte(r);
+        if (b < 0) break;
+        if (b != 0xFF) continue;
+        do b = reader_byte(r);
+        while (b == 0xFF);
+        if (b < 0) break;
+        if (b == 0 || (b >= 0xD0 && b <= 0xD7)) continue;  // a stuffed 0xFF, a restart marker
+        return b;
+    }
+    if (r->failed) sj_fail(d, STREAMJPEG_IO, "cannot read the input: %s", strerror(errno));
+    else sj_fail(d, CORRUPT, "the file ends inside the entropy data of scan %d (at byte %llu), "
+                 "before the end-of-image marker", d->scan_count, (unsigned long long)reader_offset(r));
+    return -1;
+}
+
+static int skip_segment(streamjpeg_decoder *d, struct first_pass *f, int length) {
+    for (int i = 2; i < length; i++)
+        if (reader_byte(&f->reader) < 0) return sj_fail(d, CORRUPT, "a marker segment ends early");
+    return STREAMJPEG_OK;
+}
+
+static int read_app(streamjpeg_decoder *d, struct first_pass *f, int marker, int length) {
+    uint8_t head[12] = {0};
+    int n = length - 2 < 12 ? length - 2 : 12;
+    for (int i = 0; i < n; i++) {
+        int b = reader_byte(&f->reader);
+        if (b < 0) return sj_fail(d, CORRUPT, "a marker segment ends early");
+        head[i] = (uint8_t)b;
+    }
+    if (marker == 0xE0 && n >= 5 && memcmp(head, "JFIF\0", 5) == 0) f->jfif_seen = 1;
+    if (marker == 0xEE && n >= 12 && memcmp(head, "Adobe", 5) == 0) {
+        d->adobe_seen = 1;
+        f->adobe_transform = head[11];
+    }
+    return skip_segment(d, f, length - n);
+}
+
+// The colour space as libjpeg's default_decompress_parms infers it.
+static void infer_color(streamjpeg_decoder *d, const struct first_pass *f) {
+    if (d->count == 1) {
+        d->color = SJ_GRAY;
+    } else if (d->count == 3) {
+        if (f->jfif_seen) d->color = SJ_YCC;
+        else if (d->adobe_seen) d->color = f->adobe_transform == 0 ? SJ_RGB : SJ_YCC;
+        else if (d->component[0].id == 'R' && d->component[1].id == 'G' && d->component[2].id == 'B') d->color = SJ_RGB;
+        else d->color = SJ_YCC;
+    } else {
+        d->color = d->adobe_seen && f->adobe_transform != 0 ? SJ_YCCK : SJ_CMYK;
+    }
+}
+
+// The next marker: 0xFF (fill bytes allowed) then its code. Anything else is an error.
+static int next_marker(streamjpeg_decoder *d, struct first_pass *f) {
+    int b = reader_byte(&f->reader);
+    if (b != 0xFF) {
+        if (b < 0) sj_fail(d, CORRUPT, "the file ends at byte %llu before the end-of-image marker",
+                           (unsigned long long)reader_offset(&f->reader));
+        else sj_fail(d, CORRUPT, "byte %llu: 0x%02X where a marker should be",
+                     (unsigned long long)reader_offset(&f->reader) - 1, b);
+        return -1;
+    }
+    do b = reader_byte(&f->reader);
+    while (b == 0xFF);
+    if (b < 0) sj_fail(d, CORRUPT, "the file ends inside a marker");
+    return b;
+}
+
+static int first_pass(streamjpeg_decoder *d) {
+    struct first_pass *f = calloc(1, sizeof *f);
+    if (f == NULL) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory");
+    int status = STREAMJPEG_OK;
+    if (!reader_init(&f->reader, &d->source, 0, 4096)) {
+        free(f);
+        return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory");
+    }
+    memset(f->coef_bits, 0xFF, sizeof f->coef_bits);  // -1: no scan yet
+    if (reader_byte(&f->reader) != 0xFF || reader_byte(&f->reader) != 0xD8) {
+        status = sj_fail(d, STREAMJPEG_NOT_JPEG, "not a JPEG (no SOI marker)");
+        goto done;
+    }
+    int marker = next_marker(d, f);
+    for (;;) {
+        if (marker < 0) {  // next_marker or skip_entropy_data said why
+            status = f->reader.failed ? STREAMJPEG_IO : STREAMJPEG_DECODE_FAILED;
+            goto done;
+        }
+        if (marker == 0xD9) break;  // EOI
+        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
+            status = sj_fail(d, CORRUPT, "unexpected marker 0xFF%02X at byte %llu", marker,
+                             (unsigned long long)reader_offset(&f->reader) - 2);
+            goto done;
+        }
+        int length = reader_u16(&f->reader);
+        if (length < 2) {
+            status = sj_fail(d, CORRUPT, "marker 0xFF%02X: segment ends early or has length %d", marker, length);
+            goto done;
+        }
+        if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) status = read_sof(d, f, marker, length);
+        else if (marker == 0xC3) status = sj_fail(d, CORRUPT, "lossless JPEG (SOF3) is not supported");
+        else if (marker >= 0xC5 && marker <= 0xC7)
+            status = sj_fail(d, CORRUPT, "hierarchical JPEG (SOF%d) is not supported", marker - 0xC0);
+        else if ((marker >= 0xC9 && marker <= 0xCB) || (marker >= 0xCD && marker <= 0xCF) || marker == 0xCC)
+            status = sj_fail(d, CORRUPT, "arithmetic coding (marker 0xFF%02X) is not supported", marker);
+        else if (marker == 0xC4) status = read_dht(d, f, length);
+        else if (marker == 0xDB) status = read_dqt(d, f, length);
+        else if (marker == 0xDD) {
+            int interval = reader_u16(&f->reader);
+            if (length != 4 || interval < 0) status = sj_fail(d, CORRUPT, "DRI segment is corrupt");
+            else f->restart_interval = (unsigned)interval;
+        } else if (marker == 0xDC) status = sj_fail(d, CORRUPT, "a DNL marker is not supported");
+        else if (marker >= 0xE0 && marker <= 0xEF) status = read_app(d, f, marker, length);
+        else if (marker == 0xFE) status = skip_segment(d, f, length);
+        else if (marker == 0xDA) {
+            status = read_sos(d, f, length);
+            if (status != STREAMJPEG_OK) goto done;
+            marker = skip_entropy_data(d, f);
+            continue;
+        } else status = sj_fail(d, CORRUPT, "unknown marker 0xFF%02X", marker);
+        if (status != STREAMJPEG_OK) goto done;
+        marker = next_marker(d, f);
+    }
+    if (d->scan_count == 0) {
+        status = sj_fail(d, CORRUPT, "no scan before the end-of-image marker");
+        goto done;
+    }
+    infer_color(d, f);
+done:
+    reader_free(&f->reader);
+    free(f);
+    return status;
+}
+
+// MARK: Opening
+
+streamjpeg_decoder *streamjpeg_create(void) {
+    streamjpeg_decoder *d = calloc(1, sizeof *d);
+    if (d != NULL) d->source.fd = -1;
+    return d;
+}
+
+static void free_cursors(streamjpeg_decoder *d) {
+    if (d->cursors == NULL) return;
+    for (int i = 0; i < d->scan_count; i++) reader_free(&d->cursors[i].reader);
+    free(d->cursors);
+    d->cursors = NULL;
+}
+
+void streamjpeg_destroy(streamjpeg_decoder *d) {
+    if (d == NULL) return;
+    free_cursors(d);
+    for (int c = 0; c < 4; c++) {
+        free(d->component[c].row);
+        free(d->component[c].plane);
+        free(d->component[c].column);
+    }
+    free(d->scans);
+    free(d->tables);
+    if (d->owns_fd) close(d->source.fd);
+    free(d);
+}
+
+static int open_source(streamjpeg_decoder *d) {
+    int status = first_pass(d);
+    if (status != STREAMJPEG_OK) return status;
+    d->state = SJ_OPENED;
+    return STREAMJPEG_OK;
+}
+
+int streamjpeg_open_file(streamjpeg_decoder *d, const char *path) {
+    if (d->state != 0 || d->owns_fd) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decoder already opened");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return sj_fail(d, STREAMJPEG_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return sj_fail(d, STREAMJPEG_IO, "%s is not a regular file", path);
+    }
+    d->source.fd = fd;
+    d->owns_fd = 1;
+    d->source.size = (uint64_t)st.st_size;
+    if (st.st_size == 0) return sj_fail(d, STREAMJPEG_NOT_JPEG, "empty input");
+    return open_source(d);
+}
+
+int streamjpeg_open_memory(streamjpeg_decoder *d, const void *data, size_t size) {
+    if (d->state != 0 || d->owns_fd) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decoder already opened");
+    if (size == 0 || data == NULL) return sj_fail(d, STREAMJPEG_NOT_JPEG, "empty input");
+    d->source.memory = data;
+    d->source.size = size;
+    return open_source(d);
+}
+
+int streamjpeg_width(const streamjpeg_decoder *d) { return d->width; }
+int streamjpeg_height(const streamjpeg_decoder *d) { return d->height; }
+int streamjpeg_components(const streamjpeg_decoder *d) { return d->count; }
+int streamjpeg_scans(const streamjpeg_decoder *d) { return d->scan_count; }
+int streamjpeg_mcu_rows(const streamjpeg_decoder *d) { return d->mcu_rows; }
+const char *streamjpeg_message(const streamjpeg_decoder *d) { return d->message; }
+
+int streamjpeg_component_blocks(const streamjpeg_decoder *d, int component, int *blocks_wide, int *blocks_high) {
+    if (d->state != SJ_OPENED || component < 0 || component >= d->count) return STREAMJPEG_BAD_ARGUMENT;
+    *blocks_wide = d->component[component].blocks_wide;
+    *blocks_high = d->component[component].blocks_high;
+    return STREAMJPEG_OK;
+}
+
+// MARK: Cursors
+
+static int start_cursors(streamjpeg_decoder *d) {
+    for (int c = 0; c < d->count; c++) {
+        struct sj_component *comp = &d->component[c];
+        comp->row = malloc((size_t)comp->v * (size_t)comp->row_blocks * 64 * sizeof(int16_t));
+        if (comp->row == NULL) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for a row of coefficients");
+    }
+    d->cursors = calloc((size_t)d->scan_count, sizeof *d->cursors);
+    if (d->cursors == NULL) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the cursors");
+    // Read buffers: 4 KiB each, smaller when there are many scans (at most 1 MiB together).
+    size_t capacity = (size_t)(1 << 20) / (size_t)d->scan_count;
+    if (capacity > 4096) capacity = 4096;
+    if (capacity < 512) capacity = 512;
+    for (int i = 0; i < d->scan_count; i++) {
+        struct sj_cursor *cur = &d->cursors[i];
+        cur->scan = &d->scans[i];
+        cur->restarts_to_go = cur->scan->restart_interval;
+        if (!reader_init(&cur->reader, &d->source, cur->scan->data_offset, capacity)) {
+            free_cursors(d);
+            return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the cursors' buffers");
+        }
+    }
+    return STREAMJPEG_OK;
+}
+
+// Tops the bit buffer up to at least 57 bits. Past a marker (or the end) it feeds zeros and
+// counts them, so a cursor that reads into them is caught after its block.
+static void fill_bits(struct sj_cursor *c) {
+    while (c->bit_count <= 56) {
+        int byte = 0;
+        if (c->marker == 0) {
+            int b = reader_byte(&c->reader);
+            if (b == 0xFF) {
+                int next;
+                do next = reader_byte(&c->reader);
+                while (next == 0xFF);
+                if (next == 0) byte = 0xFF;
+                else c->marker = next < 0 ? -1 : next;
+            } else if (b < 0) {
+                c->marker = -1;
+            } else {
+                byte = b;
+            }
+        }
+        if (c->marker != 0) c->zero_bits += 8;
+        c->bits = (c->bits << 8) | (uint64_t)byte;
+        c->bit_count += 8;
+    }
+}
+
+static inline unsigned peek_bits(struct sj_cursor *c, int n) {
+    if (c->bit_count < n) fill_bits(c);
+    return (unsigned)(c->bits >> (c->bit_count - n)) & ((1u << n) - 1);
+}
+
+static inline unsigned get_bits(struct sj_cursor *c, int n) {
+    if (n == 0) return 0;
+    unsigned v = peek_bits(c, n);
+    c->bit_count -= n;
+    return v;
+}
+
+static inline int extend(unsigned v, int s) {
+    return s == 0 ? 0 : (v < (1u << (s - 1)) ? (int)v - (1 << s) + 1 : (int)v);
+}
+
+// A Huffman symbol, or -1 for a code no table holds.
+static inline int decode_symbol(struct sj_cursor *c, const struct sj_huffman *t) {
+    if (c->bit_count < 16) fill_bits(c);
+    unsigned look = (unsigned)(c->bits >> (c->bit_count - 9)) & 511;
+    unsigned entry = t->lookup[look];
+    if (entry != 0) {
+        c->bit_count -= (int)(entry >> 8);
+        return (int)(entry & 255);
+    }
+    int l = 9;
+    int32_t code = (int32_t)look;
+    while (l < 16 && code > t->maxcode[l]) {
+        l++;
+        code = (int32_t)((c->bits >> (c->bit_count - l)) & ((1u << l) - 1));
+    }
+    if (code > t->maxcode[l]) return -1;
+    c->bit_count -= l;
+    return t->values[code + t->valoffset[l]];
+}
+
+struct block_context {
+    streamjpeg_decoder *d;
+    struct sj_cursor *cursor;
+    int index;  // the component's place in the scan
+};
+
+static int bad_code(struct block_context *b) {
+    return sj_fail(b->d, STREAMJPEG_DECODE_FAILED, "scan %d: corrupt entropy data (a Huffman code no table holds)",
+                   (int)(b->cursor - b->d->cursors) + 1);
+}
+
+static int decode_sequential(struct block_context *b, int16_t *block) {
+    struct sj_cursor *c = b->cursor;
+    const struct sj_scan *s = c->scan;
+    const struct sj_huffman *dc = &b->d->tables[s->dc_table[b->index]];
+    const struct sj_huffman *ac = &b->d->tables[s->ac_table[b->index]];
+    int t = decode_symbol(c, dc);
+    if (t < 0) return bad_code(b);
+    int diff = extend(get_bits(c, t), t);
+    int value = (int)((unsigned)c->dc_predictor[b->index] + (unsigned)diff);
+    c->dc_predictor[b->index] = value;
+    block[0] = (int16_t)value;
+    for (int k = 1; k < 64; k++) {
+        int rs = decode_symbol(c, ac);
+        if (rs < 0) return bad_code(b);
+        int r = rs >> 4, sz = rs & 15;
+        if (sz) {
+            k += r;
+            block[natural_order[k]] = (int16_t)extend(get_bits(c, sz), sz);
+        } else {
+            if (r != 15) break;
+            k += 15;
+        }
+    }
+    return STREAMJPEG_OK;
+}
+
+static int decode_dc_first(struct block_context *b, int16_t *block) {
+    struct sj_cursor *c = b->cursor;
+    const struct sj_scan *s = c->scan;
+    int t = decode_symbol(c, &b->d->tables[s->dc_table[b->index]]);
+    if (t < 0) return bad_code(b);
+    int diff = extend(get_bits(c, t), t);
+    int value = (int)((unsigned)c->dc_predictor[b->index] + (unsigned)diff);
+    c->dc_predictor[b->index] = value;
+    block[0] = (int16_t)((unsigned)value << s->al);
+    return STREAMJPEG_OK;
+}
+
+static int decode_dc_refine(struct block_context *b, int16_t *block) {
+    if (get_bits(b->cursor, 1)) block[0] = (int16_t)(block[0] | (1 << b->cursor->scan->al));
+    return STREAMJPEG_OK;
+}
+
+static int decode_ac_first(struct block_context *b, int16_t *block) {
+    struct sj_cursor *c = b->cursor;
+    const struct sj_scan *s = c->scan;
+    if (c->eob_run > 0) {
+        c->eob_run--;
+        return STREAMJPEG_OK;
+    }
+    const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
+    for (int k = s->ss; k <= s->se; k++) {
+        int rs = decode_symbol(c, ac);
+        if (rs < 0) return bad_code(b);
+        int r = rs >> 4, sz = rs & 15;
+        if (sz) {
+            k += r;
+            block[natural_order[k]] = (int16_t)((unsigned)extend(get_bits(c, sz), sz) << s->al);
+        } else if (r == 15) {
+            k += 15;
+        } else {
+            c->eob_run = 1u << r;
+            if (r) c->eob_run += get_bits(c, r);
+            c->eob_run--;
+            break;
+        }
+    }
+    return STREAMJPEG_OK;
+}
+
+// A correction bit for a coefficient already non-zero: its magnitude grows by 1 << Al.
+static inline void refine(struct sj_cursor *c, int16_t *coef, int p1, int m1) {
+    if (get_bits(c, 1) && (*coef & p1) == 0) *coef = (int16_t)(*coef + (*coef >= 0 ? p1 : m1));
+}
+
+static int decode_ac_refine(struct block_context *b, int16_t *block) {
+    struct sj_cursor *c = b->cursor;
+    const struct sj_scan *s = c->scan;
+    int p1 = 1 << s->al, m1 = (int)((unsigned)-1 << s->al);
+    int k = s->ss;
+    if (c->eob_run == 0) {
+        const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
+        for (; k <= s->se; k++) {
+            int rs = decode_symbol(c, ac);
+            if (rs < 0) return bad_code(b);
+            int r = rs >> 4, sz = rs & 15, value = 0;
+            if (sz) {
+                if (sz != 1)
+                    return sj_fail(b->d, STREAMJPEG_DECODE_FAILED, "scan %d: corrupt refinement data",
+                                   (int)(c - b->d->cursors) + 1);
+                value = get_bits(c, 1) ? p1 : m1;
+            } else if (r != 15) {
+                c->eob_run = 1u << r;
+                if (r) c->eob_run += get_bits(c, r);
+                break;  // the rest of the block goes with the EOB run below
+            }
+            // Past the already non-zero coefficients (refining each) and r still-zero ones.
+            do {
+                int16_t *coef = &block[natural_order[k]];
+                if (*coef != 0) refine(c, coef, p1, m1);
+                else if (--r < 0) break;
+                k++;
+            } while (k <= s->se);
+            if (value) block[natural_order[k]] = (int16_t)value;
+        }
+    }
+    if (c->eob_run > 0) {
+        for (; k <= s->se; k++) {
+            int16_t *coef = &block[natural_order[k]];
+            if (*coef != 0) refine(c, coef, p1, m1);
+        }
+        c->eob_run--;
+    }
+    return STREAMJPEG_OK;
+}
+
+typedef int (*block_decoder)(struct block_context *, int16_t *);
+
+static block_decoder decoder_for(const streamjpeg_decoder *d, const struct sj_scan *s) {
+    if (!d->progressive) return decode_sequential;
+    if (s->ss == 0) return s->ah == 0 ? decode_dc_first : decode_dc_refine;
+    return s->ah == 0 ? decode_ac_first : decode_ac_refine;
+}
+
+// At a restart point: drop the bits left, expect RSTn, reset the predictors and EOB run.
+static int process_restart(streamjpeg_decoder *d, struct sj_cursor *c) {
+    c->bit_count = 0;
+    c->zero_bits = 0;
+    c->bits = 0;
+    int marker = c->marker;
+    if (marker == 0) {
+        int b = reader_byte(&c->reader);
+        if (b == 0xFF) {
+            do b = reader_byte(&c->reader);
+            while (b == 0xFF);
+            marker = b < 0 ? -1 : b;
+        } else {
+            marker = b < 0 ? -1 : 0x100 + b;  // data where the marker should be
+        }
+    }
+    if (marker != 0xD0 + (int)c->next_restart)
+        return sj_fail(d, CORRUPT, "scan %d: expected restart marker RST%u, found %s 0x%02X",
+                       (int)(c - d->cursors) + 1, c->next_restart, marker >= 0x100 ? "data byte" : "marker",
+                       marker < 0 ? 0 : marker & 0xFF);
+    c->marker = 0;
+    c->next_restart = (c->next_restart + 1) & 7;
+    c->restarts_to_go = c->scan->restart_interval;
+    c->eob_run = 0;
+    memset(c->dc_predictor, 0, sizeof c->dc_predictor);
+    return STREAMJPEG_OK;
+}
+
+// Before each MCU: a restart when the interval is done. After it: bits read past the data?
+static inline int before_mcu(streamjpeg_decoder *d, struct sj_cursor *c) {
+    if (c->scan->restart_interval == 0) return STREAMJPEG_OK;
+    if (c->restarts_to_go == 0) {
+        int status = process_restart(d, c);
+        if (status != STREAMJPEG_OK) return status;
+    }
+    c->restarts_to_go--;
+    return STREAMJPEG_OK;
+}
+
+static inline int after_mcu(streamjpeg_decoder *d, struct sj_cursor *c, int row) {
+    if (c->bit_count >= c->zero_bits) return STREAMJPEG_OK;
+    if (c->reader.failed) return sj_fail(d, STREAMJPEG_IO, "cannot read the input: %s", strerror(errno));
+    if (c->marker < 0)
+        return sj_fail(d, CORRUPT, "scan %d: the file ends inside its entropy data (MCU row %d)",
+                       (int)(c - d->cursors) + 1, row);
+    return sj_fail(d, CORRUPT, "scan %d: its entropy data ends early, at marker 0xFF%02X (MCU row %d)",
+                   (int)(c - d->cursors) + 1, c->marker, row);
+}
+
+static int cursor_decode_row(streamjpeg_decoder *d, struct sj_cursor *c, int row) {
+    const struct sj_scan *s = c->scan;
+    block_decoder decode = decoder_for(d, s);
+    struct block_context b = {d, c, 0};
+    int status;
+    if (s->count == 1) {  // non-interleaved: the component's own blocks, one an MCU
+        struct sj_component *comp = &d->component[s->component[0]];
+        int first = row * comp->v, last = first + comp->v;
+        if (last > comp->blocks_high) last = comp->blocks_high;
+        for (int by = first; by < last; by++) {
+            int16_t *blocks = comp->row + (size_t)(by - first) * (size_t)comp->row_blocks * 64;
+            for (int bx = 0; bx < comp->blocks_wide; bx++) {
+                if ((status = before_mcu(d, c)) != STREAMJPEG_OK) return status;
+                if ((status = decode(&b, blocks + (size_t)bx * 64)) != STREAMJPEG_OK) return status;
+                if ((status = after_mcu(d, c, row)) != STREAMJPEG_OK) return status;
+            }
+        }
+        return STREAMJPEG_OK;
+    }
+    for (int m = 0; m < d->mcus_wide; m++) {  // interleaved: whole MCUs
+        if ((status = before_mcu(d, c)) != STREAMJPEG_OK) return status;
+        for (int i = 0; i < s->count; i++) {
+            struct sj_component *comp = &d->component[s->component[i]];
+            b.index = i;
+            for (int y = 0; y < comp->v; y++)
+                for (int x = 0; x < comp->h; x++) {
+                    size_t at = ((size_t)y * (size_t)comp->row_blocks + (size_t)(m * comp->h + x)) * 64;
+                    if ((status = decode(&b, comp->row + at)) != STREAMJPEG_OK) return status;
+                }
+        }
+        if ((status = after_mcu(d, c, row)) != STREAMJPEG_OK) return status;
+    }
+    return STREAMJPEG_OK;
+}
+
+int streamjpeg_decode_row(streamjpeg_decoder *d) {
+    if (d->state != SJ_OPENED)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decode_row on a decoder not opened or failed");
+    if (d->next_row >= d->mcu_rows) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decode_row past the last MCU row");
+    if (d->cursors == NULL) {
+        int status = start_cursors(d);
+        if (status != STREAMJPEG_OK) return status;
+    }
+    for (int c = 0; c < d->count; c++) {
+        struct sj_component *comp = &d->component[c];
+        memset(comp->row, 0, (size_t)comp->v * (size_t)comp->row_blocks * 64 * sizeof(int16_t));
+    }
+    for (int i = 0; i < d->scan_count; i++) {
+        int status = cursor_decode_row(d, &d->cursors[i], d->next_row);
+        if (status != STREAMJPEG_OK) return status;
+    }
+    d->next_row++;
+    return STREAMJPEG_OK;
+}
+
+int streamjpeg_row_coefficients(streamjpeg_decoder *d, int component, int16_t *dst, size_t dst_count, int *rows) {
+    if (d->state != SJ_OPENED || d->next_row == 0 || component < 0 || component >= d->count)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "row_coefficients before decode_row, or no such component");
+    struct sj_component *comp = &d->component[component];
+    int first = (d->next_row - 1) * comp->v, count = comp->v;
+    if (first + count > comp->blocks_high) count = comp->blocks_high - first;
+    if (count < 0) count = 0;
+    size_t row = (size_t)comp->blocks_wide * 64;
+    if (dst_count < (size_t)count * row) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "buffer too small for the row");
+    for (int y = 0; y < count; y++)
+        memcpy(dst + (size_t)y * row, comp->row + (size_t)y * (size_t)comp->row_blocks * 64, row * sizeof(int16_t));
+    *rows = count;
+    return STREAMJPEG_OK;
+}

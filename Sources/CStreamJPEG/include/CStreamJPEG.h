@@ -1,0 +1,72 @@
+#ifndef CSTREAMJPEG_H
+#define CSTREAMJPEG_H
+
+// A Huffman JPEG decoder that holds one row of MCUs, whatever the file's scan structure.
+//
+// libjpeg(-turbo) keeps every DCT coefficient of the image for a file with more than one scan
+// (progressive, or sequential with one scan a component). This decoder does not: a first pass
+// over the markers finds where each scan's entropy data starts and which tables and restart
+// interval are in force there; then one cursor a scan (its tables, bit position, EOB run, DC
+// predictors, restart count, and a small read buffer) and, for every MCU row, each cursor in
+// file order decodes its blocks of that row into one row of coefficients. A refinement scan
+// finds there what the earlier scans wrote. A baseline file is the one-scan case.
+//
+// The input is read in bounded chunks (pread on a descriptor, or copies out of a caller's
+// buffer), never whole. Errors are status codes with a message kept in the handle; nothing
+// here aborts or longjmps.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STREAMJPEG_OK 0
+#define STREAMJPEG_NOT_JPEG 1       // no SOI marker, or empty input
+#define STREAMJPEG_DECODE_FAILED 2  // corrupt, truncated or unsupported (arithmetic, 12-bit, lossless)
+#define STREAMJPEG_IO 4             // the file could not be opened or read
+#define STREAMJPEG_BAD_ARGUMENT 5   // wrong call order, buffer too small
+#define STREAMJPEG_NO_MEMORY 6
+
+// Each scan costs a cursor and its read buffer: files with more scans are refused. djpeg's
+// -maxscans is the same defence; libjpeg-turbo's TurboJPEG refuses past 500.
+#define STREAMJPEG_MAX_SCANS 1000
+
+typedef struct streamjpeg_decoder streamjpeg_decoder;
+
+streamjpeg_decoder *streamjpeg_create(void);  // NULL if out of memory
+void streamjpeg_destroy(streamjpeg_decoder *d);  // closes the file it opened, if any
+
+// Opens the input and runs the first pass (markers only). The memory buffer must stay valid
+// and unchanged until destroy; it is read, never copied whole.
+int streamjpeg_open_file(streamjpeg_decoder *d, const char *path);
+int streamjpeg_open_memory(streamjpeg_decoder *d, const void *data, size_t size);
+
+int streamjpeg_width(const streamjpeg_decoder *d);
+int streamjpeg_height(const streamjpeg_decoder *d);
+int streamjpeg_components(const streamjpeg_decoder *d);
+int streamjpeg_scans(const streamjpeg_decoder *d);
+int streamjpeg_mcu_rows(const streamjpeg_decoder *d);
+
+// MARK: Coefficients (the test hook)
+// The component's size in blocks (ceil(component width / 8) x ceil(component height / 8)).
+int streamjpeg_component_blocks(const streamjpeg_decoder *d, int component, int *blocks_wide,
+                                int *blocks_high);
+// Decodes the next MCU row's coefficients with every scan's cursor, in file order.
+int streamjpeg_decode_row(streamjpeg_decoder *d);
+// Copies the component's block rows of the MCU row just decoded (those inside the component),
+// blocks_wide blocks each, 64 coefficients a block in natural order, quantized, as
+// jpeg_read_coefficients gives them. *rows is how many block rows were copied.
+int streamjpeg_row_coefficients(streamjpeg_decoder *d, int component, int16_t *dst, size_t dst_count,
+                                int *rows);
+
+// MARK: Rendering
+// Chooses the output size: the long side max_pixel (never more than the image's), aspect kept,
+// and the DCT scale M/8, the smallest whose output is at least that size.
+int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_width, int *output_height,
+                          int *scale_numerator);
+// Decodes every row (from the first if nothing was decoded yet), IDCT at M/8, upsamples chroma,
+// converts to RGB (YCCK and CMYK as CJPEGCodec does) and area-averages into dst, 8-bit RGBA.
+int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size);
+
+// The message of the last error, "" if none. Owned by the handle.
+const char *streamjpeg_message(const streamjpeg_decoder *d);
+
+#endif

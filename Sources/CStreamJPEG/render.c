@@ -1,0 +1,289 @@
+// From a row of coefficients to output pixels: scaled IDCT, chroma upsampling, colour
+// conversion, and an area-averaging resampler that holds two output rows.
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// cosines[M - 1][x][u] = C(u) cos((2x + 1) u pi / 2M) / 2, C(0) = 1/sqrt(2): an M-point IDCT of
+// the block's first M coefficients, normalised as the 8-point one (its DC gives the block mean).
+static float cosines[8][8][8];
+
+static void make_cosines(void) {
+    static int made;
+    if (made) return;
+    for (int m = 1; m <= 8; m++)
+        for (int x = 0; x < m; x++)
+            for (int u = 0; u < m; u++)
+                cosines[m - 1][x][u] =
+                    (float)((u == 0 ? M_SQRT1_2 : 1.0) * cos((2 * x + 1) * u * M_PI / (2.0 * m)) / 2.0);
+    made = 1;
+}
+
+static inline uint8_t clamp_sample(float v) {
+    if (v <= 0) return 0;
+    if (v >= 255) return 255;
+    return (uint8_t)(v + 0.5f);
+}
+
+// IDCT of one block to mh x mv samples (mh, mv in 1...8), dequantizing as it goes.
+static void idct_block(const int16_t *coef, const uint16_t *quant, int mh, int mv, uint8_t *out, size_t stride) {
+    float work[8][8];  // [v][x]: rows transformed
+    const float (*ch)[8] = cosines[mh - 1], (*cv)[8] = cosines[mv - 1];
+    for (int v = 0; v < mv; v++) {
+        float g[8];
+        int any = 0;
+        for (int u = 0; u < mh; u++) {
+            g[u] = (float)coef[v * 8 + u] * (float)quant[v * 8 + u];
+            any |= coef[v * 8 + u];
+        }
+        for (int x = 0; x < mh; x++) {
+            float sum = 0;
+            if (any)
+                for (int u = 0; u < mh; u++) sum += ch[x][u] * g[u];
+            work[v][x] = sum;
+        }
+    }
+    for (int y = 0; y < mv; y++) {
+        for (int x = 0; x < mh; x++) {
+            float sum = 0;
+            for (int v = 0; v < mv; v++) sum += cv[y][v] * work[v][x];
+            out[(size_t)y * stride + (size_t)x] = clamp_sample(sum + 128.0f);
+        }
+    }
+}
+
+int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_width, int *output_height,
+                          int *scale_numerator) {
+    if (d->state != SJ_OPENED || max_pixel < 1)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "set_output before open, or max_pixel < 1");
+    int width = d->width, height = d->height;
+    if (width > max_pixel || height > max_pixel) {  // never upscaled
+        if (width >= height) {
+            height = (int)((double)height * max_pixel / width + 0.5);
+            width = max_pixel;
+        } else {
+            width = (int)((double)width * max_pixel / height + 0.5);
+            height = max_pixel;
+        }
+        if (width < 1) width = 1;
+        if (height < 1) height = 1;
+    }
+    int m = 1;
+    while (m < 8 && (((long)d->width * m + 7) / 8 < width || ((long)d->height * m + 7) / 8 < height)) m++;
+    d->out_width = width;
+    d->out_height = height;
+    d->scale = m;
+    *output_width = width;
+    *output_height = height;
+    *scale_numerator = m;
+    return STREAMJPEG_OK;
+}
+
+// MARK: The resampler
+
+struct resampler {
+    int source_width, source_height, width, height;
+    int *x_target;       // source column -> first output column it covers
+    float *x_weight;     // its share of that column (the rest goes to the next), in output units
+    double *row[2];      // output rows being summed: [0] the current, [1] the next
+    double *scratch;     // one source row, averaged across
+    int next_source_row;
+    uint8_t *dst;
+};
+
+static int resampler_init(struct resampler *r, int sw, int sh, int w, int h, uint8_t *dst) {
+    memset(r, 0, sizeof *r);
+    r->source_width = sw;
+    r->source_height = sh;
+    r->width = w;
+    r->height = h;
+    r->dst = dst;
+    r->x_target = malloc((size_t)sw * sizeof *r->x_target);
+    r->x_weight = malloc((size_t)sw * sizeof *r->x_weight);
+    r->row[0] = calloc((size_t)w * 3, sizeof(double));
+    r->row[1] = calloc((size_t)w * 3, sizeof(double));
+    r->scratch = malloc((size_t)w * 3 * sizeof(double));
+    if (!r->x_target || !r->x_weight || !r->row[0] || !r->row[1] || !r->scratch) return 0;
+    // Source column x spans [x w, (x + 1) w) in units of 1/sw of an output column: at most two columns.
+    for (int x = 0; x < sw; x++) {
+        long a = (long)x * w, b = a + w, target = a / sw, boundary = (target + 1) * (long)sw;
+        r->x_target[x] = (int)target;
+        r->x_weight[x] = (float)((b <= boundary ? b - a : boundary - a)) / (float)w;
+    }
+    return 1;
+}
+
+static void resampler_free(struct resampler *r) {
+    free(r->x_target);
+    free(r->x_weight);
+    free(r->row[0]);
+    free(r->row[1]);
+    free(r->scratch);
+}
+
+static void emit_row(struct resampler *r, int y) {
+    // Each output pixel gathered (sw / w) x (sh / h) source pixels' worth of weight.
+    double scale = ((double)r->width / r->source_width) * ((double)r->height / r->source_height);
+    uint8_t *out = r->dst + (size_t)y * (size_t)r->width * 4;
+    const double *acc = r->row[0];
+    for (int x = 0; x < r->width; x++) {
+        for (int c = 0; c < 3; c++) {
+            double v = acc[x * 3 + c] * scale;
+            out[x * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
+        }
+        out[x * 4 + 3] = 255;
+    }
+    double *done = r->row[0];
+    r->row[0] = r->row[1];
+    r->row[1] = done;
+    memset(done, 0, (size_t)r->width * 3 * sizeof(double));
+}
+
+static void add_row(struct resampler *r, double *acc, double weight) {
+    for (int i = 0; i < r->width * 3; i++) acc[i] += weight * r->scratch[i];
+}
+
+// Takes the next source row (RGB, source_width pixels).
+static void resampler_push(struct resampler *r, const uint8_t *rgb) {
+    int sw = r->source_width, w = r->width;
+    memset(r->scratch, 0, (size_t)w * 3 * sizeof(double));
+    for (int x = 0; x < sw; x++) {
+        int t = r->x_target[x];
+        double w0 = r->x_weight[x], w1 = 1.0 - w0;
+        double *s = r->scratch + t * 3;
+        const uint8_t *p = rgb + x * 3;
+        s[0] += w0 * p[0];
+        s[1] += w0 * p[1];
+        s[2] += w0 * p[2];
+        if (w1 > 1e-9 && t + 1 < w) {
+            s[3] += w1 * p[0];
+            s[4] += w1 * p[1];
+            s[5] += w1 * p[2];
+        }
+    }
+    long y = r->next_source_row++, h = r->height, sh = r->source_height;
+    long a = y * h, b = a + h, target = a / sh, boundary = (target + 1) * sh;
+    if (b <= boundary) {
+        add_row(r, r->row[0], (double)(b - a) / h);
+        if (b == boundary) emit_row(r, (int)target);
+    } else {
+        add_row(r, r->row[0], (double)(boundary - a) / h);
+        emit_row(r, (int)target);
+        add_row(r, r->row[0], (double)(b - boundary) / h);
+    }
+}
+
+// MARK: Colour
+
+static inline void ycc_to_rgb(int y, int cb, int cr, uint8_t *rgb) {
+    float fcb = (float)(cb - 128), fcr = (float)(cr - 128);
+    rgb[0] = clamp_sample((float)y + 1.402f * fcr);
+    rgb[1] = clamp_sample((float)y - 0.344136f * fcb - 0.714136f * fcr);
+    rgb[2] = clamp_sample((float)y + 1.772f * fcb);
+}
+
+// CMYK to RGB as CJPEGCodec does: with an Adobe marker, CMYK is stored inverted (255 = no ink).
+static inline void cmyk_to_rgb(int c, int m, int y, int k, int inverted, uint8_t *rgb) {
+    if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+    rgb[0] = (uint8_t)((c * k + 127) / 255);
+    rgb[1] = (uint8_t)((m * k + 127) / 255);
+    rgb[2] = (uint8_t)((y * k + 127) / 255);
+}
+
+static void convert_row(const streamjpeg_decoder *d, const uint8_t *const *samples, int width, uint8_t *rgb) {
+    const int *col[4];
+    for (int c = 0; c < d->count; c++) col[c] = d->component[c].column;
+    for (int x = 0; x < width; x++, rgb += 3) {
+        switch (d->color) {
+        case SJ_GRAY:
+            rgb[0] = rgb[1] = rgb[2] = samples[0][col[0][x]];
+            break;
+        case SJ_RGB:
+            for (int c = 0; c < 3; c++) rgb[c] = samples[c][col[c][x]];
+            break;
+        case SJ_YCC:
+            ycc_to_rgb(samples[0][col[0][x]], samples[1][col[1][x]], samples[2][col[2][x]], rgb);
+            break;
+        case SJ_CMYK:
+            cmyk_to_rgb(samples[0][col[0][x]], samples[1][col[1][x]], samples[2][col[2][x]], samples[3][col[3][x]],
+                        d->adobe_seen, rgb);
+            break;
+        default: {  // YCCK: libjpeg turns YCC into inverted CMY, K as it is
+            uint8_t cmy[3];
+            ycc_to_rgb(samples[0][col[0][x]], samples[1][col[1][x]], samples[2][col[2][x]], cmy);
+            cmyk_to_rgb(255 - cmy[0], 255 - cmy[1], 255 - cmy[2], samples[3][col[3][x]], d->adobe_seen, rgb);
+        }
+        }
+    }
+}
+
+// MARK: Rendering
+
+static int prepare_planes(streamjpeg_decoder *d, int scaled_width) {
+    int m = d->scale;
+    for (int c = 0; c < d->count; c++) {
+        struct sj_component *comp = &d->component[c];
+        // A subsampled component's IDCT makes more samples a block, up to 8, instead of upsampling.
+        int sh = m * d->hmax / comp->h, sv = m * d->vmax / comp->v;
+        comp->scale_h = d->hmax % comp->h == 0 && sh <= 8 ? sh : m;
+        comp->scale_v = d->vmax % comp->v == 0 && sv <= 8 ? sv : m;
+        size_t width = (size_t)comp->row_blocks * (size_t)comp->scale_h;
+        comp->plane = malloc(width * (size_t)comp->v * (size_t)comp->scale_v);
+        comp->column = malloc((size_t)scaled_width * sizeof *comp->column);
+        if (comp->plane == NULL || comp->column == NULL) return 0;
+        for (int x = 0; x < scaled_width; x++)
+            comp->column[x] = (int)((long)x * comp->h * comp->scale_h / ((long)d->hmax * m));
+    }
+    return 1;
+}
+
+static void idct_row(streamjpeg_decoder *d) {
+    for (int c = 0; c < d->count; c++) {
+        struct sj_component *comp = &d->component[c];
+        size_t stride = (size_t)comp->row_blocks * (size_t)comp->scale_h;
+        for (int by = 0; by < comp->v; by++)
+            for (int bx = 0; bx < comp->row_blocks; bx++) {
+                const int16_t *coef = comp->row + ((size_t)by * (size_t)comp->row_blocks + (size_t)bx) * 64;
+                uint8_t *out = comp->plane + (size_t)by * comp->scale_v * stride + (size_t)bx * comp->scale_h;
+                idct_block(coef, comp->quant, comp->scale_h, comp->scale_v, out, stride);
+            }
+    }
+}
+
+int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size) {
+    if (d->state != SJ_OPENED || d->scale == 0 || d->next_row != 0)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "render before set_output, or after rows were decoded");
+    if (dst_size < (size_t)d->out_width * (size_t)d->out_height * 4)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "output buffer too small");
+    make_cosines();
+    int m = d->scale;
+    int sw = (int)(((long)d->width * m + 7) / 8), sh = (int)(((long)d->height * m + 7) / 8);
+    struct resampler r;
+    uint8_t *rgb = malloc((size_t)sw * 3);
+    int status = STREAMJPEG_OK;
+    if (!resampler_init(&r, sw, sh, d->out_width, d->out_height, dst) || rgb == NULL || !prepare_planes(d, sw)) {
+        status = sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the working rows");
+        goto done;
+    }
+    int band = d->vmax * m;  // scaled rows an MCU row makes
+    for (int row = 0; row < d->mcu_rows; row++) {
+        if ((status = streamjpeg_decode_row(d)) != STREAMJPEG_OK) goto done;
+        idct_row(d);
+        for (int ly = 0; ly < band && row * band + ly < sh; ly++) {
+            const uint8_t *samples[4];
+            for (int c = 0; c < d->count; c++) {
+                const struct sj_component *comp = &d->component[c];
+                int plane_row = (int)((long)ly * comp->v * comp->scale_v / band);
+                samples[c] = comp->plane + (size_t)plane_row * (size_t)comp->row_blocks * (size_t)comp->scale_h;
+            }
+            convert_row(d, samples, sw, rgb);
+            resampler_push(&r, rgb);
+        }
+    }
+done:
+    resampler_free(&r);
+    free(rgb);
+    return status;
+}
