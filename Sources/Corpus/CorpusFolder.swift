@@ -33,7 +33,7 @@ package enum CorpusFolder {
         files += CorpusChartData.files(costs, renders: renders).map { ("charts/data/" + $0.name, $0.contents) }
         return try files.map { name, contents in
             let target = folder.appendingPathComponent(name)
-            try AtomicFile.write(contents, to: target)
+            try AtomicFile.writeInFolder(contents, to: target)
             return target
         }
     }

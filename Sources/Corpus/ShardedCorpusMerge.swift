@@ -52,13 +52,13 @@ package enum ShardedCorpusMerge {
         let ranked = rows.map(\.row)
         let rankingRender = CorpusRanking.rankingRender(renders) ?? .full
         let costs = CorpusRanking.rank(ranked, by: rankingRender)
-        try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder.directory.appendingPathComponent("corpus.csv"))
-        try AtomicFile.write(Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),
+        try AtomicFile.writeInFolder(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder.directory.appendingPathComponent("corpus.csv"))
+        try AtomicFile.writeInFolder(Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),
                              to: folder.directory.appendingPathComponent("corpus-summary.csv"))
         let charts = folder.directory.appendingPathComponent("charts/data", isDirectory: true)
         try FileManager.default.createDirectory(at: charts, withIntermediateDirectories: true)
         for file in CorpusChartData.files(costs, renders: renders) {
-            try AtomicFile.write(Data(file.contents.utf8), to: charts.appendingPathComponent(file.name))
+            try AtomicFile.writeInFolder(Data(file.contents.utf8), to: charts.appendingPathComponent(file.name))
         }
         return CorpusRanking.table(costs, renders: renders, rankedBy: rankingRender)
     }

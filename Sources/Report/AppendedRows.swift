@@ -27,7 +27,11 @@ package final class AppendedRows {
     private init(url: URL, header: String, keepRows: Bool) throws {
         self.url = url
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (keepRows ? 0 : O_TRUNC)
+        // A link in the run's folder is replaced, never appended through (what it showed is kept on resume).
+        do { try RunFolderLink.replace(at: url, keepingContent: keepRows) } catch {
+            throw Failure(description: String(describing: error))
+        }
+        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (keepRows ? 0 : O_TRUNC)
         descriptor = open(url.path, flags, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot open \(url.path): \(String(cString: strerror(errno)))") }
         var size = keepRows ? Self.completeLength(url) : 0

@@ -31,6 +31,19 @@ package enum AtomicFile {
         }
     }
 
+    /// Writes a file of a run's own folder (rows, summaries, settings, shard and merge records): a
+    /// symlink there is replaced by the file, never written through, so a link placed in `--out`
+    /// cannot make a run write outside its folder. A path the user names (`--baseline`,
+    /// `--report-file`) goes through `write(_:to:)`, which follows links.
+    package static func writeInFolder(_ data: Data, to url: URL) throws {
+        try RunFolderLink.replace(at: url)
+        try write(data, to: url)
+    }
+
+    package static func writeInFolder(_ contents: String, to url: URL) throws {
+        try writeInFolder(Data(contents.utf8), to: url)
+    }
+
     /// The POSIX reason inside a Foundation error, when there is one ("No space left on device").
     static func reason(_ error: Error) -> String {
         let nsError = error as NSError

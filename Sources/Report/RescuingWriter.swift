@@ -30,7 +30,7 @@ package final class RescuingWriter {
             do {
                 return try files.map { file in
                     let url = folder.directory.appendingPathComponent(file.name)
-                    try AtomicFile.write(file.contents, to: url)
+                    try AtomicFile.writeInFolder(file.contents, to: url)
                     return url
                 }
             } catch {
@@ -42,7 +42,7 @@ package final class RescuingWriter {
             do {
                 return try files.map { file in
                     let url = rescueFolder.appendingPathComponent(file.name)
-                    try AtomicFile.write(file.contents, to: url)
+                    try AtomicFile.writeInFolder(file.contents, to: url)
                     return url
                 }
             } catch {

@@ -77,7 +77,7 @@ package struct ResultsWriter: ResultsFolder {
         if let sink {
             sink.write(files, final: final)
         } else {
-            for file in files { try AtomicFile.write(file.contents, to: directory.appendingPathComponent(file.name)) }
+            for file in files { try AtomicFile.writeInFolder(file.contents, to: directory.appendingPathComponent(file.name)) }
         }
     }
 }

@@ -92,7 +92,7 @@ package enum RunFiles {
         do {
             let keys = Set(trials.map(key))
             guard let kept = try HoldersCSV.keeping(text, runs: keys) else { return }
-            try AtomicFile.write(Data(kept.utf8), to: file)
+            try AtomicFile.writeInFolder(Data(kept.utf8), to: file)
         } catch {
             throw Failure(path: file.path, problem: String(describing: error))
         }

@@ -25,7 +25,7 @@ package struct RunSettings: Codable, Equatable, Sendable {
     package func write(into folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted]
-        try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
+        try AtomicFile.writeInFolder(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
 
     /// The recorded settings, nil when the folder has none; throws when the file is not readable as such.

@@ -99,7 +99,7 @@ package struct ShardRecord: Codable, Sendable, Equatable {
     package func write(in folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
+        try AtomicFile.writeInFolder(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
 
     package enum ReadError: Error, CustomStringConvertible {

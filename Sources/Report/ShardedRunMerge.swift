@@ -70,11 +70,11 @@ package enum ShardedRunMerge {
         // trials.csv once more, each row with the machine that measured it (before run_id, by name).
         var lines = [CSV.line(TrialsCSV.columns.map(\.name) + ["machine", TrialsCSV.runIDColumn])]
         lines += rows.map { row in CSV.line(TrialsCSV.columns.map { $0.value(row.result) } + [row.machine, folder.runID]) }
-        try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: writer.trialsCSV)
+        try AtomicFile.writeInFolder(Data((lines.joined(separator: "\n") + "\n").utf8), to: writer.trialsCSV)
         let shardLine = shards.map { "shard \($0.folder.record.shard) \($0.folder.record.machine)" }
             .joined(separator: ", ")
         let environment = shards.lazy.compactMap(\.environment).first ?? MachineEnvironment.describe()
-        try AtomicFile.write(Data((environment + "machines:      \(shardLine)\n").utf8), to: writer.environmentText)
+        try AtomicFile.writeInFolder(Data((environment + "machines:      \(shardLine)\n").utf8), to: writer.environmentText)
 
         // What `bench report` writes for one run's folder.
         let report = RunFolderReport(directory: folder.directory)

@@ -142,7 +142,7 @@ struct CorpusCommand: ParsableCommand {
                 if kept.count != earlier.count {
                     // Rewritten now, before rows are appended: a kill must not leave old and new rows of one key.
                     let text = CSV.line(CorpusCSV.header) + "\n" + kept.map(\.line).joined()
-                    do { try AtomicFile.write(Data(text.utf8), to: corpusFile) } catch {
+                    do { try AtomicFile.writeInFolder(Data(text.utf8), to: corpusFile) } catch {
                         throw BenchFailure(.cannotCreateOutput,
                                            "--resume: cannot rewrite \(corpusFile.path): \(error)").reported()
                     }

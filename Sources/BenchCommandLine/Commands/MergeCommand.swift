@@ -181,7 +181,7 @@ struct MergeRecord: Codable {
     func write(in folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
+        try AtomicFile.writeInFolder(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
 }
 
