@@ -31,7 +31,8 @@ package struct RowKeyCheck {
 
     /// Admits the row on `line`, or throws naming the line, its key and what it clashes with.
     package mutating func admit(_ fields: [String], line: Int) throws(KeyedRowError) {
-        let key = indices.map { $0 < fields.count ? fields[$0] : "" }
+        // A number is compared by its value, as the readers count it: "01" and "+1" are run 1.
+        let key = indices.map { $0 < fields.count ? (Int(fields[$0]).map(String.init) ?? fields[$0]) : "" }
         if let column = runIDIndex, column < fields.count {
             let id = fields[column]
             if let expected = runID, expected.id != id {

@@ -37,6 +37,25 @@ import Testing
         try text.write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// A copied row whose run is written another way ("01", "+1") is the same run: refused as a duplicate.
+    @Test func aRunNumberWrittenAnotherWayIsTheSameKey() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let first = try BenchProcess.run(["run"] + Self.tiny + ["--runs", "2", "--out", out.path])
+        try #require(first.status == 0, "\(first.standardError)")
+        let trials = out.appendingPathComponent("trials.csv")
+        let lines = try String(contentsOf: trials, encoding: .utf8).split(separator: "\n").map(String.init)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("trials.json"))
+        for written in ["01", "+1"] {
+            var copy = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            copy[3] = written
+            try ((lines + [copy.joined(separator: ",")]).joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
+            let report = try Self.report(out, in: folder)
+            #expect(report.status == 65 && report.standardError.contains(Self.repeated), "run \(written): \(report.standardError)")
+        }
+    }
+
     /// A trials.csv with a duplicated (cell, run) row is refused by report, compare and --resume,
     /// with trials.json beside it or not; so is a row of another run id.
     @Test func aDuplicatedOrForeignTrialsRowIsRefusedByEveryReader() throws {
