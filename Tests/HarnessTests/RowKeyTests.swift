@@ -229,9 +229,19 @@ import Testing
         let out = folder.appendingPathComponent("out")
         let run = try BenchProcess.run(["run"] + Self.tiny + ["--runs", "1", "--out", out.path])
         try #require(run.status == 0, "\(run.standardError)")
+        let report = try BenchProcess.run(["report", "--results", out.path])
+        try #require(report.status == 0, "\(report.standardError)")
         let settings = try Data(contentsOf: out.appendingPathComponent("settings.json"))
         let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: folder)
         let corpusRun = Self.corpusRun(corpus, out: out.path)
+
+        // merge writes a corpus folder: never over a run's either.
+        let shard = folder.appendingPathComponent("shard")
+        let sharded = try BenchProcess.run(Self.corpusRun(corpus, out: shard.path) + ["--shard", "1/1"])
+        try #require(sharded.status == 0, "\(sharded.standardError)")
+        let merged = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        #expect(merged.status == 73 && merged.standardError.contains("is a `bench run` folder"), "\(merged.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
 
         let refused = try BenchProcess.run(corpusRun)
         #expect(refused.status == 73, "\(refused.standardError)")
@@ -244,7 +254,8 @@ import Testing
 
         let replaced = try BenchProcess.run(corpusRun + ["--replace"])
         #expect(replaced.status == 0, "\(replaced.standardError)")
-        for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "environment.txt"] {
+        for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "environment.txt", "REPORT.md",
+                     "charts/data/article.dat"] {
             #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path),
                     "\(name) of the run is removed")
         }

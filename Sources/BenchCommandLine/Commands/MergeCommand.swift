@@ -132,6 +132,9 @@ struct MergeCommand: ParsableCommand {
         }
 
         let outputs = kind == .run ? RunCommand.outputFiles : [OutputFolder.File("corpus.csv"), OutputFolder.File("corpus-summary.csv")]
+        // A merged run shard is a run's folder, a merged corpus a corpus's: never written over another command's.
+        try FolderOwnership.claim(URL(fileURLWithPath: out, isDirectory: true), for: kind == .run ? "run" : "corpus",
+                                  replacing: replace)
         let folder = try RunCommand.openOutput(out, files: outputs + [OutputFolder.File(MergeRecord.fileName, replacesRows: false)], replacing: replace)
         do {
             switch kind {

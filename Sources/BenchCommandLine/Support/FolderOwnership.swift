@@ -16,6 +16,14 @@ enum FolderOwnership {
     /// Written by every measuring command (or by merge), removed with the owner's files.
     static let sharedFiles = [RunSettings.fileName, ShardRecord.fileName, MergeRecord.fileName]
 
+    /// What `bench report` and `make plots` add to a folder (its REPORT.md, chart data and charts):
+    /// the other command's too, removed with its files so that no chart of it is taken for this run's.
+    static var reportFiles: [String] {
+        let charts = ["article", "matrix", "timeline", "sweep", "holders", "encodings", "corpus", "scenario"]
+        return ["REPORT.md"] + charts.flatMap { ["charts/\($0).svg", "charts/\($0).png"] }
+            + (RunFolderReport.chartFileNames.union(["corpus.dat"])).sorted().map { "charts/data/\($0)" }
+    }
+
     /// The command whose folder `directory` is: settings.json's, else the one whose rows file is there.
     static func owner(of directory: URL) -> String? {
         if let recorded = try? RunSettings.read(from: directory) { return recorded.command }
@@ -28,7 +36,7 @@ enum FolderOwnership {
     /// first (every one, so that no file of it is left to be mistaken for this run's).
     static func claim(_ directory: URL, for command: String, replacing: Bool) throws {
         guard let owner = owner(of: directory), owner != command else { return }
-        let names = (files.first { $0.command == owner }?.names ?? []) + sharedFiles
+        let names = (files.first { $0.command == owner }?.names ?? []) + sharedFiles + reportFiles
         let present = names.filter { name in
             FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
         }
