@@ -16,6 +16,7 @@ package enum CorpusFolder {
 
     /// Writes the summary files; returns their URLs. Throws `CSVError` for a corpus.csv it cannot read.
     package static func finish(_ folder: URL) throws -> [URL] {
+        try RunFolderLink.replaceChartFolders(in: folder)
         let url = folder.appendingPathComponent(rowsFile)
         let text = try String(contentsOf: url, encoding: .utf8)
         let (parsed, torn) = try CorpusCSV.parse(text)

@@ -56,6 +56,7 @@ package enum ShardedCorpusMerge {
         try AtomicFile.writeInFolder(Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),
                              to: folder.directory.appendingPathComponent("corpus-summary.csv"))
         let charts = folder.directory.appendingPathComponent("charts/data", isDirectory: true)
+        try RunFolderLink.replaceChartFolders(in: folder.directory)
         try FileManager.default.createDirectory(at: charts, withIntermediateDirectories: true)
         for file in CorpusChartData.files(costs, renders: renders) {
             try AtomicFile.writeInFolder(Data(file.contents.utf8), to: charts.appendingPathComponent(file.name))

@@ -8,6 +8,13 @@ package enum RunFolderLink {
         package var description: String
     }
 
+    /// The run folder's own subfolders for charts (`charts`, `charts/data`): a link at either is
+    /// removed, so chart files land in the folder, never where the link points.
+    package static func replaceChartFolders(in folder: URL) throws {
+        try replace(at: folder.appendingPathComponent("charts"))
+        try replace(at: folder.appendingPathComponent("charts/data"))
+    }
+
     /// Whether `url` is a symlink (dangling or not).
     package static func isLink(_ url: URL) -> Bool {
         var info = stat()

@@ -75,4 +75,30 @@ import Testing
         let rows = try JobsTests.rows(out)
         #expect(rows.map { $0["run"] ?? "" }.sorted() == ["1", "2"], "the kept row and the resumed one: \(rows)")
     }
+
+    /// A `charts` folder that is a link out of the run's folder: chart data lands in the folder's own
+    /// `charts/`, for a corpus and for `bench report` alike, and the outside folder stays empty.
+    @Test func chartDataLandsInTheFoldersOwnCharts() throws {
+        let scratch = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outside = scratch.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: scratch)
+        let corpusOut = scratch.appendingPathComponent("corpus-out"), runOut = scratch.appendingPathComponent("run-out")
+        for folder in [corpusOut, runOut] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("charts"), withDestinationURL: outside)
+        }
+        let measured = try BenchProcess.run(RowKeyTests.corpusRun(corpus, out: corpusOut.path))
+        #expect(measured.status == 0, "\(measured.standardError)")
+        let run = try BenchProcess.run(Self.run + ["--runs", "1", "--out", runOut.path])
+        try #require(run.status == 0, "\(run.standardError)")
+        let report = try BenchProcess.run(["report", "--results", runOut.path])
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "written through the link")
+        for folder in [corpusOut, runOut] {
+            #expect(!Self.isLink(folder.appendingPathComponent("charts")))
+            #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("charts/data").path)) ?? []).isEmpty)
+        }
+    }
 }

@@ -185,6 +185,7 @@ struct CorpusCommand: ParsableCommand {
             .sorted(by: Self.corpusOrder)
         let rankingRender = CorpusRanking.rankingRender(plan.renders) ?? .full
         let costs = CorpusRanking.rank(rows, by: rankingRender)
+        try? RunFolderLink.replaceChartFolders(in: folder.directory)  // a link there is not the folder's
         try? FileManager.default.createDirectory(at: folder.directory.appendingPathComponent("charts/data"), withIntermediateDirectories: true)
         var files: [(name: String, contents: Data)] = []
         if !complete {

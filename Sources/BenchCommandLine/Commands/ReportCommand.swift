@@ -56,6 +56,11 @@ struct ReportCommand: ParsableCommand {
             }
         }
         let report = RunFolderReport(directory: folder)
+        if dataOut == nil {
+            do { try RunFolderLink.replaceChartFolders(in: folder) } catch {
+                throw BenchFailure(.cannotCreateOutput, "\(error)").reported()
+            }
+        }
         let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
         let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
         do {
