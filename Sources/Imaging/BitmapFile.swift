@@ -76,27 +76,11 @@ package enum BitmapFile {
     }
 
     private static func png(_ image: DecodedImage) throws -> Data {
-        guard let encoder = pngcodec_encoder_create(Int32(image.width), Int32(image.height), 0, 0, 6) else {
-            throw ImagingError.encodeFailed("PNG: out of memory creating an encoder")
-        }
-        defer { pngcodec_encoder_destroy(encoder) }
-        func check(_ status: Int32) throws {
-            guard status != PNGCODEC_OK else { return }
-            throw ImagingError.encodeFailed("PNG: \(String(cString: pngcodec_encoder_message(encoder)))")
-        }
-        try check(pngcodec_encoder_status(encoder))
-        var row = [UInt8](repeating: 0, count: image.width * 3)
         let pixels = image.pixels.assumingMemoryBound(to: UInt8.self)
-        for y in 0..<image.height {
+        return try PNGEncoding.encode(width: image.width, height: image.height, alpha: false, interlaced: false) { y, row in
             for x in 0..<image.width {
                 for c in 0..<3 { row[x * 3 + c] = pixels[(y * image.width + x) * 4 + c] }
             }
-            try check(pngcodec_encoder_write_rgb_row(encoder, row, Int32(y)))
         }
-        var bytes: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        try check(pngcodec_encoder_finish(encoder, &bytes, &size))
-        guard let bytes else { throw ImagingError.encodeFailed("PNG: encoder returned no buffer") }
-        return Data(bytesNoCopy: bytes, count: size, deallocator: .free)
     }
 }

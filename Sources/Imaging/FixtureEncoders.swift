@@ -54,30 +54,10 @@ enum FixtureEncoders {
     }
 
     private static func png(_ spec: FixtureSpec, pixels: OpaquePointer) throws -> Data {
-        guard let encoder = pngcodec_encoder_create(Int32(spec.width), Int32(spec.height), spec.encoding.hasAlpha ? 1 : 0,
-                                                    spec.encoding.isProgressive ? 1 : 0, 6) else {
-            throw ImagingError.encodeFailed("PNG: out of memory creating an encoder")
+        try PNGEncoding.encode(width: spec.width, height: spec.height, alpha: spec.encoding.hasAlpha,
+                               interlaced: spec.encoding.isProgressive) { y, row in
+            jpegcodec_fixture_row(pixels, Int32(y), row)
         }
-        defer { pngcodec_encoder_destroy(encoder) }
-        func check(_ status: Int32) throws {
-            guard status != PNGCODEC_OK else { return }
-            throw ImagingError.encodeFailed("PNG: \(String(cString: pngcodec_encoder_message(encoder)))")
-        }
-        try check(pngcodec_encoder_status(encoder))
-        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: spec.width * 3)
-        defer { row.deallocate() }
-        // Adam7: libpng wants every row once per pass and picks that pass's pixels from it.
-        for _ in 0..<pngcodec_encoder_passes(encoder) {
-            for y in 0..<spec.height {
-                jpegcodec_fixture_row(pixels, Int32(y), row)
-                try check(pngcodec_encoder_write_rgb_row(encoder, row, Int32(y)))
-            }
-        }
-        var bytes: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        try check(pngcodec_encoder_finish(encoder, &bytes, &size))
-        guard let bytes else { throw ImagingError.encodeFailed("PNG: encoder returned no buffer") }
-        return Data(bytesNoCopy: bytes, count: size, deallocator: .free)
     }
 
     /// The whole RGB image, for encoders that take one picture; `encode` returns a shim status
