@@ -76,9 +76,14 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let delay = Double.random(in: 1...4)
+        let delay = Double.random(in: 0...3)
         let bench = try RowsKeptTests.RunningBench(["run", "--strategy", "data", "--render", "none", "--allocator", "system",
                                                     "--runs", "40", "--width", "64", "--height", "64", "--out", "out"], folder: folder)
+        // A random moment once the first row is written (a loaded machine may take seconds to start the run).
+        let trialsFile = folder.appendingPathComponent("out/trials.csv")
+        func rowsWritten() -> Int { (FileManager.default.contents(atPath: trialsFile.path) ?? Data()).filter { $0 == 10 }.count - 1 }
+        var waited = 0
+        while rowsWritten() < 1 && waited < 600 { usleep(50_000); waited += 1 }
         usleep(UInt32(delay * 1e6))
         bench.signal(SIGKILL)
         Self.reap(bench.pid)
