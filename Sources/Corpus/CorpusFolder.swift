@@ -16,7 +16,6 @@ package enum CorpusFolder {
 
     /// Writes the summary files; returns their URLs. Throws `CSVError` for a corpus.csv it cannot read.
     package static func finish(_ folder: URL) throws -> [URL] {
-        try RunFolderLink.replaceChartFolders(in: folder)
         let url = folder.appendingPathComponent(rowsFile)
         let text = try String(contentsOf: url, encoding: .utf8)
         let (parsed, torn) = try CorpusCSV.parse(text)
@@ -33,9 +32,8 @@ package enum CorpusFolder {
         var files: [(String, String)] = [("corpus-summary.csv", CorpusRanking.csv(costs, renders: renders, runID: runID))]
         files += CorpusChartData.files(costs, renders: renders).map { ("charts/data/" + $0.name, $0.contents) }
         return try files.map { name, contents in
-            let target = folder.appendingPathComponent(name)
-            try AtomicFile.writeInFolder(contents, to: target)
-            return target
+            try AtomicFile.writeInFolder(Data(contents.utf8), named: name, in: folder)
+            return folder.appendingPathComponent(name)
         }
     }
 

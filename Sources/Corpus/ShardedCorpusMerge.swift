@@ -55,11 +55,8 @@ package enum ShardedCorpusMerge {
         try AtomicFile.writeInFolder(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder.directory.appendingPathComponent("corpus.csv"))
         try AtomicFile.writeInFolder(Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),
                              to: folder.directory.appendingPathComponent("corpus-summary.csv"))
-        let charts = folder.directory.appendingPathComponent("charts/data", isDirectory: true)
-        try RunFolderLink.replaceChartFolders(in: folder.directory)
-        try FileManager.default.createDirectory(at: charts, withIntermediateDirectories: true)
         for file in CorpusChartData.files(costs, renders: renders) {
-            try AtomicFile.writeInFolder(Data(file.contents.utf8), to: charts.appendingPathComponent(file.name))
+            try AtomicFile.writeInFolder(Data(file.contents.utf8), named: "charts/data/" + file.name, in: folder.directory)
         }
         return CorpusRanking.table(costs, renders: renders, rankedBy: rankingRender)
     }

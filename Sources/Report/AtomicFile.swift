@@ -44,6 +44,17 @@ package enum AtomicFile {
         try writeInFolder(Data(contents.utf8), to: url)
     }
 
+    /// Writes `name`, a path inside the run's `folder` ("charts/data/corpus.dat"): a link at the
+    /// file or at any folder between it and `folder` is replaced, so no part of the path leads out.
+    package static func writeInFolder(_ data: Data, named name: String, in folder: URL) throws {
+        var url = folder
+        for component in name.split(separator: "/") {
+            url.appendPathComponent(String(component))
+            try RunFolderLink.replace(at: url)
+        }
+        try write(data, to: url)
+    }
+
     /// The POSIX reason inside a Foundation error, when there is one ("No space left on device").
     static func reason(_ error: Error) -> String {
         let nsError = error as NSError

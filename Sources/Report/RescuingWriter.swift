@@ -29,9 +29,8 @@ package final class RescuingWriter {
         if failure == nil {
             do {
                 return try files.map { file in
-                    let url = folder.directory.appendingPathComponent(file.name)
-                    try AtomicFile.writeInFolder(file.contents, to: url)
-                    return url
+                    try AtomicFile.writeInFolder(file.contents, named: file.name, in: folder.directory)
+                    return folder.directory.appendingPathComponent(file.name)
                 }
             } catch {
                 failure = String(describing: error)

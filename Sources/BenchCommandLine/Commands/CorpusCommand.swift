@@ -185,8 +185,6 @@ struct CorpusCommand: ParsableCommand {
             .sorted(by: Self.corpusOrder)
         let rankingRender = CorpusRanking.rankingRender(plan.renders) ?? .full
         let costs = CorpusRanking.rank(rows, by: rankingRender)
-        try? RunFolderLink.replaceChartFolders(in: folder.directory)  // a link there is not the folder's
-        try? FileManager.default.createDirectory(at: folder.directory.appendingPathComponent("charts/data"), withIntermediateDirectories: true)
         var files: [(name: String, contents: Data)] = []
         if !complete {
             // Once, at the end: every row in the corpus's order, easier to read and diff than finishing order.
