@@ -97,9 +97,16 @@ let package = Package(
         ]),
         // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
         .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer", "Strategies"]),
+        // The parent's measurements: a run, a sweep, a corpus or a scroll scenario, each with its folder
+        // (opened or resumed, locked, owned), shard record, progress line, rows and exit status.
+        .target(name: "Measuring", dependencies: [
+            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies", "Corpus",
+        ]),
         // The bench command line: run, list, compare, report, corpus, ... and the children's _trial.
+        // Commands parse their options and hand a Measuring type what to measure.
         .target(name: "BenchCommandLine", dependencies: [
             "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies", "Corpus",
+            "Measuring",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The public API: a user's strategies added to the catalog and the command line run with them.
@@ -111,7 +118,7 @@ let package = Package(
         // committed results (results/), and `bench-reference`, which `make reference` runs.
         .target(name: "ReferenceDocuments", dependencies: ["BenchCore", "Report", "Scenarios"]),
         .executableTarget(name: "bench-reference", dependencies: [
-            "BenchCore", "Report", "ReferenceDocuments", "Scenarios",
+            "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/BenchReference"),
         // The fuzz target over the header inspectors and the result-file readers (scripts/fuzz.sh,
@@ -129,7 +136,7 @@ let package = Package(
         .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
         // Builds without NIO, libcurl or any C library: the gate and the statistics alone.
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore"]),
-        .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments"]),
+        .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments", "Measuring"]),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
         .testTarget(name: "DownloadPublisherTests", dependencies: [
@@ -143,6 +150,10 @@ let package = Package(
         ]),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
         .testTarget(name: "ImageMemoryBenchTests", dependencies: ["ImageMemoryBench", "Harness", "Imaging"]),
+        // A measurement's life (stop, resume, shard, folder) below the command line, with real children.
+        .testTarget(name: "MeasuringTests", dependencies: [
+            "BenchCore", "Corpus", "Harness", "Imaging", "Measuring", "Report", "bench", "TestSupport",
+        ]),
         .testTarget(name: "HarnessTests", dependencies: [
             "BenchCore", "Harness", "Imaging", "Probe", "Report", "Strategies", "LoopbackServer", "Corpus",
             "bench", "bench-reference", "TestSupport",

@@ -21,7 +21,7 @@ RUNS_IN = {
     "BenchCore": "both", "BenchCommandLine": "both", "ImageMemoryBench": "both", "bench": "both",
     "Harness": "both", "Scenarios": "both", "Imaging": "both",
     "Probe": "child", "Strategies": "child", "DownloadPublisher": "child",
-    "LoopbackServer": "parent", "Report": "parent", "Corpus": "parent",
+    "LoopbackServer": "parent", "Report": "parent", "Corpus": "parent", "Measuring": "parent",
     "ReferenceDocuments": "maintainers", "bench-reference": "maintainers", "BenchFuzz": "maintainers",
     "TestSupport": "tests",
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchCore
 import Foundation
+import Measuring
 import ReferenceDocuments
 import Report
 import Scenarios
@@ -58,7 +59,7 @@ struct BenchReference: ParsableCommand {
             }
             for path in document {
                 let url = URL(fileURLWithPath: path)
-                try report.updateReport(figures, at: url)
+                try report.updateReport(figures, at: url, extraBlocks: [OutputFiles.tableName: OutputFiles.markdownTable()])
                 print("regenerated the figures of \(url.path)")
             }
         } catch let error as ReportError {

@@ -58,7 +58,8 @@ package struct ResultsReport: ResultsFolder {
     }
 
     /// Regenerates the marked parts of the document at `url` (REPORT.md or README.md).
-    package func updateReport(_ figures: ReportFigures, at url: URL) throws {
-        try RunFolderReport.update(at: url, blocks: figures.blocks(), values: figures.values())
+    /// `extraBlocks`: blocks that come from the code rather than results/ (docs/OUTPUT.md's table of files).
+    package func updateReport(_ figures: ReportFigures, at url: URL, extraBlocks: [String: String] = [:]) throws {
+        try RunFolderReport.update(at: url, blocks: figures.blocks().merging(extraBlocks) { $1 }, values: figures.values())
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Measuring
 import BenchCore
 import Harness
 import Report

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchCore
 import Foundation
+import Measuring
 import Imaging
 
 struct FixtureCommand: ParsableCommand {

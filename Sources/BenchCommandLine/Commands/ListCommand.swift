@@ -1,14 +1,22 @@
 import ArgumentParser
 import Harness
+import Measuring
 import Probe
 import Strategies
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the strategies, renderers and allocators that can be measured.")
+        abstract: "List the strategies, renderers and allocators that can be measured, or the files the commands write.")
+
+    @Flag(help: "List every file the measuring commands write (a Markdown table: the command, when, the key of its rows) instead.")
+    var outputFiles = false
 
     func run() throws {
+        if outputFiles {
+            print(OutputFiles.markdownTable(), terminator: "")
+            return
+        }
         // A user's strategy or renderer (registered by their own executable through ImageMemoryBench) is marked.
         print("Strategies (--strategy):")
         printEntries(StrategyCatalog.available.map { ($0.name, $0.summary, StrategyCatalog.isUser($0.name)) })
@@ -30,5 +38,3 @@ struct ListCommand: ParsableCommand {
         }
     }
 }
-
-import Foundation

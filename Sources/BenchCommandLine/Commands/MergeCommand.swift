@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchCore
 import Corpus
 import Foundation
+import Measuring
 import Report
 
 struct MergeCommand: ParsableCommand {
@@ -131,11 +132,14 @@ struct MergeCommand: ParsableCommand {
             }
         }
 
-        let outputs = kind == .run ? RunCommand.outputFiles : [OutputFolder.File("corpus.csv"), OutputFolder.File("corpus-summary.csv")]
-        // A merged run shard is a run's folder, a merged corpus a corpus's: never written over another command's.
-        try FolderOwnership.claim(URL(fileURLWithPath: out, isDirectory: true), for: kind == .run ? "run" : "corpus",
-                                  replacing: replace)
-        let folder = try RunCommand.openOutput(out, files: outputs + [OutputFolder.File(MergeRecord.fileName, replacesRows: false)], replacing: replace)
+        let outputs = kind == .run ? OutputFiles.folderFiles(.run) : [OutputFiles.corpus, OutputFiles.corpusSummary].map(\.folderFile)
+        let folder = try measuringFailure {
+            // A merged run shard is a run's folder, a merged corpus a corpus's: never written over another command's.
+            try FolderOwnership.claim(URL(fileURLWithPath: out, isDirectory: true), for: kind == .run ? "run" : "corpus",
+                                      replacing: replace)
+            return try MeasurementFolder.openOutput(out, files: outputs + [OutputFolder.File(MergeRecord.fileName, replacesRows: false)],
+                                                    replacing: replace)
+        }
         do {
             switch kind {
             case .run:
@@ -157,7 +161,7 @@ struct MergeCommand: ParsableCommand {
 
 /// `merge.json`: which shards, from which folders and machines, a merged folder joins.
 struct MergeRecord: Codable {
-    static let fileName = "merge.json"
+    static let fileName = FolderOwnership.mergeRecordFileName
     struct Part: Codable {
         var shard: String
         var machine: String

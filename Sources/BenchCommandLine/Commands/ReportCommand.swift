@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchCore
 import Corpus
 import Foundation
+import Measuring
 import Report
 import Scenarios
 

@@ -3,6 +3,7 @@ import Foundation
 import BenchCore
 import Harness
 import Imaging
+import Measuring
 import Report
 import Scenarios
 
@@ -116,87 +117,23 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in scenario.csv") { printError(warning) }
-        Interruption.install()
-        // Rows are appended, never replaced: no --replace.
-        let folder = try RunCommand.openOutput(out, files: [OutputFolder.File("scenario.csv", replacesRows: false)], replacing: false)
-        // Rows go after those the folder's scenario.csv already has; the whole file is rewritten
-        // after every scroll, into a rescue folder if the run's folder cannot be written.
-        let csvName = "scenario.csv"
-        let csvPath = folder.directory.appendingPathComponent(csvName).path
-        let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
-        _ = try ScenarioCSV.appending([], runID: folder.runID, to: existing, path: csvPath)
-        let sink = RescuingWriter(folder: folder)
-        var results: [ScrollResult] = []
-        let cacheDirectory = cache.directory
-        var failures = 0
-        let planned = try strategies().count * renderers().count * caps().count * runs
-        print(ScenarioTable.header)
-        for strategy in try strategies() where !Interruption.requested {
-            for render in try renderers() where !Interruption.requested {
-                for cap in try caps() where !Interruption.requested {
-                    for _ in 0..<runs where !Interruption.requested {
-                        var settings = ListScrollScenario.Settings(strategy: strategy, render: render,
-                                                                   fixtures: try fixtures(), fixtureCacheDirectory: cacheDirectory)
-                        settings.rows = rows
-                        settings.visibleRows = visible
-                        settings.rowsPerSecond = speed
-                        settings.maxConcurrent = cap
-                        settings.cacheLimitBytes = cacheLimit
-                        settings.maxPixel = limits.maxPixel
-                        settings.maxImagePixels = limits.maxImagePixels
-                        settings.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
-                        settings.timeoutSeconds = timeout
-                        settings.fault = fault.flatMap(ScrollFault.init(rawValue:))
-                        settings.faultEvery = faultEvery
-                        settings.retries = retries
-                        settings.memoryLimitBytes = memoryLimit
-                        let work = FileManager.default.temporaryDirectory
-                            .appendingPathComponent("bench-scenario-\(getpid())-\(UUID().uuidString.prefix(8))")
-                        let result: ScrollResult
-                        Interruption.registerScratch(work)
-                        defer { Interruption.unregisterScratch(work) }
-                        do {
-                            result = try ListScrollScenario(settings: settings).run(workDirectory: work)
-                        } catch {
-                            throw BenchFailure(.internalError, "cannot run the scenario: \(error)").reported()
-                        }
-                        // A child killed because the run was interrupted is not a measurement: no row.
-                        if Interruption.requested && result.status != .ok { break }
-                        results.append(result)
-                        let text = try ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath)
-                        sink.write([(csvName, Data(text.utf8))], final: Interruption.requested)
-                        print(ScenarioTable.line(result))
-                        if result.status != .ok {
-                            failures += 1
-                            printError("scenario failed: \(strategy.rawValue)/\(render.rawValue)/cap \(cap): \(result.status): \(result.error)")
-                        }
-                    }
-                }
-            }
-        }
-        if !results.isEmpty {
-            print("wrote \(sink.currentFolder.appendingPathComponent(csvName).path) (run \(folder.runID))")
-            // Appended to rows of other settings: each row says which, but one chart cannot show them together.
-            if !existing.isEmpty, let text = try? ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath),
-               let groups = try? ScenarioCSV.groups(text, path: csvPath), groups.count > 1 {
-                printError("note: \(csvPath) now holds rows of \(groups.count) different settings (the settings columns tell them apart); "
-                           + "its chart (make plots) refuses to mix them")
-            }
-        } else {
-            print("no scroll finished: nothing was recorded in \(folder.directory.path)")
-        }
-        if let lost = sink.failureSummary {
-            printError("bench: \(lost)")
-            throw ExitCode(BenchExitCode.outputLost.rawValue)
-        }
-        if !results.isEmpty { folder.markLatest() }
-        if Interruption.requested {
-            printError("bench: interrupted by \(Interruption.signalName ?? "a signal") after \(results.count) of \(planned) scrolls; "
-                       + (!results.isEmpty ? "what was measured is written" : "a scroll is measured whole, so none was recorded"))
-            throw ExitCode(Interruption.exitStatus)
-        }
-        if failures > 0 { throw ExitCode(BenchExitCode.runFailed.rawValue) }
+        var template = ListScrollScenario.Settings(strategy: .data, render: .none, fixtures: try fixtures(),
+                                                   fixtureCacheDirectory: cache.directory)
+        template.rows = rows
+        template.visibleRows = visible
+        template.rowsPerSecond = speed
+        template.cacheLimitBytes = cacheLimit
+        template.maxPixel = limits.maxPixel
+        template.maxImagePixels = limits.maxImagePixels
+        template.bandwidthBytesPerSecond = bandwidth?.bytesPerSecond
+        template.timeoutSeconds = timeout
+        template.fault = fault.flatMap(ScrollFault.init(rawValue:))
+        template.faultEvery = faultEvery
+        template.retries = retries
+        template.memoryLimitBytes = memoryLimit
+        let request = ScrollRequest(strategies: try strategies(), renders: try renderers(), caps: try caps(), runs: runs,
+                                    template: template, output: MeasurementOutput(out: out))
+        try measuring { try ScrollMeasurement(request).run() }
     }
 
     // MARK: Parsing lists, with errors that name the valid choices
@@ -245,5 +182,5 @@ extension ListScrollCommand: RunsDefaults, DecodeLimitDefaults, OutDefaults {
     static let runsDefaultWhy = "1 by default: one scroll is a long run of many rows, each row its own request and decode (run: 5, for the gate's test)."
     static let defaultMaxPixel = 256
     static let overDecodeBudget = "such rows fail"
-    static let outHelp = "Folder for scenario.csv (default: a new runs/<UTC time>/)."
+    static var outHelp: String { OutputFiles.outHelp(.listScroll) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchCore
 import Foundation
+import Measuring
 import Harness
 import Imaging
 import LoopbackServer

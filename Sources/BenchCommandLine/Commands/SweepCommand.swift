@@ -3,6 +3,7 @@ import Foundation
 import BenchCore
 import Harness
 import Imaging
+import Measuring
 import Probe
 import Report
 import Strategies
@@ -78,12 +79,7 @@ struct SweepCommand: ParsableCommand {
         _ = try Self.sizes(sizes)
     }
 
-    /// What a sweep writes into its folder.
-    static let outputFiles = [OutputFolder.File("sweep.csv")]
-
     func run() throws {
-        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in sweep.csv") { printError(warning) }
-        Interruption.install()
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = cache.directory
@@ -93,101 +89,12 @@ struct SweepCommand: ParsableCommand {
             ("--allocator", allocator.allocators.map(\.rawValue).joined(separator: ",")),
             ("--runs", String(runs)),
             ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
-        ] + ResumableOutput.describe(settings)
-        let folder = try ResumableOutput.open(out, files: Self.outputFiles, replacing: replace,
-                                              resume: resuming.resume, command: "sweep", settings: recorded)
-
-        let steps: [SweepStep]
-        do {
-            let bytesPerPixel = try Self.articleBytesPerPixel(cache: settings.fixtureCacheDirectory)
-            steps = sizesMB.sorted().map { Self.step(targetBytes: Int($0 * 1e6), bytesPerPixel: bytesPerPixel) }
-        } catch {
-            throw BenchFailure(.internalError, "cannot make the article's fixture to size the others: \(error)").reported()
-        }
-
+        ] + MeasurementFolder.describe(settings)
         let plan = BenchmarkPlan(strategies: strategyNames, renders: render.modes, allocators: allocator.allocators, runs: runs)
-        let planned = plan.schedule().count * steps.count
-        let sink = RescuingWriter(folder: folder)
-        let runID = folder.runID
-        let sweepFile = folder.directory.appendingPathComponent("sweep.csv")
-
-        // A resumed sweep measures only the (size, cell, run) that sweep.csv does not hold yet.
-        var rows: [(step: SweepStep, result: TrialResult)] = []
-        if resuming.resume, let data = FileManager.default.contents(atPath: sweepFile.path), !data.isEmpty {
-            do {
-                let (text, torn) = CSV.completeLines(String(decoding: data, as: UTF8.self))
-                if torn { StandardError.write(CSV.tornLineNote(sweepFile.path)) }
-                rows = try SweepCSV.parse(text, runID: (runID, RunSettings.fileName))
-            } catch {
-                throw BenchFailure(.badInput, "--resume: \(sweepFile.path) cannot be read back: \(error)").reported()
-            }
-        }
-        let done = Set(rows.map { "\($0.step.targetBytes) \($0.result.cell) \($0.result.run)" })
-        let earlier = rows.count
-        if resuming.resume { printError("resuming \(folder.directory.path): \(earlier) of \(planned) runs done, \(planned - done.count) to go") }
-        let progress = ProgressLine(alreadyDone: earlier)
-        parallelism.warnIfOversubscribed()
-
-        let complete = resuming.resume && done.count >= planned
-        if complete {
-            printError("every planned run is already in \(sweepFile.path); nothing to measure")
-        } else {
-            let header = SweepCSV.stepColumns + TrialsCSV.header(runID: runID)
-            sink.startRows("sweep.csv", header: header, resuming: resuming.resume)
-        }
-        for step in steps where !Interruption.requested && !complete {
-            let schedule = plan.schedule().filter { !done.contains("\(step.targetBytes) \($0.cell) \($0.run)") }
-            guard !schedule.isEmpty else { continue }
-            // A runner per size: its own fixture and server, children as isolated as in `bench run`.
-            let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
-                                         settings: settings, jobs: parallelism.jobs)
-            do {
-                _ = try runner.run(schedule, onResult: { latest, _, _ in
-                    rows.append((step, latest))
-                    progress.show(latest, index: rows.count, total: planned)
-                    let stepFields = [step.targetBytes, step.width, step.height].map(String.init)
-                    sink.append("sweep.csv", lines: CSV.line(stepFields) + "," + TrialsCSV.line(latest, runID: runID))
-                }, shouldStop: { Interruption.requested })
-            } catch {
-                progress.finish()
-                throw BenchFailure(.internalError, "cannot measure the \(step.width)x\(step.height) fixture: \(error)").reported()
-            }
-        }
-        progress.finish()
-        sink.finishRows()
-        // The whole file once more only when appending failed (into the rescue folder).
-        let written = sink.rowsAppended ? [sweepFile]
-            : sink.write([("sweep.csv", Data(SweepCSV.render(rows, runID: runID).utf8))], final: true)
-        if sink.failure == nil { folder.markLatest() }
-
-        let sweep = ChartData(trials: [], timelines: [:], sweep: rows).sweep
-        for series in sweep {
-            let slope = series.fit.map { String(format: "%.2f bytes held per payload byte", $0.slope) } ?? "no fit"
-            print("\(series.title(among: sweep)): \(slope); " + series.points.map {
-                String(format: "%.1f MB -> %.1f MB", $0.payloadBytes / 1e6, $0.peakRSSDelta.median / 1e6)
-            }.joined(separator: ", "))
-        }
-        let failed = rows.filter { !$0.result.isSuccess }
-        for (step, failure) in failed {
-            printError("run failed: \(failure.cell) at \(step.width)x\(step.height) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
-        }
-        try RunCommand.finish(sink: sink, written: written, completed: rows.count, planned: planned, failed: !failed.isEmpty)
-    }
-
-    /// Bytes per pixel of the article's fixture: the generator's grain makes JPEG size close to
-    /// proportional to the pixel count, so this one ratio sizes every other fixture.
-    static func articleBytesPerPixel(cache: URL) throws -> Double {
-        let file = try FixtureGenerator.cachedFixture(.article, in: cache)
-        let bytes = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
-        return Double(bytes?.intValue ?? 0) / Double(FixtureSpec.article.width * FixtureSpec.article.height)
-    }
-
-    /// A 3:2 fixture of about `targetBytes`, sides rounded to whole 16-pixel MCUs.
-    static func step(targetBytes: Int, bytesPerPixel: Double) -> SweepStep {
-        let pixels = Double(targetBytes) / bytesPerPixel
-        let height = max(16, Int((pixels / 1.5).squareRoot() / 16 + 0.5) * 16)
-        let width = max(16, Int(Double(height) * 1.5 / 16 + 0.5) * 16)
-        return SweepStep(targetBytes: targetBytes, width: width, height: height)
+        let request = SweepRequest(
+            plan: plan, sizesMB: sizesMB, settings: settings, recordedSettings: recorded,
+            output: MeasurementOutput(out: out, replacing: replace, resuming: resuming.resume, jobs: parallelism.jobs))
+        try measuring { try SweepMeasurement(request).run() }
     }
 }
 
@@ -204,17 +111,7 @@ extension SweepCommand: StrategyDefaults, RenderDefaults, AllocatorDefaults, Run
     static let maximumRuns = 1000
     static let runsMeaning = "Runs per strategy, renderer and size, each in a fresh child process"
     static let runsDefaultWhy = "3 by default: the slope is fitted over every size's median, so fewer runs a size keep the sweep short (run: 5, for the gate's test)."
-    static let outHelp = "Folder for sweep.csv (default: a new runs/<UTC time>/)."
-}
-
-extension SweepStep {
-    /// The article's fixture parameters (quality, seed, baseline) at this step's size.
-    var fixture: FixtureSpec {
-        var spec = FixtureSpec.article
-        spec.width = width
-        spec.height = height
-        return spec
-    }
+    static var outHelp: String { OutputFiles.outHelp(.sweep) }
 }
 
 extension SweepCommand: ReplaceDefaults {

@@ -17,12 +17,4 @@ struct JobsOptions: ParsableArguments {
             throw ValidationError("--jobs must be between 1 and \(ParallelTrials.maxJobs) (got \(jobs)); 1 runs one child at a time")
         }
     }
-
-    /// Said once on stderr when more children than cores would share the machine.
-    func warnIfOversubscribed() {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        if jobs > cores {
-            printError("warning: --jobs \(jobs) on \(cores) cores: children will wait for CPU; peaks stay comparable, times do not")
-        }
-    }
 }

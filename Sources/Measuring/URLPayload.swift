@@ -7,11 +7,11 @@ import Report
 
 /// What `--url` serves: its size and digest, fetched once by the parent after the first measured
 /// row and recorded in settings.json, so that `--resume` never mixes rows of two versions of the image.
-enum URLPayload {
-    static let settingName = "payload"
+package enum URLPayload {
+    package static let settingName = "payload"
 
     /// "131088 bytes, FNV-1a-64 0123456789abcdef", or nil when the URL gives no 2xx body now.
-    static func describe(_ url: URL, timeoutSeconds: Double = 30) -> String? {
+    package static func describe(_ url: URL, timeoutSeconds: Double = 30) -> String? {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeoutSeconds
         let session = URLSession(configuration: .ephemeral)
@@ -34,7 +34,7 @@ enum URLPayload {
     /// On --resume: refuses (64) a URL that serves other bytes than the stopped run recorded, naming
     /// both; returns the recorded setting, so that settings.json's other settings compare as before.
     /// Nothing recorded (the run stopped before its first measured row): nothing to compare.
-    static func checkResume(_ url: URL, out: String) throws -> [(String, String)] {
+    package static func checkResume(_ url: URL, out: String) throws -> [(String, String)] {
         guard let recorded = try? RunSettings.read(from: URL(fileURLWithPath: out, isDirectory: true)),
               let then = recorded.settings.first(where: { $0.name == settingName })?.value else { return [] }
         guard let now = describe(url) else {
@@ -45,14 +45,14 @@ enum URLPayload {
         guard now == then else {
             throw BenchFailure(.usage, "--resume: \(url.absoluteString) serves other bytes than the stopped run "
                                + "in \(out) measured: \(then) then, \(now) now; the rows would mix two images: "
-                               + "start a new run (another --out, or --replace) to measure the new one").reported()
+                               + "start a new run (another --out, or --replace) to measure the new one")
         }
         return [(settingName, then)]
     }
 
     /// Records what the URL serves in the folder's settings.json, once: after the run's first
     /// measured row (the server answers then), so that a run never fetches before its children do.
-    static func record(_ url: URL, in folder: URL) {
+    package static func record(_ url: URL, in folder: URL) {
         guard let recorded = try? RunSettings.read(from: folder),
               !recorded.settings.contains(where: { $0.name == settingName }), let now = describe(url) else { return }
         let settings = recorded.settings.map { ($0.name, $0.value) } + [(settingName, now)]

@@ -1,0 +1,131 @@
+import BenchCore
+import Corpus
+import Report
+
+/// The commands that measure into a folder.
+package enum MeasuringCommand: String, CaseIterable, Sendable {
+    case run, sweep, corpus
+    case listScroll = "list-scroll"
+
+    /// Whether its folder is its own: another command writing there is refused (73). list-scroll
+    /// appends to scenario.csv wherever it is asked to, by design.
+    package var ownsItsFolder: Bool { self != .listScroll }
+}
+
+/// One file a measuring command writes into its folder, defined once. From these definitions come
+/// the lists that `--replace`, the folder's check before the first trial, folder ownership and
+/// `bench merge` use, `bench list --output-files`, and docs/OUTPUT.md's table.
+package struct OutputFile: Sendable {
+    /// When the file is written.
+    package enum Written: String, Sendable {
+        case beforeTheFirstTrial = "before the first trial"
+        case perTrial = "appended as each trial ends"
+        case perScroll = "rewritten after each scroll"
+        case atTheEnd = "at the end, and on SIGINT, SIGTERM or SIGHUP"
+    }
+
+    package var name: String
+    /// The commands that write it.
+    package var commands: [MeasuringCommand]
+    package var written: Written
+    /// The columns that make a row unique, which every reader checks; empty for a file without
+    /// keyed rows.
+    package var key: [String]
+    /// Whether an earlier run's copy holds rows that a new run would lose: refused without
+    /// `--replace`. False for a file rewritten whole each time or appended to across runs.
+    package var replacesRows: Bool
+    /// What it holds, in one sentence.
+    package var holds: String
+
+    /// The file as the output folder's checks see it.
+    package var folderFile: OutputFolder.File { OutputFolder.File(name, replacesRows: replacesRows) }
+}
+
+/// Every output file of the measuring commands. Adding a file is one definition here and its place
+/// in `all`; the file's writer is its command's measurement.
+package enum OutputFiles {
+    package static let trials = OutputFile(
+        name: "trials.csv", commands: [.run], written: .perTrial, key: TrialsCSV.keyColumns, replacesRows: true,
+        holds: "one row per trial: its cell, status, peaks over the baseline, timings and largest holder")
+    package static let timeline = OutputFile(
+        name: "timeline.csv", commands: [.run], written: .perTrial, key: TrialsCSV.keyColumns + ["t_s"],
+        replacesRows: true, holds: "every memory sample of every trial, for charts")
+    package static let holders = OutputFile(
+        name: "holders.csv", commands: [.run], written: .perTrial, key: TrialsCSV.keyColumns + ["rank"],
+        replacesRows: true,
+        holds: "who holds each trial's exact heap peak: one row per call stack holding blocks of "
+            + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak")
+    package static let summary = OutputFile(
+        name: "summary.csv", commands: [.run], written: .atTheEnd, key: ["strategy", "render", "allocator"],
+        replacesRows: true, holds: "one row per cell: medians, confidence interval, spread and the article's figure")
+    package static let trialsJSON = OutputFile(
+        name: "trials.json", commands: [.run], written: .atTheEnd, key: [], replacesRows: true,
+        holds: "the rows with the run's context: machine, kernel, command, sampling, trials planned and done")
+    package static let holdersFolded = OutputFile(
+        name: "holders.folded", commands: [.run], written: .atTheEnd, key: [], replacesRows: true,
+        holds: "the holders as folded stacks weighted by bytes, for any flame-graph tool")
+    package static let environment = OutputFile(
+        name: ResultsWriter.environmentFileName, commands: [.run], written: .atTheEnd, key: [], replacesRows: false,
+        holds: "CPU, memory, OS, toolchain and the measured libraries' versions")
+    package static let sweep = OutputFile(
+        name: "sweep.csv", commands: [.sweep], written: .perTrial, key: SweepCSV.keyColumns, replacesRows: true,
+        holds: "one row per trial at each payload size: the size, then trials.csv's columns")
+    package static let corpus = OutputFile(
+        name: "corpus.csv", commands: [.corpus], written: .perTrial, key: CorpusCSV.keyColumns,
+        replacesRows: true, holds: "one row per image and trial, and one for each file not measured, with its reason")
+    package static let corpusSummary = OutputFile(
+        name: "corpus-summary.csv", commands: [.corpus], written: .atTheEnd, key: ["file"], replacesRows: true,
+        holds: "each image's cost: its medians per renderer, ranked")
+    package static let corpusChart = OutputFile(
+        name: "charts/data/corpus.dat", commands: [.corpus], written: .atTheEnd, key: [], replacesRows: true,
+        holds: "the corpus chart's data")
+    package static let corpusChartVariables = OutputFile(
+        name: "charts/data/vars.gp", commands: [.corpus], written: .atTheEnd, key: [], replacesRows: false,
+        holds: "the corpus chart's labels")
+    package static let scenario = OutputFile(
+        name: "scenario.csv", commands: [.listScroll], written: .perScroll, key: [], replacesRows: false,
+        holds: "one row per scroll, appended after the rows of earlier invocations with other settings")
+    package static let settings = OutputFile(
+        name: RunSettings.fileName, commands: [.run, .sweep, .corpus], written: .beforeTheFirstTrial, key: [],
+        replacesRows: false, holds: "the command and every setting that changes a figure: --resume checks it")
+    package static let shard = OutputFile(
+        name: ShardRecord.fileName, commands: [.run, .corpus], written: .beforeTheFirstTrial, key: [],
+        replacesRows: false,
+        holds: "with --shard: the shard, machine, commit, build, settings and planned rows, then how it ended")
+
+    /// Every definition, in the order the documentation lists them.
+    package static let all = [trials, timeline, holders, summary, trialsJSON, holdersFolded, environment, sweep,
+                              corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, settings, shard]
+
+    /// The files `command` writes itself (settings.json and shard.json, which the folder's opening
+    /// and the shard record write, are not among them).
+    package static func of(_ command: MeasuringCommand) -> [OutputFile] {
+        all.filter { $0.commands.contains(command) && $0.written != .beforeTheFirstTrial }
+    }
+
+    /// The folder's check before the first trial: `command`'s files.
+    package static func folderFiles(_ command: MeasuringCommand) -> [OutputFolder.File] {
+        of(command).map(\.folderFile)
+    }
+
+    /// "Folder for a.csv, b.csv and c.txt": the --out help of `command`.
+    package static func outHelp(_ command: MeasuringCommand) -> String {
+        let names = of(command).map(\.name)
+        let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+        return "Folder for \(listed) (default: a new runs/<UTC time>/)."
+    }
+
+    /// The name of docs/OUTPUT.md's generated block (`<!-- table:output-files -->`).
+    package static let tableName = "output-files"
+
+    /// The Markdown table of every file, for docs/OUTPUT.md and `bench list --output-files`.
+    package static func markdownTable() -> String {
+        var lines = ["| file | commands | written | key | what |", "|---|---|---|---|---|"]
+        for file in all {
+            let commands = file.commands.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+            let key = file.key.isEmpty ? "" : file.key.map { "`\($0)`" }.joined(separator: ", ")
+            lines.append("| `\(file.name)` | \(commands) | \(file.written.rawValue) | \(key) | \(file.holds) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,124 @@
+import BenchCore
+import Foundation
+import Harness
+import Report
+import Scenarios
+
+/// What `bench scenario list-scroll` measures: each strategy x renderer x cap, `runs` times.
+package struct ScrollRequest {
+    package var strategies: [ScrollStrategy]
+    package var renders: [RenderMode]
+    package var caps: [Int]
+    package var runs: Int
+    /// Every other setting of a scroll; its strategy, renderer and cap are each combination's.
+    package var template: ListScrollScenario.Settings
+    package var output: MeasurementOutput
+    package var stop: any StopRequest = SignalStop()
+
+    package init(strategies: [ScrollStrategy], renders: [RenderMode], caps: [Int], runs: Int,
+                 template: ListScrollScenario.Settings, output: MeasurementOutput) {
+        self.strategies = strategies
+        self.renders = renders
+        self.caps = caps
+        self.runs = runs
+        self.template = template
+        self.output = output
+    }
+
+    /// Every scroll, in order.
+    var scrolls: [ListScrollScenario.Settings] {
+        strategies.flatMap { strategy in
+            renders.flatMap { render in
+                caps.flatMap { cap in
+                    (0..<runs).map { _ in
+                        var settings = template
+                        settings.strategy = strategy
+                        settings.render = render
+                        settings.maxConcurrent = cap
+                        return settings
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The scroll scenario's measurement: each scroll in its own child, its row added to scenario.csv
+/// after the rows earlier invocations left there (the whole file rewritten after every scroll,
+/// into a rescue folder when the folder cannot be written), a line per scroll on stdout.
+package struct ScrollMeasurement {
+    package let request: ScrollRequest
+
+    package init(_ request: ScrollRequest) { self.request = request }
+
+    package func run() throws {
+        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in scenario.csv") {
+            printError(warning)
+        }
+        Interruption.install()
+        // Rows are appended, never replaced: no --replace, no settings.json.
+        let folder = try MeasurementFolder.openOutput(request.output.out, files: OutputFiles.folderFiles(.listScroll),
+                                                      replacing: false)
+        let csvName = OutputFiles.scenario.name
+        let csvPath = folder.directory.appendingPathComponent(csvName).path
+        let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
+        _ = try ScenarioCSV.appending([], runID: folder.runID, to: existing, path: csvPath)
+        let sink = RescuingWriter(folder: folder)
+        let stop = request.stop
+        let scrolls = request.scrolls
+        var results: [ScrollResult] = []
+        print(ScenarioTable.header)
+        for settings in scrolls where !stop.requested {
+            let result = try scroll(settings)
+            // A child killed because the run was interrupted is not a measurement: no row.
+            if stop.requested && result.status != .ok { break }
+            results.append(result)
+            let text = try ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath)
+            sink.write([(csvName, Data(text.utf8))], final: stop.requested)
+            print(ScenarioTable.line(result))
+            if result.status != .ok {
+                printError("scenario failed: \(settings.strategy.rawValue)/\(settings.render.rawValue)/cap \(settings.maxConcurrent): "
+                           + "\(result.status): \(result.error)")
+            }
+        }
+        sayWhatWasWritten(results, existing: existing, csvPath: csvPath, sink: sink)
+        if let lost = sink.failureSummary {
+            printError("bench: \(lost)")
+            throw MeasurementEnd(status: BenchExitCode.outputLost.rawValue)
+        }
+        if !results.isEmpty { folder.markLatest() }
+        if stop.requested {
+            printError("bench: interrupted by \(stop.signalName ?? "a signal") after \(results.count) of \(scrolls.count) scrolls; "
+                       + (!results.isEmpty ? "what was measured is written" : "a scroll is measured whole, so none was recorded"))
+            throw MeasurementEnd(status: stop.exitStatus)
+        }
+        if results.contains(where: { $0.status != .ok }) { throw MeasurementEnd(status: BenchExitCode.runFailed.rawValue) }
+    }
+
+    /// One scroll in its child, its scratch removed by a second signal too.
+    private func scroll(_ settings: ListScrollScenario.Settings) throws -> ScrollResult {
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bench-scenario-\(getpid())-\(UUID().uuidString.prefix(8))")
+        Interruption.registerScratch(work)
+        defer { Interruption.unregisterScratch(work) }
+        do {
+            return try ListScrollScenario(settings: settings).run(workDirectory: work)
+        } catch {
+            throw BenchFailure(.internalError, "cannot run the scenario: \(error)")
+        }
+    }
+
+    private func sayWhatWasWritten(_ results: [ScrollResult], existing: String, csvPath: String, sink: RescuingWriter) {
+        guard !results.isEmpty else {
+            print("no scroll finished: nothing was recorded in \(sink.folder.directory.path)")
+            return
+        }
+        print("wrote \(sink.currentFolder.appendingPathComponent(OutputFiles.scenario.name).path) (run \(sink.folder.runID))")
+        // Appended to rows of other settings: each row says which, but one chart cannot show them together.
+        if !existing.isEmpty, let text = try? ScenarioCSV.appending(results, runID: sink.folder.runID, to: existing, path: csvPath),
+           let groups = try? ScenarioCSV.groups(text, path: csvPath), groups.count > 1 {
+            printError("note: \(csvPath) now holds rows of \(groups.count) different settings (the settings columns tell them apart); "
+                       + "its chart (make plots) refuses to mix them")
+        }
+    }
+}
