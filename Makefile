@@ -19,14 +19,13 @@ setup:
 build: setup
 	$(SWIFT) build -c release
 
-# measure COMMAND: runs `bench COMMAND`, then saves scripts/environment.sh's output into the run's new
-# folder and says where it is (also when some runs failed or it was interrupted); keeps bench's exit status.
+# measure COMMAND: runs `bench COMMAND` and says where its new folder is (also when some runs failed or
+# it was interrupted); keeps bench's exit status. bench writes the folder's environment.txt itself.
 define measure
 	@echo "$(BENCH) $(1)"; before=$$(readlink $(RUNS)/latest 2>/dev/null); status=0; \
 	$(BENCH) $(1) || status=$$?; \
 	after=$$(readlink $(RUNS)/latest 2>/dev/null); \
 	if [ -n "$$after" ] && [ "$$after" != "$$before" ]; then \
-	  bash scripts/environment.sh > "$(RUNS)/$$after/environment.txt"; \
 	  echo "make: results in $(RUNS)/$$after ($(RUNS)/latest)$(2)"; \
 	fi; exit $$status
 endef
@@ -97,7 +96,6 @@ HOLDERS_ARGS ?= --strategy data --strategy download --strategy async-data --stra
 	--render none --render full --render thumbnail --allocator system --allocator jemalloc --runs 20
 holders-reference: build
 	$(BENCH) run $(HOLDERS_ARGS) --out $(RESULTS)/holders --replace
-	@bash scripts/environment.sh > $(RESULTS)/holders/environment.txt
 	@# The report reads trials.json and holders.csv; the 480 runs' timeline (30 MB) is not committed.
 	rm -f $(RESULTS)/holders/timeline.csv
 
@@ -154,7 +152,7 @@ plots: build
 
 # Re-measures the committed reference in results/ (over an hour): the full matrix, the sweep,
 # the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings, the example
-# package, the scrolling list, the environment, then the charts and the documents' figures
+# package, the scrolling list, then the charts and the documents' figures
 # (results/REPORT.md, results/SCENARIO.md, README.md and docs/).
 # Review and commit the changes. --replace: re-measuring the committed files is the point here
 # (bench refuses to overwrite an earlier run's rows otherwise).
@@ -166,7 +164,6 @@ reference: build
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
 	@$(MAKE) --no-print-directory example scenario-reference holders-reference
-	@bash scripts/environment.sh > $(RESULTS)/environment.txt
 	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 
 # A user's package measuring its own loader through the ImageMemoryBench library: AsyncHTTPClient's
@@ -184,7 +181,6 @@ example-build: setup
 
 example: example-build
 	$(EXAMPLE_BENCH) run $(EXAMPLE_ARGS) --out $(RESULTS)/example --replace
-	@bash scripts/environment.sh > $(RESULTS)/example/environment.txt
 
 # Builds the example package and checks its rows (HarnessTests/ExampleLoaderTests); .ci/run calls it.
 example-test: setup

@@ -142,6 +142,7 @@ package struct CorpusMeasurement {
         }
         files.append((OutputFiles.corpusSummary.name, Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8)))
         files += CorpusChartData.files(costs, renders: plan.renders).map { ("charts/data/" + $0.name, Data($0.contents.utf8)) }
+        files.append(Measurement.environmentFile)
         let written = sink.write(files, final: true)
 
         print(CorpusRanking.table(costs, renders: plan.renders, rankedBy: rankingRender))

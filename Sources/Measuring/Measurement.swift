@@ -72,6 +72,12 @@ package final class Measurement {
     /// The path of one of the measurement's files in its folder.
     package func url(of file: OutputFile) -> URL { folder.directory.appendingPathComponent(file.name) }
 
+    /// environment.txt's name and contents: the machine, OS, toolchain and measured libraries, as
+    /// bench reads them (`MachineEnvironment`), its only writer.
+    package static var environmentFile: (name: String, contents: Data) {
+        (OutputFiles.environment.name, Data(MachineEnvironment.describe().utf8))
+    }
+
     /// Writes shard.json before the first trial (see `ShardLog.start`).
     package func startShard(_ shard: Shard?, _ kind: ShardRecord.Kind, settings: [String: String],
                             portion: (chosen: Int, of: Int, items: String),

@@ -65,7 +65,8 @@ package enum OutputFiles {
         name: "holders.folded", commands: [.run], written: .atTheEnd, key: [], replacesRows: true,
         holds: "the holders as folded stacks weighted by bytes, for any flame-graph tool")
     package static let environment = OutputFile(
-        name: ResultsWriter.environmentFileName, commands: [.run], written: .atTheEnd, key: [], replacesRows: false,
+        name: ResultsWriter.environmentFileName, commands: MeasuringCommand.allCases, written: .atTheEnd, key: [],
+        replacesRows: false,
         holds: "CPU, memory, OS, toolchain and the measured libraries' versions")
     package static let sweep = OutputFile(
         name: "sweep.csv", commands: [.sweep], written: .perTrial, key: SweepCSV.keyColumns, replacesRows: true,

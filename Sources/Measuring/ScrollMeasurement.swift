@@ -81,6 +81,7 @@ package struct ScrollMeasurement {
                            + "\(result.status): \(result.error)")
             }
         }
+        if !results.isEmpty { _ = sink.write([Measurement.environmentFile], final: true) }
         sayWhatWasWritten(results, existing: existing, csvPath: csvPath, sink: sink)
         if let lost = sink.failureSummary {
             printError("bench: \(lost)")

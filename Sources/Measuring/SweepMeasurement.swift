@@ -78,8 +78,9 @@ package struct SweepMeasurement {
         progress.finish()
         sink.finishRows()
         // The whole file once more only when appending failed (into the rescue folder).
-        let written = sink.rowsAppended ? [measurement.url(of: OutputFiles.sweep)]
-            : sink.write([(OutputFiles.sweep.name, Data(SweepCSV.render(rows, runID: measurement.runID).utf8))], final: true)
+        let written = (sink.rowsAppended ? [measurement.url(of: OutputFiles.sweep)]
+            : sink.write([(OutputFiles.sweep.name, Data(SweepCSV.render(rows, runID: measurement.runID).utf8))], final: true))
+            + sink.write([Measurement.environmentFile], final: true)
         printSlopes(rows)
         let failed = rows.filter { !$0.result.isSuccess }
         for (step, failure) in failed {

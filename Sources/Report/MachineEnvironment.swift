@@ -1,7 +1,7 @@
 import Foundation
 
 /// environment.txt: what a reader needs to place a run's numbers (machine, OS, toolchain, the
-/// measured libraries' versions), in the lines of scripts/environment.sh, read by bench itself
+/// measured libraries' versions), read by bench itself, its only writer,
 /// from /proc, /etc/os-release, glibc and dpkg's status file (no program is run).
 package enum MachineEnvironment {
     package static func describe() -> String {
@@ -21,6 +21,7 @@ package enum MachineEnvironment {
             "libwebp:       \(version("libwebp7"))",
             "libheif:       \(version("libheif1")) (libde265 \(version("libde265-0")), dav1d \(version("libdav1d6")), "
                 + "x265 \(version("libx265-199")), aom \(version("libaom3")))",
+            "libvips:       \(version("libvips42")) (vipsthumbnail, the encodings peer)",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -56,6 +56,13 @@ import TestSupport
         let all = try SweepCSV.parse(String(contentsOf: out.appendingPathComponent("sweep.csv"), encoding: .utf8))
         #expect(all.count == 4)
         #expect(Set(all.map { "\($0.step.targetBytes) \($0.result.cell) \($0.result.run)" }).count == 4)
+        #expect(Self.describesTheMachine(out))
+    }
+
+    /// environment.txt, which bench writes into every measuring command's folder, names the machine and libraries.
+    static func describesTheMachine(_ folder: URL) -> Bool {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("environment.txt"), encoding: .utf8)) ?? ""
+        return text.hasPrefix("cpu:") && text.contains("\nlibjpeg-turbo:")
     }
 
     func corpus(_ images: URL, out: URL, resuming: Bool, launcher: CountingLauncher, stopAfter: Int?,
@@ -103,6 +110,7 @@ import TestSupport
         #expect(rows.count == 4)
         #expect(rows.filter { $0.result != nil }.count == 3)
         #expect(Set(rows.map(\.key)).count == 4)
+        #expect(Self.describesTheMachine(out))
     }
 
     /// A corpus shard plans its rows once every file was examined and records that it finished.
