@@ -95,7 +95,7 @@ def main():
                 env.pop("BENCH_EXACT_HEAP", None)
                 base = os.path.join(scratch, f"heaptrack-{strategy}-{render}-{run}")
                 result = validate.run(["heaptrack", "-o", base, bench, "_trial", "--stdout", "--spec-file",
-                                       validate.trial_spec(strategy, render, url, work)], env=env, cwd=scratch)
+                                       validate.trial_spec(bench, strategy, render, url, work)], env=env, cwd=scratch)
                 ours, peak = our_blocks(result.stdout)
                 theirs = heaptrack_blocks(base)
                 pairs, unmatched = pair(ours, theirs)

@@ -39,22 +39,17 @@ import time
 CASES = [("data", "none"), ("data", "full"), ("download", "none"), ("download", "full"), ("calibration-spike", "none")]
 
 
-def trial_spec(strategy, render, url, work_directory):
-    """Writes the trial's spec beside its work folder and returns the file's path (`--spec-file`)."""
+def trial_spec(bench, strategy, render, url, work_directory):
+    """Writes the trial's spec beside its work folder and returns the file's path (`--spec-file`).
+    The spec is the one `bench run` would give the trial (`bench _trial-spec`), settle rule included;
+    a long timeout, since the trial runs under valgrind too."""
     path = work_directory.rstrip("/") + ".spec.json"
+    spec = run([bench, "_trial-spec", "--strategy", strategy, "--render", render, "--url", url,
+                "--warmup-url", url.rsplit("/", 1)[0] + "/warmup", "--work-directory", work_directory,
+                "--timeout", "600"]).stdout
     with open(path, "w") as f:
-        json.dump(spec_fields(strategy, render, url, work_directory), f)
+        f.write(spec)
     return path
-
-
-def spec_fields(strategy, render, url, work_directory):
-    return ({
-        "strategy": strategy, "render": render, "allocator": "system", "run": 1,
-        "url": url, "warmupURL": url.rsplit("/", 1)[0] + "/warmup",
-        "workDirectory": "file://" + work_directory + "/", "maxPixel": 1024,
-        "sampleIntervalNanos": 500000, "timeoutSeconds": 600, "settleNanos": 50000000,
-        "maxImagePixels": 178956970, "holderThresholdBytes": 65536,
-    })
 
 
 def report_from(stdout):
@@ -126,7 +121,7 @@ def main():
         for strategy, render in CASES:
             work = os.path.join(scratch, "work")
             os.makedirs(work, exist_ok=True)
-            spec = trial_spec(strategy, render, url, work)
+            spec = trial_spec(bench, strategy, render, url, work)
             ours_env = {**os.environ, "TMPDIR": work}
             ours_env.pop("LD_PRELOAD", None)
             ours_env.pop("BENCH_EXACT_HEAP", None)
