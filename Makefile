@@ -153,7 +153,7 @@ plots: build
 # Re-measures the committed reference in results/ (over an hour): the full matrix, the sweep,
 # the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings, the example
 # package, the scrolling list, then the charts and the documents' figures
-# (results/REPORT.md, results/SCENARIO.md, README.md and docs/).
+# (results/REPORT.md, results/SCENARIO.md, README.md and docs/), then the tests of what they say.
 # Review and commit the changes. --replace: re-measuring the committed files is the point here
 # (bench refuses to overwrite an earlier run's rows otherwise).
 reference: build
@@ -165,6 +165,8 @@ reference: build
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
 	@$(MAKE) --no-print-directory example scenario-reference holders-reference
 	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
+	@# The re-measured reference and the regenerated documents, checked by the tests that read them.
+	$(SWIFT) test --no-parallel --filter ReferenceTests
 
 # A user's package measuring its own loader through the ImageMemoryBench library: AsyncHTTPClient's
 # collected body and FileDownloadDelegate against URLSession's data and download tasks, the
