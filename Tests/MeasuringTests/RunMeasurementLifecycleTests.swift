@@ -57,15 +57,7 @@ import TestSupport
     }
 
     func statusOfRun(_ request: RunRequest) -> Int32? {
-        do {
-            try RunMeasurement(request).run()
-            return nil
-        } catch let end as MeasurementEnd {
-            return end.status
-        } catch {
-            Issue.record("unexpected error: \(error)")
-            return -1
-        }
+        endStatus { try RunMeasurement(request).run() }
     }
 
     /// A stopped run keeps every row it measured and ends with 128 + the signal; resumed, it measures
@@ -140,4 +132,17 @@ import TestSupport
 struct TrialsContextProbe: Decodable {
     struct Context: Decodable { var interruptedBy: String? }
     var context: Context
+}
+
+/// How a measurement ended: nil when every trial succeeded, else its `MeasurementEnd` status.
+func endStatus(_ measure: () throws -> Void) -> Int32? {
+    do {
+        try measure()
+        return nil
+    } catch let end as MeasurementEnd {
+        return end.status
+    } catch {
+        Issue.record("unexpected error: \(error)")
+        return -1
+    }
 }

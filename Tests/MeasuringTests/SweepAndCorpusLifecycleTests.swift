@@ -16,18 +16,6 @@ import TestSupport
     let scratch = FileManager.default.temporaryDirectory
         .appendingPathComponent("measuring-\(getpid())-\(UUID().uuidString.prefix(8))")
 
-    func end(_ body: () throws -> Void) -> Int32? {
-        do {
-            try body()
-            return nil
-        } catch let end as MeasurementEnd {
-            return end.status
-        } catch {
-            Issue.record("unexpected error: \(error)")
-            return -1
-        }
-    }
-
     func sweep(out: URL, resuming: Bool, launcher: CountingLauncher, stopAfter: Int?) -> SweepRequest {
         var settings = TrialSettings()
         settings.fixtureCacheDirectory = scratch.appendingPathComponent("fixtures")
@@ -45,13 +33,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("sweep")
         let first = CountingLauncher()
-        #expect(end { try SweepMeasurement(sweep(out: out, resuming: false, launcher: first, stopAfter: 1)).run() } == 143)
+        #expect(endStatus { try SweepMeasurement(sweep(out: out, resuming: false, launcher: first, stopAfter: 1)).run() } == 143)
         let kept = try SweepCSV.parse(String(contentsOf: out.appendingPathComponent("sweep.csv"), encoding: .utf8))
         #expect(kept.count == first.count)
         #expect((1...2).contains(kept.count))
 
         let second = CountingLauncher()
-        #expect(end { try SweepMeasurement(sweep(out: out, resuming: true, launcher: second, stopAfter: nil)).run() } == nil)
+        #expect(endStatus { try SweepMeasurement(sweep(out: out, resuming: true, launcher: second, stopAfter: nil)).run() } == nil)
         #expect(second.count == 4 - kept.count)
         let all = try SweepCSV.parse(String(contentsOf: out.appendingPathComponent("sweep.csv"), encoding: .utf8))
         #expect(all.count == 4)
@@ -99,11 +87,11 @@ import TestSupport
         let images = try makeCorpus()
         let out = scratch.appendingPathComponent("corpus")
         let first = CountingLauncher()
-        #expect(end { try CorpusMeasurement(corpus(images, out: out, resuming: false, launcher: first, stopAfter: 1)).run() } == 143)
+        #expect(endStatus { try CorpusMeasurement(corpus(images, out: out, resuming: false, launcher: first, stopAfter: 1)).run() } == 143)
         #expect((1...2).contains(first.count))
 
         let second = CountingLauncher()
-        #expect(end { try CorpusMeasurement(corpus(images, out: out, resuming: true, launcher: second, stopAfter: nil)).run() } == 3)
+        #expect(endStatus { try CorpusMeasurement(corpus(images, out: out, resuming: true, launcher: second, stopAfter: nil)).run() } == 3)
         #expect(first.count + second.count == 3)
         let (rows, torn) = try CorpusCSV.parse(String(contentsOf: out.appendingPathComponent("corpus.csv"), encoding: .utf8))
         #expect(!torn)
@@ -121,7 +109,7 @@ import TestSupport
         let shard = try #require(Shard("1/2"))
         let launcher = CountingLauncher()
         let request = try corpus(images, out: out, resuming: false, launcher: launcher, stopAfter: nil, shard: shard)
-        _ = end { try CorpusMeasurement(request).run() }
+        _ = endStatus { try CorpusMeasurement(request).run() }
         let record = try ShardRecord.read(in: out)
         #expect(record.plannedRows == request.entries.count)
         #expect(record.completedRows == request.entries.count)
