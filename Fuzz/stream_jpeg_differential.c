@@ -103,7 +103,8 @@ static int libjpeg_coefficients(const uint8_t *data, size_t size, struct coeffic
         k->blocks[c] = malloc(row * (size_t)k->high[c] * sizeof(int16_t));
         if (k->blocks[c] == NULL) longjmp(failure.jump, 1);
         for (int y = 0; y < k->high[c]; y++) {
-            JBLOCKARRAY blocks = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], (JDIMENSION)y, 1, FALSE);
+            JBLOCKARRAY blocks =
+                (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], (JDIMENSION)y, 1, FALSE);
             memcpy(k->blocks[c] + (size_t)y * row, blocks[0], row * sizeof(int16_t));
         }
     }

@@ -5,11 +5,12 @@
 #                                    an out-of-bounds access or undefined behaviour is a finding
 #   Fuzz/stream_jpeg_differential.c  on every input both it and libjpeg-turbo's jpeg_read_coefficients
 #                                    accept, the coefficients must be equal; a difference is a finding
-# Each runs FUZZ_RUNS inputs (default 1,000,000; `make fuzz-smoke` runs 10,000; FUZZ_TARGETS picks one), seeded with small
-# files of every scan script the decoder supports, made by cjpeg and jpegtran (scripts/jpeg-scans/):
-# baseline 4:2:0/4:2:2/4:4:0/4:4:4/gray/RGB, libjpeg's progressive script, mozjpeg's, refinement to
-# bit 0, sequential a scan a component, restart markers every MCU and every row, and arithmetic-coded
-# ones (refused). Everything goes to .build-fuzz/jpeg; findings to .build-fuzz/jpeg/findings/<UTC time>/.
+# Each runs FUZZ_RUNS inputs (default 1,000,000; `make fuzz-smoke` runs 10,000; FUZZ_TARGETS picks
+# one), seeded with small files of every scan script the decoder supports, made by cjpeg and
+# jpegtran (scripts/jpeg-scans/): baseline 4:2:0/4:2:2/4:4:0/4:4:4/gray/RGB, libjpeg's progressive
+# script, mozjpeg's, refinement to bit 0, sequential a scan a component, restart markers every MCU
+# and every row, and arithmetic-coded ones (refused). Everything goes to .build-fuzz/jpeg; findings
+# to .build-fuzz/jpeg/findings/<UTC time>/.
 # Exit status: 0 nothing found; 1 a finding (its file and how to replay it are printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,7 +73,8 @@ for target in $FUZZ_TARGETS; do
     -artifact_prefix="$findings/$target/" > "$findings/$target.log" 2>&1 || rc=$?
   grep -E '^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|SUMMARY|stream decoder|==[0-9]+==ERROR)' \
     "$findings/$target.log" || true
-  echo "fuzz-jpeg: $target ran $(( $(date +%s) - started )) s, exit $rc, corpus $(find "$corpus" -type f | wc -l) inputs"
+  inputs=$(find "$corpus" -type f | wc -l)
+  echo "fuzz-jpeg: $target ran $(( $(date +%s) - started )) s, exit $rc, corpus $inputs inputs"
   [ "$rc" -ne 0 ] && status=1
 done
 found=$(find "$findings" -type f ! -name '*.log' | wc -l)

@@ -60,7 +60,8 @@ import TestSupport
         let arithmetic = try TestImages.jpeg(width: 64, height: 48, space: .rgb, color: [10, 200, 30], arithmetic: true)
         return [
             "claims-larger.jpg": (claimsLarger, "scan 1: its entropy data ends early, at marker 0xFFD9 (MCU row 0)"),
-            "claims-smaller.jpg": (claimsSmaller, "scan 1: entropy data goes on after the last block of the 64x16 frame"),
+            "claims-smaller.jpg": (claimsSmaller,
+                                   "scan 1: entropy data goes on after the last block of the 64x16 frame"),
             "cut-in-scan-3.jpg": (Data(cut), "the file ends inside the entropy data of scan 3"),
             "marker-inside.jpg": (markerInside, "scan 1: its entropy data ends early, at marker 0xFFD9"),
             "no-huffman-tables.jpg": (noTables, "uses DC Huffman table 0, which no DHT defined"),
