@@ -10,7 +10,7 @@ comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: setup build check-shape fuzz bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build check-shape fuzz fuzz-smoke bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -188,11 +188,21 @@ example: example-build
 example-test: setup
 	BENCH_EXAMPLE=1 $(SWIFT) test --no-parallel --filter ExampleLoaderTests
 
-# libFuzzer over the image header inspectors and the result-file readers (Sources/BenchFuzz) for
-# FUZZ_SECONDS (default 120), in its own scratch path .build-fuzz; crashers land in .build-fuzz/crashes/<UTC time>/.
+# libFuzzer, long (minutes to hours; not in CI): the image header inspectors and the result-file readers
+# (Sources/BenchFuzz, scripts/fuzz.sh) for FUZZ_SECONDS (default 120), then the stream JPEG decoder and
+# its differential target against libjpeg-turbo's coefficients (Fuzz/, scripts/fuzz-jpeg.sh), FUZZ_RUNS
+# inputs each (default 1,000,000). Scratch in .build-fuzz; crashers in .build-fuzz/crashes/<UTC time>/
+# and .build-fuzz/jpeg/findings/<UTC time>/.
 FUZZ_SECONDS ?= 120
+FUZZ_RUNS ?= 1000000
 fuzz: setup
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash scripts/fuzz.sh
+	FUZZ_RUNS=$(FUZZ_RUNS) bash scripts/fuzz-jpeg.sh
+
+# The stream JPEG decoder's two fuzz targets for 10,000 inputs each (a minute or two): a smoke test
+# of the harness and the seeds, runnable anywhere.
+fuzz-smoke: setup
+	FUZZ_RUNS=10000 bash scripts/fuzz-jpeg.sh
 
 # The package's shape (scripts/check-shape.sh): declared imports, no product reaching the maintainers'
 # targets, README's module graph, links, `public` only for the library's API, the DocC catalog built

@@ -888,6 +888,26 @@ static int cursor_decode_row(streamjpeg_decoder *d, struct sj_cursor *c, int row
     return STREAMJPEG_OK;
 }
 
+// After its last block a scan's entropy data must be used up: less than a byte of padding before
+// its marker. More is data the frame header does not account for (libjpeg warns "extraneous bytes
+// before marker", which CJPEGCodec refuses as well).
+static int check_scan_end(streamjpeg_decoder *d, struct sj_cursor *c) {
+    int extra = c->bit_count - c->zero_bits >= 8;
+    if (!extra && c->marker == 0) {
+        int b = reader_byte(&c->reader);
+        if (b == 0xFF) {
+            do b = reader_byte(&c->reader);
+            while (b == 0xFF);
+            extra = b == 0;  // a stuffed 0xFF: data (a restart marker after the last block is allowed)
+        } else {
+            extra = b >= 0;
+        }
+    }
+    if (!extra) return STREAMJPEG_OK;
+    return sj_fail(d, CORRUPT, "scan %d: entropy data goes on after the last block of the %dx%d frame",
+                   (int)(c - d->cursors) + 1, d->width, d->height);
+}
+
 int streamjpeg_decode_row(streamjpeg_decoder *d) {
     if (d->state != SJ_OPENED)
         return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "decode_row on a decoder not opened or failed");
@@ -902,6 +922,7 @@ int streamjpeg_decode_row(streamjpeg_decoder *d) {
     }
     for (int i = 0; i < d->scan_count; i++) {
         int status = cursor_decode_row(d, &d->cursors[i], d->next_row);
+        if (status == STREAMJPEG_OK && d->next_row == d->mcu_rows - 1) status = check_scan_end(d, &d->cursors[i]);
         if (status != STREAMJPEG_OK) return status;
     }
     d->next_row++;

@@ -6,18 +6,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-// cosines[M - 1][x][u] = C(u) cos((2x + 1) u pi / 2M) / 2, C(0) = 1/sqrt(2): an M-point IDCT of
-// the block's first M coefficients, normalised as the 8-point one (its DC gives the block mean).
-static float cosines[8][8][8];
+// cosines[M - 1][x][u]: the 1-D kernel of an M-point IDCT, normalised as the 8-point one (its DC
+// gives the block mean), as libjpeg-turbo computes each size. M = 2 and 4 (jidctred.c): the mean of
+// 8 / M adjacent outputs of the 8-point IDCT, from all 8 coefficients (the exact area average of
+// the full decode). Other M (jidctint.c): C(u) cos((2x + 1) u pi / 2M) / 2, C(0) = 1/sqrt(2), of
+// the first min(M, 8) coefficients; M up to 16, for a subsampled component scaled up by its IDCT.
+static float cosines[16][16][8];
+
+static double kernel(int m, int x, int u) {
+    return (u == 0 ? M_SQRT1_2 : 1.0) * cos((2 * x + 1) * u * M_PI / (2.0 * m)) / 2.0;
+}
+
+static inline int kernel_taps(int m) { return m == 2 || m == 4 ? 8 : m < 8 ? m : 8; }
 
 static void make_cosines(void) {
     static int made;
     if (made) return;
-    for (int m = 1; m <= 8; m++)
+    for (int m = 1; m <= 16; m++)
         for (int x = 0; x < m; x++)
-            for (int u = 0; u < m; u++)
-                cosines[m - 1][x][u] =
-                    (float)((u == 0 ? M_SQRT1_2 : 1.0) * cos((2 * x + 1) * u * M_PI / (2.0 * m)) / 2.0);
+            for (int u = 0; u < kernel_taps(m); u++) {
+                if (m != 2 && m != 4) {
+                    cosines[m - 1][x][u] = (float)kernel(m, x, u);
+                    continue;
+                }
+                double sum = 0;
+                for (int j = 0; j < 8 / m; j++) sum += kernel(8, x * (8 / m) + j, u);
+                cosines[m - 1][x][u] = (float)(sum / (8 / m));
+            }
     made = 1;
 }
 
@@ -27,28 +42,29 @@ static inline uint8_t clamp_sample(float v) {
     return (uint8_t)(v + 0.5f);
 }
 
-// IDCT of one block to mh x mv samples (mh, mv in 1...8), dequantizing as it goes.
+// IDCT of one block to mh x mv samples (mh, mv in 1...16), dequantizing as it goes.
 static void idct_block(const int16_t *coef, const uint16_t *quant, int mh, int mv, uint8_t *out, size_t stride) {
-    float work[8][8];  // [v][x]: rows transformed
+    float work[8][16];  // [v][x]: rows transformed
     const float (*ch)[8] = cosines[mh - 1], (*cv)[8] = cosines[mv - 1];
-    for (int v = 0; v < mv; v++) {
+    int nu = kernel_taps(mh), nv = kernel_taps(mv);  // the coefficients each direction uses
+    for (int v = 0; v < nv; v++) {
         float g[8];
         int any = 0;
-        for (int u = 0; u < mh; u++) {
+        for (int u = 0; u < nu; u++) {
             g[u] = (float)coef[v * 8 + u] * (float)quant[v * 8 + u];
             any |= coef[v * 8 + u];
         }
         for (int x = 0; x < mh; x++) {
             float sum = 0;
             if (any)
-                for (int u = 0; u < mh; u++) sum += ch[x][u] * g[u];
+                for (int u = 0; u < nu; u++) sum += ch[x][u] * g[u];
             work[v][x] = sum;
         }
     }
     for (int y = 0; y < mv; y++) {
         for (int x = 0; x < mh; x++) {
             float sum = 0;
-            for (int v = 0; v < mv; v++) sum += cv[y][v] * work[v][x];
+            for (int v = 0; v < nv; v++) sum += cv[y][v] * work[v][x];
             out[(size_t)y * stride + (size_t)x] = clamp_sample(sum + 128.0f);
         }
     }
@@ -177,11 +193,18 @@ static void resampler_push(struct resampler *r, const uint8_t *rgb) {
 
 // MARK: Colour
 
+// YCbCr to RGB in libjpeg's fixed point (jdcolor.c: 16 fraction bits, its rounding), so that only
+// the IDCT's rounding separates our samples from libjpeg-turbo's.
+enum { SCALEBITS = 16 };
+#define FIX(x) ((int32_t)((x) * (1 << SCALEBITS) + 0.5))
+
+static inline uint8_t clamp_int(int v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v; }
+
 static inline void ycc_to_rgb(int y, int cb, int cr, uint8_t *rgb) {
-    float fcb = (float)(cb - 128), fcr = (float)(cr - 128);
-    rgb[0] = clamp_sample((float)y + 1.402f * fcr);
-    rgb[1] = clamp_sample((float)y - 0.344136f * fcb - 0.714136f * fcr);
-    rgb[2] = clamp_sample((float)y + 1.772f * fcb);
+    int32_t b = cb - 128, r = cr - 128;
+    rgb[0] = clamp_int(y + (int)((FIX(1.40200) * r + (1 << (SCALEBITS - 1))) >> SCALEBITS));
+    rgb[1] = clamp_int(y + (int)((-FIX(0.34414) * b - FIX(0.71414) * r + (1 << (SCALEBITS - 1))) >> SCALEBITS));
+    rgb[2] = clamp_int(y + (int)((FIX(1.77200) * b + (1 << (SCALEBITS - 1))) >> SCALEBITS));
 }
 
 // CMYK to RGB as CJPEGCodec does: with an Adobe marker, CMYK is stored inverted (255 = no ink).
@@ -225,10 +248,13 @@ static int prepare_planes(streamjpeg_decoder *d, int scaled_width) {
     int m = d->scale;
     for (int c = 0; c < d->count; c++) {
         struct sj_component *comp = &d->component[c];
-        // A subsampled component's IDCT makes more samples a block, up to 8, instead of upsampling.
-        int sh = m * d->hmax / comp->h, sv = m * d->vmax / comp->v;
-        comp->scale_h = d->hmax % comp->h == 0 && sh <= 8 ? sh : m;
-        comp->scale_v = d->vmax % comp->v == 0 && sv <= 8 ? sv : m;
+        // A subsampled component's IDCT makes twice the samples a block (or four times) where
+        // libjpeg-turbo's does (jdmaster.c: doubled while under 8 and both directions divide);
+        // the rest of the way its samples are repeated (box upsampling).
+        int size = m;
+        while (size < 8 && (d->hmax * m) % (comp->h * size * 2) == 0 && (d->vmax * m) % (comp->v * size * 2) == 0)
+            size *= 2;
+        comp->scale_h = comp->scale_v = size;
         size_t width = (size_t)comp->row_blocks * (size_t)comp->scale_h;
         comp->plane = malloc(width * (size_t)comp->v * (size_t)comp->scale_v);
         comp->column = malloc((size_t)scaled_width * sizeof *comp->column);
@@ -252,24 +278,29 @@ static void idct_row(streamjpeg_decoder *d) {
     }
 }
 
-int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size) {
-    if (d->state != SJ_OPENED || d->scale == 0 || d->next_row != 0)
-        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "render before set_output, or after rows were decoded");
-    if (dst_size < (size_t)d->out_width * (size_t)d->out_height * 4)
-        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "output buffer too small");
+// The samples of a row as the file holds them (1, 3 or 4 components), chroma upsampled.
+static void gather_row(const streamjpeg_decoder *d, const uint8_t *const *samples, int width, uint8_t *out) {
+    for (int x = 0; x < width; x++)
+        for (int c = 0; c < d->count; c++) *out++ = samples[c][d->component[c].column[x]];
+}
+
+// Decodes every MCU row and hands each scaled row (ceil(width x M / 8) pixels) to `sink`: RGB, or
+// with `convert` 0 the file's own components.
+typedef void (*row_sink)(void *context, const uint8_t *rgb);
+
+static int render_rows(streamjpeg_decoder *d, int convert, row_sink sink, void *context) {
     make_cosines();
     int m = d->scale;
     int sw = (int)(((long)d->width * m + 7) / 8), sh = (int)(((long)d->height * m + 7) / 8);
-    struct resampler r;
-    uint8_t *rgb = malloc((size_t)sw * 3);
-    int status = STREAMJPEG_OK;
-    if (!resampler_init(&r, sw, sh, d->out_width, d->out_height, dst) || rgb == NULL || !prepare_planes(d, sw)) {
-        status = sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the working rows");
-        goto done;
+    uint8_t *rgb = malloc((size_t)sw * 4);
+    if (rgb == NULL || !prepare_planes(d, sw)) {
+        free(rgb);
+        return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the working rows");
     }
+    int status = STREAMJPEG_OK;
     int band = d->vmax * m;  // scaled rows an MCU row makes
     for (int row = 0; row < d->mcu_rows; row++) {
-        if ((status = streamjpeg_decode_row(d)) != STREAMJPEG_OK) goto done;
+        if ((status = streamjpeg_decode_row(d)) != STREAMJPEG_OK) break;
         idct_row(d);
         for (int ly = 0; ly < band && row * band + ly < sh; ly++) {
             const uint8_t *samples[4];
@@ -278,12 +309,54 @@ int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size) {
                 int plane_row = (int)((long)ly * comp->v * comp->scale_v / band);
                 samples[c] = comp->plane + (size_t)plane_row * (size_t)comp->row_blocks * (size_t)comp->scale_h;
             }
-            convert_row(d, samples, sw, rgb);
-            resampler_push(&r, rgb);
+            if (convert) convert_row(d, samples, sw, rgb);
+            else gather_row(d, samples, sw, rgb);
+            sink(context, rgb);
         }
     }
-done:
-    resampler_free(&r);
     free(rgb);
     return status;
+}
+
+static void push_to_resampler(void *context, const uint8_t *rgb) { resampler_push(context, rgb); }
+
+int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size) {
+    if (d->state != SJ_OPENED || d->scale == 0 || d->next_row != 0)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "render before set_output, or after rows were decoded");
+    if (dst_size < (size_t)d->out_width * (size_t)d->out_height * 4)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "output buffer too small");
+    int m = d->scale;
+    int sw = (int)(((long)d->width * m + 7) / 8), sh = (int)(((long)d->height * m + 7) / 8);
+    struct resampler r;
+    int status;
+    if (!resampler_init(&r, sw, sh, d->out_width, d->out_height, dst))
+        status = sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the working rows");
+    else
+        status = render_rows(d, 1, push_to_resampler, &r);
+    resampler_free(&r);
+    return status;
+}
+
+// MARK: The scaled image (the test hook)
+
+struct scaled_sink {
+    uint8_t *next;
+    size_t row_bytes;
+};
+
+static void copy_row(void *context, const uint8_t *rgb) {
+    struct scaled_sink *sink = context;
+    memcpy(sink->next, rgb, sink->row_bytes);
+    sink->next += sink->row_bytes;
+}
+
+int streamjpeg_render_scaled(streamjpeg_decoder *d, int scale_numerator, int convert, void *dst, size_t dst_size) {
+    if (d->state != SJ_OPENED || d->next_row != 0 || scale_numerator < 1 || scale_numerator > 8)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "render_scaled after rows were decoded, or scale not 1...8");
+    int sw = (int)(((long)d->width * scale_numerator + 7) / 8), sh = (int)(((long)d->height * scale_numerator + 7) / 8);
+    size_t row = (size_t)sw * (size_t)(convert ? 3 : d->count);
+    if (dst_size < row * (size_t)sh) return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "output buffer too small");
+    d->scale = scale_numerator;
+    struct scaled_sink sink = {dst, row};
+    return render_rows(d, convert, copy_row, &sink);
 }

@@ -57,6 +57,22 @@ package enum StreamJPEGDecoder {
         }
     }
 
+    /// The image at the DCT scale `numerator`/8 (1...8) before the resampler, ceil(width x numerator / 8)
+    /// x ceil(height x numerator / 8): RGB, 3 bytes a pixel, or (`rgb` false) the file's own components
+    /// (Y, YCbCr...), a byte each. For tests (it holds that image).
+    package static func scaledPixels(_ source: JPEGSource, numerator: Int, rgb: Bool = true) throws -> [UInt8] {
+        try withDecoder(source) { decoder in
+            let width = (Int(streamjpeg_width(decoder)) * numerator + 7) / 8
+            let height = (Int(streamjpeg_height(decoder)) * numerator + 7) / 8
+            var pixels = [UInt8](repeating: 0, count: width * height * (rgb ? 3 : Int(streamjpeg_components(decoder))))
+            try pixels.withUnsafeMutableBytes { buffer in
+                try check(decoder, streamjpeg_render_scaled(decoder, Int32(numerator), rgb ? 1 : 0,
+                                                            buffer.baseAddress, buffer.count))
+            }
+            return pixels
+        }
+    }
+
     /// Number of scans the first pass found (at most `maxScans`).
     package static func scanCount(_ source: JPEGSource) throws -> Int {
         try withDecoder(source) { Int(streamjpeg_scans($0)) }

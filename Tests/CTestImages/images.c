@@ -246,3 +246,41 @@ int testimages_jpeg_rgba(const uint8_t *rgba, int width, int height, int gray, i
     *out_size = size;
     return 0;
 }
+
+int testimages_jpeg_decode_scaled(const uint8_t *jpeg, size_t size, int numerator, int fancy_upsampling, int rgb,
+                                  uint8_t **out, int *width, int *height, int *components, char *message,
+                                  size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_failure failure;
+    uint8_t *pixels = NULL;
+    cinfo.err = jpeg_std_error(&failure.pub);
+    failure.pub.error_exit = jpeg_failed;
+    if (setjmp(failure.jump)) {
+        (*cinfo.err->format_message)((j_common_ptr)&cinfo, message);
+        jpeg_destroy_decompress(&cinfo);
+        free(pixels);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, jpeg, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.scale_num = (unsigned)numerator;
+    cinfo.scale_denom = 8;
+    cinfo.do_fancy_upsampling = fancy_upsampling ? TRUE : FALSE;
+    cinfo.out_color_space = rgb ? JCS_RGB : cinfo.jpeg_color_space;
+    jpeg_start_decompress(&cinfo);
+    size_t stride = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
+    pixels = malloc(stride * cinfo.output_height);
+    if (!pixels) { snprintf(message, message_size, "out of memory"); longjmp(failure.jump, 2); }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    *width = (int)cinfo.output_width;
+    *height = (int)cinfo.output_height;
+    *components = cinfo.output_components;
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    *out = pixels;
+    return 0;
+}

@@ -96,6 +96,27 @@ public enum JPEGScans {
         return Array(UnsafeBufferPointer(start: out, count: Int(wide) * Int(high) * 64))
     }
 
+    /// libjpeg's decode at the DCT scale `numerator`/8: RGB (3 bytes a pixel) or (`rgb` false) the
+    /// file's own components, chroma upsampled by interpolation (`fancy`, its default) or by repeating
+    /// samples (djpeg -nosmooth).
+    public static func libjpegScaled(_ jpeg: Data, numerator: Int, fancy: Bool, rgb: Bool = true) throws
+        -> (width: Int, height: Int, samples: [UInt8]) {
+        var out: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = jpeg.withUnsafeBytes { bytes in
+            message.withUnsafeMutableBufferPointer {
+                testimages_jpeg_decode_scaled(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                              Int32(numerator), fancy ? 1 : 0, rgb ? 1 : 0, &out, &width, &height,
+                                              &components, $0.baseAddress!, $0.count)
+            }
+        }
+        guard status == 0, let out else { throw TestImages.EncodeFailure(description: text(message)) }
+        defer { free(out) }
+        let count = Int(width) * Int(height) * Int(components)
+        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: out, count: count)))
+    }
+
     private static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

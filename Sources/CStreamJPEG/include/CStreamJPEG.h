@@ -66,6 +66,12 @@ int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_widt
 // converts to RGB (YCCK and CMYK as CJPEGCodec does) and area-averages into dst, 8-bit RGBA.
 int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size);
 
+// The test hook of the pixels: every row decoded at the DCT scale M/8 (M = scale_numerator, 1...8),
+// chroma upsampled as for rendering, before the resampler: ceil(width x M / 8) x ceil(height x M / 8)
+// pixels into dst, converted to RGB (3 bytes each) or, with `convert` 0, the file's own components
+// (1, 3 or 4 bytes: Y, YCbCr, ...). What libjpeg-turbo's scaled decode gives.
+int streamjpeg_render_scaled(streamjpeg_decoder *d, int scale_numerator, int convert, void *dst, size_t dst_size);
+
 // The message of the last error, "" if none. Owned by the handle.
 const char *streamjpeg_message(const streamjpeg_decoder *d);
 

@@ -40,4 +40,12 @@ int testimages_jpeg_transcode(const uint8_t *jpeg, size_t size, const int *scrip
                               int restart_blocks, uint8_t **out, size_t *out_size, char *message,
                               size_t message_size);
 
+// libjpeg's decode at the DCT scale numerator/8 to RGB (3 bytes a pixel) or, when `rgb` is 0, the
+// file's own components (1, 3 or 4 bytes), malloc'd into *out, its size in *width x *height x
+// *components; chroma upsampled by interpolation ("fancy", libjpeg's default) or by repeating
+// samples (djpeg -nosmooth). Returns 0, or -1 with libjpeg's message.
+int testimages_jpeg_decode_scaled(const uint8_t *jpeg, size_t size, int numerator, int fancy_upsampling, int rgb,
+                                  uint8_t **out, int *width, int *height, int *components, char *message,
+                                  size_t message_size);
+
 #endif
