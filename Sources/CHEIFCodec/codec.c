@@ -107,7 +107,8 @@ static void convert_row(const struct planes *p, int width, int y, uint8_t *out, 
             for (int c = 0; c < 3; c++) out[c] = clamp_byte(sample_at(p, c, x, y) * 255.0f / max_y);
         } else {
             int cx = x >> p->shift_x;
-            float luma = sample_at(p, 0, x, y), cb = sample_at(p, 1, cx, cy) - half, cr = sample_at(p, 2, cx, cy) - half;
+            float luma = sample_at(p, 0, x, y);
+            float cb = sample_at(p, 1, cx, cy) - half, cr = sample_at(p, 2, cx, cy) - half;
             if (p->full_range) {
                 luma *= 255.0f / max_y;
                 cb *= 255.0f / max_y;
@@ -198,7 +199,8 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
     int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
     if (out_width < 1 || out_height < 1 || out_width > width || out_height > height ||
         dst_size < (size_t)out_width * out_height * 4) {
-        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width, height);
+        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width,
+                 height);
         status = HEIFCODEC_BAD_ARGUMENT;
         goto done;
     }
@@ -214,12 +216,14 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
     // Every plane must cover what the loop reads (a crafted file can decode to another size).
     for (int c = 0; c < 4; c++) {
         if (!planes.plane[c]) continue;
-        int subsampled = c == 1 || c == 2, shift_x = subsampled ? planes.shift_x : 0, shift_y = subsampled ? planes.shift_y : 0;
+        int subsampled = c == 1 || c == 2;
+        int shift_x = subsampled ? planes.shift_x : 0, shift_y = subsampled ? planes.shift_y : 0;
         enum heif_channel channel = c == 3 ? heif_channel_Alpha
             : planes.space == heif_colorspace_RGB ? (enum heif_channel)(heif_channel_R + c) : (enum heif_channel)c;
         if (heif_image_get_width(image, channel) < ((width + shift_x) >> shift_x) ||
             heif_image_get_height(image, channel) < ((height + shift_y) >> shift_y)) {
-            snprintf(message, message_size, "a decoded plane is smaller than the %dx%d the file declares", width, height);
+            snprintf(message, message_size, "a decoded plane is smaller than the %dx%d the file declares", width,
+                     height);
             status = HEIFCODEC_FAILED;
             goto done;
         }

@@ -200,7 +200,8 @@ static inline uint8_t eight_bits(unsigned v, int depth) {
 
 // One pass row's pixels into the image row, at their columns, as RGBA: what the libpng path's
 // transforms make (palette and gray expanded, tRNS to alpha, 16 bits stripped, opaque alpha added).
-static void place(const struct image_layout *l, const uint8_t *raw, int count, int first, int step, uint8_t *image_row) {
+static void place(const struct image_layout *l, const uint8_t *raw, int count, int first, int step,
+                  uint8_t *image_row) {
     int depth = l->depth;
     for (int i = 0; i < count; i++) {
         uint8_t *out = image_row + (size_t)(first + i * step) * 4;
@@ -300,7 +301,8 @@ static int stream_rows(pngcodec_decoder *d, const struct image_layout *l, struct
             if (pass->width == 0 || pass->height == 0 || y < start_y[p] || (y - start_y[p]) % step_y[p] != 0)
                 continue;
             size_t stride = pass->row_bytes + 1;
-            uint8_t *row = pass->rows + (size_t)pass->current * stride, *above = pass->rows + (size_t)!pass->current * stride;
+            uint8_t *row = pass->rows + (size_t)pass->current * stride;
+            uint8_t *above = pass->rows + (size_t)!pass->current * stride;
             int status = inflate_exactly(d, &pass->cursor, &pass->z, row, stride, p);
             if (status != PNGCODEC_OK) return status;
             if (!unfilter(row, above, pass->row_bytes, l->filter_bytes))

@@ -245,10 +245,12 @@ static int stream_rows(pngcodec_decoder *d, uint8_t *row, struct resample_state 
 
 int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width,
                                       int out_height) {
-    if (d->state != DEC_OPEN) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_stream needs an opened decoder");
+    if (d->state != DEC_OPEN)
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_stream needs an opened decoder");
     if (out_width < 1 || out_height < 1 || (png_uint_32)out_width > d->width || (png_uint_32)out_height > d->height)
         return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "output size must be between 1 and the image size");
-    if (dst_size < (size_t)out_width * out_height * 4) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
+    if (dst_size < (size_t)out_width * out_height * 4)
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
     int status;
     if (d->interlaced) {
         status = pngcodec_adam7_stream(d, dst, out_width, out_height);

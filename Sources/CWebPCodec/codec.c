@@ -117,7 +117,8 @@ int webpcodec_stream_file_rgba(const char *path, void *dst, size_t dst_size, int
             break;
         }
         if (got == 0) {
-            snprintf(message, message_size, "%s", status_text(VP8_STATUS_NOT_ENOUGH_DATA));
+            snprintf(message, message_size, "the file ends after %lld bytes, before the image is complete",
+                     (long long)offset);
             result = WEBPCODEC_FAILED;
             break;
         }

@@ -29,7 +29,8 @@ enum HEIFDecoder {
                                      maxImagePixels: maxImagePixels)
         let av1: Int32 = info.format == .avif ? 1 : 0
         guard heifcodec_has_codec(av1, 1) != 0 else {
-            throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
+            let codec = av1 == 1 ? "AV1" : "HEVC"
+            throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(codec) decoder")
         }
         let image = try DecodedImage(width: size.width, height: size.height)
         var message = [CChar](repeating: 0, count: 256)

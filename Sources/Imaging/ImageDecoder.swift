@@ -56,15 +56,17 @@ public enum ImageDecoder {
         let info = try inspect(source)
         let output = Saturating.product(min(info.width, maxPixel), min(info.height, maxPixel))
         guard output <= maxImagePixels else {
-            throw ImagingError.overBudget("a \(info.width)x\(info.height) \(info.format.displayName)'s output at --max-pixel"
-                                          + " \(maxPixel) is over \(DecodeBudget.option) \(maxImagePixels)")
+            throw ImagingError.overBudget("a \(info.width)x\(info.height) \(info.format.displayName)'s output at"
+                                          + " --max-pixel \(maxPixel) is over \(DecodeBudget.option) \(maxImagePixels)")
         }
         switch info.format {
         case .jpeg: return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
         case .png: return try PNGDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel)
-        case .webp: return try WebPDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .webp:
+            return try WebPDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         case .heic, .avif:
-            return try HEIFDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+            return try HEIFDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel,
+                                                   maxImagePixels: maxImagePixels)
         }
     }
 
