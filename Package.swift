@@ -38,12 +38,14 @@ let package = Package(
         // libjpeg reports errors with longjmp, which Swift cannot catch: this shim owns setjmp.
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // The same for libpng (setjmp owned in C), with the streaming box-downscaled thumbnail.
-        .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        .target(name: "CPNGCodec", dependencies: ["CLibPNG", "CResample"], linkerSettings: [.linkedLibrary("z")]),
+        // The stream renderer's area-averaging resampler, shared by every format's stream path.
+        .target(name: "CResample"),
         // Our own Huffman JPEG decoder for the stream renderer: every scan in lockstep, one row of
         // coefficients held instead of the image's (libjpeg keeps all of a multi-scan file's).
-        .target(name: "CStreamJPEG", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CStreamJPEG", dependencies: ["CResample"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CWebPCodec", dependencies: ["CLibWebP"]),
-        .target(name: "CHEIFCodec", dependencies: ["CLibHeif"]),
+        .target(name: "CHEIFCodec", dependencies: ["CLibHeif", "CResample"]),
         // Reads allocator counters (jemalloc via dlsym'd mallctl, glibc via mallinfo2) without allocating.
         .target(name: "CHeapStats", dependencies: ["CJemalloc"]),
         // Defines malloc and friends to keep an exact live-bytes maximum. Linked into every
@@ -66,7 +68,7 @@ let package = Package(
         .target(name: "BenchCore"),
         // Encodes the fixture in every encoding, finds an image's format from its bytes and
         // decodes it (full RGBA, or a thumbnail by the format's cheapest path).
-        .target(name: "Imaging", dependencies: ["BenchCore", "CJPEGCodec", "CStreamJPEG", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
+        .target(name: "Imaging", dependencies: ["BenchCore", "CJPEGCodec", "CStreamJPEG", "CResample", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
         .target(name: "LoopbackServer", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),

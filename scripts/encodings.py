@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the encoding costs: the same picture in every encoding, full and thumbnail, both
+"""What the encoding costs: the same picture in every encoding, full, thumbnail and stream, both
 allocators, a few runs each, each run in a fresh child (`bench run`, download strategy: the
 body goes to a file, so the peak is the decoder's), plus the peer: vipsthumbnail on the same
 files at the same output size.
@@ -17,6 +17,7 @@ Usage: scripts/encodings.py --bench .build/release/bench --out results [--runs 3
 """
 import argparse
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ ENCODINGS = ["jpeg", "jpeg-progressive", "jpeg-444", "jpeg-progressive-444", "pn
              "png-rgba", "png-rgba-interlaced", "webp-lossy", "webp-lossless", "heic", "avif"]
 COLUMNS = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
            "output_width", "output_height", "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status", "error",
-           "tool_version"]
+           "tool_version", "render_seconds"]
 
 
 def thumbnail_size(width, height, max_pixel):
@@ -60,12 +61,16 @@ def vips(vipsthumbnail, source, size, scratch):
 def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch):
     folder = os.path.join(scratch, f"run-{encoding}")
     command = [bench, "run", "--encoding", encoding, "--width", str(width), "--height", str(height),
-               "--strategy", "download", "--render", "full", "--render", "thumbnail",
+               "--strategy", "download", "--render", "full", "--render", "thumbnail", "--render", "stream",
                "--allocator", "system", "--allocator", "jemalloc", "--runs", str(runs),
                "--max-pixel", str(max_pixel), "--fixture-cache", cache, "--out", folder]
     status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
     if status not in (0, 3):  # 3: some runs failed, each is a row
         sys.exit(f"encodings: {' '.join(command)} exited {status}")
+    # The decode time of each child (renderSeconds) is in trials.json only.
+    with open(os.path.join(folder, "trials.json")) as file:
+        seconds = {(t["render"], t["allocator"], str(t["run"])): t.get("renderSeconds")
+                   for t in json.load(file)["trials"]}
     rows = []
     with open(os.path.join(folder, "trials.csv"), newline="") as file:
         for trial in csv.DictReader(file):
@@ -77,6 +82,7 @@ def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch):
                 "peak_rss_delta_bytes": trial["peak_rss_delta_bytes"],
                 "peak_heap_delta_bytes": trial["peak_heap_exact_delta_bytes"] or trial["peak_allocated_delta_bytes"],
                 "status": trial["status"], "error": trial["error"], "tool_version": "",
+                "render_seconds": seconds.get((trial["render"], trial["allocator"], trial["run"])) or "",
             })
     shutil.rmtree(folder, ignore_errors=True)
     return rows
@@ -136,7 +142,7 @@ def main():
                     "peak_rss_delta_bytes": (peak - base_kb) * 1024 if ok else "", "peak_heap_delta_bytes": "",
                     "status": "ok" if ok else "failed",
                     "error": "" if ok else f"exit {status}: {error or base_error}"[:300],
-                    "tool_version": version,
+                    "tool_version": version, "render_seconds": "",
                 })
             rows.sort(key=lambda row: ENCODINGS.index(row["encoding"]))  # stable: runs stay in order
             write(rows, path)

@@ -14,8 +14,9 @@ package struct RenderMode: RawRepresentable, Hashable, Codable, Sendable, Custom
     package static let full = RenderMode(rawValue: "full")
     /// The cheapest decode each format allows to a bitmap bounded by a maximum pixel size.
     package static let thumbnail = RenderMode(rawValue: "thumbnail")
-    /// Straight to the maximum pixel size while streaming: a JPEG of any scan structure holds one
-    /// row of coefficients (our own decoder); other formats take the thumbnail path for now.
+    /// Straight to the maximum pixel size while streaming, rows area-averaged as they are decoded: a
+    /// JPEG of any scan structure holds one row of coefficients (our own decoder), a PNG a row (Adam7:
+    /// an inflate state a pass), lossy WebP libwebp's rows; lossless WebP, HEIC and AVIF their planes.
     package static let stream = RenderMode(rawValue: "stream")
     /// The harness's own renderers, in the order tables list them.
     package static let builtIns: [RenderMode] = [.none, .full, .thumbnail, .stream]

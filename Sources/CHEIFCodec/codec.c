@@ -9,6 +9,8 @@
 
 #include <libheif/heif.h>
 
+#include <CResample.h>
+
 static int failed(struct heif_error error, const char *what, char *message, size_t message_size) {
     snprintf(message, message_size, "%s: %s", what, error.message ? error.message : "unknown error");
     return error.code == heif_error_Memory_allocation_error ? HEIFCODEC_NO_MEMORY : HEIFCODEC_FAILED;
@@ -69,6 +71,177 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
         }
     }
 done:
+    if (image) heif_image_release(image);
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}
+
+// MARK: Native planes to the output size (the stream renderer)
+
+struct planes {
+    enum heif_colorspace space;
+    int shift_x, shift_y;            // chroma subsampling: 1 for half
+    const uint8_t *plane[4];         // Y Cb Cr (or R G B, or Y alone), then alpha or NULL
+    int stride[4], depth[4];
+    float kr, kb;                    // the matrix
+    int full_range, identity;
+};
+
+static inline float sample_at(const struct planes *p, int c, int x, int y) {
+    const uint8_t *row = p->plane[c] + (size_t)y * (size_t)p->stride[c];
+    return p->depth[c] > 8 ? (float)((const uint16_t *)(const void *)row)[x] : (float)row[x];
+}
+
+static inline uint8_t clamp_byte(float v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5f); }
+
+// Row y as 8-bit RGB(A), as libheif's own conversion makes it.
+static void convert_row(const struct planes *p, int width, int y, uint8_t *out, int channels) {
+    float max_y = (float)((1 << p->depth[0]) - 1), half = (float)(1 << (p->depth[0] - 1));
+    float unit = (float)(1 << (p->depth[0] - 8));  // 8-bit steps in this depth
+    int cy = y >> p->shift_y;
+    for (int x = 0; x < width; x++, out += channels) {
+        if (p->space == heif_colorspace_monochrome) {
+            out[0] = out[1] = out[2] = clamp_byte(sample_at(p, 0, x, y) * 255.0f / max_y);
+        } else if (p->space == heif_colorspace_RGB) {
+            for (int c = 0; c < 3; c++) out[c] = clamp_byte(sample_at(p, c, x, y) * 255.0f / max_y);
+        } else {
+            int cx = x >> p->shift_x;
+            float luma = sample_at(p, 0, x, y);
+            float cb = sample_at(p, 1, cx, cy) - half, cr = sample_at(p, 2, cx, cy) - half;
+            if (p->full_range) {
+                luma *= 255.0f / max_y;
+                cb *= 255.0f / max_y;
+                cr *= 255.0f / max_y;
+            } else {
+                luma = (luma - 16 * unit) * 255.0f / (219 * unit);
+                cb *= 255.0f / (224 * unit);
+                cr *= 255.0f / (224 * unit);
+            }
+            if (p->identity) {  // GBR: Y is green, Cb blue, Cr red
+                out[0] = clamp_byte(cr + 128);
+                out[1] = clamp_byte(luma);
+                out[2] = clamp_byte(cb + 128);
+            } else {
+                float kg = 1 - p->kr - p->kb;
+                out[0] = clamp_byte(luma + 2 * (1 - p->kr) * cr);
+                out[1] = clamp_byte(luma - (2 * p->kb * (1 - p->kb) * cb + 2 * p->kr * (1 - p->kr) * cr) / kg);
+                out[2] = clamp_byte(luma + 2 * (1 - p->kb) * cb);
+            }
+        }
+        if (channels == 4) out[3] = clamp_byte(sample_at(p, 3, x, y) * 255.0f / (float)((1 << p->depth[3]) - 1));
+    }
+}
+
+static void set_matrix(struct planes *p, const struct heif_image *image) {
+    p->kr = 0.299f;  // BT.601 and full range when the file says nothing, as libheif assumes
+    p->kb = 0.114f;
+    p->full_range = 1;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(image, &nclx).code != heif_error_Ok || !nclx) return;
+    p->full_range = nclx->full_range_flag;
+    switch ((int)nclx->matrix_coefficients) {
+    case 0: p->identity = 1; break;
+    case 1: p->kr = 0.2126f; p->kb = 0.0722f; break;
+    case 4: p->kr = 0.30f; p->kb = 0.11f; break;
+    case 7: p->kr = 0.212f; p->kb = 0.087f; break;
+    case 9: case 10: p->kr = 0.2627f; p->kb = 0.0593f; break;
+    default: break;  // 5, 6 and the rest: BT.601
+    }
+    heif_nclx_color_profile_free(nclx);
+}
+
+// The decoded image's planes, or 0 when its layout is none of those this converts.
+static int find_planes(struct planes *p, const struct heif_image *image) {
+    memset(p, 0, sizeof *p);
+    p->space = heif_image_get_colorspace(image);
+    enum heif_chroma chroma = heif_image_get_chroma_format(image);
+    enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
+    int count = 3;
+    if (p->space == heif_colorspace_RGB && chroma == heif_chroma_444) {
+        channels[0] = heif_channel_R; channels[1] = heif_channel_G; channels[2] = heif_channel_B;
+    } else if (p->space == heif_colorspace_monochrome) {
+        count = 1;
+    } else if (p->space == heif_colorspace_YCbCr && chroma >= heif_chroma_420 && chroma <= heif_chroma_444) {
+        p->shift_x = chroma != heif_chroma_444;
+        p->shift_y = chroma == heif_chroma_420;
+        set_matrix(p, image);
+    } else {
+        return 0;
+    }
+    for (int c = 0; c < count; c++) {
+        p->plane[c] = heif_image_get_plane_readonly(image, channels[c], &p->stride[c]);
+        p->depth[c] = heif_image_get_bits_per_pixel_range(image, channels[c]);
+        if (!p->plane[c] || p->depth[c] < 8 || p->depth[c] > 16) return 0;
+    }
+    if (heif_image_has_channel(image, heif_channel_Alpha)) {
+        p->plane[3] = heif_image_get_plane_readonly(image, heif_channel_Alpha, &p->stride[3]);
+        p->depth[3] = heif_image_get_bits_per_pixel_range(image, heif_channel_Alpha);
+        if (!p->plane[3] || p->depth[3] < 8 || p->depth[3] > 16) return 0;
+    }
+    return 1;
+}
+
+int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size,
+                          int out_width, int out_height, char *message, size_t message_size) {
+    struct heif_context *context = heif_context_alloc();
+    struct heif_image_handle *handle = NULL;
+    struct heif_image *image = NULL;
+    uint8_t *row = NULL;
+    struct resample_state r = {0};
+    int status = HEIFCODEC_OK;
+    if (!context) { snprintf(message, message_size, "out of memory"); return HEIFCODEC_NO_MEMORY; }
+    struct heif_error error = path ? heif_context_read_from_file(context, path, NULL)
+                                   : heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    if (error.code) { status = failed(error, "cannot read the file", message, message_size); goto done; }
+    error = heif_context_get_primary_image_handle(context, &handle);
+    if (error.code) { status = failed(error, "no primary image", message, message_size); goto done; }
+    int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
+    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height ||
+        dst_size < (size_t)out_width * out_height * 4) {
+        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width,
+                 height);
+        status = HEIFCODEC_BAD_ARGUMENT;
+        goto done;
+    }
+    error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
+    if (error.code) { status = failed(error, "decode failed", message, message_size); goto done; }
+    struct planes planes;
+    if (!find_planes(&planes, image)) {
+        snprintf(message, message_size, "decoded planes of an unsupported layout (colorspace %d, chroma %d)",
+                 (int)heif_image_get_colorspace(image), (int)heif_image_get_chroma_format(image));
+        status = HEIFCODEC_FAILED;
+        goto done;
+    }
+    // Every plane must cover what the loop reads (a crafted file can decode to another size).
+    for (int c = 0; c < 4; c++) {
+        if (!planes.plane[c]) continue;
+        int subsampled = c == 1 || c == 2;
+        int shift_x = subsampled ? planes.shift_x : 0, shift_y = subsampled ? planes.shift_y : 0;
+        enum heif_channel channel = c == 3 ? heif_channel_Alpha
+            : planes.space == heif_colorspace_RGB ? (enum heif_channel)(heif_channel_R + c) : (enum heif_channel)c;
+        if (heif_image_get_width(image, channel) < ((width + shift_x) >> shift_x) ||
+            heif_image_get_height(image, channel) < ((height + shift_y) >> shift_y)) {
+            snprintf(message, message_size, "a decoded plane is smaller than the %dx%d the file declares", width,
+                     height);
+            status = HEIFCODEC_FAILED;
+            goto done;
+        }
+    }
+    int channels = planes.plane[3] ? 4 : 3;
+    row = malloc((size_t)width * (size_t)channels);
+    if (!row || !resample_init(&r, width, height, out_width, out_height, channels, dst)) {
+        snprintf(message, message_size, "out of memory for the working rows");
+        status = HEIFCODEC_NO_MEMORY;
+        goto done;
+    }
+    for (int y = 0; y < height; y++) {
+        convert_row(&planes, width, y, row, channels);
+        resample_push(&r, row);
+    }
+done:
+    resample_free(&r);
+    free(row);
     if (image) heif_image_release(image);
     if (handle) heif_image_handle_release(handle);
     heif_context_free(context);

@@ -2,7 +2,7 @@
 // libpng error unwinds only C frames and comes back as a status code and a message.
 #pragma clang diagnostic error "-Wall"
 #pragma clang diagnostic error "-Wextra"
-#include "CPNGCodec.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,35 +13,21 @@
 
 #include <png.h>
 
+#include <CResample.h>
+
 // MARK: Errors
 
-struct message { char text[256]; };
-
-static void on_error(png_structp png, png_const_charp text) {
-    struct message *m = (struct message *)png_get_error_ptr(png);
+void pngcodec_on_error(png_structp png, png_const_charp text) {
+    struct pngcodec_message *m = (struct pngcodec_message *)png_get_error_ptr(png);
     snprintf(m->text, sizeof m->text, "%s", text);
     png_longjmp(png, 1);
 }
 
 // libpng warns about things that do not change the pixels (an odd iCCP profile, a bad
 // ancillary chunk it skips); corrupt image data is an error, reported through on_error.
-static void on_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+void pngcodec_on_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
 // MARK: Decoder
-
-enum { DEC_CREATED, DEC_OPEN, DEC_DONE, DEC_FAILED };
-
-struct pngcodec_decoder {
-    png_structp png;
-    png_infop info;
-    struct message message;
-    FILE *file;
-    const uint8_t *data;
-    size_t size, position;
-    int state;
-    png_uint_32 width, height;
-    int interlaced;
-};
 
 static void read_memory(png_structp png, png_bytep out, size_t count) {
     pngcodec_decoder *d = (pngcodec_decoder *)png_get_io_ptr(png);
@@ -53,7 +39,7 @@ static void read_memory(png_structp png, png_bytep out, size_t count) {
 pngcodec_decoder *pngcodec_decoder_create(void) {
     pngcodec_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d->message, on_error, on_warning);
+    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d->message, pngcodec_on_error, pngcodec_on_warning);
     d->info = d->png ? png_create_info_struct(d->png) : NULL;
     if (!d->info) { pngcodec_decoder_destroy(d); return NULL; }
     return d;
@@ -66,7 +52,7 @@ void pngcodec_decoder_destroy(pngcodec_decoder *d) {
     free(d);
 }
 
-static int fail(pngcodec_decoder *d, int status, const char *text) {
+int pngcodec_fail(pngcodec_decoder *d, int status, const char *text) {
     if (text) snprintf(d->message.text, sizeof d->message.text, "%s", text);
     d->state = DEC_FAILED;
     return status;
@@ -74,7 +60,7 @@ static int fail(pngcodec_decoder *d, int status, const char *text) {
 
 // Reads the signature and every chunk before the first IDAT, then sets the RGBA transforms.
 static int read_header(pngcodec_decoder *d) {
-    if (setjmp(png_jmpbuf(d->png))) return fail(d, PNGCODEC_FAILED, NULL);
+    if (setjmp(png_jmpbuf(d->png))) return pngcodec_fail(d, PNGCODEC_FAILED, NULL);
     png_read_info(d->png, d->info);
     d->width = png_get_image_width(d->png, d->info);
     d->height = png_get_image_height(d->png, d->info);
@@ -88,7 +74,7 @@ static int read_header(pngcodec_decoder *d) {
 }
 
 int pngcodec_decoder_open_memory(pngcodec_decoder *d, const void *data, size_t size) {
-    if (d->state != DEC_CREATED) return fail(d, PNGCODEC_BAD_ARGUMENT, "decoder already opened");
+    if (d->state != DEC_CREATED) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "decoder already opened");
     d->data = data;
     d->size = size;
     png_set_read_fn(d->png, d, read_memory);
@@ -96,11 +82,11 @@ int pngcodec_decoder_open_memory(pngcodec_decoder *d, const void *data, size_t s
 }
 
 int pngcodec_decoder_open_file(pngcodec_decoder *d, const char *path) {
-    if (d->state != DEC_CREATED) return fail(d, PNGCODEC_BAD_ARGUMENT, "decoder already opened");
+    if (d->state != DEC_CREATED) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "decoder already opened");
     d->file = fopen(path, "rb");
     if (!d->file) {
         snprintf(d->message.text, sizeof d->message.text, "cannot open %s: %s", path, strerror(errno));
-        return fail(d, PNGCODEC_IO, NULL);
+        return pngcodec_fail(d, PNGCODEC_IO, NULL);
     }
     png_init_io(d->png, d->file);
     return read_header(d);
@@ -112,13 +98,13 @@ int pngcodec_decoder_interlaced(const pngcodec_decoder *d) { return d->interlace
 const char *pngcodec_decoder_message(const pngcodec_decoder *d) { return d->message.text; }
 
 int pngcodec_decoder_read_rgba(pngcodec_decoder *d, void *dst, size_t dst_size) {
-    if (d->state != DEC_OPEN) return fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba needs an opened decoder");
+    if (d->state != DEC_OPEN) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba needs an opened decoder");
     size_t stride = (size_t)d->width * 4;
-    if (dst_size < stride * d->height) return fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
-    if (setjmp(png_jmpbuf(d->png))) return fail(d, PNGCODEC_FAILED, NULL);
+    if (dst_size < stride * d->height) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
+    if (setjmp(png_jmpbuf(d->png))) return pngcodec_fail(d, PNGCODEC_FAILED, NULL);
     int passes = png_set_interlace_handling(d->png);  // Adam7: every pass refines rows in dst
     png_read_update_info(d->png, d->info);
-    if (png_get_rowbytes(d->png, d->info) != stride) return fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
+    if (png_get_rowbytes(d->png, d->info) != stride) return pngcodec_fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
     for (int pass = 0; pass < passes; pass++)
         for (png_uint_32 y = 0; y < d->height; y++) png_read_row(d->png, (png_bytep)dst + y * stride, NULL);
     png_read_end(d->png, NULL);
@@ -204,10 +190,10 @@ DEFINE_BOX_INTERLACED(box_interlaced16, uint16_t)
 DEFINE_BOX_INTERLACED(box_interlaced32, uint32_t)
 
 int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width, int out_height) {
-    if (d->state != DEC_OPEN) return fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_box needs an opened decoder");
+    if (d->state != DEC_OPEN) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_box needs an opened decoder");
     if (out_width < 1 || out_height < 1 || (png_uint_32)out_width > d->width || (png_uint_32)out_height > d->height)
-        return fail(d, PNGCODEC_BAD_ARGUMENT, "thumbnail size must be between 1 and the image size");
-    if (dst_size < (size_t)out_width * out_height * 4) return fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "thumbnail size must be between 1 and the image size");
+    if (dst_size < (size_t)out_width * out_height * 4) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
     // Volatile across setjmp: freed on both paths.
     uint8_t *volatile row = malloc((size_t)d->width * 4);
     uint32_t *volatile xmap = malloc((size_t)d->width * sizeof(uint32_t));
@@ -219,15 +205,15 @@ int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_si
     void *volatile sums = calloc(sums_size, 1);
     int status;
     if (!row || !xmap || !column_count || !row_count || !sums) {
-        status = fail(d, PNGCODEC_NO_MEMORY, "out of memory for the thumbnail's rows");
+        status = pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for the thumbnail's rows");
     } else if (setjmp(png_jmpbuf(d->png))) {
-        status = fail(d, PNGCODEC_FAILED, NULL);
+        status = pngcodec_fail(d, PNGCODEC_FAILED, NULL);
     } else {
         for (png_uint_32 x = 0; x < d->width; x++) { xmap[x] = (uint32_t)map(x, out_width, d->width); column_count[xmap[x]]++; }
         for (png_uint_32 y = 0; y < d->height; y++) row_count[map(y, out_height, d->height)]++;
         png_read_update_info(d->png, d->info);
         if (png_get_rowbytes(d->png, d->info) != (size_t)d->width * 4) {
-            status = fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
+            status = pngcodec_fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
         } else if (!d->interlaced) {
             status = box_sequential(d, dst, out_width, out_height, row, xmap, column_count, sums);
         } else if (narrow) {
@@ -241,12 +227,53 @@ int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_si
     return status;
 }
 
+// MARK: Streaming to the output size (the stream renderer)
+
+// Rows top to bottom through the resampler. Owns the setjmp: r and row stay the caller's.
+static int stream_rows(pngcodec_decoder *d, uint8_t *row, struct resample_state *r) {
+    if (setjmp(png_jmpbuf(d->png))) return pngcodec_fail(d, PNGCODEC_FAILED, NULL);
+    png_read_update_info(d->png, d->info);
+    if (png_get_rowbytes(d->png, d->info) != (size_t)d->width * 4)
+        return pngcodec_fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
+    for (png_uint_32 y = 0; y < d->height; y++) {
+        png_read_row(d->png, row, NULL);
+        resample_push(r, row);
+    }
+    png_read_end(d->png, NULL);
+    return PNGCODEC_OK;
+}
+
+int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width,
+                                      int out_height) {
+    if (d->state != DEC_OPEN)
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_stream needs an opened decoder");
+    if (out_width < 1 || out_height < 1 || (png_uint_32)out_width > d->width || (png_uint_32)out_height > d->height)
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "output size must be between 1 and the image size");
+    if (dst_size < (size_t)out_width * out_height * 4)
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
+    int status;
+    if (d->interlaced) {
+        status = pngcodec_adam7_stream(d, dst, out_width, out_height);
+    } else {
+        struct resample_state r;
+        uint8_t *row = malloc((size_t)d->width * 4);
+        if (!resample_init(&r, (int)d->width, (int)d->height, out_width, out_height, 4, dst) || !row)
+            status = pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for the working rows");
+        else
+            status = stream_rows(d, row, &r);
+        resample_free(&r);
+        free(row);
+    }
+    if (status == PNGCODEC_OK) d->state = DEC_DONE;
+    return status;
+}
+
 // MARK: Encoder
 
 struct pngcodec_encoder {
     png_structp png;
     png_infop info;
-    struct message message;
+    struct pngcodec_message message;
     int status, width, height, alpha, passes;
     uint8_t *row;  // RGBA staging row when alpha is asked for
     uint8_t *out;
@@ -273,7 +300,7 @@ pngcodec_encoder *pngcodec_encoder_create(int width, int height, int alpha, int 
     pngcodec_encoder *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     e->width = width; e->height = height; e->alpha = alpha;
-    e->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e->message, on_error, on_warning);
+    e->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e->message, pngcodec_on_error, pngcodec_on_warning);
     e->info = e->png ? png_create_info_struct(e->png) : NULL;
     e->row = malloc((size_t)width * 4);
     if (!e->info || !e->row) { pngcodec_encoder_destroy(e); return NULL; }

@@ -1,6 +1,8 @@
 // From a row of coefficients to output pixels: scaled IDCT, chroma upsampling, colour
-// conversion, and an area-averaging resampler that holds two output rows.
+// conversion, then the shared area-averaging resampler (CResample), which holds two output rows.
 #include "internal.h"
+
+#include <CResample.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,18 +76,8 @@ int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_widt
                           int *scale_numerator) {
     if (d->state != SJ_OPENED || max_pixel < 1)
         return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "set_output before open, or max_pixel < 1");
-    int width = d->width, height = d->height;
-    if (width > max_pixel || height > max_pixel) {  // never upscaled
-        if (width >= height) {
-            height = (int)((double)height * max_pixel / width + 0.5);
-            width = max_pixel;
-        } else {
-            width = (int)((double)width * max_pixel / height + 0.5);
-            height = max_pixel;
-        }
-        if (width < 1) width = 1;
-        if (height < 1) height = 1;
-    }
+    int width, height;
+    resample_output_size(d->width, d->height, max_pixel, &width, &height);
     int m = 1;
     while (m < 8 && (((long)d->width * m + 7) / 8 < width || ((long)d->height * m + 7) / 8 < height)) m++;
     d->out_width = width;
@@ -95,100 +87,6 @@ int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_widt
     *output_height = height;
     *scale_numerator = m;
     return STREAMJPEG_OK;
-}
-
-// MARK: The resampler
-
-struct resampler {
-    int source_width, source_height, width, height;
-    int *x_target;       // source column -> first output column it covers
-    float *x_weight;     // its share of that column (the rest goes to the next), in output units
-    double *row[2];      // output rows being summed: [0] the current, [1] the next
-    double *scratch;     // one source row, averaged across
-    int next_source_row;
-    uint8_t *dst;
-};
-
-static int resampler_init(struct resampler *r, int sw, int sh, int w, int h, uint8_t *dst) {
-    memset(r, 0, sizeof *r);
-    r->source_width = sw;
-    r->source_height = sh;
-    r->width = w;
-    r->height = h;
-    r->dst = dst;
-    r->x_target = malloc((size_t)sw * sizeof *r->x_target);
-    r->x_weight = malloc((size_t)sw * sizeof *r->x_weight);
-    r->row[0] = calloc((size_t)w * 3, sizeof(double));
-    r->row[1] = calloc((size_t)w * 3, sizeof(double));
-    r->scratch = malloc((size_t)w * 3 * sizeof(double));
-    if (!r->x_target || !r->x_weight || !r->row[0] || !r->row[1] || !r->scratch) return 0;
-    // Source column x spans [x w, (x + 1) w) in units of 1/sw of an output column: at most two columns.
-    for (int x = 0; x < sw; x++) {
-        long a = (long)x * w, b = a + w, target = a / sw, boundary = (target + 1) * (long)sw;
-        r->x_target[x] = (int)target;
-        r->x_weight[x] = (float)((b <= boundary ? b - a : boundary - a)) / (float)w;
-    }
-    return 1;
-}
-
-static void resampler_free(struct resampler *r) {
-    free(r->x_target);
-    free(r->x_weight);
-    free(r->row[0]);
-    free(r->row[1]);
-    free(r->scratch);
-}
-
-static void emit_row(struct resampler *r, int y) {
-    // Each output pixel gathered (sw / w) x (sh / h) source pixels' worth of weight.
-    double scale = ((double)r->width / r->source_width) * ((double)r->height / r->source_height);
-    uint8_t *out = r->dst + (size_t)y * (size_t)r->width * 4;
-    const double *acc = r->row[0];
-    for (int x = 0; x < r->width; x++) {
-        for (int c = 0; c < 3; c++) {
-            double v = acc[x * 3 + c] * scale;
-            out[x * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
-        }
-        out[x * 4 + 3] = 255;
-    }
-    double *done = r->row[0];
-    r->row[0] = r->row[1];
-    r->row[1] = done;
-    memset(done, 0, (size_t)r->width * 3 * sizeof(double));
-}
-
-static void add_row(struct resampler *r, double *acc, double weight) {
-    for (int i = 0; i < r->width * 3; i++) acc[i] += weight * r->scratch[i];
-}
-
-// Takes the next source row (RGB, source_width pixels).
-static void resampler_push(struct resampler *r, const uint8_t *rgb) {
-    int sw = r->source_width, w = r->width;
-    memset(r->scratch, 0, (size_t)w * 3 * sizeof(double));
-    for (int x = 0; x < sw; x++) {
-        int t = r->x_target[x];
-        double w0 = r->x_weight[x], w1 = 1.0 - w0;
-        double *s = r->scratch + t * 3;
-        const uint8_t *p = rgb + x * 3;
-        s[0] += w0 * p[0];
-        s[1] += w0 * p[1];
-        s[2] += w0 * p[2];
-        if (w1 > 1e-9 && t + 1 < w) {
-            s[3] += w1 * p[0];
-            s[4] += w1 * p[1];
-            s[5] += w1 * p[2];
-        }
-    }
-    long y = r->next_source_row++, h = r->height, sh = r->source_height;
-    long a = y * h, b = a + h, target = a / sh, boundary = (target + 1) * sh;
-    if (b <= boundary) {
-        add_row(r, r->row[0], (double)(b - a) / h);
-        if (b == boundary) emit_row(r, (int)target);
-    } else {
-        add_row(r, r->row[0], (double)(boundary - a) / h);
-        emit_row(r, (int)target);
-        add_row(r, r->row[0], (double)(b - boundary) / h);
-    }
 }
 
 // MARK: Colour
@@ -318,7 +216,7 @@ static int render_rows(streamjpeg_decoder *d, int convert, row_sink sink, void *
     return status;
 }
 
-static void push_to_resampler(void *context, const uint8_t *rgb) { resampler_push(context, rgb); }
+static void push_to_resampler(void *context, const uint8_t *rgb) { resample_push(context, rgb); }
 
 int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size) {
     if (d->state != SJ_OPENED || d->scale == 0 || d->next_row != 0)
@@ -327,13 +225,13 @@ int streamjpeg_render_rgba(streamjpeg_decoder *d, void *dst, size_t dst_size) {
         return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "output buffer too small");
     int m = d->scale;
     int sw = (int)(((long)d->width * m + 7) / 8), sh = (int)(((long)d->height * m + 7) / 8);
-    struct resampler r;
+    struct resample_state r;
     int status;
-    if (!resampler_init(&r, sw, sh, d->out_width, d->out_height, dst))
+    if (!resample_init(&r, sw, sh, d->out_width, d->out_height, 3, dst))
         status = sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for the working rows");
     else
         status = render_rows(d, 1, push_to_resampler, &r);
-    resampler_free(&r);
+    resample_free(&r);
     return status;
 }
 

@@ -87,6 +87,7 @@ enum ThumbnailRender: BuiltInRenderMode {
 
 enum StreamRender: BuiltInRenderMode {
     static let mode = RenderMode.stream
-    static let summary = "decode straight to --max-pixel, resampled: JPEG (any scan structure) by our lockstep decoder"
-        + " holding one row of coefficients; PNG, WebP, HEIC/AVIF take the thumbnail path for now"
+    static let summary = "decode straight to --max-pixel, rows area-averaged as they come: JPEG (any scan structure)"
+        + " by our lockstep decoder, PNG row by row (Adam7: a zlib state a pass), WebP incrementally,"
+        + " HEIC/AVIF from planes"
 }

@@ -16,6 +16,42 @@ enum HEIFDecoder {
         return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
     }
 
+    /// The stream renderer's HEIC and AVIF at `StreamResampling.outputSize`: the decoder's own
+    /// planes (YCbCr at their subsampling, 1.5 bytes a pixel at 4:2:0, 8-bit), converted a row at a
+    /// time and area-averaged; no RGB image. libheif 1.15 still holds the planes whole and, while it
+    /// copies them out of the codec, the codec's picture too; a file is read by libheif, which keeps
+    /// the image item's bytes.
+    static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int,
+                                maxImagePixels: Int) throws -> DecodedImage {
+        let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
+        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
+        try ImageDecoder.checkBudget(info, allocates: bytes, how: "a \(size.width)x\(size.height) stream render",
+                                     maxImagePixels: maxImagePixels)
+        let av1: Int32 = info.format == .avif ? 1 : 0
+        guard heifcodec_has_codec(av1, 1) != 0 else {
+            let codec = av1 == 1 ? "AV1" : "HEVC"
+            throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(codec) decoder")
+        }
+        let image = try DecodedImage(width: size.width, height: size.height)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { text in
+            switch source {
+            case .file(let path):
+                return heifcodec_stream_rgba(path, nil, 0, image.pixels, image.byteCount, Int32(size.width),
+                                             Int32(size.height), text.baseAddress, text.count)
+            case .memory(let data):
+                return data.withUnsafeBytes {
+                    heifcodec_stream_rgba(nil, $0.baseAddress, $0.count, image.pixels, image.byteCount,
+                                          Int32(size.width), Int32(size.height), text.baseAddress, text.count)
+                }
+            }
+        }
+        guard status == HEIFCODEC_OK else {
+            throw ImagingError.decodeFailed("\(info.format.displayName): \(String(messageBuffer: message))")
+        }
+        return image
+    }
+
     /// What libheif holds at its peak besides our output: its RGB(A) image (3 or 4 bytes a pixel)
     /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
     static func internalBytes(_ info: ImageInfo) -> Int { Saturating.product(info.pixelCount, info.hasAlpha ? 7 : 6) }

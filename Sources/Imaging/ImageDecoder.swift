@@ -45,21 +45,29 @@ public enum ImageDecoder {
         }
     }
 
-    /// Straight to `maxPixel` on the long side while streaming (the `stream` renderer). A JPEG of any
-    /// scan structure goes through StreamJPEGDecoder, which holds the output and one row of
-    /// coefficients. Other formats take `decodeThumbnail`'s path for now, so they hold what it holds.
+    /// Straight to `maxPixel` on the long side while streaming (the `stream` renderer): the encoded
+    /// input read from the file or the body as needed, rows area-averaged into the output as they
+    /// are decoded. A JPEG of any scan structure goes through StreamJPEGDecoder (the output and one
+    /// row of coefficients); PNG through libpng's rows, Adam7 through one inflate state a pass; WebP
+    /// through libwebp's incremental decoder and scaling; HEIC and AVIF from the decoder's planes.
+    /// Each decoder says what it holds besides the output.
     package static func decodeStreaming(_ source: JPEGSource, maxPixel: Int,
                                         maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
-        guard info.format == .jpeg else {
-            return try decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-        }
         let output = Saturating.product(min(info.width, maxPixel), min(info.height, maxPixel))
         guard output <= maxImagePixels else {
-            throw ImagingError.overBudget("a \(info.width)x\(info.height) JPEG's output at --max-pixel \(maxPixel)"
-                                          + " is over \(DecodeBudget.option) \(maxImagePixels)")
+            throw ImagingError.overBudget("a \(info.width)x\(info.height) \(info.format.displayName)'s output at"
+                                          + " --max-pixel \(maxPixel) is over \(DecodeBudget.option) \(maxImagePixels)")
         }
-        return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
+        switch info.format {
+        case .jpeg: return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
+        case .png: return try PNGDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel)
+        case .webp:
+            return try WebPDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .heic, .avif:
+            return try HEIFDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel,
+                                                   maxImagePixels: maxImagePixels)
+        }
     }
 
     /// The shims of libwebp and libheif: bytes, count, destination, its size, output width and

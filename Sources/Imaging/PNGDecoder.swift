@@ -32,6 +32,19 @@ enum PNGDecoder {
         }
     }
 
+    /// The stream renderer's PNG: `StreamResampling.outputSize`, area-averaged from rows as they are
+    /// decoded (pngcodec_decoder_read_rgba_stream): libpng's rows one at a time, or for Adam7 seven
+    /// inflate states, each reading the file from where its pass is, and a row of each pass.
+    static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int) throws -> DecodedImage {
+        let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
+        return try withDecoder(source) { decoder in
+            let image = try DecodedImage(width: size.width, height: size.height)
+            try check(pngcodec_decoder_read_rgba_stream(decoder, image.pixels, image.byteCount, Int32(size.width),
+                                                        Int32(size.height)), decoder)
+            return image
+        }
+    }
+
     /// Memory is read in place (never copied); a file is streamed through stdio.
     private static func withDecoder<T>(_ source: JPEGSource, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let decoder = pngcodec_decoder_create() else { throw ImagingError.decodeFailed("PNG: out of memory creating a decoder") }

@@ -17,6 +17,34 @@ enum WebPDecoder {
         return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
     }
 
+    /// The stream renderer's WebP at `StreamResampling.outputSize`, by libwebp's own scaling. From a
+    /// file, a lossy image without alpha goes through the incremental decoder fed in chunks, which
+    /// keeps only what it has not consumed yet (one token partition) and partition 0. Lossless keeps
+    /// the whole image as ARGB and, incrementally, the whole input (grown 4 KB at a time, copied at
+    /// each step), and alpha keeps the input from the alpha chunk on and a whole alpha plane: those
+    /// read the file whole once and decode it in place. A body in memory is always decoded in place.
+    static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int,
+                                maxImagePixels: Int) throws -> DecodedImage {
+        let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
+        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
+        try ImageDecoder.checkBudget(info, allocates: bytes, how: "a \(size.width)x\(size.height) stream render",
+                                     maxImagePixels: maxImagePixels)
+        guard case .file(let path) = source, info.lossless == false, !info.hasAlpha else {
+            return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)
+        }
+        let image = try DecodedImage(width: size.width, height: size.height)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer {
+            webpcodec_stream_file_rgba(path, image.pixels, image.byteCount, Int32(size.width), Int32(size.height),
+                                       $0.baseAddress, $0.count)
+        }
+        switch status {
+        case WEBPCODEC_OK: return image
+        case WEBPCODEC_IO: throw ImagingError.io(String(messageBuffer: message))
+        default: throw ImagingError.decodeFailed("WebP: \(String(messageBuffer: message))")
+        }
+    }
+
     /// Bytes libwebp itself keeps that grow with the image, besides our output.
     static func internalBytes(_ info: ImageInfo) -> Int {
         if info.lossless == true { return Saturating.product(info.pixelCount, 4) }

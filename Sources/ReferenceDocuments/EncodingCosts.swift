@@ -2,8 +2,8 @@ import BenchCore
 import Report
 import Foundation
 
-/// encodings.csv (scripts/encodings.py): the same picture in every encoding, our full and
-/// thumbnail decodes under both allocators and vipsthumbnail beside them, one row per run.
+/// encodings.csv (scripts/encodings.py): the same picture in every encoding, our full, thumbnail
+/// and stream decodes under both allocators and vipsthumbnail beside them, one row per run.
 /// Turns it into REPORT.md's "What the encoding costs" table, the values its prose quotes
 /// and the chart's data.
 package struct EncodingCosts: Sendable {
@@ -18,6 +18,10 @@ package struct EncodingCosts: Sendable {
         package var imagePixels: Int
         package var peakRSSDelta: Int?
         package var peakHeapDelta: Int?
+        /// The output bitmap's pixels (output_width x output_height), when the file has them.
+        package var outputPixels: Int?
+        /// The child's decode time (render_seconds), when the file has it.
+        package var renderSeconds: Double?
         package var ok: Bool
         /// vipsthumbnail's `--vips-version` ("libvips 8.14.1-..."), empty for ours.
         package var toolVersion: String = ""
@@ -48,9 +52,14 @@ package struct EncodingCosts: Sendable {
             guard width > 0, height > 0, !pixels.overflow else {
                 throw CSVError("\(fileName) line \(index + 2): an image of \(width)x\(height) pixels is impossible")
             }
+            let output = Int(field["output_width"] ?? "").flatMap { width in
+                Int(field["output_height"] ?? "").map { width.multipliedReportingOverflow(by: $0) }
+            }
             return Row(encoding: field["encoding"]!, tool: field["tool"]!, render: field["render"]!, allocator: field["allocator"]!,
                        run: run, payloadBytes: Int(field["payload_bytes"]!), imagePixels: pixels.partialValue,
                        peakRSSDelta: Int(field["peak_rss_delta_bytes"]!), peakHeapDelta: Int(field["peak_heap_delta_bytes"]!),
+                       outputPixels: output.flatMap { $0.overflow ? nil : $0.partialValue },
+                       renderSeconds: Double(field["render_seconds"] ?? ""),
                        ok: field["status"] == "ok", toolVersion: field["tool_version"] ?? "")
         }
         guard !rows.isEmpty else { throw CSVError("\(fileName) has no rows") }
@@ -78,6 +87,19 @@ package struct EncodingCosts: Sendable {
 
     func pixels(_ encoding: String) -> Int { rows.first { $0.encoding == encoding }?.imagePixels ?? 0 }
 
+    /// Median decode time of our system-allocator runs.
+    func seconds(_ encoding: String, render: String) -> Distribution? {
+        Distribution(runs(encoding, render: render).compactMap(\.renderSeconds))
+    }
+
+    /// The stream renderer's output bitmap in bytes (4 a pixel).
+    func streamBitmap(_ encoding: String) -> Int? {
+        runs(encoding, render: "stream").compactMap(\.outputPixels).first.map { $0 * 4 }
+    }
+
+    /// Whether the file has stream rows (files measured before the stream renderer have none).
+    var hasStream: Bool { rows.contains { $0.render == "stream" } }
+
     /// Our cheapest path (the thumbnail, either allocator) against vipsthumbnail, medians of peak RSS.
     func oursAgainstPeer(_ encoding: String) -> (ours: Double, peer: Double)? {
         guard let peer = rss(encoding, tool: "vipsthumbnail", render: "thumbnail")?.median,
@@ -97,21 +119,31 @@ package struct EncodingCosts: Sendable {
         return String(format: "%.2f", value.median / Double(pixels(encoding)))
     }
 
+    private func time(_ value: Distribution?) -> String { value.map { String(format: "%.2f", $0.median) } ?? "-" }
+
     /// One row per encoding: payload, full and thumbnail peaks (RSS median with min-max, jemalloc's
-    /// median, exact heap median and heap bytes per source pixel), vipsthumbnail's RSS.
+    /// median, exact heap median and heap bytes per source pixel), then, when measured, the stream
+    /// renderer's (RSS, exact heap, its output bitmap, decode time beside the thumbnail's), and
+    /// vipsthumbnail's RSS.
     package func table() -> String {
+        let streamHeader = hasStream ? ["stream RSS MB", "stream heap MB", "stream bitmap MB", "stream decode s",
+                                        "thumbnail decode s"] : []
         let header = ["encoding", "payload MB", "full RSS MB", "full jemalloc", "full heap MB", "full heap B/px",
-                      "thumbnail RSS MB", "thumbnail jemalloc", "thumbnail heap MB", "thumbnail heap B/px",
-                      "vipsthumbnail RSS MB", "ours vs vips"]
+                      "thumbnail RSS MB", "thumbnail jemalloc", "thumbnail heap MB", "thumbnail heap B/px"]
+            + streamHeader + ["vipsthumbnail RSS MB", "ours vs vips"]
         let body = encodings.map { encoding -> [String] in
             let payload = rows.first { $0.encoding == encoding && $0.payloadBytes != nil }?.payloadBytes
             let comparison = oursAgainstPeer(encoding).map { String(format: "%.2fx", $0.ours / $0.peer) } ?? "-"
+            let stream = !hasStream ? [] : [range(rss(encoding, render: "stream")), mb(heap(encoding, render: "stream")?.median),
+                                            mb(streamBitmap(encoding).map(Double.init)),
+                                            time(seconds(encoding, render: "stream")),
+                                            time(seconds(encoding, render: "thumbnail"))]
             return [encoding, mb(payload.map(Double.init)),
                     range(rss(encoding, render: "full")), mb(rss(encoding, render: "full", allocator: "jemalloc")?.median),
                     mb(heap(encoding, render: "full")?.median), perPixel(heap(encoding, render: "full"), encoding),
                     range(rss(encoding, render: "thumbnail")), mb(rss(encoding, render: "thumbnail", allocator: "jemalloc")?.median),
-                    mb(heap(encoding, render: "thumbnail")?.median), perPixel(heap(encoding, render: "thumbnail"), encoding),
-                    range(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")), comparison]
+                    mb(heap(encoding, render: "thumbnail")?.median), perPixel(heap(encoding, render: "thumbnail"), encoding)]
+                + stream + [range(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")), comparison]
         }
         return MarkdownTable.render(header: header, rows: body, leftAligned: 1)
     }
@@ -126,6 +158,10 @@ package struct EncodingCosts: Sendable {
                 values["\(key)_\(render)_bpp"] = perPixel(heap(encoding, render: render), encoding)
             }
             values["\(key)_vips_mb"] = mb(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")?.median)
+            if hasStream {
+                values["\(key)_stream_mb"] = mb(rss(encoding, render: "stream")?.median)
+                values["\(key)_stream_heap_mb"] = mb(heap(encoding, render: "stream")?.median)
+            }
         }
         let compared = encodings.compactMap { encoding in oursAgainstPeer(encoding).map { (encoding, $0) } }
         let above = compared.filter { $0.1.ours > $0.1.peer }.map(\.0)

@@ -110,6 +110,89 @@ int testimages_palette_png(int width, int height, const uint8_t *first, const ui
     return 0;
 }
 
+// One sample of `depth` bits at index i of a packed row (big-endian within bytes, as PNG packs).
+static void put_sample(uint8_t *row, size_t i, int depth, unsigned value) {
+    if (depth == 16) { row[2 * i] = (uint8_t)(value >> 8); row[2 * i + 1] = (uint8_t)value; return; }
+    if (depth == 8) { row[i] = (uint8_t)value; return; }
+    size_t bit = i * (size_t)depth;
+    row[bit >> 3] |= (uint8_t)(value << (8 - depth - (int)(bit & 7)));
+}
+
+// An 8-bit sample at `depth`: its top bits, or repeated to 16.
+static unsigned at_depth(uint8_t v, int depth) { return depth == 16 ? v * 257u : (unsigned)v >> (8 - depth); }
+
+int testimages_png(const uint8_t *rgba, int width, int height, int color_type, int depth, int interlaced,
+                   int transparent, uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    struct png_memory memory = {NULL, 0, 0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    int channels = color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_PALETTE ? 1
+        : color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : color_type == PNG_COLOR_TYPE_RGB ? 3 : 4;
+    uint8_t *rows = calloc((size_t)height, ((size_t)width * channels * depth + 7) / 8);
+    png_bytep *pointers = malloc((size_t)height * sizeof *pointers);
+    if (!info || !rows || !pointers) {
+        snprintf(message, message_size, "out of memory");
+        png_destroy_write_struct(&png, &info);
+        free(rows);
+        free(pointers);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        snprintf(message, message_size, "libpng failed to write the PNG (type %d, depth %d)", color_type, depth);
+        png_destroy_write_struct(&png, &info);
+        free(memory.data);
+        free(rows);
+        free(pointers);
+        return -1;
+    }
+    png_set_write_fn(png, &memory, png_write_memory, png_flush_memory);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, depth, color_type,
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    int entries = color_type == PNG_COLOR_TYPE_PALETTE ? 1 << depth : 0;
+    png_color palette[256];
+    png_byte palette_alpha[256];
+    for (int i = 0; i < entries; i++) {  // a ramp of colours, the first half partly transparent
+        int v = i * 255 / (entries - 1);
+        palette[i] = (png_color){(png_byte)v, (png_byte)(255 - v), (png_byte)(v / 2 + 64)};
+        palette_alpha[i] = (png_byte)(i < entries / 2 ? i * 255 / entries : 255);
+    }
+    if (entries) png_set_PLTE(png, info, palette, entries);
+    // tRNS: the first pixel's value is the transparent one (gray, RGB), or the palette's alphas.
+    png_color_16 key = {0, (png_uint_16)at_depth(rgba[0], depth), (png_uint_16)at_depth(rgba[1], depth),
+                        (png_uint_16)at_depth(rgba[2], depth), (png_uint_16)at_depth(rgba[0], depth)};
+    if (transparent && entries) png_set_tRNS(png, info, palette_alpha, entries / 2 + 1, NULL);
+    if (transparent && (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_RGB))
+        png_set_tRNS(png, info, NULL, 0, &key);
+    size_t stride = ((size_t)width * channels * depth + 7) / 8;
+    for (int y = 0; y < height; y++) {
+        uint8_t *row = rows + (size_t)y * stride;
+        pointers[y] = row;
+        for (int x = 0; x < width; x++) {
+            const uint8_t *p = rgba + ((size_t)y * width + x) * 4;
+            size_t i = (size_t)x * channels;
+            switch (color_type) {
+            case PNG_COLOR_TYPE_GRAY: put_sample(row, i, depth, at_depth(p[0], depth)); break;
+            case PNG_COLOR_TYPE_PALETTE: put_sample(row, i, depth, (unsigned)p[0] >> (8 - depth)); break;
+            case PNG_COLOR_TYPE_GRAY_ALPHA:
+                put_sample(row, i, depth, at_depth(p[0], depth));
+                put_sample(row, i + 1, depth, at_depth(p[3], depth));
+                break;
+            default:
+                for (int c = 0; c < channels; c++) put_sample(row, i + c, depth, at_depth(p[c], depth));
+            }
+        }
+    }
+    png_set_rows(png, info, pointers);
+    png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(rows);
+    free(pointers);
+    *out = memory.data;
+    *out_size = memory.size;
+    return 0;
+}
+
 int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component, int16_t **out,
                                  int *blocks_wide, int *blocks_high, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;

@@ -30,6 +30,33 @@ import TestSupport
         #expect(heap <= Self.outputBitmap * 3 / 2 + 1_000_000, "\(encoding): \(heap) B")
     }
 
+    /// PNG (Adam7 too) and lossy WebP of one partition without alpha: the exact heap peak is the
+    /// output bitmap and at most half as much again (inflate states, rows, libwebp's macroblock
+    /// rows and its unconsumed input); the peak RSS within that plus 1 MB. Fetched by libcurl to a
+    /// file: what the download task leaves alive beside the decode varies by up to 1 MB a run.
+    @Test(arguments: [FixtureEncoding.pngRGB, .pngRGBA, .pngRGBInterlaced, .pngRGBAInterlaced, .webpLossy])
+    func pngAndLossyWebPHoldAtMostHalfAnOutputMore(_ encoding: FixtureEncoding) throws {
+        let row = try Self.measure(encoding, strategy: "curl-file")
+        #expect(row.isSuccess, "\(row.error)")
+        #expect((row.imageWidth, row.imageHeight) == (Self.output.width, Self.output.height))
+        let heap = try #require(row.peakHeapExactDeltaBytes), rss = try #require(row.peakRSSDeltaBytes)
+        #expect(heap >= Self.outputBitmap, "\(encoding): \(heap) B")
+        #expect(heap <= Self.outputBitmap * 3 / 2, "\(encoding): \(heap) B")
+        #expect(rss >= Self.outputBitmap * 9 / 10, "\(encoding): \(rss) B")
+        #expect(rss <= Self.outputBitmap * 3 / 2 + 1_000_000, "\(encoding): \(rss) B")
+    }
+
+    /// One child of `strategy` and the stream renderer on the 6000x4000 fixture, system allocator.
+    static func measure(_ encoding: FixtureEncoding, strategy: String) throws -> TrialResult {
+        let runner = BenchmarkRunner(plan: BenchmarkPlan(strategies: [strategy], renders: [.stream],
+                                                         allocators: [.system], runs: 1),
+                                     source: .embedded(fixture: FixtureSpec(encoding: encoding),
+                                                       bandwidthBytesPerSecond: nil),
+                                     settings: TrialSettings(),
+                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        return try #require(try runner.run().first)
+    }
+
     static func progressive() throws -> Data {
         let baseline = try FixtureGenerator.makeJPEG(FixtureSpec(width: 640, height: 480))
         return try JPEGScans.transcode(baseline, to: .libjpegProgressive)

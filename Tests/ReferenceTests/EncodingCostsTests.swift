@@ -50,6 +50,24 @@ import Testing
         #expect(lossless > 4 && lossless < 8, "webp-lossless: \(lossless) B/px")
     }
 
+    /// With stream rows the table gets the stream renderer's columns beside the thumbnail's: its RSS,
+    /// exact heap, output bitmap and decode time, and the thumbnail's decode time.
+    @Test func streamRowsGetTheirColumns() throws {
+        let header = "encoding,tool,render,allocator,run,payload_bytes,image_width,image_height,output_width,output_height,"
+            + "peak_rss_delta_bytes,peak_heap_delta_bytes,status,error,tool_version,render_seconds"
+        let rows = [
+            "png-rgb,ours,full,system,1,62000000,6000,4000,6000,4000,97000000,96000000,ok,,,3.10",
+            "png-rgb,ours,thumbnail,system,1,62000000,6000,4000,1500,1000,7600000,7400000,ok,,,2.40",
+            "png-rgb,ours,stream,system,1,62000000,6000,4000,1024,683,3900000,3100000,ok,,,2.90",
+            "png-rgb,vipsthumbnail,thumbnail,system,1,62000000,6000,4000,1500,1000,30000000,,ok,,libvips 8.14.1,",
+        ]
+        let costs = try EncodingCosts.parse(([header] + rows).joined(separator: "\n") + "\n")
+        let table = costs.table()
+        #expect(table.contains("| stream RSS MB | stream heap MB | stream bitmap MB | stream decode s | thumbnail decode s |"))
+        #expect(table.contains("| 3.9 (3.9-3.9) | 3.1 | 2.8 | 2.90 | 2.40 |"), "\(table)")
+        #expect(costs.values()["enc_png_rgb_stream_heap_mb"] == "3.1")
+    }
+
     @Test func aMissingColumnIsNamed() {
         let error = #expect(throws: CSVError.self) { try EncodingCosts.parse("encoding,tool\njpeg,ours\n") }
         #expect(error?.description.contains("render, allocator") == true)

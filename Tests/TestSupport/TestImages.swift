@@ -21,6 +21,17 @@ public enum TestImages {
         }
     }
 
+    /// A PNG of `rgba` (width x height, 4 bytes a pixel) in any PNG colour type (0 gray, 2 RGB, 3
+    /// palette, 4 gray+alpha, 6 RGBA) and bit depth, Adam7 when `interlaced`, with a tRNS chunk
+    /// when `transparent` (see testimages_png for how the pixels map).
+    public static func png(rgba: UnsafeRawPointer, width: Int, height: Int, colorType: Int, depth: Int,
+                           interlaced: Bool, transparent: Bool = false) throws -> Data {
+        try encoded { out, size, message, messageSize in
+            testimages_png(rgba.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(colorType),
+                           Int32(depth), interlaced ? 1 : 0, transparent ? 1 : 0, out, size, message, messageSize)
+        }
+    }
+
     public struct EncodeFailure: Error, CustomStringConvertible {
         public var description: String
     }

@@ -24,6 +24,16 @@ int heifcodec_has_codec(int av1, int decoding);
 int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size,
                           int out_width, int out_height, char *message, size_t message_size);
 
+// The stream renderer's HEIC and AVIF: the primary image decoded to the codec's own planes
+// (YCbCr at its chroma subsampling and bit depth, or monochrome, or planar RGB; no RGB image),
+// then each row converted to RGB (the file's nclx matrix and range, chroma by nearest neighbour
+// as libheif converts) and area-averaged (CResample) into dst, out_width x out_height. libheif
+// 1.15 has no scaled or per-row decode: the planes are image-sized, and the decoder's own
+// picture is alive while libheif copies it into them. path reads the file (libheif keeps the
+// image item's bytes, not the file); else data (read in place).
+int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size,
+                          int out_width, int out_height, char *message, size_t message_size);
+
 // Encodes packed RGB to HEIC (av1 = 0, x265) or AVIF (av1 = 1, aom) at `quality`, with the
 // encoder's fastest preset (fixtures, not a study of encoders). *out is malloc'd.
 int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int quality,

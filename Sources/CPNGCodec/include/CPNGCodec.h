@@ -16,7 +16,7 @@
 
 // MARK: Decoder
 // create, open_memory or open_file (reads up to the first IDAT), then ONE of read_rgba
-// (full size) or read_rgba_box (streaming box downscale), then destroy.
+// (full size), read_rgba_box (streaming box downscale) or read_rgba_stream, then destroy.
 typedef struct pngcodec_decoder pngcodec_decoder;
 
 pngcodec_decoder *pngcodec_decoder_create(void);
@@ -42,6 +42,14 @@ int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_si
                                    int out_width, int out_height);
 // Bytes of working memory read_rgba_box allocates besides dst, for the budget check.
 uint64_t pngcodec_box_working_bytes(int width, int height, int interlaced, int out_width, int out_height);
+
+// The stream renderer: RGBA of out_width x out_height into dst, area-averaged (CResample) from
+// rows as they are decoded. Non-interlaced: libpng's rows, one at a time. Adam7: the file's
+// image data is read with zlib directly, one inflate state a pass (found by a first pass over
+// the data), all seven advancing together: seven states and seven pass rows, never an image.
+// The file is read with pread in small chunks; memory in place.
+int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width,
+                                      int out_height);
 
 const char *pngcodec_decoder_message(const pngcodec_decoder *d);
 

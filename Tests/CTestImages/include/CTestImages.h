@@ -21,6 +21,13 @@ int testimages_jpeg(int width, int height, int space, const uint8_t *color, int 
 int testimages_palette_png(int width, int height, const uint8_t *first, const uint8_t *second,
                            uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
+// A PNG of an RGBA image in any colour type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA) and
+// bit depth PNG allows, Adam7 when `interlaced`: gray is the red channel, a palette index the red
+// channel's top bits (into a ramp of colours), 16 bits the byte repeated. `transparent` adds tRNS:
+// the first pixel's value (gray, RGB) or alphas for the palette's first half.
+int testimages_png(const uint8_t *rgba, int width, int height, int color_type, int depth, int interlaced,
+                   int transparent, uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
 // A baseline JPEG of an RGBA image (alpha ignored): grayscale when `gray`, else YCbCr with the
 // luma sampled h0 x v0 (chroma 1x1), so 2x2 is 4:2:0, 2x1 4:2:2, 1x2 4:4:0, 1x1 4:4:4.
 int testimages_jpeg_rgba(const uint8_t *rgba, int width, int height, int gray, int h0, int v0, int quality,
