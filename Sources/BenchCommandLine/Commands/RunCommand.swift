@@ -219,6 +219,8 @@ struct RunCommand: ParsableCommand {
         print(PayloadCopiesTable.render(summaries))
         let holders = HoldersTable.render(results, cells: summaries.map(\.cell))
         if !holders.isEmpty { print(holders) }
+        let floors = FloorTable.render(results, cells: summaries.map(\.cell))
+        if !floors.isEmpty { print(floors) }
         if let warning = AllocatorEnvironment.warning(allocatorSettings, record: "recorded in trials.json") { print(warning) }
         let failed = results.filter { !$0.isSuccess }
         for failure in failed {
