@@ -66,7 +66,8 @@ package struct FloorParts: Codable, Sendable, Equatable {
         case .nothing: return fetching
         case .fullBitmap, .scaledBitmap:
             guard let width = imageWidth, let height = imageHeight, width > 0, height > 0 else { return nil }
-            let size = render == .fullBitmap ? (width, height) : scaledSize(width: width, height: height, maxPixel: maxPixel)
+            let size = render == .fullBitmap ? (width, height)
+                : scaledSize(width: width, height: height, maxPixel: maxPixel)
             bitmap = size.0 * size.1 * 4
         }
         let shown = FloorParts(bodyBytes: bodyInMemory ? payloadBytes : 0, bitmapBytes: bitmap)

@@ -60,15 +60,18 @@ package enum FloorTable {
             }
             var line = "\(cell): floor \(mb(excess.floorBytes)) MB; exact heap peak \(mb(excess.heapBytes)) MB over it"
             if !excess.byRole.isEmpty { line += ": " + excess.rolesText }
-            let rss = runs.compactMap { run in run.peakRSSDeltaBytes.flatMap { delta in run.floorBytes.map { delta - $0 } } }
+            let rss = runs.compactMap { run in
+                run.peakRSSDeltaBytes.flatMap { delta in run.floorBytes.map { delta - $0 } }
+            }
             if let median = Distribution(rss.map(Double.init))?.median {
                 line += "; peak RSS \(mb(Int(median.rounded()))) MB over it (median)"
             }
             lines.append(line)
         }
         guard !lines.isEmpty else { return "" }
-        return "Above the floor (the least each cell's contract needs at once, computed from the image; the excess by role"
-            + " at the median exact heap peak; docs/MEASUREMENT.md):\n" + lines.map { "  " + $0 + "\n" }.joined()
+        return "Above the floor (the least each cell's contract needs at once, computed from the image;"
+            + " the excess by role at the median exact heap peak; docs/MEASUREMENT.md):\n"
+            + lines.map { "  " + $0 + "\n" }.joined()
     }
 
     static func medianHeapRun(_ runs: [TrialResult]) -> TrialResult? {

@@ -126,8 +126,11 @@ package enum GateReport {
         for cell in gate.floorExcesses.keys.sorted() {
             let pair = gate.floorExcesses[cell]!
             func side(_ excess: FloorExcess?) -> String { excess.map { mb(Double($0.heapBytes)) } ?? "-" }
-            var line = "\(bullet)\(cell): BASELINE \(side(pair.baseline)), CURRENT \(side(pair.current)) MB over the floor"
-            if let floor = pair.current?.floorBytes ?? pair.baseline?.floorBytes { line += " of \(mb(Double(floor))) MB" }
+            var line = "\(bullet)\(cell): BASELINE \(side(pair.baseline)), CURRENT \(side(pair.current))"
+                + " MB over the floor"
+            if let floor = pair.current?.floorBytes ?? pair.baseline?.floorBytes {
+                line += " of \(mb(Double(floor))) MB"
+            }
             let changes = pair.roleChanges.map { change in
                 signedMB(Double(change.bytes)) + " MB " + change.role.rawValue
                     + (change.largestHolder.isEmpty ? "" : " (\(change.largestHolder))")

@@ -104,7 +104,9 @@ extension HoldersCSV {
         var runs: [HolderRun] = []
         for (offset, fields) in rows.dropFirst().enumerated() {
             let line = offset + 2
-            guard fields.count == first.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(first.count)") }
+            guard fields.count == first.count else {
+                throw CSVError("line \(line): \(fields.count) fields, the header has \(first.count)")
+            }
             var role: HolderRole?
             if fields.count > baseHeader.count && !fields[baseHeader.count].isEmpty {
                 guard let named = HolderRole(rawValue: fields[baseHeader.count]) else {

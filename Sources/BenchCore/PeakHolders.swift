@@ -44,7 +44,8 @@ package struct PeakHolder: Codable, Sendable, Equatable {
     /// What the blocks are for, from their frames (`HolderRoleRule`); nil in files from before roles.
     package var role: HolderRole?
 
-    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String], role: HolderRole? = nil) {
+    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String],
+                 role: HolderRole? = nil) {
         self.bytes = bytes
         self.blocks = blocks
         self.allocatedBy = allocatedBy

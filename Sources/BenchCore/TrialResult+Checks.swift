@@ -10,7 +10,8 @@ extension TrialResult {
             ("final_rss_bytes", finalRSSBytes), ("baseline_allocated_bytes", baselineAllocatedBytes),
             ("peak_allocated_bytes", peakAllocatedBytes), ("final_allocated_bytes", finalAllocatedBytes),
             ("baseline_heap_exact_bytes", baselineHeapExactBytes), ("peak_heap_exact_bytes", peakHeapExactBytes),
-            ("image_width", imageWidth), ("image_height", imageHeight), ("samples", samples), ("floor_bytes", floorBytes),
+            ("image_width", imageWidth), ("image_height", imageHeight), ("samples", samples),
+            ("floor_bytes", floorBytes),
         ]
         for (column, value) in counts {
             if let value, value < 0 { return "\(column) is \(value): it cannot be negative" }

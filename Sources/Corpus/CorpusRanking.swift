@@ -48,7 +48,8 @@ package enum CorpusRanking {
             var medians: [RenderMode: Double] = [:]
             var floorByRender: [RenderMode: Int] = [:]
             for (cell, peaks) in byCell.sorted(by: { $0.key < $1.key }) {
-                guard let median = Distribution(peaks)?.median, median > medians[cell.render] ?? -.infinity else { continue }
+                guard let median = Distribution(peaks)?.median,
+                      median > medians[cell.render] ?? -.infinity else { continue }
                 medians[cell.render] = median
                 floorByRender[cell.render] = floors[cell]
             }
@@ -91,7 +92,8 @@ package enum CorpusRanking {
                     : String(repeating: " ", count: widths[index] - field.count) + field
             }.joined(separator: "  ")
         }
-        var lines = ["Images ranked by peak RSS delta per pixel (\(render.rawValue)), costliest first. MB: median peak RSS delta over the baseline (10^6 bytes); B/px: that over the image's pixel count; floor: the least that cell's contract needs at once, in MB.",
+        var lines = ["Images ranked by peak RSS delta per pixel (\(render.rawValue)), costliest first. MB: median peak RSS delta over the baseline (10^6 bytes); B/px: that over the image's pixel count;"
+                     + " floor: the least that cell's contract needs at once, in MB.",
                      format(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         lines += body.map(format)
         if let sentence = worstSentence(costs, render: render) { lines.append(sentence) }

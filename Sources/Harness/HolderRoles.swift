@@ -21,7 +21,8 @@ package enum HolderRoles {
     /// Decoders' code: the libraries, our C shims over them, the stream decoder, and zlib (PNG's window).
     static let decoders = ["libjpeg", "libturbojpeg", "libpng", "libwebp", "libsharpyuv", "libheif", "libde265",
                            "libdav1d", "libaom", "libz.so", "jpegcodec_", "pngcodec_", "webpcodec_", "heifcodec_",
-                           "streamjpeg_", "JPEGDecoder", "PNGDecoder", "WebPDecoder", "HEIFDecoder", "StreamJPEGDecoder"]
+                           "streamjpeg_", "JPEGDecoder", "PNGDecoder", "WebPDecoder", "HEIFDecoder",
+                           "StreamJPEGDecoder"]
 
     /// Where a body is stored: Foundation's Data and NSData, NIO's ByteBuffer, the libcurl strategy's buffer.
     static let bodyStores = ["__DataStorage", "_CFDataInit", "NSData.init", "ByteBuffer", "GrowingBuffer"]

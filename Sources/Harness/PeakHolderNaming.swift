@@ -123,7 +123,8 @@ package final class PeakHolderNaming: Sendable {
                                         freedInWindow: block.freedSeconds != nil, rules: roles)
             let key = stack.joined(separator: ";") + "\n" + role.rawValue
             grouped[key, default: PeakHolder(bytes: 0, blocks: 0, allocatedBy: holder?.simplified ?? "?",
-                                             module: holder?.file ?? "?", stack: stack, role: role)].bytes += block.bytes
+                                             module: holder?.file ?? "?", stack: stack, role: role)]
+                .bytes += block.bytes
             grouped[key]!.blocks += 1
         }
         // Largest first; equal sizes by their stacks, so that the order is the same every time.

@@ -17,6 +17,7 @@ enum TrialFloor {
         let needsSize = renderer.floor == .fullBitmap || renderer.floor == .scaledBitmap
         let info = needsSize ? try? ImageDecoder.inspect(source) : nil
         return FloorParts.of(fetch: strategy.floor, render: renderer.floor, payloadBytes: payload.byteCount,
-                             bodyInMemory: inMemory, imageWidth: info?.width, imageHeight: info?.height, maxPixel: maxPixel)
+                             bodyInMemory: inMemory, imageWidth: info?.width, imageHeight: info?.height,
+                             maxPixel: maxPixel)
     }
 }

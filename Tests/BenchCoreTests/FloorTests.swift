@@ -28,8 +28,10 @@ import Testing
         }
         let buffer = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
         #expect(floor(.bodyInMemory, .nothing, inMemory: true) == FloorParts(bodyBytes: body))
-        #expect(floor(buffer, .nothing, inMemory: false) == FloorParts(bodyBufferBytes: FetchFloor.fileStreamingBufferBytes))
-        #expect(floor(.bodyInMemory, .fullBitmap, inMemory: true) == FloorParts(bodyBytes: body, bitmapBytes: width * height * 4))
+        #expect(floor(buffer, .nothing, inMemory: false)
+                == FloorParts(bodyBufferBytes: FetchFloor.fileStreamingBufferBytes))
+        #expect(floor(.bodyInMemory, .fullBitmap, inMemory: true)
+                == FloorParts(bodyBytes: body, bitmapBytes: width * height * 4))
         #expect(floor(buffer, .fullBitmap, inMemory: false) == FloorParts(bitmapBytes: width * height * 4))
         #expect(floor(buffer, .scaledBitmap, inMemory: false)?.totalBytes == 1024 * 683 * 4)
         #expect(floor(.bodyInMemory, .scaledBitmap, inMemory: true)?.totalBytes == body + 1024 * 683 * 4)
@@ -69,11 +71,12 @@ import Testing
                                    encoding: .utf8)
         let old = try HoldersCSV.parse(committed)
         #expect(!old.isEmpty && old.allSatisfy { $0.holders.allSatisfy { $0.role == nil } })
-        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: 1, url: URL(fileURLWithPath: "/"),
-                             warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: 1,
+                             url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
         var result = TrialResult(spec: spec, pid: 1)
         result.peakHeapExactBytes = 3_000
-        result.holders = [PeakHolder(bytes: 2_000, blocks: 1, allocatedBy: "a", module: "m", stack: ["a"], role: .bodyBuffer)]
+        result.holders = [PeakHolder(bytes: 2_000, blocks: 1, allocatedBy: "a", module: "m", stack: ["a"],
+                                     role: .bodyBuffer)]
         let run = try #require(try HoldersCSV.parse(HoldersCSV.render([result], runID: "x")).first)
         #expect(run.holders.map(\.role) == [.bodyBuffer])
         #expect(HoldersCSV.rows(of: result).last?.role == .other, "the small blocks")
@@ -82,13 +85,14 @@ import Testing
     /// The excess by role: each role's bytes at the peak less its part of the floor; `other` takes
     /// the rest, so that the roles add up to the exact heap peak over the floor.
     @Test func theExcessByRoleAddsUpToTheHeapPeakOverTheFloor() throws {
-        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: 1, url: URL(fileURLWithPath: "/"),
-                             warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: 1,
+                             url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
         var result = TrialResult(spec: spec, pid: 1)
         result.baselineHeapExactBytes = 400_000
         result.peakHeapExactBytes = 30_500_000
         result.holders = [
-            PeakHolder(bytes: 16_781_296, blocks: 1, allocatedBy: "byAppending", module: "", stack: [], role: .bodyBuffer),
+            PeakHolder(bytes: 16_781_296, blocks: 1, allocatedBy: "byAppending", module: "", stack: [],
+                       role: .bodyBuffer),
             PeakHolder(bytes: 13_111_280, blocks: 1, allocatedBy: "completeTask", module: "", stack: [], role: .body),
         ]
         result.floorParts = FloorParts(bodyBytes: 13_108_402)

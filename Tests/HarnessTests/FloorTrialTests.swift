@@ -11,8 +11,11 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         let output = try BenchProcess.run(["run"] + arguments + ["--out", folder.path], extraEnvironment: environment)
         #expect(output.status == 0, "\(output.standardError)")
-        let trials = try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
-        let holders = try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        }
+        let trials = try TrialsCSV.parse(text("trials.csv"))
+        let holders = try HoldersCSV.parse(text("holders.csv"))
         return (folder, trials, holders, output.standardOutput)
     }
 
@@ -22,16 +25,18 @@ import Testing
     /// today's thumbnail keeps the JPEG's cheapest DCT scale (1500 x 1000), and the summary shows the
     /// difference as `bitmap` excess.
     @Test func downloadThumbnailsFloorIsTheBitmapAtMaxPixelAndTheRestIsBitmapExcess() throws {
-        let run = try Self.measure(["--strategy", "download", "--render", "thumbnail", "--allocator", "system", "--runs", "1"])
+        let run = try Self.measure(["--strategy", "download", "--render", "thumbnail", "--allocator", "system",
+                                    "--runs", "1"])
         defer { try? FileManager.default.removeItem(at: run.folder) }
         let trial = try #require(run.trials.first)
         #expect(trial.floorBytes == 1024 * 683 * 4)
         let holders = try #require(run.holders.first).holders
-        let bitmap = try #require(holders.first { $0.role == .bitmap }, "\(holders.map { "\($0.allocatedBy) \($0.role as Any)" })")
+        let described = holders.map { "\($0.allocatedBy) \($0.role as Any)" }
+        let bitmap = try #require(holders.first { $0.role == .bitmap }, "\(described)")
         #expect(bitmap.bytes >= 1500 * 1000 * 4 && bitmap.bytes <= 1500 * 1000 * 4 + 4096, "\(bitmap.bytes)")
         #expect(bitmap.allocatedBy.hasPrefix("DecodedImage.init"))
-        let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("  download+thumbnail [system]: floor ") },
-                                "\(run.output)")
+        let cell = "  download+thumbnail [system]: floor "
+        let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix(cell) }, "\(run.output)")
         #expect(line.hasPrefix("  download+thumbnail [system]: floor \(Self.mb(1024 * 683 * 4)) MB;"), "\(line)")
         let excess = String(format: "%+.1f MB bitmap (", Double(bitmap.bytes - 1024 * 683 * 4) / 1e6)
         #expect(line.contains(excess), "\(excess) in \(line)")
@@ -55,7 +60,8 @@ import Testing
             default: expected = bitmap
             }
             #expect(trial.floorBytes == expected, "\(trial.cell)")
-            #expect(run.output.contains("  \(trial.cell): floor \(Self.mb(expected)) MB;"), "\(trial.cell): \(run.output)")
+            #expect(run.output.contains("  \(trial.cell): floor \(Self.mb(expected)) MB;"),
+                    "\(trial.cell): \(run.output)")
         }
     }
 
@@ -79,13 +85,15 @@ import Testing
             if inMemory.contains(trial.strategy) {
                 #expect(bodies.count == 1, "\(trial.cell): \(described)")
                 if let body = bodies.first {
-                    #expect(body.bytes >= payload && Double(body.bytes) <= Double(payload) * 1.01, "\(trial.cell): \(described)")
+                    #expect(body.bytes >= payload && Double(body.bytes) <= Double(payload) * 1.01,
+                            "\(trial.cell): \(described)")
                 }
             } else {
                 #expect(bodies.isEmpty, "\(trial.cell): \(described)")
             }
             let bitmaps = holders.filter { $0.role == .bitmap }
-            #expect(bitmaps.count == 1 && bitmaps.allSatisfy { $0.bytes >= 2400 * 1600 * 4 }, "\(trial.cell): \(described)")
+            #expect(bitmaps.count == 1 && bitmaps.allSatisfy { $0.bytes >= 2400 * 1600 * 4 },
+                    "\(trial.cell): \(described)")
             #expect(!holders.contains { $0.bytes >= 1_000_000 && $0.role == .other }, "\(trial.cell): \(described)")
         }
         let csv = try String(contentsOf: run.folder.appendingPathComponent("holders.csv"), encoding: .utf8)
@@ -103,11 +111,13 @@ import Testing
         let current = try Self.measure(matrix, environment: ["BENCH_INJECT_REGRESSION": "extra-copy"])
         defer { try? FileManager.default.removeItem(at: current.folder) }
         let payload = try #require(current.trials.first?.payloadBytes)
+        let thresholds = PeakHoldersTests.packageRoot.appendingPathComponent("results/thresholds.json").path
         let compared = try BenchProcess.run(["compare", baseline.folder.appendingPathComponent("trials.json").path,
                                              current.folder.appendingPathComponent("trials.json").path,
-                                             "--thresholds", PeakHoldersTests.packageRoot.appendingPathComponent("results/thresholds.json").path])
+                                             "--thresholds", thresholds])
         #expect(compared.status == 0 || compared.status == 2, "\(compared.standardOutput)\(compared.standardError)")
-        let line = try #require(compared.standardOutput.split(separator: "\n").first { $0.hasPrefix("  data+full [system]: BASELINE ") },
+        let lines = compared.standardOutput.split(separator: "\n")
+        let line = try #require(lines.first { $0.hasPrefix("  data+full [system]: BASELINE ") },
                                 "\(compared.standardOutput)")
         let change = try #require(line.components(separatedBy: ": ").last, "\(line)")
         let first = try #require(change.split(separator: ";").first, "\(line)")
