@@ -88,6 +88,8 @@ package struct GateComparison: Sendable {
     package var thresholds: GateThresholds
     /// For each cell that regressed or grew unconfirmed: the holders that changed most.
     package var holderDiffs: [TrialCell: HolderDiff] = [:]
+    /// For each cell with a floor on either side: both sides' excess over it.
+    package var floorExcesses: [TrialCell: FloorExcessPair] = [:]
 
     package init(baseline: [TrialResult], current: [TrialResult], thresholds: GateThresholds) {
         self.thresholds = thresholds
@@ -157,6 +159,7 @@ package struct GateComparison: Sendable {
         for (cell, verdict) in cellVerdicts where verdict == .regression || verdict == .unconfirmed {
             holderDiffs[cell] = Self.holderDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
         }
+        floorExcesses = Self.floorExcesses(baseline: baselineRuns, current: currentRuns)
     }
 
     /// High spread makes a gate flap or go blind. Medians below the absolute tolerance are

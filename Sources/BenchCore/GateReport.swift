@@ -27,6 +27,7 @@ package enum GateReport {
         }
         text += "\n" + summary(gate)
         text += whatGrew(gate, format: format)
+        text += aboveTheFloor(gate, format: format)
         let bullet = format == .markdown ? "- " : "warning: "
         let warnings = verbose ? gate.warnings : groupedWarnings(gate)
         if !warnings.isEmpty {
@@ -112,6 +113,30 @@ package enum GateReport {
                 }
                 text += "\(bullet)\(cell): " + named.joined(separator: "; ") + "\n"
             }
+        }
+        return text
+    }
+
+    /// Each cell's exact heap peak over its floor on both sides, and the roles whose excess changed.
+    static func aboveTheFloor(_ gate: GateComparison, format: Format) -> String {
+        guard !gate.floorExcesses.isEmpty else { return "" }
+        var text = "\n" + (format == .markdown ? "**Above the floor**" : "Above the floor")
+            + " (exact heap peak less the cell's floor, each side's median run; the roles whose excess changed):\n"
+        let bullet = format == .markdown ? "- " : "  "
+        for cell in gate.floorExcesses.keys.sorted() {
+            let pair = gate.floorExcesses[cell]!
+            func side(_ excess: FloorExcess?) -> String { excess.map { mb(Double($0.heapBytes)) } ?? "-" }
+            var line = "\(bullet)\(cell): BASELINE \(side(pair.baseline)), CURRENT \(side(pair.current))"
+                + " MB over the floor"
+            if let floor = pair.current?.floorBytes ?? pair.baseline?.floorBytes {
+                line += " of \(mb(Double(floor))) MB"
+            }
+            let changes = pair.roleChanges.map { change in
+                signedMB(Double(change.bytes)) + " MB " + change.role.rawValue
+                    + (change.largestHolder.isEmpty ? "" : " (\(change.largestHolder))")
+            }
+            if !changes.isEmpty { line += ": " + changes.joined(separator: "; ") }
+            text += line + "\n"
         }
         return text
     }

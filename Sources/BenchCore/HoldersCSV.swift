@@ -4,8 +4,10 @@ import Foundation
 /// stack), largest first, then the run's small blocks (everything under the recording threshold),
 /// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
 package enum HoldersCSV {
-    package static let header = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
-                                "allocated_by", "module", "stack"]
+    package static let header = baseHeader + ["role"]
+    /// The columns of files from before roles: still read, their holders without a role.
+    static let baseHeader = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
+                             "allocated_by", "module", "stack"]
 
     package static func render(_ results: [TrialResult], runID: String?) -> String {
         CSV.line(header) + "\n" + results.map { lines($0, runID: runID) }.joined()
@@ -17,7 +19,7 @@ package enum HoldersCSV {
         rows(of: result).enumerated().map { rank, holder in
             CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
                       String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
-                      holder.allocatedBy, holder.module, holder.foldedStack]) + "\n"
+                      holder.allocatedBy, holder.module, holder.foldedStack, holder.role?.rawValue ?? ""]) + "\n"
         }.joined()
     }
 
@@ -29,7 +31,8 @@ package enum HoldersCSV {
         guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
         let dropped = result.holdersDropped ?? 0
         let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped)\(droppedSuffix)" : PeakHolder.smallBlocks
-        return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [])]
+        return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [],
+                                     role: holders.contains { $0.role != nil } ? .other : nil)]
     }
 }
 
@@ -95,13 +98,23 @@ extension HoldersCSV {
     /// Reads holders.csv back, one entry per run in the order of the file.
     package static func parse(_ text: String) throws -> [HolderRun] {
         let rows = try CSV.parse(text).filter { $0 != [""] }
-        guard let first = rows.first, first == header else {
+        guard let first = rows.first, first == header || first == baseHeader else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
         }
         var runs: [HolderRun] = []
         for (offset, fields) in rows.dropFirst().enumerated() {
             let line = offset + 2
-            guard fields.count == header.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)") }
+            guard fields.count == first.count else {
+                throw CSVError("line \(line): \(fields.count) fields, the header has \(first.count)")
+            }
+            var role: HolderRole?
+            if fields.count > baseHeader.count && !fields[baseHeader.count].isEmpty {
+                guard let named = HolderRole(rawValue: fields[baseHeader.count]) else {
+                    throw CSVError("line \(line): role '\(fields[baseHeader.count])' is not one of "
+                                   + HolderRole.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                role = named
+            }
             guard let render = RenderMode(name: fields[2]), let allocator = Allocator(rawValue: fields[3]),
                   let run = Int(fields[4]), let bytes = Int(fields[6]), let blocks = Int(fields[7]), blocks >= 0 else {
                 throw CSVError("line \(line): render, allocator, run, bytes or blocks is not valid")
@@ -119,7 +132,7 @@ extension HoldersCSV {
             } else {
                 let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
                 runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
-                                                               module: fields[9], stack: stack))
+                                                               module: fields[9], stack: stack, role: role))
             }
         }
         return runs

@@ -41,13 +41,17 @@ package struct PeakHolder: Codable, Sendable, Equatable {
     /// The file `allocatedBy` is in ("bench", "libFoundationNetworking.so").
     package var module: String
     package var stack: [String]
+    /// What the blocks are for, from their frames (`HolderRoleRule`); nil in files from before roles.
+    package var role: HolderRole?
 
-    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String]) {
+    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String],
+                 role: HolderRole? = nil) {
         self.bytes = bytes
         self.blocks = blocks
         self.allocatedBy = allocatedBy
         self.module = module
         self.stack = stack
+        self.role = role
     }
 
     /// The name of the line that stands for every block under the recording threshold.

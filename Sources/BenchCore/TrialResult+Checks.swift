@@ -11,6 +11,7 @@ extension TrialResult {
             ("peak_allocated_bytes", peakAllocatedBytes), ("final_allocated_bytes", finalAllocatedBytes),
             ("baseline_heap_exact_bytes", baselineHeapExactBytes), ("peak_heap_exact_bytes", peakHeapExactBytes),
             ("image_width", imageWidth), ("image_height", imageHeight), ("samples", samples),
+            ("floor_bytes", floorBytes),
         ]
         for (column, value) in counts {
             if let value, value < 0 { return "\(column) is \(value): it cannot be negative" }

@@ -104,6 +104,12 @@ package struct TrialResult: Codable, Sendable {
     package var holderEvents: Int?
     package var holderRecordingSeconds: Double?
 
+    /// The least memory the cell's contract needs at once (`FloorParts.of`): computed from the image
+    /// and the strategy's and renderer's floor rules, not measured; nil when a rule is undeclared.
+    package var floorBytes: Int?
+    /// The floor by role (trials.json only; nil in rows read from trials.csv).
+    package var floorParts: FloorParts?
+
     package init(spec: TrialSpec, pid: Int32) {
         strategy = spec.strategy
         render = spec.render

@@ -84,6 +84,7 @@ extension TrialsCSV {
             result.warmupSeconds = try number("warmup_s")
             result.wallSeconds = try number("wall_s")
             result.settleSeconds = try number("settle_s")
+            result.floorBytes = try integer("floor_bytes")
             result.imageWidth = try integer("image_width")
             result.imageHeight = try integer("image_height")
             result.samples = try integer("samples")

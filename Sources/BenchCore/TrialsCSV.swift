@@ -43,6 +43,7 @@ package enum TrialsCSV {
         ("peak_holder", { $0.peakHolder ?? "" }),
         ("attributed_bytes", { text($0.attributedBytes) }),
         ("settle_s", { text($0.settleSeconds) }),
+        ("floor_bytes", { text($0.floorBytes) }),
     ]
 
     /// A row's key: its cell (strategy, render, allocator) and run; no two rows of a file share one

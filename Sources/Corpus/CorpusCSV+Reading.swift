@@ -89,6 +89,7 @@ extension CorpusCSV {
                 if let delta = try integer("peak_rss_delta_bytes") { result.baselineRSSBytes = 0; result.peakRSSBytes = delta }
                 if let delta = try integer("peak_heap_exact_delta_bytes") { result.baselineHeapExactBytes = 0; result.peakHeapExactBytes = delta }
                 result.finalRSSBytes = try integer("final_rss_bytes")
+                result.floorBytes = try integer("floor_bytes")
                 result.durationSeconds = Double(field("duration_s"))
                 row.result = result
             }

@@ -74,6 +74,7 @@ extension CorpusCSV {
             if let peak = try integer("peak_rss_delta_bytes") { (result.baselineRSSBytes, result.peakRSSBytes) = (0, peak) }
             if let peak = try integer("peak_heap_exact_delta_bytes") { (result.baselineHeapExactBytes, result.peakHeapExactBytes) = (0, peak) }
             result.finalRSSBytes = try integer("final_rss_bytes")
+            result.floorBytes = try integer("floor_bytes")
             if !field("duration_s").isEmpty {
                 guard let seconds = Double(field("duration_s")) else { throw CSVError("line \(line): duration_s '\(field("duration_s"))' is not a number") }
                 result.durationSeconds = seconds

@@ -32,6 +32,8 @@ package enum CorpusCSV {
         ("error", { $0.result?.error ?? $0.image.skipReason ?? "" }),
         // The file's (or URL's) bytes as examined: a resume finds a file that changed since by it.
         (payloadDigestColumn, { $0.image.payloadDigest ?? "" }),
+        // The least the cell's contract needs at once (TrialsCSV's floor_bytes); empty when undeclared.
+        ("floor_bytes", { text($0.result?.floorBytes) }),
     ]
 
     package static let payloadDigestColumn = "payload_fnv1a64"

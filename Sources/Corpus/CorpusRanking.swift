@@ -10,6 +10,8 @@ package struct ImageCost: Sendable {
     /// Per renderer: the median peak RSS delta (bytes) of the image's costliest cell with that
     /// renderer (with several strategies or allocators, the worst of them), over its successful runs.
     package var medianPeakByRender: [RenderMode: Double]
+    /// Per renderer: the floor of that costliest cell (the least its contract needs at once), if declared.
+    package var floorByRender: [RenderMode: Int] = [:]
     package var okRuns: Int
     package var runs: Int
 
@@ -37,13 +39,21 @@ package enum CorpusRanking {
         let costs = order.map { name -> ImageCost in
             let imageRows = byImage[name]!
             var byCell: [TrialCell: [Int]] = [:]
-            for row in imageRows { if let result = row.result, result.isSuccess, let peak = result.peakRSSDeltaBytes { byCell[result.cell, default: []].append(peak) } }
-            var medians: [RenderMode: Double] = [:]
-            for (cell, peaks) in byCell {
-                guard let median = Distribution(peaks)?.median else { continue }
-                medians[cell.render] = max(medians[cell.render] ?? -.infinity, median)
+            var floors: [TrialCell: Int] = [:]
+            for row in imageRows {
+                guard let result = row.result, result.isSuccess, let peak = result.peakRSSDeltaBytes else { continue }
+                byCell[result.cell, default: []].append(peak)
+                floors[result.cell] = result.floorBytes ?? floors[result.cell]
             }
-            return ImageCost(image: imageRows[0].image, medianPeakByRender: medians,
+            var medians: [RenderMode: Double] = [:]
+            var floorByRender: [RenderMode: Int] = [:]
+            for (cell, peaks) in byCell.sorted(by: { $0.key < $1.key }) {
+                guard let median = Distribution(peaks)?.median,
+                      median > medians[cell.render] ?? -.infinity else { continue }
+                medians[cell.render] = median
+                floorByRender[cell.render] = floors[cell]
+            }
+            return ImageCost(image: imageRows[0].image, medianPeakByRender: medians, floorByRender: floorByRender,
                              okRuns: imageRows.filter(\.isSuccess).count, runs: imageRows.count)
         }
         return costs.sorted { lhs, rhs in
@@ -59,7 +69,7 @@ package enum CorpusRanking {
     /// The ranking as a table for the terminal, then one line naming the worst image.
     package static func table(_ costs: [ImageCost], renders: [RenderMode], rankedBy render: RenderMode) -> String {
         var header = ["rank", "file", "encoding", "size", "MP"]
-        for mode in renders { header += ["\(mode.rawValue) MB", "\(mode.rawValue) B/px"] }
+        for mode in renders { header += ["\(mode.rawValue) MB", "\(mode.rawValue) B/px", "\(mode.rawValue) floor"] }
         header.append("ok")
         var body: [[String]] = []
         for (rank, cost) in costs.enumerated() {
@@ -70,6 +80,7 @@ package enum CorpusRanking {
             for mode in renders {
                 line.append(cost.medianPeakByRender[mode].map { String(format: "%.1f", $0 / 1e6) } ?? "-")
                 line.append(cost.bytesPerPixel(mode).map { String(format: "%.2f", $0) } ?? "-")
+                line.append(cost.floorByRender[mode].map { String(format: "%.1f", Double($0) / 1e6) } ?? "-")
             }
             line.append("\(cost.okRuns)/\(cost.runs)")
             body.append(line)
@@ -81,7 +92,8 @@ package enum CorpusRanking {
                     : String(repeating: " ", count: widths[index] - field.count) + field
             }.joined(separator: "  ")
         }
-        var lines = ["Images ranked by peak RSS delta per pixel (\(render.rawValue)), costliest first. MB: median peak RSS delta over the baseline (10^6 bytes); B/px: that over the image's pixel count.",
+        var lines = ["Images ranked by peak RSS delta per pixel (\(render.rawValue)), costliest first. MB: median peak RSS delta over the baseline (10^6 bytes); B/px: that over the image's pixel count;"
+                     + " floor: the least that cell's contract needs at once, in MB.",
                      format(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         lines += body.map(format)
         if let sentence = worstSentence(costs, render: render) { lines.append(sentence) }

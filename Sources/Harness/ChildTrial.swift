@@ -110,6 +110,9 @@ package enum ChildTrial {
         result.settleLastMovementSeconds = Double(readings.lastMovementNanos) / 1e9
         result.imageWidth = image?.width
         result.imageHeight = image?.height
+        result.floorParts = TrialFloor.of(strategy: strategyType, renderer: rendererType, payload: outcome.payload,
+                                          maxPixel: spec.maxPixel)
+        result.floorBytes = result.floorParts?.totalBytes
         result.samples = statistics.count
         result.samplerHertz = statistics.achievedHertz
         result.maxSampleGapMillis = Double(statistics.maxGapNanos) / 1e6

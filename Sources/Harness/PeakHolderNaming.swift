@@ -105,7 +105,9 @@ package final class PeakHolderNaming: Sendable {
     /// The holders of one run's peak, largest first: blocks grouped by stack. The programs' input
     /// and output files go to `scratch` (the trial's work folder, inside the run's scratch folder,
     /// which the next run removes should this one be killed).
-    package func holders(of blocks: [PeakBlock], scratch: URL) -> [PeakHolder] {
+    /// Each holder's role comes from `roles` (``HolderRoles``).
+    package func holders(of blocks: [PeakBlock], scratch: URL,
+                         roles: [HolderRoleRule] = HolderRoles.builtIn) -> [PeakHolder] {
         let names = name(Set(blocks.flatMap { $0.frames }), scratch: scratch)
         var grouped: [String: PeakHolder] = [:]
         for block in blocks {
@@ -117,9 +119,12 @@ package final class PeakHolderNaming: Sendable {
             let shown = Array(Self.droppingWrappers(frames).drop { Self.isAllocator($0) })
             let holder = shown.first { !Self.isAllocatorRuntimeOrStorage($0) } ?? shown.first ?? frames.first
             let stack = shown.reversed().map(\.simplified)
-            let key = stack.joined(separator: ";")
+            let role = HolderRoles.role(frames: shown.map { ($0.simplified, $0.file) },
+                                        freedInWindow: block.freedSeconds != nil, rules: roles)
+            let key = stack.joined(separator: ";") + "\n" + role.rawValue
             grouped[key, default: PeakHolder(bytes: 0, blocks: 0, allocatedBy: holder?.simplified ?? "?",
-                                             module: holder?.file ?? "?", stack: stack)].bytes += block.bytes
+                                             module: holder?.file ?? "?", stack: stack, role: role)]
+                .bytes += block.bytes
             grouped[key]!.blocks += 1
         }
         // Largest first; equal sizes by their stacks, so that the order is the same every time.

@@ -10,12 +10,19 @@ package protocol RenderStrategy: SendableMetatype {
     static var name: String { get }
     /// One line for `bench list`.
     static var summary: String { get }
+    /// What its output needs once shown (the floor): nothing, the whole bitmap, or one at --max-pixel.
+    static var floor: RenderFloor { get }
     init(limits: RenderLimits)
     /// Loads the decoder's code and tables before the baseline: `image` is a tiny image of the
     /// measured one's format when it is not a JPEG, else nil (a tiny JPEG is made here).
     func warmUp(image: URL?) throws
     /// The rendered image, which the child keeps alive until its last reading; nil when nothing is rendered.
     func render(_ payload: Payload) throws -> RenderedImage?
+}
+
+extension RenderStrategy {
+    /// Undeclared: the cell's floor is unknown.
+    package static var floor: RenderFloor { .undeclared }
 }
 
 /// The bounds a trial sets on its renderer (`--max-pixel`, `--max-image-pixels`).
@@ -51,6 +58,7 @@ public struct RenderedImage: Sendable {
 struct BuiltInRenderer<Mode: BuiltInRenderMode>: RenderStrategy {
     static var name: String { Mode.mode.rawValue }
     static var summary: String { Mode.summary }
+    static var floor: RenderFloor { Mode.floor }
     let limits: RenderLimits
     init(limits: RenderLimits) { self.limits = limits }
 
@@ -67,26 +75,31 @@ struct BuiltInRenderer<Mode: BuiltInRenderMode>: RenderStrategy {
 protocol BuiltInRenderMode {
     static var mode: RenderMode { get }
     static var summary: String { get }
+    static var floor: RenderFloor { get }
 }
 
 enum NoRender: BuiltInRenderMode {
     static let mode = RenderMode.none
     static let summary = "fetch only, nothing decoded"
+    static let floor = RenderFloor.nothing
 }
 
 enum FullRender: BuiltInRenderMode {
     static let mode = RenderMode.full
     static let summary = "decode the whole image to 8-bit RGBA (4 bytes a pixel), kept alive as if on screen"
+    static let floor = RenderFloor.fullBitmap
 }
 
 enum ThumbnailRender: BuiltInRenderMode {
     static let mode = RenderMode.thumbnail
+    static let floor = RenderFloor.scaledBitmap
     static let summary = "the cheapest decode each format allows to --max-pixel (JPEG DCT scaling, libwebp's scaled"
         + " decode, PNG row by row; HEIC/AVIF decode whole, then sample)"
 }
 
 enum StreamRender: BuiltInRenderMode {
     static let mode = RenderMode.stream
+    static let floor = RenderFloor.scaledBitmap
     static let summary = "decode straight to --max-pixel, rows area-averaged as they come: JPEG (any scan structure)"
         + " by our lockstep decoder, PNG row by row (Adam7: a zlib state a pass), WebP incrementally,"
         + " HEIC/AVIF from planes"

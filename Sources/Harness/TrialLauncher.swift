@@ -66,7 +66,9 @@ package struct ChildProcessLauncher: TrialLauncher {
                var result = try? JSONDecoder().decode(TrialResult.self, from: output.report) {
                 result.wallSeconds = wallSeconds
                 if let blocks = result.peakBlocks {
-                    result.holders = PeakHolderNaming.shared.holders(of: blocks, scratch: spec.workDirectory)
+                    let roles = HolderRoles.rules(forStrategy: spec.strategy)
+                    result.holders = PeakHolderNaming.shared.holders(of: blocks, scratch: spec.workDirectory,
+                                                                     roles: roles)
                     result.peakBlocks = nil
                 }
                 return result

@@ -1,3 +1,4 @@
+import BenchCore
 import Strategies
 
 /// What a strategy hands to the renderer: the body in memory (`.memory(Data)`), or a file on
@@ -17,3 +18,17 @@ public typealias FetchError = Strategies.FetchError
 /// `.client(type:message:)` for its client's own errors, or lets the harness wrap any error it
 /// throws that way.
 public typealias TransportFailure = Strategies.TransportFailure
+
+/// A strategy's floor rule (``ImageFetchStrategy/floor``): `.bodyInMemory`,
+/// `.streamingBuffer(bytes:)` or `.undeclared`.
+public typealias FetchFloor = BenchCore.FetchFloor
+
+/// A renderer's floor rule (``ImageRenderer/floor``): `.fullBitmap`, `.scaledBitmap`, `.nothing`
+/// or `.undeclared`.
+public typealias RenderFloor = BenchCore.RenderFloor
+
+/// What a holder of the heap peak is for: `.body`, `.bodyBuffer`, `.bitmap`, `.decoder`, `.cache`, `.other`.
+public typealias HolderRole = BenchCore.HolderRole
+
+/// One line of the table that names holders' roles (``ImageFetchStrategy/holderRoles``).
+public typealias HolderRoleRule = BenchCore.HolderRoleRule

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// A way of fetching an image that you want measured: your own loader, or a third-party client.
@@ -30,6 +31,16 @@ public protocol ImageFetchStrategy: Sendable {
     /// One line for `bench list`.
     static var summary: String { get }
 
+    /// The least memory your API's contract needs at once, whatever the implementation: the
+    /// cell's floor, against which the summary shows the excess. `.bodyInMemory` when it hands
+    /// over the whole body in memory, `.streamingBuffer(bytes:)` when it streams the body to a
+    /// file; the default, `.undeclared`, leaves the `floor_bytes` column empty.
+    static var floor: FetchFloor { get }
+
+    /// Lines for the table that names what each holder of the heap peak is for (holders.csv's
+    /// `role`), tried before the built-in lines: your client's buffers, your cache. Default: none.
+    static var holderRoles: [HolderRoleRule] { get }
+
     /// Creates the strategy for one trial. Files it writes belong in `workDirectory`, which the
     /// harness removes after the run.
     init(workDirectory: URL)
@@ -41,4 +52,11 @@ public protocol ImageFetchStrategy: Sendable {
     /// the trial's row then says what went wrong. The harness waits for this call on a thread of
     /// its own; nothing else runs in the child meanwhile.
     func fetch(url: URL) async throws -> FetchOutcome
+}
+
+extension ImageFetchStrategy {
+    /// Undeclared: the cells of this strategy have no floor.
+    public static var floor: FetchFloor { .undeclared }
+    /// None: the built-in table names the holders.
+    public static var holderRoles: [HolderRoleRule] { [] }
 }

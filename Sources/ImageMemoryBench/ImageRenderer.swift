@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Harness
 
@@ -31,6 +32,12 @@ public protocol ImageRenderer: Sendable {
     /// One line for `bench list`.
     static var summary: String { get }
 
+    /// What your output needs once shown, whatever the implementation: `.fullBitmap` (width x
+    /// height x 4), `.scaledBitmap` (that at `--max-pixel` on the longer side, aspect kept, never
+    /// upscaled) or `.nothing`; a body in memory is counted beside it. The default, `.undeclared`,
+    /// leaves the `floor_bytes` column empty.
+    static var floor: RenderFloor { get }
+
     /// Creates the renderer for one trial, with the trial's `--max-pixel` and `--max-image-pixels`.
     init(limits: RenderLimits)
 
@@ -47,6 +54,9 @@ public protocol ImageRenderer: Sendable {
 }
 
 extension ImageRenderer {
+    /// Undeclared: the cells of this renderer have no floor.
+    public static var floor: RenderFloor { .undeclared }
+
     /// Renders `image` and drops the result: enough to load most decoders' code and tables.
     public func warmUp(_ image: Payload) async throws {
         _ = try await render(image)

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Harness
 import Imaging
@@ -8,6 +9,7 @@ import Strategies
 struct UserRenderer<Base: ImageRenderer>: RenderStrategy {
     static var name: String { Base.name }
     static var summary: String { Base.summary }
+    static var floor: RenderFloor { Base.floor }
 
     private let base: Base
 

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Strategies
 
@@ -6,6 +7,8 @@ import Strategies
 final class UserStrategy<Loader: ImageFetchStrategy>: Strategies.FetchStrategy {
     static var name: String { Loader.name }
     static var summary: String { Loader.summary }
+    static var floor: FetchFloor { Loader.floor }
+    static var holderRoles: [HolderRoleRule] { Loader.holderRoles }
 
     private let loader: Loader
 

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // URLSessionConfiguration on Linux
@@ -46,10 +47,22 @@ public protocol FetchStrategy: AnyObject, SendableMetatype {
     /// One line for `bench list`.
     static var summary: String { get }
 
+    /// The least memory the API's contract needs (the floor): the body once, or a streaming buffer.
+    static var floor: FetchFloor { get }
+    /// Lines for the table that names holders' roles, tried before the built-in ones.
+    static var holderRoles: [HolderRoleRule] { get }
+
     init(workDirectory: URL)
 
     /// Fetches `url`; throws `FetchError` for transport failures, non-2xx statuses and short bodies.
     func fetch(url: URL) throws -> FetchOutcome
+}
+
+extension FetchStrategy {
+    /// Undeclared: the cell's floor is unknown.
+    public static var floor: FetchFloor { .undeclared }
+    /// None of its own: the built-in table names its holders.
+    public static var holderRoles: [HolderRoleRule] { [] }
 }
 
 extension FetchStrategy {

@@ -97,6 +97,17 @@ struct ExampleLoaderTests {
                     "\(largest.bytes) B by \(largest.allocatedBy) in \(largest.module)")
         }
         #expect(holders.filter { $0.cell.strategy == "ahc-collect" }.count == 2)
+
+        // The user's strategies declare their floors: the body once, or a streaming buffer; the
+        // collected body's storage, still held by the caller, is the `body`.
+        for row in rows where row.strategy.hasPrefix("ahc-") {
+            let expected = row.strategy == "ahc-collect" ? row.payloadBytes : FetchFloor.fileStreamingBufferBytes
+            #expect(row.floorBytes == expected, "\(row.cell) run \(row.run)")
+        }
+        for run in holders where run.cell.strategy == "ahc-collect" {
+            #expect(run.holders.first?.role == .body, "\(run.holders.map { "\($0.allocatedBy) \($0.role as Any)" })")
+        }
+        #expect(run.standardOutput.contains("ahc-collect+none [system]: floor "), "\(run.standardOutput)")
     }
 }
 
@@ -126,6 +137,9 @@ enum ExampleRelation {
         let bitmap = Double(width * height * 4)
         for row in resized {
             #expect(max(row.imageWidth ?? 0, row.imageHeight ?? 0) == maxPixel, "\(row.imageWidth ?? 0)x\(row.imageHeight ?? 0)")
+            // The renderer's declared floor: the bitmap at --max-pixel, aspect kept.
+            let (floorWidth, floorHeight) = FloorParts.scaledSize(width: width, height: height, maxPixel: maxPixel)
+            #expect(row.floorBytes == floorWidth * floorHeight * 4, "decode-then-resize's floor")
         }
         let small = Double(try #require(resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
         func median(_ rows: [TrialResult], _ value: (TrialResult) -> Int?) throws -> Double {

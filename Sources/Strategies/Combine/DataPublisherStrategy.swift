@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,6 +12,8 @@ import OpenCombineFoundation
 /// failed fetch is still reported as one rather than measured as a placeholder.
 package final class DataPublisherStrategy: FetchStrategy {
     package static let name = "data-publisher"
+    /// Floor: the body handed over in memory.
+    package static let floor = FetchFloor.bodyInMemory
     package static let summary = "OpenCombine dataTaskPublisher: status check in tryMap, retry(\(retries)), catch to a fallback value"
 
     /// Extra attempts after the first: each one is a new request.

@@ -1,3 +1,4 @@
+import BenchCore
 import DownloadPublisher
 import Foundation
 #if canImport(FoundationNetworking)
@@ -10,6 +11,8 @@ import OpenCombine
 /// article's subscriber that holds its subscription and lets go of it on completion.
 package final class DownloadPublisherStrategy: FetchStrategy {
     package static let name = "download-publisher"
+    /// Floor: the body streams to a file.
+    package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
     package static let summary = "the article's custom DownloadTaskPublisher (OpenCombine): file moved, then status checked in tryMap"
 
     private let workDirectory: URL

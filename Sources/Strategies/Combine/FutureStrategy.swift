@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,6 +12,8 @@ import OpenCombineFoundation
 /// for late subscribers, so it holds the body for as long as the Future itself lives.
 package final class FutureStrategy: FetchStrategy {
     package static let name = "future"
+    /// Floor: the body handed over in memory.
+    package static let floor = FetchFloor.bodyInMemory
     package static let summary = "OpenCombine Future wrapping dataTaskPublisher, failing with a typed NetworkError (bad URL, status, decode)"
 
     private let session = URLSession.shared

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// libcurl straight into memory: the floor for strategies that hold the body as `Data`.
@@ -5,6 +6,8 @@ import Foundation
 /// by doubling) and handed to `Data` without a copy at the end: one copy of the body, no more.
 package final class CurlMemoryStrategy: FetchStrategy {
     package static let name = "curl-memory"
+    /// Floor: the body handed over in memory.
+    package static let floor = FetchFloor.bodyInMemory
     package static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
 
     private let transfer: Result<CurlTransfer, Error>
@@ -29,6 +32,8 @@ package final class CurlMemoryStrategy: FetchStrategy {
 /// libcurl straight into a file with write(2): the floor for strategies that hold a file.
 package final class CurlFileStrategy: FetchStrategy {
     package static let name = "curl-file"
+    /// Floor: the body streams to a file.
+    package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
     package static let summary = "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
 
     private let transfer: Result<CurlTransfer, Error>

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,6 +7,8 @@ import FoundationNetworking
 /// async/await: `URLSession.data(from:)` returns the whole body as `Data`, like the data task.
 package final class AsyncDataStrategy: FetchStrategy {
     package static let name = "async-data"
+    /// Floor: the body handed over in memory.
+    package static let floor = FetchFloor.bodyInMemory
     package static let summary = "async/await URLSession.data(from:); the whole body returned as Data"
 
     package init(workDirectory: URL) {}
@@ -29,6 +32,8 @@ package final class AsyncDataStrategy: FetchStrategy {
 /// async/await: `URLSession.download(from:)` returns a temporary file, moved into the work folder.
 package final class AsyncDownloadStrategy: FetchStrategy {
     package static let name = "async-download"
+    /// Floor: the body streams to a file.
+    package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
     package static let summary = "async/await URLSession.download(from:); the body streams to a file, then moved"
 
     private let workDirectory: URL

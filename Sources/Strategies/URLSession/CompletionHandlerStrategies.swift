@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -7,6 +8,8 @@ import FoundationNetworking
 /// receives the whole body as one `Data`.
 package final class DataTaskStrategy: FetchStrategy {
     package static let name = "data"
+    /// Floor: the body handed over in memory.
+    package static let floor = FetchFloor.bodyInMemory
     package static let summary = "URLSession data task; the completion handler gets the whole body as Data (the article's first case)"
 
     private let session = URLSession.shared
@@ -32,6 +35,8 @@ package final class DataTaskStrategy: FetchStrategy {
 /// temporary file, which is moved (under a fresh UUID name) before the handler returns.
 package final class DownloadTaskStrategy: FetchStrategy {
     package static let name = "download"
+    /// Floor: the body streams to a file.
+    package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
     package static let summary = "URLSession download task; the body streams to a temporary file, moved before the handler returns (the article's second case)"
 
     private let session = URLSession.shared

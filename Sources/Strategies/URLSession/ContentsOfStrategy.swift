@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,6 +10,8 @@ import FoundationNetworking
 /// the Data it returns), and it fails on most non-2xx statuses without saying which.
 package final class ContentsOfStrategy: FetchStrategy {
     package static let name = "contents-of"
+    /// Floor: the body handed over in memory.
+    package static let floor = FetchFloor.bodyInMemory
     package static let summary = "Data(contentsOf:) on the URL: the anti-pattern; blocks a thread, no status or headers"
 
     package init(workDirectory: URL) {}

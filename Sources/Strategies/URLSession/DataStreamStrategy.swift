@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,6 +10,8 @@ import Synchronization
 /// queue without backpressure: the write must keep up, or the chunks queue up in memory.
 package final class DataStreamStrategy: FetchStrategy {
     package static let name = "data-stream"
+    /// Floor: the body streams to a file.
+    package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
     package static let summary = "URLSession data task whose delegate writes each received chunk to a file; no whole body in memory"
 
     private let workDirectory: URL

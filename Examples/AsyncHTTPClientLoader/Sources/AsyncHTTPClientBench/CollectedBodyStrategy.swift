@@ -9,6 +9,8 @@ import NIOFoundationCompat
 struct CollectedBodyStrategy: ImageFetchStrategy {
     static let name = "ahc-collect"
     static let summary = "AsyncHTTPClient execute(_:timeout:), response.body.collect(upTo:) into one ByteBuffer, then Data(buffer:)"
+    /// The body is handed over in memory: its floor is the body, once.
+    static let floor = FetchFloor.bodyInMemory
 
     /// Refuse bodies over 1 GiB rather than exhaust memory: collect(upTo:) needs a limit.
     static let maximumBodyBytes = 1 << 30

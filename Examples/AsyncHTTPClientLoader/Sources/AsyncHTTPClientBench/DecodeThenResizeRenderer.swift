@@ -9,6 +9,8 @@ import Imaging
 struct DecodeThenResizeRenderer: ImageRenderer {
     static let name = "decode-then-resize"
     static let summary = "decode the whole image (the harness's decoders), box-resample it to --max-pixel, keep only the small bitmap"
+    /// What it keeps on screen is the bitmap at --max-pixel: the full one it decodes first is excess.
+    static let floor = RenderFloor.scaledBitmap
 
     let limits: RenderLimits
 

@@ -7,6 +7,8 @@ import ImageMemoryBench
 struct FileDownloadStrategy: ImageFetchStrategy {
     static let name = "ahc-file"
     static let summary = "AsyncHTTPClient execute(request:delegate:) with FileDownloadDelegate; the body streams to a file"
+    /// The body streams to a file: its floor is one buffer, whatever the body's size.
+    static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
 
     let workDirectory: URL
 
