@@ -5,7 +5,9 @@ import Foundation
 /// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
 package enum HoldersCSV {
     package static let header = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
-                                "allocated_by", "module", "stack"]
+                                "allocated_by", "module", "stack", "resident_bytes"]
+    /// The columns of files from before `resident_bytes`, still read.
+    static let headerWithoutResident = Array(header.dropLast())
 
     package static func render(_ results: [TrialResult], runID: String?) -> String {
         CSV.line(header) + "\n" + results.map { lines($0, runID: runID) }.joined()
@@ -17,7 +19,8 @@ package enum HoldersCSV {
         rows(of: result).enumerated().map { rank, holder in
             CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
                       String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
-                      holder.allocatedBy, holder.module, holder.foldedStack]) + "\n"
+                      holder.allocatedBy, holder.module, holder.foldedStack,
+                      holder.residentBytes.map(String.init) ?? ""]) + "\n"
         }.joined()
     }
 
@@ -29,6 +32,7 @@ package enum HoldersCSV {
         guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
         let dropped = result.holdersDropped ?? 0
         let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped)\(droppedSuffix)" : PeakHolder.smallBlocks
+        // The small blocks' residency is residency.csv's `small-heap-blocks` (an upper bound), not repeated here.
         return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [])]
     }
 }
@@ -95,13 +99,13 @@ extension HoldersCSV {
     /// Reads holders.csv back, one entry per run in the order of the file.
     package static func parse(_ text: String) throws -> [HolderRun] {
         let rows = try CSV.parse(text).filter { $0 != [""] }
-        guard let first = rows.first, first == header else {
+        guard let first = rows.first, first == header || first == headerWithoutResident else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
         }
         var runs: [HolderRun] = []
         for (offset, fields) in rows.dropFirst().enumerated() {
             let line = offset + 2
-            guard fields.count == header.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(header.count)") }
+            guard fields.count == first.count else { throw CSVError("line \(line): \(fields.count) fields, the header has \(first.count)") }
             guard let render = RenderMode(name: fields[2]), let allocator = Allocator(rawValue: fields[3]),
                   let run = Int(fields[4]), let bytes = Int(fields[6]), let blocks = Int(fields[7]), blocks >= 0 else {
                 throw CSVError("line \(line): render, allocator, run, bytes or blocks is not valid")
@@ -118,8 +122,9 @@ extension HoldersCSV {
                 }
             } else {
                 let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                let resident = fields.count > 11 ? Int(fields[11]) : nil
                 runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
-                                                               module: fields[9], stack: stack))
+                                                               module: fields[9], stack: stack, residentBytes: resident))
             }
         }
         return runs
@@ -131,11 +136,11 @@ extension HoldersCSV {
     /// appended but before its row was), or nil when it has none: what a resumed run appends to.
     package static func keeping(_ text: String, runs keep: Set<RunKey>) throws -> String? {
         let rows = try CSV.parse(CSV.completeLines(text).text).filter { $0 != [""] }
-        guard rows.first == header else {
+        guard let first = rows.first, first == header || first == headerWithoutResident else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
         }
         let kept = try rows.dropFirst().enumerated().filter { offset, fields in
-            guard fields.count == header.count, let render = RenderMode(name: fields[2]),
+            guard fields.count == first.count, let render = RenderMode(name: fields[2]),
                   let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4]) else {
                 throw CSVError("line \(offset + 2): not a holders.csv row")
             }

@@ -22,6 +22,8 @@ package struct PeakBlock: Codable, Sendable {
     package var allocatedSeconds: Double
     package var freedSeconds: Double?
     package var frames: [StackFrame]
+    /// Its bytes resident at the residency snapshot nearest the RSS peak (nil: not taken).
+    package var residentBytes: Int?
 
     package init(bytes: Int, allocatedSeconds: Double, freedSeconds: Double?, frames: [StackFrame]) {
         self.bytes = bytes
@@ -41,13 +43,17 @@ package struct PeakHolder: Codable, Sendable, Equatable {
     /// The file `allocatedBy` is in ("bench", "libFoundationNetworking.so").
     package var module: String
     package var stack: [String]
+    /// Its blocks' bytes resident at the residency snapshot nearest the RSS peak (a block freed
+    /// by then counts 0); nil when no snapshot was taken.
+    package var residentBytes: Int?
 
-    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String]) {
+    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String], residentBytes: Int? = nil) {
         self.bytes = bytes
         self.blocks = blocks
         self.allocatedBy = allocatedBy
         self.module = module
         self.stack = stack
+        self.residentBytes = residentBytes
     }
 
     /// The name of the line that stands for every block under the recording threshold.

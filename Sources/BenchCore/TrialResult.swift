@@ -25,11 +25,14 @@ package struct TimelinePoint: Codable, Sendable, Equatable {
     package var seconds: Double
     package var residentBytes: Int
     package var allocatedBytes: Int
+    /// The file-backed part of `residentBytes` (statm's shared field); nil when not recorded.
+    package var fileBytes: Int?
 
-    package init(seconds: Double, residentBytes: Int, allocatedBytes: Int) {
+    package init(seconds: Double, residentBytes: Int, allocatedBytes: Int, fileBytes: Int? = nil) {
         self.seconds = seconds
         self.residentBytes = residentBytes
         self.allocatedBytes = allocatedBytes
+        self.fileBytes = fileBytes
     }
 }
 
@@ -103,6 +106,14 @@ package struct TrialResult: Codable, Sendable {
     /// and the time the wrappers spent on it (a part of `durationSeconds`).
     package var holderEvents: Int?
     package var holderRecordingSeconds: Double?
+
+    /// RSS at the RSS peak and at the window's end broken into categories (residency.csv), each a
+    /// delta over the baseline; nil when the child took no residency snapshots.
+    package var residency: [ResidencyRow]?
+    /// The residency snapshots taken (baseline and end included) and the time they took, on the
+    /// sampler thread and the trial's own.
+    package var residencySnapshots: Int?
+    package var residencySeconds: Double?
 
     package init(spec: TrialSpec, pid: Int32) {
         strategy = spec.strategy

@@ -8,6 +8,15 @@ package struct MemorySample: Codable, Sendable, Equatable {
     package var time: UInt64
     package var residentBytes: Int
     package var allocatedBytes: Int
+    /// The file-backed part of `residentBytes` (statm's shared field); the rest is anonymous.
+    package var fileBytes: Int = 0
+
+    package init(time: UInt64, residentBytes: Int, allocatedBytes: Int, fileBytes: Int = 0) {
+        self.time = time
+        self.residentBytes = residentBytes
+        self.allocatedBytes = allocatedBytes
+        self.fileBytes = fileBytes
+    }
 }
 
 package enum MonotonicClock {
@@ -33,6 +42,9 @@ package final class MemorySampler {
     private let samples: UnsafeMutablePointer<MemorySample>
     private let state = SamplerState()
     private var thread: pthread_t?
+    /// Takes a residency snapshot whenever RSS rises a step above the highest so far (nil: none).
+    private let residency: ResidencyProbe?
+    private let peakSnapshot = PeakSnapshot()
 
     /// - Parameters:
     ///   - heap: the allocator's counters, read for each sample when `exactHeap` is nil.
@@ -42,8 +54,9 @@ package final class MemorySampler {
     ///   - intervalNanos: time between samples; the default 500 µs aims at 2 kHz.
     ///   - maximumDurationSeconds: how long the buffer must last; samples past it are counted as dropped.
     package init(heap: HeapCounters, exactHeap: ExactHeapPeak? = nil, intervalNanos: UInt64 = 500_000,
-                maximumDurationSeconds: Double = 120) throws {
+                maximumDurationSeconds: Double = 120, residency: ResidencyProbe? = nil) throws {
         self.intervalNanos = intervalNanos
+        self.residency = residency
         self.memory = try ProcessMemory()
         self.heap = heap
         self.exactHeap = exactHeap
@@ -54,6 +67,7 @@ package final class MemorySampler {
             throw ProbeError.sampleBuffer(bytes: capacity * MemoryLayout<MemorySample>.stride, errno: errno)
         }
         self.samples = mapping.bindMemory(to: MemorySample.self, capacity: capacity)
+        residency?.addOwnMapping(start: mapping, length: capacity * MemoryLayout<MemorySample>.stride)
     }
 
     deinit {
@@ -90,15 +104,21 @@ package final class MemorySampler {
         self.thread = nil
         let count = min(state.count.load(ordering: .acquiring), capacity)
         let taken = Array(UnsafeBufferPointer(start: samples, count: count))
-        return SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
-                                intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
+        // After the join: the sampler thread's writes to peakSnapshot are visible here.
+        var recording = SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
+                                         intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
+        recording.residencyPeak = peakSnapshot.highest
+        recording.residencySnapshots = peakSnapshot.count
+        recording.residencyNanos = peakSnapshot.nanos
+        return recording
     }
 
     /// Takes one reading now, on the calling thread (used for baseline and final values). Safe
     /// while the sampler thread reads too: each statm reading has its own buffer.
     package func sampleNow() -> MemorySample {
-        MemorySample(time: MonotonicClock.now(), residentBytes: memory.residentBytes(),
-                     allocatedBytes: exactHeap?.read().live ?? heap.read().allocated)
+        let statm = memory.readStatm()
+        return MemorySample(time: MonotonicClock.now(), residentBytes: statm.resident,
+                            allocatedBytes: exactHeap?.read().live ?? heap.read().allocated, fileBytes: statm.file)
     }
 
     /// Calls `body` with each sample taken from index `start` on, oldest first, without allocating,
@@ -133,6 +153,7 @@ package final class MemorySampler {
             } else {
                 state.dropped.add(1, ordering: .relaxed)
             }
+            if let residency { peakSnapshot.consider(residentBytes: sample.residentBytes, probe: residency) }
             deadline += intervalNanos
             let now = MonotonicClock.now()
             if deadline <= now {
@@ -146,6 +167,30 @@ package final class MemorySampler {
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         state.cpuNanos.store(Int(cpu.tv_sec) * 1_000_000_000 + Int(cpu.tv_nsec), ordering: .releasing)
+    }
+}
+
+/// The residency snapshot with the highest RSS, kept by the sampler thread: a new one is taken
+/// whenever a sample's RSS is a step above it. The step grows with the rise (a 64th of it, at least
+/// 256 KiB), so that a rise of 100 MB takes some 150 snapshots and the highest is within 1.6% of
+/// the highest sample.
+private final class PeakSnapshot: @unchecked Sendable {
+    static let minimumStep = 256 * 1024
+    var highest: ResidencySnapshot?
+    var count = 0
+    var nanos: UInt64 = 0
+    private var first: Int?
+
+    func consider(residentBytes: Int, probe: ResidencyProbe) {
+        let floor = first ?? residentBytes
+        first = floor
+        let step = max(Self.minimumStep, (residentBytes - floor) / 64)
+        if let highest, residentBytes < highest.residentBytes + step { return }
+        let started = MonotonicClock.now()
+        let snapshot = probe.snapshot(keep: true)
+        nanos += MonotonicClock.now() - started
+        count += 1
+        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
     }
 }
 
@@ -164,6 +209,10 @@ package struct SamplerRecording: Sendable {
     package var intervalNanos: UInt64
     /// CPU time the sampler thread used over its whole life.
     package var cpuNanos: Int
+    /// The residency snapshot with the highest RSS, how many the sampler took and their time.
+    package var residencyPeak: ResidencySnapshot?
+    package var residencySnapshots = 0
+    package var residencyNanos: UInt64 = 0
 
     package init(samples: [MemorySample], dropped: Int, intervalNanos: UInt64, cpuNanos: Int = 0) {
         self.samples = samples

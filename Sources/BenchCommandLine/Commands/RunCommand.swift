@@ -61,7 +61,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Resuming") var resuming: ResumeOption
 
     /// What a run writes into its folder, checked before the first trial.
-    static let outputFiles = ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "holders.csv", "holders.folded"]
+    static let outputFiles = ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "holders.csv", "holders.folded",
+                              "residency.csv"]
         .map { OutputFolder.File($0) }
         + [OutputFolder.File(ResultsWriter.environmentFileName, replacesRows: false)]
 
@@ -219,6 +220,8 @@ struct RunCommand: ParsableCommand {
         print(PayloadCopiesTable.render(summaries))
         let holders = HoldersTable.render(results, cells: summaries.map(\.cell))
         if !holders.isEmpty { print(holders) }
+        let residency = ResidencyTable.render(results, cells: summaries.map(\.cell))
+        if !residency.isEmpty { print(residency) }
         if let warning = AllocatorEnvironment.warning(allocatorSettings, record: "recorded in trials.json") { print(warning) }
         let failed = results.filter { !$0.isSuccess }
         for failure in failed {
