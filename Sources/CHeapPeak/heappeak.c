@@ -314,9 +314,32 @@ void *malloc(size_t size) {
     return pointer;
 }
 
+// Called before a large block is freed (see heappeak_set_release_hook), never re-entered.
+static _Atomic(void (*)(void *)) release_hook;
+static void *_Atomic release_hook_context;
+static _Atomic uint64_t release_hook_bytes;
+static __thread bool in_release_hook;
+
+static void before_release(void *pointer) {
+    void (*hook)(void *) = atomic_load_explicit(&release_hook, memory_order_acquire);
+    if (hook == NULL || in_release_hook || !is_counting()) return;
+    if (next_usable_size(pointer) < atomic_load_explicit(&release_hook_bytes, memory_order_relaxed)) return;
+    in_release_hook = true;
+    hook(atomic_load_explicit(&release_hook_context, memory_order_acquire));
+    in_release_hook = false;
+}
+
+void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes) {
+    atomic_store(&release_hook, NULL);
+    atomic_store(&release_hook_bytes, minimum_bytes);
+    atomic_store(&release_hook_context, context);
+    atomic_store(&release_hook, hook);
+}
+
 void free(void *pointer) {
     if (pointer == NULL || from_bootstrap(pointer)) return;
     // A block that is not the arena's came from a next definition: they are resolved.
+    before_release(pointer);
     account(pointer, -1);
     next_free(pointer);
 }
@@ -620,6 +643,22 @@ uint64_t heappeak_resident_range(uintptr_t start, uint64_t length) {
         high = first;
     }
     return total;
+}
+
+uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
+    uintptr_t page = system_page_size();
+    const size_t chunk = 16;
+    high &= ~(page - 1);
+    low = (low + page - 1) & ~(page - 1);
+    uint64_t total = 0;
+    while (high >= low + chunk * page) {
+        int64_t resident = resident_pages(high - chunk * page, chunk, low, high);
+        if (resident < 0) return total + heappeak_resident_range(high - chunk * page, chunk * page);
+        if (resident == 0) return total;
+        total += (uint64_t)resident;
+        high -= chunk * page;
+    }
+    return total + heappeak_resident_range(low, high - low);
 }
 
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident) {

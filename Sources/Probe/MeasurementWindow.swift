@@ -13,7 +13,6 @@ package final class MeasurementWindow {
     package let exactBaseline: Int?
     private let sampler: MemorySampler
     private let exactHeap: ExactHeapPeak?
-    private let residency: ResidencyProbe?
     /// The residency snapshot at the baseline (nil without a residency probe), and its time.
     private let baselineResidency: ResidencySnapshot?
     private let baselineResidencyNanos: UInt64
@@ -34,7 +33,6 @@ package final class MeasurementWindow {
         }
         self.sampler = sampler
         self.exactHeap = exactHeap
-        self.residency = residency
         self.exactBaseline = exactHeap?.reset()
         self.baseline = sampler.sampleNow()
         let started = MonotonicClock.now()
@@ -67,6 +65,7 @@ package final class MeasurementWindow {
             Self.sleep(nanos: min(sampler.intervalNanos, workEnded &+ rule.maximumNanos &- MonotonicClock.now()))
         }
         let final = sampler.sampleNow()
+        let end = sampler.residencyAtEnd()
         exactHeap?.freeze()  // the window is closed: what the caller reads next must not move the peak
         let exactPeak = exactHeap?.read().peak
         let hwm = ProcessMemory.peakResidentBytes()
@@ -75,12 +74,10 @@ package final class MeasurementWindow {
                                       hwmPeakResidentBytes: hwm, recording: recording,
                                       statistics: recording.statistics(from: baseline.time, to: final.time),
                                       settleNanos: final.time &- workEnded, lastMovementNanos: detector.lastMovement &- workEnded)
-        if let residency, let baselineResidency, let peak = recording.residencyPeak {
-            let started = MonotonicClock.now()
-            let end = residency.snapshot(keep: false)
-            let nanos = recording.residencyNanos + baselineResidencyNanos + (MonotonicClock.now() - started)
+        if let baselineResidency, let end, let peak = recording.residencyPeak {
             readings.residency = ResidencyReadings(baseline: baselineResidency, peak: peak, end: end,
-                                                   snapshots: recording.residencySnapshots + 2, nanos: nanos)
+                                                   snapshots: recording.residencySnapshots + 1,
+                                                   nanos: recording.residencyNanos + baselineResidencyNanos)
         }
         return readings
     }

@@ -44,7 +44,7 @@ package final class MemorySampler {
     private var thread: pthread_t?
     /// Takes a residency snapshot whenever RSS rises a step above the highest so far (nil: none).
     private let residency: ResidencyProbe?
-    private let peakSnapshot = PeakSnapshot()
+    private let peakSnapshot: ResidencyPeak?
 
     /// - Parameters:
     ///   - heap: the allocator's counters, read for each sample when `exactHeap` is nil.
@@ -57,6 +57,7 @@ package final class MemorySampler {
                 maximumDurationSeconds: Double = 120, residency: ResidencyProbe? = nil) throws {
         self.intervalNanos = intervalNanos
         self.residency = residency
+        self.peakSnapshot = residency.map { ResidencyPeak(probe: $0) }
         self.memory = try ProcessMemory()
         self.heap = heap
         self.exactHeap = exactHeap
@@ -76,6 +77,7 @@ package final class MemorySampler {
 
     package func start() throws {
         precondition(thread == nil, "sampler started twice")
+        peakSnapshot?.start()
         let context = Unmanaged.passRetained(self).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -96,9 +98,16 @@ package final class MemorySampler {
         while state.count.load(ordering: .acquiring) == 0 { sched_yield() }
     }
 
+    /// The residency snapshot at the window's end (nil without a residency probe): taken now,
+    /// also a candidate for the highest.
+    package func residencyAtEnd() -> ResidencySnapshot? {
+        peakSnapshot?.atEnd()
+    }
+
     /// Stops the thread and returns every sample taken, oldest first.
     package func stop() -> SamplerRecording {
         guard let thread else { return SamplerRecording(samples: [], dropped: 0, intervalNanos: intervalNanos, cpuNanos: 0) }
+        peakSnapshot?.stop()
         state.stopRequested.store(true, ordering: .releasing)
         pthread_join(thread, nil)
         self.thread = nil
@@ -107,9 +116,9 @@ package final class MemorySampler {
         // After the join: the sampler thread's writes to peakSnapshot are visible here.
         var recording = SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
                                          intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
-        recording.residencyPeak = peakSnapshot.highest
-        recording.residencySnapshots = peakSnapshot.count
-        recording.residencyNanos = peakSnapshot.nanos
+        if let peakSnapshot {
+            (recording.residencyPeak, recording.residencySnapshots, recording.residencyNanos) = peakSnapshot.read()
+        }
         return recording
     }
 
@@ -153,7 +162,7 @@ package final class MemorySampler {
             } else {
                 state.dropped.add(1, ordering: .relaxed)
             }
-            if let residency { peakSnapshot.consider(residentBytes: sample.residentBytes, probe: residency) }
+            peakSnapshot?.sampled(residentBytes: sample.residentBytes)
             deadline += intervalNanos
             let now = MonotonicClock.now()
             if deadline <= now {
@@ -167,30 +176,6 @@ package final class MemorySampler {
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         state.cpuNanos.store(Int(cpu.tv_sec) * 1_000_000_000 + Int(cpu.tv_nsec), ordering: .releasing)
-    }
-}
-
-/// The residency snapshot with the highest RSS, kept by the sampler thread: a new one is taken
-/// whenever a sample's RSS is a step above it. The step grows with the rise (a 64th of it, at least
-/// 256 KiB), so that a rise of 100 MB takes some 150 snapshots and the highest is within 1.6% of
-/// the highest sample.
-private final class PeakSnapshot: @unchecked Sendable {
-    static let minimumStep = 256 * 1024
-    var highest: ResidencySnapshot?
-    var count = 0
-    var nanos: UInt64 = 0
-    private var first: Int?
-
-    func consider(residentBytes: Int, probe: ResidencyProbe) {
-        let floor = first ?? residentBytes
-        first = floor
-        let step = max(Self.minimumStep, (residentBytes - floor) / 64)
-        if let highest, residentBytes < highest.residentBytes + step { return }
-        let started = MonotonicClock.now()
-        let snapshot = probe.snapshot(keep: true)
-        nanos += MonotonicClock.now() - started
-        count += 1
-        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
     }
 }
 

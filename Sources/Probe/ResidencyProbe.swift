@@ -59,6 +59,9 @@ package final class ResidencyProbe: @unchecked Sendable {
         ownMappings.append((UInt(bitPattern: start), length))
     }
 
+    /// RSS now (statm), without the rest of a snapshot.
+    package func residentBytes() -> Int { memory.residentBytes() }
+
     /// One reading of every category. `keep`: the recorded blocks remember their residency now
     /// (what holders.csv's `resident_bytes` reports): set for the snapshots that may be the RSS peak.
     package func snapshot(keep: Bool) -> ResidencySnapshot {
@@ -97,11 +100,11 @@ package final class ResidencyProbe: @unchecked Sendable {
     private static let stackCapacity = 512
 
     private func stackResidentBytes() -> Int {
-        var total = mainStack.map { Int(heappeak_resident_range($0.low, UInt64($0.high - $0.low))) } ?? 0
+        var total = mainStack.map { Int(heappeak_resident_stack($0.low, $0.high)) } ?? 0
         withUnsafeTemporaryAllocation(of: threadguard_stack.self, capacity: Self.stackCapacity) { buffer in
             let count = min(threadguard_stacks(buffer.baseAddress, buffer.count, nil), buffer.count)
             for stack in buffer.prefix(count) where stack.high > stack.low {
-                total += Int(heappeak_resident_range(stack.low, UInt64(stack.high - stack.low)))
+                total += Int(heappeak_resident_stack(stack.low, stack.high))
             }
         }
         return total

@@ -82,9 +82,17 @@ int heappeak_locate(uintptr_t address, const char **file, uintptr_t *base, const
 /// from its end down and stopping at the first unmapped page (the shape of a stack).
 uint64_t heappeak_resident_range(uintptr_t start, uint64_t length);
 
+/// The resident bytes of a stack [low, high), read from the top down in chunks of 16 pages up to
+/// the first chunk with none resident (a stack is touched from its top) or unmapped.
+uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
+
 /// The recorded blocks live now: their bytes and how many of them are resident. With `keep` set,
 /// each recorded block's `resident_bytes` becomes its residency now (0 when not live): the
 /// snapshot that holders.csv reports. Holds the table's lock while it reads.
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident);
+
+/// Calls `hook(context)` on the freeing thread before any block of at least `minimum_bytes` is
+/// freed (a moment RSS may fall from its peak), never from inside the hook itself; NULL stops it.
+void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes);
 
 #endif
