@@ -35,6 +35,7 @@ package final class MeasurementWindow {
         self.exactHeap = exactHeap
         self.exactBaseline = exactHeap?.reset()
         self.baseline = sampler.sampleNow()
+        sampler.residencyRestart(baselineResidentBytes: baseline.residentBytes)
         let started = MonotonicClock.now()
         self.baselineResidency = residency?.snapshot(keep: false)
         self.baselineResidencyNanos = MonotonicClock.now() - started

@@ -98,6 +98,11 @@ package final class MemorySampler {
         while state.count.load(ordering: .acquiring) == 0 { sched_yield() }
     }
 
+    /// Forgets the residency snapshots taken before the baseline (`residentBytes`).
+    package func residencyRestart(baselineResidentBytes: Int) {
+        peakSnapshot?.restart(baselineResidentBytes: baselineResidentBytes)
+    }
+
     /// The residency snapshot at the window's end (nil without a residency probe): taken now,
     /// also a candidate for the highest.
     package func residencyAtEnd() -> ResidencySnapshot? {

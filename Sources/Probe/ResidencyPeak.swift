@@ -42,6 +42,14 @@ final class ResidencyPeak: @unchecked Sendable {
         }, context, Self.releaseHookBytes)
     }
 
+    /// Forgets the snapshots so far (taken before the baseline): the peak is the window's.
+    func restart(baselineResidentBytes: Int) {
+        while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
+        defer { busy.store(false, ordering: .releasing) }
+        highest = nil
+        firstResident = baselineResidentBytes
+    }
+
     func stop() {
         heappeak_set_release_hook(nil, nil, 0)
     }

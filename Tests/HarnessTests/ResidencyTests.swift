@@ -89,3 +89,44 @@ import Testing
         }
     }
 }
+
+/// A run's folder and summary carry the breakdown: residency.csv, the file-backed part of every
+/// timeline sample, the kernel's huge page mode, and each cell's rows printed under its holders.
+@Suite(.serialized) struct ResidencyRunFolderTests {
+    @Test func aRunWritesAndPrintsEachCellsBreakdown() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try BenchProcess.run(["run", "--strategy", "data", "--render", "full", "--allocator", "system",
+                                           "--runs", "2", "--width", "320", "--height", "240", "--out", folder.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let rows = try JobsTests.rows(folder, file: "residency.csv")
+        #expect(rows.count == 2 * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count)
+        for row in rows {
+            let category = try #require(ResidencyCategory(rawValue: row["category"] ?? ""), "\(row)")
+            #expect(row["how"] == category.how.rawValue)
+        }
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        let title = try #require(lines.firstIndex { $0.hasPrefix("Resident memory") }, "\(output.standardOutput)")
+        #expect(lines.firstIndex { $0.hasPrefix("Who holds the peak") }.map { $0 < title } == true)
+        #expect(lines[title + 1].hasPrefix("data+full [system] run "), "\(lines[title + 1])")
+        let printed: [String] = lines[(title + 2)...].prefix(ResidencyCategory.allCases.count).map { line in
+            let words = line.split(separator: " ").map(String.init)
+            return words.count > 4 ? words[4] : line
+        }
+        let categories: [String] = ResidencyCategory.allCases.map(\.rawValue)
+        #expect(printed == categories, "\(printed)")
+
+        let samples = try JobsTests.rows(folder, file: "timeline.csv")
+        #expect(!samples.isEmpty)
+        for sample in samples {
+            let file = try #require(sample["file_bytes"].flatMap { Int($0) }, "\(sample)")
+            let rss = try #require(sample["rss_bytes"].flatMap { Int($0) })
+            #expect(file > 0 && file < rss, "\(sample)")
+        }
+        let environment = try String(contentsOf: folder.appendingPathComponent("environment.txt"), encoding: .utf8)
+        let mode = RunContext.transparentHugePageMode()
+        #expect(environment.contains("transparent huge pages \(mode ?? "unknown")"), "\(environment)")
+        let json = try ShardCompletenessTests.json(folder.appendingPathComponent("trials.json"))
+        #expect((json["context"] as? [String: Any])?["transparentHugePages"] as? String == mode)
+    }
+}
