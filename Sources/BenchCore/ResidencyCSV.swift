@@ -37,7 +37,10 @@ package enum ResidencyCSV {
                                + ResidencyMoment.allCases.map(\.rawValue).joined(separator: ", ") + "; categories: "
                                + ResidencyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
             }
-            if key != lastKey { runs[key] = [] }
+            // A run's rows start anew with another run's, or with its first row again (measured again).
+            if key != lastKey || runs[key]?.contains(where: { $0.moment == moment && $0.category == category }) == true {
+                runs[key] = []
+            }
             lastKey = key
             runs[key, default: []].append(ResidencyRow(moment: moment, category: category, bytes: bytes))
         }
