@@ -76,7 +76,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // In-child measurement: RSS and heap sampler, VmHWM reset, the exact heap peak.
-        .target(name: "Probe", dependencies: ["BenchCore", "CHeapStats", "CHeapPeak"]),
+        .target(name: "Probe", dependencies: ["BenchCore", "CHeapStats", "CHeapPeak", "CThreadGuard"]),
         // The ways of fetching an image that are measured (URLSession, libcurl, ...).
         // The article's custom Combine publisher for URLSession download tasks (OpenCombine).
         .target(name: "DownloadPublisher", dependencies: [

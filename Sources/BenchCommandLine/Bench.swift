@@ -16,7 +16,7 @@ package struct Bench: ParsableCommand {
         """,
         subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, RenderCommand.self, ServeCommand.self, SweepCommand.self, CorpusCommand.self,
                       ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
-                      TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self],
+                      TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self, ResidencyCheckCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// Makes the parent's stdout and stderr safe before anything is written: closed ones lead to

@@ -4,8 +4,8 @@ import Foundation
 /// stack), largest first, then the run's small blocks (everything under the recording threshold),
 /// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
 package enum HoldersCSV {
-    package static let header = baseHeader + ["role"]
-    /// The columns of files from before roles: still read, their holders without a role.
+    package static let header = baseHeader + ["role", "resident_bytes"]
+    /// The columns of files from before roles and residency: still read, their holders without either.
     static let baseHeader = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
                              "allocated_by", "module", "stack"]
 
@@ -19,7 +19,8 @@ package enum HoldersCSV {
         rows(of: result).enumerated().map { rank, holder in
             CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
                       String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
-                      holder.allocatedBy, holder.module, holder.foldedStack, holder.role?.rawValue ?? ""]) + "\n"
+                      holder.allocatedBy, holder.module, holder.foldedStack, holder.role?.rawValue ?? "",
+                      holder.residentBytes.map(String.init) ?? ""]) + "\n"
         }.joined()
     }
 
@@ -31,6 +32,7 @@ package enum HoldersCSV {
         guard let holders = result.holders, let small = result.smallBlocksBytes else { return [] }
         let dropped = result.holdersDropped ?? 0
         let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped)\(droppedSuffix)" : PeakHolder.smallBlocks
+        // The small blocks' residency is residency.csv's `small-heap-blocks` (an upper bound), not repeated here.
         return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [],
                                      role: holders.contains { $0.role != nil } ? .other : nil)]
     }
@@ -131,8 +133,10 @@ extension HoldersCSV {
                 }
             } else {
                 let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                let resident = fields.count > baseHeader.count + 1 ? Int(fields[baseHeader.count + 1]) : nil
                 runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
-                                                               module: fields[9], stack: stack, role: role))
+                                                               module: fields[9], stack: stack, role: role,
+                                                               residentBytes: resident))
             }
         }
         return runs
@@ -144,11 +148,11 @@ extension HoldersCSV {
     /// appended but before its row was), or nil when it has none: what a resumed run appends to.
     package static func keeping(_ text: String, runs keep: Set<RunKey>) throws -> String? {
         let rows = try CSV.parse(CSV.completeLines(text).text).filter { $0 != [""] }
-        guard rows.first == header else {
+        guard let first = rows.first, first == header || first == baseHeader else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
         }
         let kept = try rows.dropFirst().enumerated().filter { offset, fields in
-            guard fields.count == header.count, let render = RenderMode(name: fields[2]),
+            guard fields.count == first.count, let render = RenderMode(name: fields[2]),
                   let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4]) else {
                 throw CSVError("line \(offset + 2): not a holders.csv row")
             }

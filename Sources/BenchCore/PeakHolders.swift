@@ -22,6 +22,8 @@ package struct PeakBlock: Codable, Sendable {
     package var allocatedSeconds: Double
     package var freedSeconds: Double?
     package var frames: [StackFrame]
+    /// Its bytes resident at the residency snapshot nearest the RSS peak (nil: not taken).
+    package var residentBytes: Int?
 
     package init(bytes: Int, allocatedSeconds: Double, freedSeconds: Double?, frames: [StackFrame]) {
         self.bytes = bytes
@@ -43,15 +45,19 @@ package struct PeakHolder: Codable, Sendable, Equatable {
     package var stack: [String]
     /// What the blocks are for, from their frames (`HolderRoleRule`); nil in files from before roles.
     package var role: HolderRole?
+    /// Its blocks' bytes resident at the residency snapshot nearest the RSS peak (a block freed
+    /// by then counts 0); nil when no snapshot was taken.
+    package var residentBytes: Int?
 
     package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String],
-                 role: HolderRole? = nil) {
+                 role: HolderRole? = nil, residentBytes: Int? = nil) {
         self.bytes = bytes
         self.blocks = blocks
         self.allocatedBy = allocatedBy
         self.module = module
         self.stack = stack
         self.role = role
+        self.residentBytes = residentBytes
     }
 
     /// The name of the line that stands for every block under the recording threshold.

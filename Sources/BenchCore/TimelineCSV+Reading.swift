@@ -20,8 +20,10 @@ extension TimelineCSV {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
         guard let headerLine = lines.next() else { throw CSVError("empty timeline: no header row") }
         let header = headerLine.split(separator: ",").map(String.init)
-        // Files of this version end with a run_id column; older ones do not.
-        guard header == Self.header || header == Self.header + [TrialsCSV.runIDColumn] else {
+        // Files of this version end with a run_id column; older ones do not, and older still lack file_bytes.
+        let hasFile = header.starts(with: Self.header)
+        guard [Self.header, Self.headerWithoutFile].contains(where: { header == $0 || header == $0 + [TrialsCSV.runIDColumn] })
+        else {
             throw CSVError("not a timeline.csv: expected columns \(Self.header.joined(separator: ",")), found \(headerLine)")
         }
         let wanted = Set(keep.map { "\($0.cell.strategy),\($0.cell.render.rawValue),\($0.cell.allocator.rawValue),\($0.run)," })
@@ -43,7 +45,9 @@ extension TimelineCSV {
                 throw CSVError("timeline line \(lineNumber): cannot read '\(line)'")
             }
             let key = RunKey(cell: TrialCell(strategy: fields[0], render: render, allocator: allocator), run: run)
-            points[key, default: []].append(TimelinePoint(seconds: seconds, residentBytes: resident, allocatedBytes: allocated))
+            let file = hasFile ? Int(fields[8]) : nil
+            points[key, default: []].append(TimelinePoint(seconds: seconds, residentBytes: resident, allocatedBytes: allocated,
+                                                          fileBytes: file))
         }
         return points
     }

@@ -25,11 +25,14 @@ package struct TimelinePoint: Codable, Sendable, Equatable {
     package var seconds: Double
     package var residentBytes: Int
     package var allocatedBytes: Int
+    /// The file-backed part of `residentBytes` (statm's shared field); nil when not recorded.
+    package var fileBytes: Int?
 
-    package init(seconds: Double, residentBytes: Int, allocatedBytes: Int) {
+    package init(seconds: Double, residentBytes: Int, allocatedBytes: Int, fileBytes: Int? = nil) {
         self.seconds = seconds
         self.residentBytes = residentBytes
         self.allocatedBytes = allocatedBytes
+        self.fileBytes = fileBytes
     }
 }
 
@@ -109,6 +112,13 @@ package struct TrialResult: Codable, Sendable {
     package var floorBytes: Int?
     /// The floor by role (trials.json only; nil in rows read from trials.csv).
     package var floorParts: FloorParts?
+    /// RSS at the RSS peak and at the window's end broken into categories (residency.csv), each a
+    /// delta over the baseline; nil when the child took no residency snapshots.
+    package var residency: [ResidencyRow]?
+    /// The residency snapshots taken (baseline and end included) and the time they took, on the
+    /// sampler thread and the trial's own.
+    package var residencySnapshots: Int?
+    package var residencySeconds: Double?
 
     package init(spec: TrialSpec, pid: Int32) {
         strategy = spec.strategy

@@ -69,7 +69,10 @@ package enum TrialsCSV {
 
 /// `timeline.csv`: every sample of every run, for the memory-over-time chart.
 package enum TimelineCSV {
-    package static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes"]
+    package static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes",
+                                 "file_bytes"]
+    /// The columns of files from before `file_bytes` (RSS's file-backed part) was recorded.
+    package static let headerWithoutFile = Array(header.dropLast())
 
     /// With `runID`, a last `run_id` column as in trials.csv.
     package static func render(_ results: [TrialResult], runID: String? = nil) -> String {
@@ -79,7 +82,9 @@ package enum TimelineCSV {
             let prefix = CSV.line([result.strategy, result.render.rawValue, result.allocator.rawValue,
                                    String(result.run), String(result.pid)])
             for point in result.timeline {
-                text += "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes)\(suffix)\n"
+                let file = point.fileBytes.map(String.init) ?? ""
+                text += "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes),"
+                    + "\(file)\(suffix)\n"
             }
         }
         return text
@@ -128,6 +133,9 @@ package struct RunContext: Codable, Sendable {
     package var allocatorEnvironment: [String]?
     /// "i/n" when the run measured one shard of the matrix (`--shard`); absent otherwise.
     package var shard: String?
+    /// The kernel's transparent huge page mode (`always`, `madvise`, `never`): under `always`, residency
+    /// comes in 2 MiB pages. Absent in files from older versions and where the kernel has no THP.
+    package var transparentHugePages: String?
 
     package init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()
@@ -144,5 +152,13 @@ package struct RunContext: Codable, Sendable {
         self.payloadBytes = payloadBytes
         self.runsPerCell = runsPerCell
         sampleIntervalMicros = Double(sampleIntervalNanos) / 1000
+        transparentHugePages = Self.transparentHugePageMode()
+    }
+
+    /// The bracketed choice of /sys/kernel/mm/transparent_hugepage/enabled ("always [madvise] never").
+    package static func transparentHugePageMode() -> String? {
+        guard let text = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8),
+              let open = text.firstIndex(of: "["), let close = text[open...].firstIndex(of: "]") else { return nil }
+        return String(text[text.index(after: open)..<close])
     }
 }

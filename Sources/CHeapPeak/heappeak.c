@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static _Atomic int64_t live_bytes;
@@ -261,6 +262,7 @@ static void record_allocation(void *pointer, int64_t bytes) {
         entry->block.freed_event = 0;
         entry->block.allocated_nanos = monotonic_nanos();
         entry->block.freed_nanos = 0;
+        entry->block.resident_bytes = 0;
         entry->block.depth = depth > 0 ? (uint32_t)depth : 0;
         memcpy(entry->block.stack, stack, sizeof(void *) * entry->block.depth);
     } else {
@@ -312,9 +314,32 @@ void *malloc(size_t size) {
     return pointer;
 }
 
+// Called before a large block is freed (see heappeak_set_release_hook), never re-entered.
+static _Atomic(void (*)(void *)) release_hook;
+static void *_Atomic release_hook_context;
+static _Atomic uint64_t release_hook_bytes;
+static __thread bool in_release_hook;
+
+static void before_release(void *pointer) {
+    void (*hook)(void *) = atomic_load_explicit(&release_hook, memory_order_acquire);
+    if (hook == NULL || in_release_hook || !is_counting()) return;
+    if (next_usable_size(pointer) < atomic_load_explicit(&release_hook_bytes, memory_order_relaxed)) return;
+    in_release_hook = true;
+    hook(atomic_load_explicit(&release_hook_context, memory_order_acquire));
+    in_release_hook = false;
+}
+
+void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes) {
+    atomic_store(&release_hook, NULL);
+    atomic_store(&release_hook_bytes, minimum_bytes);
+    atomic_store(&release_hook_context, context);
+    atomic_store(&release_hook, hook);
+}
+
 void free(void *pointer) {
     if (pointer == NULL || from_bootstrap(pointer)) return;
     // A block that is not the arena's came from a next definition: they are resolved.
+    before_release(pointer);
     account(pointer, -1);
     next_free(pointer);
 }
@@ -570,6 +595,88 @@ int heappeak_locate(uintptr_t address, const char **file, uintptr_t *base, const
     *base = (uintptr_t)info.dli_fbase;
     *symbol = info.dli_sname;
     return 1;
+}
+
+// MARK: Residency
+
+#define RESIDENCY_VECTOR 4096  // pages per mincore call: 16 MiB of 4 KiB pages, 4 KiB of stack
+
+/// Resident bytes of the whole pages [first, first + pages * page), or -1 when some are unmapped.
+static int64_t resident_pages(uintptr_t first, size_t pages, uintptr_t start, uintptr_t end) {
+    size_t page = system_page_size();
+    unsigned char vector[RESIDENCY_VECTOR];
+    if (mincore((void *)first, pages * page, vector) != 0) return -1;
+    int64_t total = 0;
+    for (size_t index = 0; index < pages; index++) {
+        if (!(vector[index] & 1)) continue;
+        uintptr_t low = first + index * page, high = low + page;
+        if (low < start) low = start;
+        if (high > end) high = end;
+        total += (int64_t)(high - low);
+    }
+    return total;
+}
+
+uint64_t heappeak_resident_range(uintptr_t start, uint64_t length) {
+    if (length == 0) return 0;
+    uintptr_t page = system_page_size();
+    uintptr_t end = start + length;
+    uintptr_t low = start & ~(page - 1);
+    uintptr_t high = (end + page - 1) & ~(page - 1);
+    uint64_t total = 0;
+    // From the top down, so that a stack's unmapped bottom ends the scan.
+    while (high > low) {
+        size_t pages = (high - low) / page < RESIDENCY_VECTOR ? (high - low) / page : RESIDENCY_VECTOR;
+        uintptr_t first = high - pages * page;
+        int64_t chunk = resident_pages(first, pages, start, end);
+        if (chunk < 0) {
+            // Some page here is unmapped: go page by page down to it.
+            for (uintptr_t at = high - page; at >= first; at -= page) {
+                int64_t one = resident_pages(at, 1, start, end);
+                if (one < 0) return total;
+                total += (uint64_t)one;
+                if (at == first) break;
+            }
+            return total;
+        }
+        total += (uint64_t)chunk;
+        high = first;
+    }
+    return total;
+}
+
+uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
+    uintptr_t page = system_page_size();
+    const size_t chunk = 16;
+    high &= ~(page - 1);
+    low = (low + page - 1) & ~(page - 1);
+    uint64_t total = 0;
+    while (high >= low + chunk * page) {
+        int64_t resident = resident_pages(high - chunk * page, chunk, low, high);
+        if (resident < 0) return total + heappeak_resident_range(high - chunk * page, chunk * page);
+        if (resident == 0) return total;
+        total += (uint64_t)resident;
+        high -= chunk * page;
+    }
+    return total + heappeak_resident_range(low, high - low);
+}
+
+void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident) {
+    uint64_t live = 0, in_ram = 0;
+    lock_holders();
+    for (size_t index = 0; index < recorded_count; index++) {
+        struct recorded_block *entry = &recorded[index];
+        uint64_t here = 0;
+        if (entry->block.freed_event == 0) {
+            here = heappeak_resident_range((uintptr_t)entry->pointer, entry->block.bytes);
+            live += entry->block.bytes;
+            in_ram += here;
+        }
+        if (keep) entry->block.resident_bytes = here;
+    }
+    unlock_holders();
+    *bytes = live;
+    *resident = in_ram;
 }
 
 void heappeak_freeze(void) { atomic_store(&peak_frozen, true); }

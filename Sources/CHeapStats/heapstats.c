@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <unistd.h>
 #include <jemalloc/jemalloc.h>  // for mallctl's prototype only; the symbol comes from dlsym
 
 // jemalloc.h maps je_mallctl to mallctl: take the type from it, never the symbol.
@@ -45,4 +46,38 @@ int heapstats_read_glibc(heapstats_counters *out) {
     struct mallinfo2 info = mallinfo2();
     out->allocated = (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
     return 0;
+}
+
+int heapstats_read_kept_jemalloc(uint64_t *bytes) {
+    mallctl_function *ctl = probe_mallctl();
+    if (ctl == NULL) return -1;
+    uint64_t epoch = 1;
+    size_t length = sizeof(epoch);
+    if (ctl("epoch", &epoch, &length, &epoch, length) != 0) return -1;
+    uint64_t dirty = 0, muzzy = 0, page = 0, metadata = 0;
+    // 4096 is MALLCTL_ARENAS_ALL: the sum over every arena.
+    if (read_size(ctl, "stats.arenas.4096.pdirty", &dirty) != 0) return -1;
+    if (read_size(ctl, "stats.arenas.4096.pmuzzy", &muzzy) != 0) return -1;
+    if (read_size(ctl, "arenas.page", &page) != 0) return -1;
+    // A new thread's cache and a new arena are metadata, allocated past the wrappers.
+    if (read_size(ctl, "stats.metadata", &metadata) != 0) return -1;
+    *bytes = (dirty + muzzy) * page + metadata;
+    return 0;
+}
+
+int heapstats_read_kept_glibc(uint64_t *bytes_below_top, uintptr_t *top, uint64_t *top_bytes) {
+    struct mallinfo2 info = mallinfo2();
+    // keepcost is the main arena's top chunk, which ends at the program break.
+    uintptr_t end = (uintptr_t)sbrk(0);
+    uint64_t keep = info.keepcost <= info.fordblks ? (uint64_t)info.keepcost : 0;
+    *bytes_below_top = (uint64_t)info.fordblks - keep;
+    *top_bytes = end != (uintptr_t)-1 && keep <= end ? keep : 0;
+    *top = end - *top_bytes;
+    return 0;
+}
+
+int heapstats_purge_jemalloc(void) {
+    mallctl_function *ctl = probe_mallctl();
+    if (ctl == NULL) return -1;
+    return ctl("arena.4096.purge", NULL, NULL, NULL, 0) == 0 ? 0 : -1;
 }

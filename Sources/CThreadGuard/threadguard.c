@@ -5,10 +5,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 typedef int (*create_function)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -32,6 +34,87 @@ static void write_all(const char *text) {
     }
 }
 
+// MARK: Stacks of the live threads, in a fixed table (no allocation: the heap is being measured)
+
+enum { SLOT_FREE, SLOT_STARTING, SLOT_LIVE };
+#define STACK_SLOTS 512
+static struct stack_slot {
+    _Atomic int state;
+    void *(*start)(void *);
+    void *argument;
+    uintptr_t low, high;
+} slots[STACK_SLOTS];
+static _Atomic uint64_t untracked_threads;
+
+/// Runs when a tracked thread ends, by returning or by pthread_exit: frees its slot.
+static void release_slot(void *value) {
+    struct stack_slot *slot = value;
+    atomic_store(&slot->state, SLOT_FREE);
+}
+
+/// The new thread waits for its creator to record its stack (pthread_getattr_np allocates, and a
+/// first allocation on a thread gives it a glibc arena of its own: the creator has one already),
+/// so that it is alive while the creator reads it.
+static void *tracked_start(void *value) {
+    struct stack_slot *slot = value;
+    while (atomic_load(&slot->state) == SLOT_STARTING) sched_yield();
+    void *(*start)(void *) = slot->start;
+    void *argument = slot->argument;
+    void *result;
+    pthread_cleanup_push(release_slot, slot);
+    result = start(argument);
+    pthread_cleanup_pop(1);
+    return result;
+}
+
+/// Records the stack of the thread just created, then lets it start.
+static void record_stack(struct stack_slot *slot, pthread_t thread) {
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(thread, &attributes) == 0) {
+        void *address = NULL;
+        size_t size = 0;
+        if (pthread_attr_getstack(&attributes, &address, &size) == 0) {
+            slot->low = (uintptr_t)address;
+            slot->high = (uintptr_t)address + size;
+        }
+        pthread_attr_destroy(&attributes);
+    }
+    atomic_store(&slot->state, SLOT_LIVE);
+}
+
+/// A free slot, claimed, or -1 when the table is full.
+static int claim_slot(void) {
+    for (int index = 0; index < STACK_SLOTS; index++) {
+        int expected = SLOT_FREE;
+        if (atomic_compare_exchange_strong(&slots[index].state, &expected, SLOT_STARTING)) return index;
+    }
+    return -1;
+}
+
+size_t threadguard_stacks(threadguard_stack *out, size_t capacity, uint64_t *untracked) {
+    size_t count = 0;
+    for (int index = 0; index < STACK_SLOTS; index++) {
+        if (atomic_load(&slots[index].state) != SLOT_LIVE) continue;
+        if (count < capacity) out[count] = (threadguard_stack){slots[index].low, slots[index].high};
+        count++;
+    }
+    if (untracked != NULL) *untracked = atomic_load(&untracked_threads);
+    return count;
+}
+
+int threadguard_main_stack(threadguard_stack *out) {
+    if ((pid_t)syscall(SYS_gettid) != getpid()) return 0;
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+    void *address = NULL;
+    size_t size = 0;
+    int found = pthread_attr_getstack(&attributes, &address, &size) == 0;
+    pthread_attr_destroy(&attributes);
+    if (!found) return 0;
+    *out = (threadguard_stack){(uintptr_t)address, (uintptr_t)address + size};
+    return 1;
+}
+
 int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
     create_function create = atomic_load(&next_create);
     if (create == NULL) {
@@ -39,7 +122,19 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
         if (create == NULL) return EAGAIN;  // no libc to start threads with: say so, as glibc would
         atomic_store(&next_create, create);
     }
-    int result = create(thread, attributes, start, argument);
+    int slot = claim_slot();
+    int result;
+    if (slot < 0) {
+        atomic_fetch_add(&untracked_threads, 1);
+        result = create(thread, attributes, start, argument);
+    } else {
+        slots[slot].start = start;
+        slots[slot].argument = argument;
+        slots[slot].low = slots[slot].high = 0;
+        result = create(thread, attributes, tracked_start, &slots[slot]);
+        if (result != 0) atomic_store(&slots[slot].state, SLOT_FREE);
+        else record_stack(&slots[slot], *thread);
+    }
     const char *message = atomic_load(&armed_message);
     if (result == EAGAIN && message != NULL) {
         write_all(message);

@@ -57,8 +57,9 @@ package enum ChildTrial {
         }
         try renderer.warmUp(image: spec.warmUpImage)
 
+        let residency = try ResidencyProbe(heap: heap, exactHeap: exactHeap)
         let window = try MeasurementWindow(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
-                                           maximumDurationSeconds: spec.timeoutSeconds + 5)
+                                           maximumDurationSeconds: spec.timeoutSeconds + 5, residency: residency)
         let recordingBefore = PeakBlocks.cost()
         let baseline = window.baseline
         result.warmupSeconds = Double(baseline.time - started) / 1e9
@@ -119,6 +120,11 @@ package enum ChildTrial {
         result.samplerRealtime = window.isRealtime
         result.samplerCPUSeconds = Double(readings.recording.cpuNanos) / 1e9
         result.timeline = readings.timeline
+        if let snapshots = readings.residency {
+            result.residency = snapshots.rows
+            result.residencySnapshots = snapshots.snapshots
+            result.residencySeconds = Double(snapshots.nanos) / 1e9
+        }
         withExtendedLifetime((outcome, image, injectedCopy)) {}
         if case .file(let file) = outcome.payload {
             try? FileManager.default.removeItem(at: file)

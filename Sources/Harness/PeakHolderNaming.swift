@@ -126,6 +126,7 @@ package final class PeakHolderNaming: Sendable {
                                              module: holder?.file ?? "?", stack: stack, role: role)]
                 .bytes += block.bytes
             grouped[key]!.blocks += 1
+            if let resident = block.residentBytes { grouped[key]!.residentBytes = (grouped[key]!.residentBytes ?? 0) + resident }
         }
         // Largest first; equal sizes by their stacks, so that the order is the same every time.
         return grouped.sorted { ($1.value.bytes, $0.key) < ($0.value.bytes, $1.key) }.map(\.value)

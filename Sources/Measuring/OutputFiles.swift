@@ -55,6 +55,11 @@ package enum OutputFiles {
         replacesRows: true,
         holds: "who holds each trial's exact heap peak: one row per call stack holding blocks of "
             + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak")
+    package static let residency = OutputFile(
+        name: "residency.csv", commands: [.run], written: .perTrial,
+        key: TrialsCSV.keyColumns + ["moment", "category"], replacesRows: true,
+        holds: "each trial's resident memory over the baseline at the RSS peak and at the window's end, by category "
+            + "(heap holders, small blocks, kept by the allocator, thread stacks, file-backed, other, unattributed)")
     package static let summary = OutputFile(
         name: "summary.csv", commands: [.run], written: .atTheEnd, key: ["strategy", "render", "allocator"],
         replacesRows: true, holds: "one row per cell: medians, confidence interval, spread and the article's figure")
@@ -95,7 +100,7 @@ package enum OutputFiles {
         holds: "with --shard: the shard, machine, commit, build, settings and planned rows, then how it ended")
 
     /// Every definition, in the order the documentation lists them.
-    package static let all = [trials, timeline, holders, summary, trialsJSON, holdersFolded, environment, sweep,
+    package static let all = [trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
                               corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, settings, shard]
 
     /// The files `command` writes itself (settings.json and shard.json, which the folder's opening

@@ -152,6 +152,8 @@ package struct RunMeasurement {
         print(PayloadCopiesTable.render(summaries))
         let holders = HoldersTable.render(results, cells: summaries.map(\.cell))
         if !holders.isEmpty { print(holders) }
+        let residency = ResidencyTable.render(results, cells: summaries.map(\.cell))
+        if !residency.isEmpty { print(residency) }
         let floors = FloorTable.render(results, cells: summaries.map(\.cell))
         if !floors.isEmpty { print(floors) }
         if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "recorded in trials.json") {

@@ -26,6 +26,11 @@ package struct HeapCounters: Sendable {
         }
     }
 
+    /// jemalloc: returns its dirty and muzzy pages to the kernel now (glibc: nothing).
+    package func returnFreedPages() {
+        if allocator == .jemalloc { _ = heapstats_purge_jemalloc() }
+    }
+
     package func read() -> HeapSnapshot {
         var counters = heapstats_counters()
         switch allocator {

@@ -13,11 +13,17 @@ package final class MeasurementWindow {
     package let exactBaseline: Int?
     private let sampler: MemorySampler
     private let exactHeap: ExactHeapPeak?
+    /// The residency snapshot at the baseline (nil without a residency probe), and its time.
+    private let baselineResidency: ResidencySnapshot?
+    private let baselineResidencyNanos: UInt64
 
     /// Opens the window: starts the sampler, resets VmHWM and the exact heap peak, reads the baseline.
-    package init(heap: HeapCounters, exactHeap: ExactHeapPeak?, intervalNanos: UInt64, maximumDurationSeconds: Double) throws {
+    /// With `residency`, the sampler takes residency snapshots (see `MemorySampler`) and one is
+    /// taken at the baseline and one at the end.
+    package init(heap: HeapCounters, exactHeap: ExactHeapPeak?, intervalNanos: UInt64, maximumDurationSeconds: Double,
+                 residency: ResidencyProbe? = nil) throws {
         let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: intervalNanos,
-                                        maximumDurationSeconds: maximumDurationSeconds)
+                                        maximumDurationSeconds: maximumDurationSeconds, residency: residency)
         try sampler.start()
         do {
             try ProcessMemory.resetPeakResident()
@@ -29,6 +35,10 @@ package final class MeasurementWindow {
         self.exactHeap = exactHeap
         self.exactBaseline = exactHeap?.reset()
         self.baseline = sampler.sampleNow()
+        sampler.residencyRestart(baselineResidentBytes: baseline.residentBytes)
+        let started = MonotonicClock.now()
+        self.baselineResidency = residency?.snapshot(keep: false)
+        self.baselineResidencyNanos = MonotonicClock.now() - started
     }
 
     package var isRealtime: Bool { sampler.isRealtime }
@@ -56,14 +66,21 @@ package final class MeasurementWindow {
             Self.sleep(nanos: min(sampler.intervalNanos, workEnded &+ rule.maximumNanos &- MonotonicClock.now()))
         }
         let final = sampler.sampleNow()
+        let end = sampler.residencyAtEnd()
         exactHeap?.freeze()  // the window is closed: what the caller reads next must not move the peak
         let exactPeak = exactHeap?.read().peak
         let hwm = ProcessMemory.peakResidentBytes()
         let recording = sampler.stop()
-        return WindowReadings(baseline: baseline, final: final, exactBaseline: exactBaseline, exactPeak: exactPeak,
-                              hwmPeakResidentBytes: hwm, recording: recording,
-                              statistics: recording.statistics(from: baseline.time, to: final.time),
-                              settleNanos: final.time &- workEnded, lastMovementNanos: detector.lastMovement &- workEnded)
+        var readings = WindowReadings(baseline: baseline, final: final, exactBaseline: exactBaseline, exactPeak: exactPeak,
+                                      hwmPeakResidentBytes: hwm, recording: recording,
+                                      statistics: recording.statistics(from: baseline.time, to: final.time),
+                                      settleNanos: final.time &- workEnded, lastMovementNanos: detector.lastMovement &- workEnded)
+        if let baselineResidency, let end, let peak = recording.residencyPeak {
+            readings.residency = ResidencyReadings(baseline: baselineResidency, peak: peak, end: end,
+                                                   snapshots: recording.residencySnapshots + 1,
+                                                   nanos: recording.residencyNanos + baselineResidencyNanos)
+        }
+        return readings
     }
 
     private static func sleep(nanos: UInt64) {
@@ -87,6 +104,8 @@ package struct WindowReadings: Sendable {
     package var settleNanos: UInt64
     /// From the end of the work to the last reading that moved past the settle rule's tolerances.
     package var lastMovementNanos: UInt64
+    /// The residency snapshots at the baseline, the RSS peak and the end; nil without a probe.
+    package var residency: ResidencyReadings?
 
     /// The sampled RSS maximum, the window's edges included.
     package var sampledPeakResidentBytes: Int {
@@ -109,7 +128,28 @@ package struct WindowReadings: Sendable {
     package var timeline: [TimelinePoint] {
         recording.window(from: baseline.time, to: final.time).map {
             TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
-                          residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes)
+                          residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes, fileBytes: $0.fileBytes)
         }
+    }
+}
+
+/// The residency snapshots of a window, and what taking all of them cost.
+package struct ResidencyReadings: Sendable {
+    package var baseline: ResidencySnapshot
+    package var peak: ResidencySnapshot
+    package var end: ResidencySnapshot
+    package var snapshots: Int
+    package var nanos: UInt64
+
+    /// residency.csv's rows: at the RSS peak's snapshot and at the end, each category's delta over the baseline.
+    package var rows: [ResidencyRow] {
+        let base = baseline.categories
+        func rows(_ moment: ResidencyMoment, _ snapshot: ResidencySnapshot) -> [ResidencyRow] {
+            let deltas = snapshot.categories.reduce(into: [ResidencyCategory: Int]()) {
+                $0[$1.key] = $1.value - (base[$1.key] ?? 0)
+            }
+            return ResidencyRow.rows(moment: moment, rssDelta: snapshot.residentBytes - baseline.residentBytes, deltas: deltas)
+        }
+        return rows(.rssPeak, peak) + rows(.end, end)
     }
 }

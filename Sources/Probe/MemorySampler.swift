@@ -8,6 +8,15 @@ package struct MemorySample: Codable, Sendable, Equatable {
     package var time: UInt64
     package var residentBytes: Int
     package var allocatedBytes: Int
+    /// The file-backed part of `residentBytes` (statm's shared field); the rest is anonymous.
+    package var fileBytes: Int = 0
+
+    package init(time: UInt64, residentBytes: Int, allocatedBytes: Int, fileBytes: Int = 0) {
+        self.time = time
+        self.residentBytes = residentBytes
+        self.allocatedBytes = allocatedBytes
+        self.fileBytes = fileBytes
+    }
 }
 
 package enum MonotonicClock {
@@ -33,6 +42,9 @@ package final class MemorySampler {
     private let samples: UnsafeMutablePointer<MemorySample>
     private let state = SamplerState()
     private var thread: pthread_t?
+    /// Takes a residency snapshot whenever RSS rises a step above the highest so far (nil: none).
+    private let residency: ResidencyProbe?
+    private let peakSnapshot: ResidencyPeak?
 
     /// - Parameters:
     ///   - heap: the allocator's counters, read for each sample when `exactHeap` is nil.
@@ -42,8 +54,10 @@ package final class MemorySampler {
     ///   - intervalNanos: time between samples; the default 500 µs aims at 2 kHz.
     ///   - maximumDurationSeconds: how long the buffer must last; samples past it are counted as dropped.
     package init(heap: HeapCounters, exactHeap: ExactHeapPeak? = nil, intervalNanos: UInt64 = 500_000,
-                maximumDurationSeconds: Double = 120) throws {
+                maximumDurationSeconds: Double = 120, residency: ResidencyProbe? = nil) throws {
         self.intervalNanos = intervalNanos
+        self.residency = residency
+        self.peakSnapshot = residency.map { ResidencyPeak(probe: $0) }
         self.memory = try ProcessMemory()
         self.heap = heap
         self.exactHeap = exactHeap
@@ -54,6 +68,7 @@ package final class MemorySampler {
             throw ProbeError.sampleBuffer(bytes: capacity * MemoryLayout<MemorySample>.stride, errno: errno)
         }
         self.samples = mapping.bindMemory(to: MemorySample.self, capacity: capacity)
+        residency?.addOwnMapping(start: mapping, length: capacity * MemoryLayout<MemorySample>.stride)
     }
 
     deinit {
@@ -62,6 +77,7 @@ package final class MemorySampler {
 
     package func start() throws {
         precondition(thread == nil, "sampler started twice")
+        peakSnapshot?.start()
         let context = Unmanaged.passRetained(self).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -82,23 +98,41 @@ package final class MemorySampler {
         while state.count.load(ordering: .acquiring) == 0 { sched_yield() }
     }
 
+    /// Forgets the residency snapshots taken before the baseline (`residentBytes`).
+    package func residencyRestart(baselineResidentBytes: Int) {
+        peakSnapshot?.restart(baselineResidentBytes: baselineResidentBytes)
+    }
+
+    /// The residency snapshot at the window's end (nil without a residency probe): taken now,
+    /// also a candidate for the highest.
+    package func residencyAtEnd() -> ResidencySnapshot? {
+        peakSnapshot?.atEnd()
+    }
+
     /// Stops the thread and returns every sample taken, oldest first.
     package func stop() -> SamplerRecording {
         guard let thread else { return SamplerRecording(samples: [], dropped: 0, intervalNanos: intervalNanos, cpuNanos: 0) }
+        peakSnapshot?.stop()
         state.stopRequested.store(true, ordering: .releasing)
         pthread_join(thread, nil)
         self.thread = nil
         let count = min(state.count.load(ordering: .acquiring), capacity)
         let taken = Array(UnsafeBufferPointer(start: samples, count: count))
-        return SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
-                                intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
+        // After the join: the sampler thread's writes to peakSnapshot are visible here.
+        var recording = SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
+                                         intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
+        if let peakSnapshot {
+            (recording.residencyPeak, recording.residencySnapshots, recording.residencyNanos) = peakSnapshot.read()
+        }
+        return recording
     }
 
     /// Takes one reading now, on the calling thread (used for baseline and final values). Safe
     /// while the sampler thread reads too: each statm reading has its own buffer.
     package func sampleNow() -> MemorySample {
-        MemorySample(time: MonotonicClock.now(), residentBytes: memory.residentBytes(),
-                     allocatedBytes: exactHeap?.read().live ?? heap.read().allocated)
+        let statm = memory.readStatm()
+        return MemorySample(time: MonotonicClock.now(), residentBytes: statm.resident,
+                            allocatedBytes: exactHeap?.read().live ?? heap.read().allocated, fileBytes: statm.file)
     }
 
     /// Calls `body` with each sample taken from index `start` on, oldest first, without allocating,
@@ -133,6 +167,7 @@ package final class MemorySampler {
             } else {
                 state.dropped.add(1, ordering: .relaxed)
             }
+            peakSnapshot?.sampled(residentBytes: sample.residentBytes)
             deadline += intervalNanos
             let now = MonotonicClock.now()
             if deadline <= now {
@@ -164,6 +199,10 @@ package struct SamplerRecording: Sendable {
     package var intervalNanos: UInt64
     /// CPU time the sampler thread used over its whole life.
     package var cpuNanos: Int
+    /// The residency snapshot with the highest RSS, how many the sampler took and their time.
+    package var residencyPeak: ResidencySnapshot?
+    package var residencySnapshots = 0
+    package var residencyNanos: UInt64 = 0
 
     package init(samples: [MemorySample], dropped: Int, intervalNanos: UInt64, cpuNanos: Int = 0) {
         self.samples = samples

@@ -48,8 +48,10 @@ package enum PeakBlocks {
                 return StackFrame(module: module, offset: UInt64(lookup - base), symbol: symbol.map { String(cString: $0) })
             }
             func seconds(_ nanos: UInt64) -> Double { (Double(nanos) - Double(windowStart)) / 1e9 }
-            return PeakBlock(bytes: Int(block.bytes), allocatedSeconds: seconds(block.allocated_nanos),
-                             freedSeconds: block.freed_nanos == 0 ? nil : seconds(block.freed_nanos), frames: frames)
+            var peakBlock = PeakBlock(bytes: Int(block.bytes), allocatedSeconds: seconds(block.allocated_nanos),
+                                      freedSeconds: block.freed_nanos == 0 ? nil : seconds(block.freed_nanos), frames: frames)
+            peakBlock.residentBytes = Int(block.resident_bytes)
+            return peakBlock
         }
         return (blocks, Int(dropped))
     }

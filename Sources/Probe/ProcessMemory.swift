@@ -35,25 +35,35 @@ package final class ProcessMemory: Sendable {
 
     /// Current RSS in bytes: the second field of statm (resident pages) times the page size.
     /// Safe to call from several threads at once; never allocates (the buffer is on the stack).
-    package func residentBytes() -> Int {
+    package func residentBytes() -> Int { readStatm().resident }
+
+    /// RSS and its file-backed part (statm's third field, `shared`: mapped files, code, shared
+    /// memory), in bytes, from one reading. The rest of RSS is anonymous. Never allocates.
+    package func readStatm() -> (resident: Int, file: Int) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.bufferSize) { buffer in
-            Self.residentBytes(from: statmDescriptor, into: buffer)
+            Self.readStatm(from: statmDescriptor, into: buffer)
         }
     }
 
-    private static func residentBytes(from descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    private static func readStatm(from descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>)
+        -> (resident: Int, file: Int) {
         let count = pread(descriptor, buffer.baseAddress, buffer.count, 0)
-        guard count > 0 else { return 0 }
+        guard count > 0 else { return (0, 0) }
         var index = 0
-        // Skip the first field (total program size) and the space after it.
-        while index < count && buffer[index] != UInt8(ascii: " ") { index += 1 }
-        index += 1
-        var pages = 0
-        while index < count, buffer[index] >= UInt8(ascii: "0"), buffer[index] <= UInt8(ascii: "9") {
-            pages = pages * 10 + Int(buffer[index] - UInt8(ascii: "0"))
-            index += 1
+        /// The next number, after skipping what precedes it.
+        func number() -> Int {
+            while index < count, buffer[index] < UInt8(ascii: "0") || buffer[index] > UInt8(ascii: "9") { index += 1 }
+            var pages = 0
+            while index < count, buffer[index] >= UInt8(ascii: "0"), buffer[index] <= UInt8(ascii: "9") {
+                pages = pages * 10 + Int(buffer[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            return pages
         }
-        return pages * ProcessMemory.pageSize
+        _ = number()  // total program size
+        let resident = number()
+        let shared = number()
+        return (resident * ProcessMemory.pageSize, shared * ProcessMemory.pageSize)
     }
 
     /// The kernel's RSS high-water mark (VmHWM) in bytes. Unlike sampling, it also

@@ -1,4 +1,5 @@
 import Foundation
+import BenchCore
 
 /// environment.txt: what a reader needs to place a run's numbers (machine, OS, toolchain, the
 /// measured libraries' versions), read by bench itself, its only writer,
@@ -12,6 +13,7 @@ package enum MachineEnvironment {
             "cpu:           \(cpuModel() ?? "unknown") (\(online) online)",
             "memory:        \(memory() ?? "unknown")",
             "os:            \(osName() ?? "unknown"), kernel \(kernel())",
+            "huge pages:    transparent huge pages \(RunContext.transparentHugePageMode() ?? "unknown")",
             "swift:         \(compiler) (the compiler bench was built with)",
             "glibc:         \(glibc() ?? version("libc6"))",
             "jemalloc:      \(version("libjemalloc2"))",

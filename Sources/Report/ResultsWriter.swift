@@ -35,15 +35,17 @@ package struct ResultsWriter: ResultsFolder {
     /// each row to be appended by `appendRow` as its run ends.
     package func startRows(resuming: Bool = false) {
         sink?.startRows("holders.csv", header: HoldersCSV.header, resuming: resuming)
+        sink?.startRows("residency.csv", header: ResidencyCSV.header, resuming: resuming)
         sink?.startRows("trials.csv", header: TrialsCSV.header(runID: runID), resuming: resuming)
         sink?.startRows("timeline.csv", header: TimelineCSV.header(runID: runID), resuming: resuming)
     }
 
-    /// Appends a finished run's holders, row and samples: the cost does not grow with the rows
-    /// before it. The holders go first: a kill between the two leaves holders of a run trials.csv
-    /// lacks (dropped when it is resumed, and measured again), never a row whose holders are lost.
+    /// Appends a finished run's holders, residency, row and samples: the cost does not grow with the
+    /// rows before it. Holders and residency go first: a kill before the row leaves rows of a run
+    /// trials.csv lacks (dropped when it is resumed, and measured again), never a row whose are lost.
     package func appendRow(_ result: TrialResult) {
         sink?.append("holders.csv", lines: HoldersCSV.lines(result, runID: runID))
+        sink?.append("residency.csv", lines: ResidencyCSV.lines(result, runID: runID))
         sink?.append("trials.csv", lines: TrialsCSV.line(result, runID: runID))
         sink?.append("timeline.csv", lines: TimelineCSV.lines(result, runID: runID))
     }
@@ -57,6 +59,7 @@ package struct ResultsWriter: ResultsFolder {
             ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
             ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
             ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
+            ("residency.csv", Data(ResidencyCSV.render(results, runID: runID).utf8)),
         ]
         try write(rows + [
             ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
@@ -70,7 +73,7 @@ package struct ResultsWriter: ResultsFolder {
     package var writtenFiles: [URL] {
         let folder = sink?.currentFolder ?? directory
         return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
-                Self.environmentFileName].map { folder.appendingPathComponent($0) }
+                "residency.csv", Self.environmentFileName].map { folder.appendingPathComponent($0) }
     }
 
     private func write(_ files: [(name: String, contents: Data)], final: Bool) throws {

@@ -54,6 +54,16 @@ package enum RunFiles {
                 trials[index].holderThresholdBytes = holderThresholdBytes
             }
         }
+        let residencyFile = directory.appendingPathComponent("residency.csv")
+        if let residency = read(residencyFile) {
+            let (complete, torn) = CSV.completeLines(residency)
+            if torn { StandardError.write(CSV.tornLineNote(residencyFile.path)) }
+            let runs: [RunKey: [ResidencyRow]]
+            do { runs = complete.isEmpty ? [:] : try ResidencyCSV.parse(complete) } catch {
+                throw Failure(path: residencyFile.path, problem: String(describing: error))
+            }
+            for index in trials.indices { trials[index].residency = runs[key(trials[index])] }
+        }
         addDetail(from: folder.trialsJSON, runID: runID, to: &trials)
         return trials
     }
@@ -70,6 +80,8 @@ package enum RunFiles {
             trials[index].settleLastMovementSeconds = detail.settleLastMovementSeconds
             trials[index].holderEvents = detail.holderEvents
             trials[index].holderRecordingSeconds = detail.holderRecordingSeconds
+            trials[index].residencySnapshots = detail.residencySnapshots
+            trials[index].residencySeconds = detail.residencySeconds
             if trials[index].holders == nil, let holders = detail.holders {
                 trials[index].holders = holders
                 trials[index].holdersDropped = detail.holdersDropped
@@ -86,15 +98,22 @@ package enum RunFiles {
 
     /// Drops from holders.csv the rows of runs trials.csv lacks (a run killed between appending its
     /// holders and its row is measured again): before a resumed run appends to it.
+    /// The same for residency.csv.
     package static func dropHoldersOfUnrecordedRuns(in directory: URL, keeping trials: [TrialResult]) throws(Failure) {
-        let file = directory.appendingPathComponent("holders.csv")
-        guard let text = read(file), text.contains("\n") else { return }
-        do {
-            let keys = Set(trials.map(key))
-            guard let kept = try HoldersCSV.keeping(text, runs: keys) else { return }
-            try AtomicFile.writeInFolder(Data(kept.utf8), to: file)
-        } catch {
-            throw Failure(path: file.path, problem: String(describing: error))
+        let keys = Set(trials.map(key))
+        let files: [(String, (String, Set<RunKey>) throws -> String?)] = [
+            ("holders.csv", { try HoldersCSV.keeping($0, runs: $1) }),
+            ("residency.csv", { try ResidencyCSV.keeping($0, runs: $1) }),
+        ]
+        for (name, keeping) in files {
+            let file = directory.appendingPathComponent(name)
+            guard let text = read(file), text.contains("\n") else { continue }
+            do {
+                guard let kept = try keeping(text, keys) else { continue }
+                try AtomicFile.writeInFolder(Data(kept.utf8), to: file)
+            } catch {
+                throw Failure(path: file.path, problem: String(describing: error))
+            }
         }
     }
 }

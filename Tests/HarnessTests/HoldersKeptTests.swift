@@ -2,8 +2,9 @@ import BenchCore
 import Foundation
 import Testing
 
-/// Who holds each run's peak is measured once: a run stopped at any moment, resumed, or merged
-/// from shards holds the holders of every run it measured, as an uninterrupted run does. Real
+/// Who holds each run's peak, and what its RSS is made of, is measured once: a run stopped at any
+/// moment, resumed, or merged from shards holds the holders and the residency of every run it
+/// measured, as an uninterrupted run does. Real
 /// `bench` processes and SIGKILL.
 @Suite(.serialized) struct HoldersKeptTests {
     /// One cell that decodes a 320x240 image (a bitmap far above the threshold), each block of
@@ -12,6 +13,14 @@ import Testing
         ["run", "--strategy", "data", "--render", "full", "--allocator", "system", "--runs", String(runs),
          "--width", "320", "--height", "240", "--holder-threshold", "4096", "--out", out]
             + (shard.map { ["--shard", $0] } ?? [])
+    }
+
+    /// residency.csv holds each run in `runs` once: both moments, every category once each.
+    static func expectResidency(_ folder: URL, of runs: Set<String>) throws {
+        let rows = try JobsTests.rows(folder, file: "residency.csv")
+        #expect(try Self.runs(folder, file: "residency.csv") == runs, "residency.csv breaks down every run's RSS")
+        #expect(rows.count == runs.count * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count,
+                "\(rows.count) rows for \(runs.count) runs")
     }
 
     /// "strategy/render/allocator/run" of every row of `file` (a key column set both files share).
@@ -76,6 +85,7 @@ import Testing
         #expect(measured.count == 6, "\(measured)")
         #expect(try Self.runs(out, file: "holders.csv") == measured, "holders.csv names every run's holders")
         #expect(try Self.runsWithHoldersInJSON(out) == measured, "trials.json carries every run's holders")
+        try Self.expectResidency(out, of: measured)
         let folded = try String(contentsOf: out.appendingPathComponent("holders.folded"), encoding: .utf8)
         // cell;run N;stack bytes
         let foldedRuns = Set(folded.split(separator: "\n").compactMap { line in
@@ -110,6 +120,7 @@ import Testing
         let partialRuns = try Self.successfulRuns(partial)
         #expect(partialRuns.count == kept, "\(partialRuns)")
         #expect(try Self.runs(partial, file: "holders.csv") == partialRuns)
+        try Self.expectResidency(partial, of: partialRuns)
         let record = try ShardCompletenessTests.json(partial.appendingPathComponent("merge.json"))
         #expect(record["missingRows"] as? Int == 6 - kept, "\(record)")
 
@@ -123,5 +134,6 @@ import Testing
         #expect(measured.count == 6, "\(measured)")
         #expect(try Self.runs(whole, file: "holders.csv") == measured, "the merged holders.csv has every run's holders")
         #expect(try Self.runsWithHoldersInJSON(whole) == measured)
+        try Self.expectResidency(whole, of: measured)
     }
 }

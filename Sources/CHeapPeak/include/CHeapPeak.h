@@ -49,6 +49,9 @@ typedef struct {
     /// CLOCK_MONOTONIC at those events (freed 0: still live).
     uint64_t allocated_nanos;
     uint64_t freed_nanos;
+    /// Bytes of it resident (mincore) at the snapshot `heappeak_residency_measure` last kept
+    /// (0: not live then, or no snapshot kept).
+    uint64_t resident_bytes;
     uint32_t depth;
     /// Return addresses, innermost first (the wrappers' own frames included).
     void *stack[HEAPPEAK_STACK_DEPTH];
@@ -71,5 +74,25 @@ void heappeak_holders_cost(uint64_t *events, uint64_t *nanos);
 /// main program), that file's load address, and the nearest exported symbol (NULL if none).
 /// Returns 0 when the address is in no loaded file.
 int heappeak_locate(uintptr_t address, const char **file, uintptr_t *base, const char **symbol);
+
+// MARK: Residency (what of the heap is in RAM)
+
+/// Bytes of [start, start + length) whose pages are resident (mincore), partial pages counted by
+/// their overlap. Never allocates. A range with unmapped pages counts what is mapped, scanning
+/// from its end down and stopping at the first unmapped page (the shape of a stack).
+uint64_t heappeak_resident_range(uintptr_t start, uint64_t length);
+
+/// The resident bytes of a stack [low, high), read from the top down in chunks of 16 pages up to
+/// the first chunk with none resident (a stack is touched from its top) or unmapped.
+uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
+
+/// The recorded blocks live now: their bytes and how many of them are resident. With `keep` set,
+/// each recorded block's `resident_bytes` becomes its residency now (0 when not live): the
+/// snapshot that holders.csv reports. Holds the table's lock while it reads.
+void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident);
+
+/// Calls `hook(context)` on the freeing thread before any block of at least `minimum_bytes` is
+/// freed (a moment RSS may fall from its peak), never from inside the hook itself; NULL stops it.
+void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes);
 
 #endif

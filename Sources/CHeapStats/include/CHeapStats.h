@@ -16,4 +16,16 @@ int heapstats_read_jemalloc(heapstats_counters *out);
 /// glibc: mallinfo2(); allocated = in-use arena bytes + mmapped chunks. Returns 0.
 int heapstats_read_glibc(heapstats_counters *out);
 
+/// Bytes the allocator holds beyond the live blocks, that may be resident. jemalloc: its dirty and
+/// muzzy pages of all arenas and its metadata (its retained memory is not mapped in, and is left
+/// out). glibc: the free bytes of its arenas (mallinfo2 fordblks: free chunks, and the main arena's
+/// top chunk), the top chunk given apart as [top, top + top_bytes): a part of it was never touched,
+/// and the caller reads which (mincore). Upper bounds: a freed page never touched counts too.
+/// Return 0 on success.
+int heapstats_read_kept_jemalloc(uint64_t *bytes);
+int heapstats_read_kept_glibc(uint64_t *bytes_below_top, uintptr_t *top, uint64_t *top_bytes);
+
+/// jemalloc: returns every arena's dirty and muzzy pages to the kernel (arena.<all>.purge). Returns 0 on success.
+int heapstats_purge_jemalloc(void);
+
 #endif

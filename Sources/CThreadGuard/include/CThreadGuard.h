@@ -15,4 +15,24 @@
 /// depending on it.
 void threadguard_abort_on_failure(const char *message);
 
+// Every thread started through it also has its stack recorded (pthread_getattr_np, in the new
+// thread before its start routine runs) until it exits: what residency snapshots read.
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uintptr_t low;   // lowest address of the stack (its guard page excluded)
+    uintptr_t high;  // one past its highest address
+} threadguard_stack;
+
+/// Copies the stacks of the threads alive now (the main thread's is not among them) into `out`,
+/// up to `capacity`; returns how many there are. `untracked` receives the threads started while
+/// the table was full. Never allocates.
+size_t threadguard_stacks(threadguard_stack *out, size_t capacity, uint64_t *untracked);
+
+/// The main thread's stack as the loader gives it (its whole possible extent: read it from the top
+/// down to the first unmapped page), when called on the main thread: returns 1, else 0.
+int threadguard_main_stack(threadguard_stack *out);
+
 #endif

@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BenchCore
+import Foundation
+import Probe
+
+/// A child whose resident memory is known, to check the residency snapshot against the kernel's
+/// own accounts read at the same moment (`bench _residency-check`, run by the tests): it allocates
+/// large blocks and touches a known share of each, maps a file and reads it, starts threads that
+/// touch a known part of their stacks, and frees blocks that the allocator keeps.
+package enum ResidencyKnownAnswer {
+    /// The large blocks (recorded as holders) and the share of each that is touched.
+    package static let blocks: [(bytes: Int, touched: Double)] = [(8 << 20, 0.5), (4 << 20, 0.25), (2 << 20, 1)]
+    package static let fileBytes = 4 << 20
+    package static let threads = 3
+    package static let stackTouchedBytes = 256 << 10
+    /// Blocks under glibc's mmap threshold and the holders' threshold, freed behind a kept one.
+    package static let freedBlocks = 64
+    package static let freedBlockBytes = 64 << 10
+    static let holderThreshold = 1 << 20
+
+    /// What the child read: its snapshot's rows, and the kernel's accounts at the same moment.
+    package struct Report: Codable, Sendable {
+        package var allocator: Allocator
+        /// The snapshot's categories, each a delta over the baseline, `unattributed` last.
+        package var rows: [ResidencyRow]
+        /// The snapshot's RSS delta, and its anonymous part (RSS less statm's shared field).
+        package var rssDeltaBytes: Int
+        package var anonymousDeltaBytes: Int
+        /// /proc/self/smaps_rollup's Rss and Anonymous, deltas over the baseline (read right after each snapshot).
+        package var smapsRSSDeltaBytes: Int
+        package var smapsAnonymousDeltaBytes: Int
+        /// The large blocks' resident bytes by /proc/self/pagemap (present pages), an independent reading.
+        package var pagemapBlockResidentBytes: Int
+        /// The bytes touched: in the large blocks, in the file, on the threads' stacks, in the freed blocks.
+        package var touchedBlockBytes: Int
+        package var touchedFileBytes: Int
+        package var touchedStackBytes: Int
+        package var freedBytes: Int
+    }
+
+    package static func run(allocator: Allocator) throws -> Report {
+        let heap = try HeapCounters(expecting: allocator)
+        let exactHeap = ExactHeapPeak()
+        PeakBlocks.start(thresholdBytes: holderThreshold)
+        let probe = try ResidencyProbe(heap: heap, exactHeap: exactHeap)
+        let page = ProcessMemory.pageSize
+
+        // Everything that reads or reports is set up before the baseline.
+        let file = try mappedFile()
+        defer { munmap(file, fileBytes) }
+        let gate = ThreadGate(threads: threads)
+        var reportText = ""
+        reportText.reserveCapacity(4096)
+        _ = try smapsRollup()
+        // jemalloc's dirty pages from the start-up would be reused by the blocks below, resident
+        // before they are touched: returned to the kernel first, so that what is resident is known.
+        heap.returnFreedPages()
+
+        let baseline = probe.snapshot(keep: false)
+        let smapsBaseline = try smapsRollup()
+
+        var large: [UnsafeMutableRawPointer] = []
+        large.reserveCapacity(blocks.count)
+        var touched = 0
+        for block in blocks {
+            guard let pointer = malloc(block.bytes) else { throw CheckError("malloc(\(block.bytes)) failed") }
+            let share = Int(Double(block.bytes) * block.touched) / page * page
+            memset(pointer, 1, share)
+            touched += share
+            large.append(pointer)
+        }
+        var sum = 0
+        for offset in stride(from: 0, to: fileBytes, by: page) { sum &+= Int(file.load(fromByteOffset: offset, as: UInt8.self)) }
+        let threadHandles = try gate.start(touching: stackTouchedBytes)
+        var freed: [UnsafeMutableRawPointer] = []
+        for _ in 0..<freedBlocks {
+            guard let pointer = malloc(freedBlockBytes) else { throw CheckError("malloc(\(freedBlockBytes)) failed") }
+            memset(pointer, 2, freedBlockBytes)
+            freed.append(pointer)
+        }
+        let kept = malloc(64)  // after the freed blocks: they do not end the arena, which keeps them
+        for pointer in freed { free(pointer) }
+
+        let snapshot = probe.snapshot(keep: true)
+        let smaps = try smapsRollup()
+        let pagemap = try pagemapResident(large.enumerated().map { ($0.element, blocks[$0.offset].bytes) })
+        gate.release()
+        for handle in threadHandles { pthread_join(handle, nil) }
+        for pointer in large { free(pointer) }
+        free(kept)
+        withExtendedLifetime(sum) {}
+
+        let base = baseline.categories
+        var deltas: [ResidencyCategory: Int] = [:]
+        for (category, bytes) in snapshot.categories { deltas[category] = bytes - (base[category] ?? 0) }
+        let rssDelta = snapshot.residentBytes - baseline.residentBytes
+        return Report(allocator: allocator, rows: ResidencyRow.rows(moment: .rssPeak, rssDelta: rssDelta, deltas: deltas),
+                      rssDeltaBytes: rssDelta,
+                      anonymousDeltaBytes: rssDelta - (snapshot.fileBytes - baseline.fileBytes),
+                      smapsRSSDeltaBytes: smaps.rss - smapsBaseline.rss,
+                      smapsAnonymousDeltaBytes: smaps.anonymous - smapsBaseline.anonymous,
+                      pagemapBlockResidentBytes: pagemap, touchedBlockBytes: touched, touchedFileBytes: fileBytes,
+                      touchedStackBytes: threads * stackTouchedBytes, freedBytes: freedBlocks * freedBlockBytes)
+    }
+
+    struct CheckError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// A new temporary file of `fileBytes`, mapped read-only and unlinked (its pages are in the
+    /// page cache from the write; mapping them in is what counts).
+    static func mappedFile() throws -> UnsafeMutableRawPointer {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-residency-\(getpid())").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CheckError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor); unlink(path) }
+        let bytes = [UInt8](repeating: 7, count: fileBytes)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw CheckError("cannot write \(path)") }
+        guard let mapping = mmap(nil, fileBytes, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
+            throw CheckError("cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        return mapping
+    }
+
+    /// Rss and Anonymous of /proc/self/smaps_rollup, in bytes.
+    static func smapsRollup() throws -> (rss: Int, anonymous: Int) {
+        let text = try String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8)
+        func field(_ name: String) -> Int? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                .flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }.map { $0 * 1024 }
+        }
+        guard let rss = field("Rss"), let anonymous = field("Anonymous") else {
+            throw CheckError("/proc/self/smaps_rollup has no Rss or Anonymous line")
+        }
+        return (rss, anonymous)
+    }
+
+    /// Bytes of the given ranges in pages that /proc/self/pagemap says are present (whole pages).
+    static func pagemapResident(_ ranges: [(UnsafeMutableRawPointer, Int)]) throws -> Int {
+        let descriptor = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CheckError("cannot open /proc/self/pagemap") }
+        defer { close(descriptor) }
+        let page = UInt(ProcessMemory.pageSize)
+        var total = 0
+        for (pointer, bytes) in ranges {
+            let start = UInt(bitPattern: pointer)
+            let end = start + UInt(bytes)
+            var address = start & ~(page - 1)
+            while address < end {
+                var entry: UInt64 = 0
+                guard pread(descriptor, &entry, 8, off_t(address / page * 8)) == 8 else { throw CheckError("cannot read pagemap") }
+                if entry & (1 << 63) != 0 { total += Int(min(end, address + page) - max(start, address)) }
+                address += page
+            }
+        }
+        return total
+    }
+}
+
+/// Threads that each touch a part of their stack, then wait until released.
+final class ThreadGate: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var ready = 0
+    private var released = false
+    private let threads: Int
+    private var touching = 0
+
+    init(threads: Int) {
+        self.threads = threads
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    /// Starts the threads; returns once each has touched `bytes` of its stack.
+    func start(touching bytes: Int) throws -> [pthread_t] {
+        touching = bytes
+        var handles: [pthread_t] = []
+        for _ in 0..<threads {
+            var handle = pthread_t()
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            let status = pthread_create(&handle, nil, { context in
+                Unmanaged<ThreadGate>.fromOpaque(context!).takeUnretainedValue().body()
+                return nil
+            }, context)
+            guard status == 0 else { throw ResidencyKnownAnswer.CheckError("pthread_create: \(status)") }
+            handles.append(handle)
+        }
+        pthread_mutex_lock(mutex)
+        while ready < threads { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
+        return handles
+    }
+
+    func release() {
+        pthread_mutex_lock(mutex)
+        released = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    private func body() {
+        // The `touching` bytes below this frame, page by page: the thread's stack (8 MiB) holds
+        // them, and the calls below (lock, wait) reuse the top of them.
+        var local: UInt8 = 0
+        withUnsafeMutablePointer(to: &local) { pointer in
+            let frame = UnsafeMutableRawPointer(pointer)
+            for offset in stride(from: 4096, through: touching, by: 4096) { (frame - offset).storeBytes(of: 1, as: UInt8.self) }
+        }
+        pthread_mutex_lock(mutex)
+        ready += 1
+        pthread_cond_broadcast(condition)
+        while !released { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+}

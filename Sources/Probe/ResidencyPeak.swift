@@ -1,0 +1,98 @@
+import CHeapPeak
+import Synchronization
+
+/// The residency snapshot with the highest RSS in a window. A new one is taken when RSS is a step
+/// above the highest so far (a 64th of the rise since the window opened, at least 256 KiB), at two
+/// kinds of moments:
+/// - before a block of 1 MiB or more is freed (on the freeing thread): RSS can only fall when
+///   memory is given back, so the moment before a large free is where a peak ends;
+/// - at a sample of the sampler thread, as long as the snapshots so far took at most 0.5% of the
+///   time since the window opened (plus 0.5 ms), and 3 ms in all: a peak that a large free does
+///   not end is rare, and a rise that goes on to the window's end is taken there.
+/// The window's end is the last candidate (`atEnd`).
+final class ResidencyPeak: @unchecked Sendable {
+    static let minimumStep = 256 * 1024
+    static let releaseHookBytes: UInt64 = 1 << 20
+    static let budgetShare = 0.005
+    static let budgetAllowanceNanos: UInt64 = 500_000
+    static let budgetNanos: UInt64 = 3_000_000
+
+    private let probe: ResidencyProbe
+    /// Held while a snapshot is taken: a second caller skips its turn rather than wait.
+    private let busy = Atomic<Bool>(false)
+    // Written under `busy` only.
+    private var highest: ResidencySnapshot?
+    private var count = 0
+    private var nanos: UInt64 = 0
+    private var firstResident: Int?
+    private var startedNanos: UInt64 = 0
+
+    init(probe: ResidencyProbe) {
+        self.probe = probe
+    }
+
+    /// Starts watching large frees. The hook's context is retained for the process's life: a thread
+    /// may still be inside the hook when `stop` clears it.
+    func start() {
+        startedNanos = MonotonicClock.now()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        heappeak_set_release_hook({ context in
+            let peak = Unmanaged<ResidencyPeak>.fromOpaque(context!).takeUnretainedValue()
+            peak.consider(residentBytes: peak.probe.residentBytes(), budgeted: false)
+        }, context, Self.releaseHookBytes)
+    }
+
+    /// Forgets the snapshots so far (taken before the baseline): the peak is the window's.
+    func restart(baselineResidentBytes: Int) {
+        while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
+        defer { busy.store(false, ordering: .releasing) }
+        highest = nil
+        firstResident = baselineResidentBytes
+    }
+
+    func stop() {
+        heappeak_set_release_hook(nil, nil, 0)
+    }
+
+    /// A sample of the sampler thread.
+    func sampled(residentBytes: Int) {
+        consider(residentBytes: residentBytes, budgeted: true)
+    }
+
+    /// The snapshot at the window's end, which is also the highest when RSS is above every snapshot's.
+    func atEnd() -> ResidencySnapshot {
+        while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
+        defer { busy.store(false, ordering: .releasing) }
+        let started = MonotonicClock.now()
+        let snapshot = probe.snapshot(keep: probe.residentBytes() > highest?.residentBytes ?? Int.min)
+        nanos += MonotonicClock.now() - started
+        count += 1
+        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+        return snapshot
+    }
+
+    /// The highest snapshot, how many were taken and the time they took.
+    func read() -> (ResidencySnapshot?, Int, UInt64) {
+        while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
+        defer { busy.store(false, ordering: .releasing) }
+        return (highest, count, nanos)
+    }
+
+    private func consider(residentBytes: Int, budgeted: Bool) {
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        defer { busy.store(false, ordering: .releasing) }
+        let floor = firstResident ?? residentBytes
+        firstResident = floor
+        let step = max(Self.minimumStep, (residentBytes - floor) / 64)
+        if let highest, residentBytes < highest.residentBytes + step { return }
+        let started = MonotonicClock.now()
+        if budgeted, highest != nil, nanos > Self.budgetNanos
+            || Double(nanos) > Self.budgetShare * Double(started - startedNanos) + Double(Self.budgetAllowanceNanos) {
+            return
+        }
+        let snapshot = probe.snapshot(keep: true)
+        nanos += MonotonicClock.now() - started
+        count += 1
+        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+    }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BenchCore
+import CHeapPeak
+import CHeapStats
+import CThreadGuard
+
+/// What of RSS one moment's reading explains, by category, in bytes (see `ResidencyCategory`).
+package struct ResidencySnapshot: Sendable, Equatable {
+    package var time: UInt64 = 0
+    package var residentBytes = 0
+    /// statm's shared field: file-backed pages (mapped files, code, unwind tables).
+    package var fileBytes = 0
+    /// The heap's live bytes (exact when counted, else the allocator's counter).
+    package var heapLiveBytes = 0
+    /// The recorded (large) blocks live now, and their resident part (mincore).
+    package var holderBytes = 0
+    package var holderResidentBytes = 0
+    /// The live threads' stacks, the reading thread's included, resident (mincore).
+    package var stackResidentBytes = 0
+    /// What the allocator keeps after free (an upper bound: `heapstats_read_kept_*`).
+    package var allocatorKeptBytes = 0
+    /// The harness's own anonymous mappings (the sampler's buffer), resident (mincore).
+    package var otherResidentBytes = 0
+
+    package init() {}
+
+    /// Each category's bytes at this moment; `unattributed` is left to the caller (a difference of two moments).
+    package var categories: [ResidencyCategory: Int] {
+        [.heapHolders: holderResidentBytes, .smallHeapBlocks: heapLiveBytes - holderBytes,
+         .allocatorFree: allocatorKeptBytes, .threadStacks: stackResidentBytes, .fileBacked: fileBytes,
+         .otherAnonymous: otherResidentBytes]
+    }
+}
+
+/// Takes residency snapshots in the measured child: statm, mincore over the recorded blocks, the
+/// live threads' stacks and the harness's own mappings, and the allocator's counters. Never walks
+/// smaps, never allocates while it reads (safe on the sampler thread inside the window).
+package final class ResidencyProbe: @unchecked Sendable {
+    private let memory: ProcessMemory
+    private let heap: HeapCounters
+    private let exactHeap: ExactHeapPeak?
+    /// The main thread's stack (the only one not started through pthread_create), as the loader
+    /// gives it: its whole possible extent, scanned from the top down to the first unmapped page.
+    private let mainStack: (low: UInt, high: UInt)?
+    private var ownMappings: [(start: UInt, length: Int)] = []
+
+    package init(heap: HeapCounters, exactHeap: ExactHeapPeak?) throws {
+        self.memory = try ProcessMemory()
+        self.heap = heap
+        self.exactHeap = exactHeap
+        self.mainStack = Self.mainThreadStack()
+    }
+
+    /// Adds a mapping of the harness's own (the sampler's buffer): counted as other anonymous memory.
+    /// Call before the window opens.
+    package func addOwnMapping(start: UnsafeRawPointer, length: Int) {
+        ownMappings.append((UInt(bitPattern: start), length))
+    }
+
+    /// RSS now (statm), without the rest of a snapshot.
+    package func residentBytes() -> Int { memory.residentBytes() }
+
+    /// One reading of every category. `keep`: the recorded blocks remember their residency now
+    /// (what holders.csv's `resident_bytes` reports): set for the snapshots that may be the RSS peak.
+    package func snapshot(keep: Bool) -> ResidencySnapshot {
+        var snapshot = ResidencySnapshot()
+        var holderBytes: UInt64 = 0, holderResident: UInt64 = 0
+        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident)
+        snapshot.holderBytes = Int(holderBytes)
+        snapshot.holderResidentBytes = Int(holderResident)
+        snapshot.heapLiveBytes = exactHeap?.read().live ?? heap.read().allocated
+        snapshot.allocatorKeptBytes = keptBytes()
+        snapshot.stackResidentBytes = stackResidentBytes()
+        snapshot.otherResidentBytes = ownMappings.reduce(0) {
+            $0 + Int(heappeak_resident_range(UInt($1.start), UInt64($1.length)))
+        }
+        let statm = memory.readStatm()
+        snapshot.residentBytes = statm.resident
+        snapshot.fileBytes = statm.file
+        snapshot.time = MonotonicClock.now()
+        return snapshot
+    }
+
+    private func keptBytes() -> Int {
+        var bytes: UInt64 = 0
+        switch heap.allocator {
+        case .jemalloc:
+            _ = heapstats_read_kept_jemalloc(&bytes)
+        case .system:
+            // The top chunk grows by the program break, untouched until used: only its resident pages count.
+            var top: UInt = 0, topBytes: UInt64 = 0
+            _ = heapstats_read_kept_glibc(&bytes, &top, &topBytes)
+            bytes += heappeak_resident_range(top, topBytes)
+        }
+        return Int(bytes)
+    }
+
+    private static let stackCapacity = 512
+
+    private func stackResidentBytes() -> Int {
+        var total = mainStack.map { Int(heappeak_resident_stack($0.low, $0.high)) } ?? 0
+        withUnsafeTemporaryAllocation(of: threadguard_stack.self, capacity: Self.stackCapacity) { buffer in
+            let count = min(threadguard_stacks(buffer.baseAddress, buffer.count, nil), buffer.count)
+            for stack in buffer.prefix(count) where stack.high > stack.low {
+                total += Int(heappeak_resident_stack(stack.low, stack.high))
+            }
+        }
+        return total
+    }
+
+    /// The main thread's stack when the caller is the main thread (else nil: the caller's own
+    /// thread was started through pthread_create and is in its table).
+    private static func mainThreadStack() -> (low: UInt, high: UInt)? {
+        var stack = threadguard_stack()
+        guard threadguard_main_stack(&stack) != 0 else { return nil }
+        return (stack.low, stack.high)
+    }
+}
