@@ -5,6 +5,8 @@ import Foundation
 /// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
 package enum HoldersCSV {
     package static let header = baseHeader + ["role", "resident_bytes"]
+    /// The headers still read: files from before roles and residency, and from before residency.
+    static var readableHeaders: [[String]] { [header, baseHeader, baseHeader + ["role"]] }
     /// The columns of files from before roles and residency: still read, their holders without either.
     static let baseHeader = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
                              "allocated_by", "module", "stack"]
@@ -100,7 +102,7 @@ extension HoldersCSV {
     /// Reads holders.csv back, one entry per run in the order of the file.
     package static func parse(_ text: String) throws -> [HolderRun] {
         let rows = try CSV.parse(text).filter { $0 != [""] }
-        guard let first = rows.first, first == header || first == baseHeader else {
+        guard let first = rows.first, readableHeaders.contains(first) else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
         }
         var runs: [HolderRun] = []
@@ -148,7 +150,7 @@ extension HoldersCSV {
     /// appended but before its row was), or nil when it has none: what a resumed run appends to.
     package static func keeping(_ text: String, runs keep: Set<RunKey>) throws -> String? {
         let rows = try CSV.parse(CSV.completeLines(text).text).filter { $0 != [""] }
-        guard let first = rows.first, first == header || first == baseHeader else {
+        guard let first = rows.first, readableHeaders.contains(first) else {
             throw CSVError("not a holders.csv: the header must be \(header.joined(separator: ","))")
         }
         let kept = try rows.dropFirst().enumerated().filter { offset, fields in
