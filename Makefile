@@ -190,7 +190,7 @@ example-test: setup
 
 # libFuzzer, long (minutes to hours; not in CI): the image header inspectors and the result-file readers
 # (Sources/BenchFuzz, scripts/fuzz.sh) for FUZZ_SECONDS (default 120), then the stream JPEG decoder and
-# its differential target against libjpeg-turbo's coefficients (Fuzz/, scripts/fuzz-jpeg.sh), FUZZ_RUNS
+# its differential target against libjpeg-turbo's coefficients (scripts/fuzz/, scripts/fuzz-jpeg.sh), FUZZ_RUNS
 # inputs each (default 1,000,000). Scratch in .build-fuzz; crashers in .build-fuzz/crashes/<UTC time>/
 # and .build-fuzz/jpeg/findings/<UTC time>/.
 FUZZ_SECONDS ?= 120

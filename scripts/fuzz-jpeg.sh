@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the stream JPEG decoder (Sources/CStreamJPEG) with libFuzzer: two targets built with the
 # toolchain's clang (-fsanitize=fuzzer,address,undefined) straight from the decoder's C sources:
-#   Fuzz/stream_jpeg.c               every input decoded (coefficients, and a render); a crash,
+#   scripts/fuzz/stream_jpeg.c               every input decoded (coefficients, and a render); a crash,
 #                                    an out-of-bounds access or undefined behaviour is a finding
-#   Fuzz/stream_jpeg_differential.c  on every input both it and libjpeg-turbo's jpeg_read_coefficients
+#   scripts/fuzz/stream_jpeg_differential.c  on every input both it and libjpeg-turbo's jpeg_read_coefficients
 #                                    accept, the coefficients must be equal; a difference is a finding
 # Each runs FUZZ_RUNS inputs (default 1,000,000; `make fuzz-smoke` runs 10,000; FUZZ_TARGETS picks
 # one), seeded with small files of every scan script the decoder supports, made by cjpeg and
@@ -27,7 +27,8 @@ for target in $FUZZ_TARGETS; do
   libjpeg=""
   [ "$target" = stream_jpeg_differential ] && libjpeg=-ljpeg
   "$CLANG" -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I Sources/CStreamJPEG/include Fuzz/$target.c Sources/CStreamJPEG/*.c $libjpeg -lm -o "$scratch/$target" 2>&1 \
+    -I Sources/CStreamJPEG/include -I Sources/CResample/include scripts/fuzz/$target.c \
+    Sources/CStreamJPEG/*.c Sources/CResample/*.c $libjpeg -lm -o "$scratch/$target" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 done
 
