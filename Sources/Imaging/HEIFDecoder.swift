@@ -23,10 +23,8 @@ enum HEIFDecoder {
     /// the image item's bytes.
     static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int,
                                 maxImagePixels: Int) throws -> DecodedImage {
-        let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
-        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
-        try ImageDecoder.checkBudget(info, allocates: bytes, how: "a \(size.width)x\(size.height) stream render",
-                                     maxImagePixels: maxImagePixels)
+        let size = try StreamResampling.checkedOutputSize(info, maxPixel: maxPixel, maxImagePixels: maxImagePixels,
+                                                          internalBytes: internalBytes(info))
         let av1: Int32 = info.format == .avif ? 1 : 0
         guard heifcodec_has_codec(av1, 1) != 0 else {
             let codec = av1 == 1 ? "AV1" : "HEVC"

@@ -25,10 +25,8 @@ enum WebPDecoder {
     /// read the file whole once and decode it in place. A body in memory is always decoded in place.
     static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int,
                                 maxImagePixels: Int) throws -> DecodedImage {
-        let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
-        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
-        try ImageDecoder.checkBudget(info, allocates: bytes, how: "a \(size.width)x\(size.height) stream render",
-                                     maxImagePixels: maxImagePixels)
+        let size = try StreamResampling.checkedOutputSize(info, maxPixel: maxPixel, maxImagePixels: maxImagePixels,
+                                                          internalBytes: internalBytes(info))
         guard case .file(let path) = source, info.lossless == false, !info.hasAlpha else {
             return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)
         }
