@@ -9,9 +9,13 @@ maximum RSS from wait4 (ru_maxrss, the kernel's high-water mark over the child's
 Its baseline is the same measure on a tiny image of the same encoding (start-up, libvips and the
 codec loaded), so the delta is what the picture costs, as our rows' delta over a warmed-up child.
 
-Writes OUT/encodings.csv, one row per run (ours and the peer's). Rows are rewritten after every
-encoding, so an interrupted run keeps what it measured. With --encoding, the rows of the other
-encodings already in OUT/encodings.csv are kept (re-measure one encoding).
+Writes OUT/encodings.csv, one row per run (ours and the peer's), with each of our rows' floor (the
+output bitmap: what the job needs at the least). Beside it, what our children's peaks are made of:
+OUT/encodings-holders.csv (holders.csv's rows without the stacks, the encoding first: who holds each
+heap peak, by role) and OUT/encodings-residency.csv (residency.csv's rows, the encoding first: the
+peak RSS by category). Rows are rewritten after every encoding, so an interrupted run keeps what it
+measured. With --encoding, the rows of the other encodings already in these files are kept
+(re-measure one encoding).
 
 Usage: scripts/encodings.py --bench .build/release/bench --out results [--runs 3] [--encoding E ...]
 """
@@ -28,7 +32,12 @@ ENCODINGS = ["jpeg", "jpeg-progressive", "jpeg-444", "jpeg-progressive-444", "pn
              "png-rgba", "png-rgba-interlaced", "webp-lossy", "webp-lossless", "heic", "avif"]
 COLUMNS = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
            "output_width", "output_height", "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status", "error",
-           "tool_version", "render_seconds"]
+           "tool_version", "render_seconds", "floor_bytes"]
+# holders.csv's columns without the call stack (holders.folded and a run's own holders.csv keep those).
+HOLDER_COLUMNS = ["encoding", "run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
+                  "allocated_by", "module", "role", "resident_bytes"]
+RESIDENCY_COLUMNS = ["encoding", "run_id", "strategy", "render", "allocator", "run", "moment", "category", "how",
+                     "bytes"]
 
 
 def thumbnail_size(width, height, max_pixel):
@@ -72,6 +81,8 @@ def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch):
         seconds = {(t["render"], t["allocator"], str(t["run"])): t.get("renderSeconds")
                    for t in json.load(file)["trials"]}
     rows = []
+    holders = read_rows(os.path.join(folder, "holders.csv"), encoding, HOLDER_COLUMNS)
+    residency = read_rows(os.path.join(folder, "residency.csv"), encoding, RESIDENCY_COLUMNS)
     with open(os.path.join(folder, "trials.csv"), newline="") as file:
         for trial in csv.DictReader(file):
             rows.append({
@@ -83,15 +94,33 @@ def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch):
                 "peak_heap_delta_bytes": trial["peak_heap_exact_delta_bytes"] or trial["peak_allocated_delta_bytes"],
                 "status": trial["status"], "error": trial["error"], "tool_version": "",
                 "render_seconds": seconds.get((trial["render"], trial["allocator"], trial["run"])) or "",
+                "floor_bytes": trial["floor_bytes"],
             })
     shutil.rmtree(folder, ignore_errors=True)
-    return rows
+    return rows, holders, residency
 
 
-def write(rows, path):
+def read_rows(path, encoding, columns):
+    """A run folder's CSV rows, the encoding first, in `columns` (a column the file lacks stays empty)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as file:
+        return [{column: encoding if column == "encoding" else row.get(column, "") for column in columns}
+                for row in csv.DictReader(file)]
+
+
+def kept_rows(path, encodings):
+    """The rows of `path` for encodings other than `encodings` (re-measuring some keeps the others)."""
+    if not encodings or not os.path.exists(path):
+        return []
+    with open(path, newline="") as file:
+        return [row for row in csv.DictReader(file) if row["encoding"] not in encodings]
+
+
+def write(rows, path, columns=COLUMNS):
     temporary = path + ".tmp"
     with open(temporary, "w", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
     os.replace(temporary, path)
@@ -119,14 +148,19 @@ def main():
     size = thumbnail_size(args.width, args.height, args.max_pixel)
     version = subprocess.run([args.vipsthumbnail, "--vips-version"], capture_output=True, text=True).stdout.strip()
     path = os.path.join(args.out, "encodings.csv")
-    rows = []
-    if args.encoding and os.path.exists(path):
-        with open(path, newline="") as file:
-            rows = [row for row in csv.DictReader(file) if row["encoding"] not in args.encoding]
+    holders_path = os.path.join(args.out, "encodings-holders.csv")
+    residency_path = os.path.join(args.out, "encodings-residency.csv")
+    rows = kept_rows(path, args.encoding)
+    holders = kept_rows(holders_path, args.encoding)
+    residency = kept_rows(residency_path, args.encoding)
     with tempfile.TemporaryDirectory(prefix="bench-encodings-") as scratch:
         for encoding in args.encoding or ENCODINGS:
             print(f"encodings: {encoding}", file=sys.stderr, flush=True)
-            rows += ours(args.bench, encoding, args.width, args.height, args.runs, args.max_pixel, cache, scratch)
+            our_rows, our_holders, our_residency = ours(args.bench, encoding, args.width, args.height, args.runs,
+                                                        args.max_pixel, cache, scratch)
+            rows += our_rows
+            holders += our_holders
+            residency += our_residency
             picture = os.path.join(scratch, f"picture-{encoding}")
             tiny = os.path.join(scratch, f"tiny-{encoding}")
             payload = fixture(args.bench, encoding, args.width, args.height, cache, picture)
@@ -142,10 +176,13 @@ def main():
                     "peak_rss_delta_bytes": (peak - base_kb) * 1024 if ok else "", "peak_heap_delta_bytes": "",
                     "status": "ok" if ok else "failed",
                     "error": "" if ok else f"exit {status}: {error or base_error}"[:300],
-                    "tool_version": version, "render_seconds": "",
+                    "tool_version": version, "render_seconds": "", "floor_bytes": "",
                 })
-            rows.sort(key=lambda row: ENCODINGS.index(row["encoding"]))  # stable: runs stay in order
+            for table in (rows, holders, residency):
+                table.sort(key=lambda row: ENCODINGS.index(row["encoding"]))  # stable: runs stay in order
             write(rows, path)
+            write(holders, holders_path, HOLDER_COLUMNS)
+            write(residency, residency_path, RESIDENCY_COLUMNS)
     print(f"encodings: {len(rows)} rows in {os.path.join(args.out, 'encodings.csv')}", file=sys.stderr)
 
 
