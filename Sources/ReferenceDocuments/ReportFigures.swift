@@ -20,6 +20,8 @@ package struct ReportFigures {
     package var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     package var encodings: EncodingCosts?
+    /// progressive-time.csv (scripts/progressive-time.sh), when the folder has it.
+    package var progressiveTime: ProgressiveTime?
     /// The holders run (make holders-reference: results/holders/), when the folder has it.
     package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
@@ -58,6 +60,7 @@ package struct ReportFigures {
         var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
             .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
+        values.merge(progressiveTime?.values() ?? [:]) { ours, _ in ours }
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         values.merge(overhead.values()) { ours, _ in ours }
         if let payloadBytes {

@@ -46,6 +46,10 @@ package struct ResultsReport: ResultsFolder {
         if FileManager.default.fileExists(atPath: encodingsCSV.path) {
             figures.encodings = try run.parse(encodingsCSV) { try EncodingCosts.parse($0) }
         }
+        let progressiveCSV = directory.appendingPathComponent(ProgressiveTime.fileName)
+        if FileManager.default.fileExists(atPath: progressiveCSV.path) {
+            figures.progressiveTime = try run.parse(progressiveCSV) { try ProgressiveTime.parse($0) }
+        }
         return figures
     }
 
