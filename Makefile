@@ -133,8 +133,9 @@ jobs-reference: build
 	$(BENCH) compare $(JOBS_SCRATCH)/matrix-j1-1/trials.json $(JOBS_SCRATCH)/matrix-j2-1/trials.json --thresholds $(RESULTS)/thresholds.json --format markdown \
 	  > $(RESULTS)/jobs/compare-matrix.md || true
 
-# What the encoding costs: the same picture in every encoding, full and thumbnail, both allocators, 3 runs each
-# (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv (ENCODINGS_OUT).
+# What the encoding costs: the same picture in every encoding, full, thumbnail and stream, both allocators, 3 runs each
+# (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv, with
+# encodings-holders.csv and encodings-residency.csv beside it (ENCODINGS_OUT).
 ENCODINGS_OUT ?= $(RUNS)/encodings
 encodings: build
 	python3 scripts/encodings.py --bench $(BENCH) --out $(ENCODINGS_OUT) $(ENCODINGS_ARGS)
