@@ -13,7 +13,7 @@ package enum Renderer {
     /// (ImagingError.overBudget) before anything is allocated.
     package static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int,
                               maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage? {
-        let source: JPEGSource
+        let source: EncodedImage
         switch payload {
         case .memory(let data): source = .memory(data)
         case .file(let url): source = .file(path: url.path)

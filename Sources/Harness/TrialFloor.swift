@@ -8,7 +8,7 @@ import Strategies
 enum TrialFloor {
     static func of(strategy: any FetchStrategy.Type, renderer: any RenderStrategy.Type, payload: Payload,
                    maxPixel: Int) -> FloorParts? {
-        let source: JPEGSource
+        let source: EncodedImage
         let inMemory: Bool
         switch payload {
         case .memory(let data): (source, inMemory) = (.memory(data), true)

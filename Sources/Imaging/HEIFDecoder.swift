@@ -7,11 +7,11 @@ import Foundation
 /// (heif_image_handle_decode_image_tile came in 1.19), so a thumbnail costs nearly what a full
 /// decode does. The shim copies (for a thumbnail, samples) that into our bitmap.
 enum HEIFDecoder {
-    static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
         try decode(source, info: info, to: (info.width, info.height), how: "decoding it at full size", maxImagePixels: maxImagePixels)
     }
 
-    static func decodeThumbnail(_ source: JPEGSource, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeThumbnail(_ source: EncodedImage, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
         let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
         return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
     }
@@ -21,7 +21,7 @@ enum HEIFDecoder {
     /// time and area-averaged; no RGB image. libheif 1.15 still holds the planes whole and, while it
     /// copies them out of the codec, the codec's picture too; a file is read by libheif, which keeps
     /// the image item's bytes.
-    static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int,
+    static func decodeStreaming(_ source: EncodedImage, info: ImageInfo, maxPixel: Int,
                                 maxImagePixels: Int) throws -> DecodedImage {
         let size = try StreamResampling.checkedOutputSize(info, maxPixel: maxPixel, maxImagePixels: maxImagePixels,
                                                           internalBytes: internalBytes(info))
@@ -54,7 +54,7 @@ enum HEIFDecoder {
     /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
     static func internalBytes(_ info: ImageInfo) -> Int { Saturating.product(info.pixelCount, info.hasAlpha ? 7 : 6) }
 
-    private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
+    private static func decode(_ source: EncodedImage, info: ImageInfo, to size: (width: Int, height: Int), how: String,
                                maxImagePixels: Int) throws -> DecodedImage {
         let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
         try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)

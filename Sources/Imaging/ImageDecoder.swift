@@ -5,7 +5,7 @@ import Foundation
 public enum ImageDecoder {
     /// The header of the image at `source`. For a file only a prefix is read (all of it only
     /// when a JPEG or HEIF header lies further in than `ImageInspector.typicalHeaderBytes`).
-    package static func inspect(_ source: JPEGSource) throws -> ImageInfo {
+    package static func inspect(_ source: EncodedImage) throws -> ImageInfo {
         switch source {
         case .memory(let data):
             return try ImageInspector.inspect(data)
@@ -21,7 +21,7 @@ public enum ImageDecoder {
     }
 
     /// Full-size 8-bit RGBA, kept by the caller as an image view keeps its bitmap.
-    public static func decodeFull(_ source: JPEGSource,
+    public static func decodeFull(_ source: EncodedImage,
                                   maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
@@ -34,7 +34,7 @@ public enum ImageDecoder {
 
     /// A thumbnail of `ThumbnailSize.of(info, maxPixel:)`, never going through a full-size
     /// RGBA bitmap where the format allows it (see each decoder for what it must hold).
-    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
+    public static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int,
                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
@@ -51,7 +51,7 @@ public enum ImageDecoder {
     /// row of coefficients); PNG through libpng's rows, Adam7 through one inflate state a pass; WebP
     /// through libwebp's incremental decoder and scaling; HEIC and AVIF from the decoder's planes.
     /// Each decoder says what it holds besides the output.
-    public static func decodeStreaming(_ source: JPEGSource, maxPixel: Int,
+    public static func decodeStreaming(_ source: EncodedImage, maxPixel: Int,
                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         let output = Saturating.product(min(info.width, maxPixel), min(info.height, maxPixel))
@@ -77,7 +77,7 @@ public enum ImageDecoder {
 
     /// For codecs that decode from one buffer (libwebp, libheif): a file is read whole first, then
     /// `decoder` writes `size` RGBA pixels into a new bitmap.
-    static func decodeWhole(_ source: JPEGSource, to size: (width: Int, height: Int), format: ImageFormat,
+    static func decodeWhole(_ source: EncodedImage, to size: (width: Int, height: Int), format: ImageFormat,
                             _ decoder: OneCallDecoder) throws -> DecodedImage {
         let data: Data
         switch source {

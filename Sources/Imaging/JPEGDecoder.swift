@@ -1,12 +1,6 @@
 import CJPEGCodec
 import Foundation
 
-/// Where an image's compressed bytes are (any format, despite the name): already in memory,
-/// or in a file that is streamed where the codec can.
-public enum JPEGSource: Sendable {
-    case memory(Data)
-    case file(path: String)
-}
 
 /// How much a decode may allocate, in pixels of RGBA output (4 bytes each), checked from the
 /// header before anything is allocated. A 125-byte JPEG can claim 60000x60000 pixels: its
@@ -24,7 +18,7 @@ public enum DecodeBudget {
 /// Decodes JPEGs with libjpeg-turbo, to RGBA at full size or DCT-scaled.
 public enum JPEGDecoder {
     /// Reads only the header.
-    package static func imageSize(of source: JPEGSource) throws -> (width: Int, height: Int) {
+    package static func imageSize(of source: EncodedImage) throws -> (width: Int, height: Int) {
         try withDecoder(source) { decoder in
             (Int(jpegcodec_decoder_image_width(decoder)), Int(jpegcodec_decoder_image_height(decoder)))
         }
@@ -33,7 +27,7 @@ public enum JPEGDecoder {
     /// Full-size RGBA: one malloc of width*height*4, decoded row by row straight into it.
     /// Refused (`ImagingError.overBudget`) before allocating when the bitmap, plus the
     /// coefficient buffer of a progressive JPEG, is more than `maxImagePixels` * 4 bytes.
-    public static func decodeFull(_ source: JPEGSource,
+    public static func decodeFull(_ source: EncodedImage,
                                   maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         try withDecoder(source) { decoder in
             try decode(decoder, numerator: 8, maxImagePixels: maxImagePixels)
@@ -56,7 +50,7 @@ public enum JPEGDecoder {
     /// A huge image is still thumbnailed when what the decode really allocates fits the budget:
     /// a baseline JPEG needs only the small output (and strips), a progressive one also keeps
     /// every coefficient of the full image (2 bytes each) whatever the scale.
-    public static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int,
+    public static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int,
                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         try withDecoder(source) { decoder in
             let scale = thumbnailScale(width: Int(jpegcodec_decoder_image_width(decoder)),
@@ -68,7 +62,7 @@ public enum JPEGDecoder {
 
     /// Bytes a decode at `numerator`/8 of an image would allocate: the RGBA output, plus the
     /// whole-image coefficient buffer when libjpeg keeps one. From the header only.
-    package static func allocationEstimate(of source: JPEGSource, numerator: Int = 8) throws
+    package static func allocationEstimate(of source: EncodedImage, numerator: Int = 8) throws
         -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int) {
         try withDecoder(source) { decoder in try estimate(decoder, numerator: numerator) }
     }
@@ -79,7 +73,7 @@ public enum JPEGDecoder {
     /// Memory sources are read in place: the pointer from `withUnsafeBytes` goes to
     /// jpeg_mem_src, and the whole decode happens inside that closure. Never copy the
     /// payload here: the harness measures copies.
-    private static func withDecoder<T>(_ source: JPEGSource, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private static func withDecoder<T>(_ source: EncodedImage, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let decoder = jpegcodec_decoder_create() else {
             throw ImagingError.decodeFailed("out of memory creating a decoder")
         }

@@ -7,7 +7,7 @@ import Foundation
 /// pixels of all seven passes to every output row, so it keeps sums for the whole thumbnail
 /// (8 or 16 bytes per thumbnail pixel) instead of rows.
 enum PNGDecoder {
-    static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
         try ImageDecoder.checkBudget(info, allocates: Saturating.product(info.pixelCount, 4), how: "decoding it at full size",
                                      maxImagePixels: maxImagePixels)
         return try withDecoder(source) { decoder in
@@ -17,7 +17,7 @@ enum PNGDecoder {
         }
     }
 
-    static func decodeThumbnail(_ source: JPEGSource, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeThumbnail(_ source: EncodedImage, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
         let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
         if size == (info.width, info.height) { return try decodeFull(source, info: info, maxImagePixels: maxImagePixels) }
         let working = Int(clamping: pngcodec_box_working_bytes(Int32(info.width), Int32(info.height), info.progressive ? 1 : 0,
@@ -35,7 +35,7 @@ enum PNGDecoder {
     /// The stream renderer's PNG: `StreamResampling.outputSize`, area-averaged from rows as they are
     /// decoded (pngcodec_decoder_read_rgba_stream): libpng's rows one at a time, or for Adam7 seven
     /// inflate states, each reading the file from where its pass is, and a row of each pass.
-    static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int) throws -> DecodedImage {
+    static func decodeStreaming(_ source: EncodedImage, info: ImageInfo, maxPixel: Int) throws -> DecodedImage {
         let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
         return try withDecoder(source) { decoder in
             let image = try DecodedImage(width: size.width, height: size.height)
@@ -46,7 +46,7 @@ enum PNGDecoder {
     }
 
     /// Memory is read in place (never copied); a file is streamed through stdio.
-    private static func withDecoder<T>(_ source: JPEGSource, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private static func withDecoder<T>(_ source: EncodedImage, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let decoder = pngcodec_decoder_create() else { throw ImagingError.decodeFailed("PNG: out of memory creating a decoder") }
         defer { pngcodec_decoder_destroy(decoder) }
         switch source {

@@ -8,7 +8,7 @@ import Foundation
 package enum StreamJPEGDecoder {
     /// RGBA at `maxPixel` on the long side (aspect kept, never upscaled), area-averaged after
     /// the IDCT's own M/8 scaling.
-    package static func decodeThumbnail(_ source: JPEGSource, maxPixel: Int) throws -> DecodedImage {
+    package static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int) throws -> DecodedImage {
         try withDecoder(source) { decoder in
             var width: Int32 = 0, height: Int32 = 0, numerator: Int32 = 0
             let side = Int32(clamping: max(1, maxPixel))
@@ -20,7 +20,7 @@ package enum StreamJPEGDecoder {
     }
 
     /// The DCT scale numerator (1...8) a thumbnail of `maxPixel` decodes at: from the header only.
-    package static func thumbnailScale(_ source: JPEGSource, maxPixel: Int) throws -> Int {
+    package static func thumbnailScale(_ source: EncodedImage, maxPixel: Int) throws -> Int {
         try withDecoder(source) { decoder in
             var width: Int32 = 0, height: Int32 = 0, numerator: Int32 = 0
             let side = Int32(clamping: max(1, maxPixel))
@@ -31,7 +31,7 @@ package enum StreamJPEGDecoder {
 
     /// Every component's quantized coefficients, 64 a block in natural order, the component's
     /// blocks row by row: what libjpeg's `jpeg_read_coefficients` gives. For tests (it holds the image's).
-    package static func coefficients(_ source: JPEGSource) throws -> [[Int16]] {
+    package static func coefficients(_ source: EncodedImage) throws -> [[Int16]] {
         try withDecoder(source) { decoder in
             let count = Int(streamjpeg_components(decoder))
             var wide = [Int](repeating: 0, count: count), all = [[Int16]](repeating: [], count: count)
@@ -60,7 +60,7 @@ package enum StreamJPEGDecoder {
     /// The image at the DCT scale `numerator`/8 (1...8) before the resampler, ceil(width x numerator / 8)
     /// x ceil(height x numerator / 8): RGB, 3 bytes a pixel, or (`rgb` false) the file's own components
     /// (Y, YCbCr...), a byte each. For tests (it holds that image).
-    package static func scaledPixels(_ source: JPEGSource, numerator: Int, rgb: Bool = true) throws -> [UInt8] {
+    package static func scaledPixels(_ source: EncodedImage, numerator: Int, rgb: Bool = true) throws -> [UInt8] {
         try withDecoder(source) { decoder in
             let width = (Int(streamjpeg_width(decoder)) * numerator + 7) / 8
             let height = (Int(streamjpeg_height(decoder)) * numerator + 7) / 8
@@ -74,7 +74,7 @@ package enum StreamJPEGDecoder {
     }
 
     /// Number of scans the first pass found (at most `maxScans`).
-    package static func scanCount(_ source: JPEGSource) throws -> Int {
+    package static func scanCount(_ source: EncodedImage) throws -> Int {
         try withDecoder(source) { Int(streamjpeg_scans($0)) }
     }
 
@@ -85,7 +85,7 @@ package enum StreamJPEGDecoder {
 
     /// Opens the decoder (its first pass reads the markers), runs `body`, destroys it. A memory
     /// source is read in place inside `withUnsafeBytes`, which spans the whole decode.
-    private static func withDecoder<T>(_ source: JPEGSource, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private static func withDecoder<T>(_ source: EncodedImage, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let decoder = streamjpeg_create() else { throw ImagingError.decodeFailed("JPEG: out of memory") }
         defer { streamjpeg_destroy(decoder) }
         switch source {

@@ -8,11 +8,11 @@ import Foundation
 /// (VP8L) keeps the whole image as 32-bit ARGB (4 bytes a pixel) whatever the output size
 /// (src/dec/vp8l_dec.c AllocateInternalBuffers32b), so its thumbnail costs as much as a full bitmap.
 enum WebPDecoder {
-    static func decodeFull(_ source: JPEGSource, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
         try decode(source, info: info, to: (info.width, info.height), how: "decoding it at full size", maxImagePixels: maxImagePixels)
     }
 
-    static func decodeThumbnail(_ source: JPEGSource, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeThumbnail(_ source: EncodedImage, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
         let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
         return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
     }
@@ -23,7 +23,7 @@ enum WebPDecoder {
     /// the whole image as ARGB and, incrementally, the whole input (grown 4 KB at a time, copied at
     /// each step), and alpha keeps the input from the alpha chunk on and a whole alpha plane: those
     /// read the file whole once and decode it in place. A body in memory is always decoded in place.
-    static func decodeStreaming(_ source: JPEGSource, info: ImageInfo, maxPixel: Int,
+    static func decodeStreaming(_ source: EncodedImage, info: ImageInfo, maxPixel: Int,
                                 maxImagePixels: Int) throws -> DecodedImage {
         let size = try StreamResampling.checkedOutputSize(info, maxPixel: maxPixel, maxImagePixels: maxImagePixels,
                                                           internalBytes: internalBytes(info))
@@ -49,7 +49,7 @@ enum WebPDecoder {
         return info.hasAlpha ? info.pixelCount : 0  // an ALPH plane, 1 byte a pixel
     }
 
-    private static func decode(_ source: JPEGSource, info: ImageInfo, to size: (width: Int, height: Int), how: String,
+    private static func decode(_ source: EncodedImage, info: ImageInfo, to size: (width: Int, height: Int), how: String,
                                maxImagePixels: Int) throws -> DecodedImage {
         let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
         try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)

@@ -19,7 +19,7 @@ struct DecodeThenResizeRenderer: ImageRenderer {
     }
 
     func render(_ payload: Payload) async throws -> RenderedImage {
-        let source: JPEGSource = switch payload {
+        let source: EncodedImage = switch payload {
         case .memory(let data): .memory(data)
         case .file(let url): .file(path: url.path)
         }
