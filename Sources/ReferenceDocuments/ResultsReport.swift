@@ -46,6 +46,7 @@ package struct ResultsReport: ResultsFolder {
         if FileManager.default.fileExists(atPath: encodingsCSV.path) {
             figures.encodings = try run.parse(encodingsCSV) { try EncodingCosts.parse($0) }
         }
+        figures.encodingBreakdown = try EncodingBreakdown.load(from: directory)
         return figures
     }
 
