@@ -26,6 +26,8 @@ package struct ReportFigures {
     package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
     package var holdersChart: HoldersChart?
+    /// The residency chart's bars: the folder's residency.csv, else the holders run's.
+    package var residencyChart: ResidencyChart?
     /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
     package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
 
