@@ -10,7 +10,7 @@ comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: setup build check-shape fuzz fuzz-smoke bench run-bench sweep scenario scenario-reference encodings corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build check-shape fuzz fuzz-smoke bench run-bench sweep scenario scenario-reference encodings progressive-time corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -133,11 +133,20 @@ jobs-reference: build
 	$(BENCH) compare $(JOBS_SCRATCH)/matrix-j1-1/trials.json $(JOBS_SCRATCH)/matrix-j2-1/trials.json --thresholds $(RESULTS)/thresholds.json --format markdown \
 	  > $(RESULTS)/jobs/compare-matrix.md || true
 
-# What the encoding costs: the same picture in every encoding, full and thumbnail, both allocators, 3 runs each
-# (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv (ENCODINGS_OUT).
+# What the encoding costs: the same picture in every encoding, full, thumbnail and stream, both allocators, 3 runs each
+# (fresh children, download strategy), and vipsthumbnail beside it; writes runs/encodings/encodings.csv, with
+# encodings-holders.csv and encodings-residency.csv beside it (ENCODINGS_OUT).
 ENCODINGS_OUT ?= $(RUNS)/encodings
 encodings: build
 	python3 scripts/encodings.py --bench $(BENCH) --out $(ENCODINGS_OUT) $(ENCODINGS_ARGS)
+
+# The stream renderer's time target: package-benchmark's progressive-stream against progressive-thumbnail
+# (Benchmarks/, one run, 7 iterations each after a warm-up; the first build takes minutes), their wall-clock
+# samples into runs/progressive-time.csv (PROGRESSIVE_TIME_OUT). make reference writes results/'s.
+PROGRESSIVE_TIME_OUT ?= $(RUNS)/progressive-time.csv
+progressive-time: setup
+	mkdir -p $(dir $(PROGRESSIVE_TIME_OUT))
+	SWIFT=$(SWIFT) bash scripts/progressive-time.sh $(PROGRESSIVE_TIME_OUT)
 
 # Charts (SVG and PNG in <run>/charts) and <run>/REPORT.md's tables, for the latest run that has a
 # trials.csv; measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.
@@ -151,7 +160,8 @@ plots: build
 	BENCH=$(BENCH) bash scripts/plots.sh "$$run"
 
 # Re-measures the committed reference in results/ (over an hour): the full matrix, the sweep,
-# the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings, the example
+# the cold/warm runs, the example corpus, serial against --jobs 2 timings, the encodings and the progressive
+# decode times, the example
 # package, the scrolling list, then the charts and the documents' figures
 # (results/REPORT.md, results/SCENARIO.md, README.md and docs/), then the tests of what they say.
 # Review and commit the changes. --replace: re-measuring the committed files is the point here
@@ -163,6 +173,7 @@ reference: build
 	BENCH=$(BENCH) bash scripts/cold-warm.sh $(RESULTS)/cold-warm
 	@$(MAKE) --no-print-directory corpus-reference jobs-reference
 	python3 scripts/encodings.py --bench $(BENCH) --out $(RESULTS)
+	SWIFT=$(SWIFT) bash scripts/progressive-time.sh $(RESULTS)/progressive-time.csv
 	@$(MAKE) --no-print-directory example scenario-reference holders-reference
 	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 	@# The re-measured reference and the regenerated documents, checked by the tests that read them.

@@ -62,7 +62,7 @@ package enum ChildProcess {
             try spawnWithPipes(executable: executable, arguments: arguments, environment: environment)
         }
         let readEnds = [reportPipe.read, errorPipe.read]
-        defer { readEnds.forEach { close($0) } }
+        defer { for descriptor in readEnds { close(descriptor) } }
 
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         var report = Data(), standardError = Data()
@@ -140,7 +140,7 @@ package enum ChildProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaultSignals = sigset_t()
         sigemptyset(&defaultSignals)
-        [SIGPIPE, SIGINT, SIGTERM, SIGHUP].forEach { sigaddset(&defaultSignals, $0) }
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaultSignals, signal) }
         var noMask = sigset_t()
         sigemptyset(&noMask)
         posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
@@ -150,7 +150,7 @@ package enum ChildProcess {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
 
         var pid: pid_t = 0
         let spawnStatus = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
@@ -175,7 +175,7 @@ package enum ChildProcess {
         guard pipe(&descriptors) == 0 else {
             throw ChildProcessError.pipe(errno: errno)
         }
-        descriptors.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         return (descriptors[0], descriptors[1])
     }
 

@@ -25,6 +25,8 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
 
     /// The article's image.
     public static let article = FixtureSpec()
+    /// The article's picture as a progressive JPEG (libjpeg's default scan script, 4:2:0).
+    public static let articleProgressive = FixtureSpec(encoding: .jpegProgressive)
 
     /// Bump whenever the pixels or the encoding change, so stale cached files are not reused.
     package static let generatorVersion = 1

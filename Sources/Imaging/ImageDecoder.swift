@@ -51,8 +51,8 @@ public enum ImageDecoder {
     /// row of coefficients); PNG through libpng's rows, Adam7 through one inflate state a pass; WebP
     /// through libwebp's incremental decoder and scaling; HEIC and AVIF from the decoder's planes.
     /// Each decoder says what it holds besides the output.
-    package static func decodeStreaming(_ source: JPEGSource, maxPixel: Int,
-                                        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+    public static func decodeStreaming(_ source: JPEGSource, maxPixel: Int,
+                                       maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
         let info = try inspect(source)
         let output = Saturating.product(min(info.width, maxPixel), min(info.height, maxPixel))
         guard output <= maxImagePixels else {

@@ -97,6 +97,16 @@ package struct EncodingCosts: Sendable {
         runs(encoding, render: "stream").compactMap(\.outputPixels).first.map { $0 * 4 }
     }
 
+    /// The stream renderer's target: its exact heap peak at most this many times its output bitmap.
+    package static let streamTarget = 1.5
+
+    /// The stream renderer's median exact heap peak (system allocator) over its output bitmap.
+    func streamOverBitmap(_ encoding: String) -> Double? {
+        guard let heap = heap(encoding, render: "stream")?.median, let bitmap = streamBitmap(encoding), bitmap > 0
+        else { return nil }
+        return heap / Double(bitmap)
+    }
+
     /// Whether the file has stream rows (files measured before the stream renderer have none).
     var hasStream: Bool { rows.contains { $0.render == "stream" } }
 
@@ -161,7 +171,18 @@ package struct EncodingCosts: Sendable {
             if hasStream {
                 values["\(key)_stream_mb"] = mb(rss(encoding, render: "stream")?.median)
                 values["\(key)_stream_heap_mb"] = mb(heap(encoding, render: "stream")?.median)
+                values["\(key)_stream_over_bitmap"] = streamOverBitmap(encoding).map { String(format: "%.2f", $0) } ?? "-"
             }
+        }
+        if hasStream {
+            let measured = encodings.compactMap { encoding in streamOverBitmap(encoding).map { (encoding, $0) } }
+            let within = measured.filter { $0.1 <= Self.streamTarget }.map(\.0)
+            let over = measured.filter { $0.1 > Self.streamTarget }.map(\.0)
+            values["stream_target"] = String(format: "%.1f", Self.streamTarget)
+            values["stream_within_target_count"] = String(within.count)
+            values["stream_within_target"] = within.isEmpty ? "none" : within.joined(separator: ", ")
+            values["stream_over_target"] = over.isEmpty ? "none" : over.joined(separator: ", ")
+            values["stream_bitmap_mb"] = mb(encodings.compactMap(streamBitmap).max().map(Double.init))
         }
         let compared = encodings.compactMap { encoding in oursAgainstPeer(encoding).map { (encoding, $0) } }
         let above = compared.filter { $0.1.ours > $0.1.peer }.map(\.0)
@@ -182,12 +203,13 @@ package struct EncodingCosts: Sendable {
         return values
     }
 
-    /// encodings.dat: per encoding, medians in MB of our full and thumbnail (system allocator) and vipsthumbnail.
+    /// encodings.dat: per encoding, medians in MB of our full and thumbnail (system allocator),
+    /// vipsthumbnail, and our stream renderer (NaN when not measured).
     package func chartData() -> String {
-        var lines = ["# encoding full_mb thumbnail_mb vipsthumbnail_mb (median peak RSS over baseline)"]
+        var lines = ["# encoding full_mb thumbnail_mb vipsthumbnail_mb stream_mb (median peak RSS over baseline)"]
         for encoding in encodings {
             let columns = [rss(encoding, render: "full"), rss(encoding, render: "thumbnail"),
-                           rss(encoding, tool: "vipsthumbnail", render: "thumbnail")]
+                           rss(encoding, tool: "vipsthumbnail", render: "thumbnail"), rss(encoding, render: "stream")]
                 .map { $0.map { String(format: "%.2f", $0.median / 1e6) } ?? "NaN" }
             lines.append("\"\(encoding)\" " + columns.joined(separator: " "))
         }

@@ -22,6 +22,8 @@ package struct ReportFigures {
     package var encodings: EncodingCosts?
     /// What each encoding's peaks are made of (encodings.csv and its holders and residency files).
     var encodingBreakdown: EncodingBreakdown?
+    /// progressive-time.csv (scripts/progressive-time.sh), when the folder has it.
+    package var progressiveTime: ProgressiveTime?
     /// The holders run (make holders-reference: results/holders/), when the folder has it.
     package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
@@ -62,6 +64,7 @@ package struct ReportFigures {
         var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
             .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
+        values.merge(progressiveTime?.values() ?? [:]) { ours, _ in ours }
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         values.merge(overhead.values()) { ours, _ in ours }
         if let payloadBytes {

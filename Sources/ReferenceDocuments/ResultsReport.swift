@@ -50,6 +50,10 @@ package struct ResultsReport: ResultsFolder {
             figures.encodings = try run.parse(encodingsCSV) { try EncodingCosts.parse($0) }
         }
         figures.encodingBreakdown = try EncodingBreakdown.load(from: directory)
+        let progressiveCSV = directory.appendingPathComponent(ProgressiveTime.fileName)
+        if FileManager.default.fileExists(atPath: progressiveCSV.path) {
+            figures.progressiveTime = try run.parse(progressiveCSV) { try ProgressiveTime.parse($0) }
+        }
         return figures
     }
 

@@ -23,8 +23,9 @@ package enum ExecutableBuildID {
         let tableOffset = integer(header, 32, 8), entrySize = Int(integer(header, 54, 2)), entries = Int(integer(header, 56, 2))
         guard entrySize >= 56, entries <= 256 else { return nil }
         for index in 0..<entries {
+            // p_type 4 is PT_NOTE.
             guard let entry = bytes(at: tableOffset + UInt64(index * entrySize), count: 56),
-                  integer(entry, 0, 4) == 4 /* PT_NOTE */ else { continue }
+                  integer(entry, 0, 4) == 4 else { continue }
             let size = Int(integer(entry, 32, 8))
             guard size <= 1 << 16, let notes = bytes(at: integer(entry, 8, 8), count: size) else { continue }
             var at = 0
@@ -34,7 +35,8 @@ package enum ExecutableBuildID {
                 let nameEnd = at + 12 + (nameSize + 3) / 4 * 4
                 let descriptionEnd = nameEnd + (descriptionSize + 3) / 4 * 4
                 guard nameEnd <= notes.count, nameEnd + descriptionSize <= notes.count else { break }
-                if type == 3 /* NT_GNU_BUILD_ID */, nameSize == 4, notes[(at + 12)..<(at + 15)] == [0x47, 0x4E, 0x55] {
+                // Note type 3 is NT_GNU_BUILD_ID, named "GNU".
+                if type == 3, nameSize == 4, notes[(at + 12)..<(at + 15)] == [0x47, 0x4E, 0x55] {
                     return notes[nameEnd..<(nameEnd + descriptionSize)].map { String(format: "%02x", $0) }.joined()
                 }
                 at = descriptionEnd

@@ -65,7 +65,7 @@ import Testing
     }
 
     static func killAll(_ pids: [Int32]) {
-        pids.forEach { kill($0, SIGKILL) }
+        for pid in pids { kill(pid, SIGKILL) }
     }
 
     // MARK: Descriptors

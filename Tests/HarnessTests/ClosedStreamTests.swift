@@ -34,7 +34,7 @@ import Testing
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         var writeEnds: [Int32] = []
-        defer { writeEnds.forEach { close($0) } }
+        defer { for descriptor in writeEnds { close(descriptor) } }
         for (descriptor, destination) in [(Int32(1), stdout), (Int32(2), stderr)] {
             switch destination {
             case .file(let name):
@@ -57,7 +57,7 @@ import Testing
         var noMask = sigset_t(), defaults = sigset_t()
         sigemptyset(&noMask)
         sigemptyset(&defaults)
-        [SIGINT, SIGTERM, SIGHUP, SIGPIPE].forEach { sigaddset(&defaults, $0) }
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &noMask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
@@ -66,7 +66,7 @@ import Testing
         environment["TMPDIR"] = scratch.path
         let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }

@@ -43,7 +43,7 @@ import Report
             var noMask = sigset_t(), defaults = sigset_t()
             sigemptyset(&noMask)
             sigemptyset(&defaults)
-            [SIGINT, SIGTERM, SIGHUP, SIGPIPE].forEach { sigaddset(&defaults, $0) }
+            for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
             posix_spawnattr_setsigmask(&attributes, &noMask)
             posix_spawnattr_setsigdefault(&attributes, &defaults)
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
@@ -54,7 +54,7 @@ import Report
             environment.merge(extraEnvironment) { $1 }
             let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
+            defer { for pointer in argv + envp { free(pointer) } }
             var pid: pid_t = 0
             let status = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
             guard status == 0 else {

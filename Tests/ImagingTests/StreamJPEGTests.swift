@@ -13,7 +13,11 @@ import TestSupport
     }()
 
     enum Sampling: String, CaseIterable, Sendable {
-        case s420 = "4:2:0", s422 = "4:2:2", s440 = "4:4:0", s444 = "4:4:4", gray
+        case s420 = "4:2:0"
+        case s422 = "4:2:2"
+        case s440 = "4:4:0"
+        case s444 = "4:4:4"
+        case gray
     }
 
     static func baseline(_ sampling: Sampling) throws -> Data {

@@ -21,7 +21,7 @@ import Testing
         let costs = try Self.costs.get()
         #expect(costs.encodings.count == 12)
         for encoding in costs.encodings {
-            for render in ["full", "thumbnail"] {
+            for render in ["full", "thumbnail", "stream"] {
                 for allocator in ["system", "jemalloc"] {
                     #expect(costs.runs(encoding, render: render, allocator: allocator).count == 3, "\(encoding) \(render) \(allocator)")
                 }
@@ -48,6 +48,27 @@ import Testing
         }
         let lossless = try bytesPerPixel("webp-lossless", "thumbnail")
         #expect(lossless > 4 && lossless < 8, "webp-lossless: \(lossless) B/px")
+    }
+
+    /// The stream renderer holds its output bitmap and a bounded working set: an exact heap peak of at
+    /// least the bitmap and at most 1.5 times it, and a peak RSS at most that plus 1 MB, for every
+    /// JPEG (progressive included), PNG (interlaced included) and lossy WebP. Lossless WebP, HEIC and
+    /// AVIF keep the whole image in their libraries: over ten times the bitmap.
+    @Test func streamRendersHoldTheirOutputAndABoundedWorkingSet() throws {
+        let costs = try Self.costs.get()
+        let streaming = ["jpeg", "jpeg-progressive", "jpeg-444", "jpeg-progressive-444", "png-rgb", "png-rgb-interlaced",
+                         "png-rgba", "png-rgba-interlaced", "webp-lossy"]
+        for encoding in costs.encodings {
+            let bitmap = Double(try #require(costs.streamBitmap(encoding), "\(encoding)"))
+            let heap = try #require(costs.heap(encoding, render: "stream")?.median, "\(encoding)")
+            let rss = try #require(costs.rss(encoding, render: "stream")?.median, "\(encoding)")
+            if streaming.contains(encoding) {
+                #expect(heap >= bitmap && heap <= 1.5 * bitmap, "\(encoding): heap \(heap) for a bitmap of \(bitmap)")
+                #expect(rss >= 0.9 * bitmap && rss <= 1.5 * bitmap + 1_000_000, "\(encoding): RSS \(rss)")
+            } else {
+                #expect(heap > 10 * bitmap && heap < 100 * bitmap, "\(encoding): heap \(heap) for a bitmap of \(bitmap)")
+            }
+        }
     }
 
     /// With stream rows the table gets the stream renderer's columns beside the thumbnail's: its RSS,

@@ -4,7 +4,9 @@ import Foundation
 /// Solid-colour images in encodings the product does not write (Tests/CTestImages).
 public enum TestImages {
     public enum JPEGColorSpace: Int32, Sendable {
-        case rgb = 0, cmyk = 1, ycck = 2
+        case rgb = 0
+        case cmyk = 1
+        case ycck = 2
     }
 
     /// `color`: RGB, or CMYK as Adobe stores it (inverted: 255 is no ink) for .cmyk and .ycck.

@@ -1,5 +1,6 @@
 # Chart: the same picture in every encoding, peak RSS over baseline: our full decode, our
-# thumbnail (the format's cheapest path) and vipsthumbnail at the same output size.
+# thumbnail (libjpeg's DCT scaling or the format's cheapest path), vipsthumbnail at the same output
+# size, and our stream renderer (1024 px on the long side, streaming; absent in files without it).
 chart_width = 1100; chart_height = 560
 load plots_dir.'/common.gp'
 
@@ -15,4 +16,5 @@ set key top left
 set bmargin 8
 plot file using 2:xtic(1) lc rgb series_color(1) title 'ours: full RGBA', \
      '' using 3 lc rgb series_color(2) title 'ours: thumbnail', \
-     '' using 4 lc rgb series_color(3) title 'vipsthumbnail'
+     '' using 4 lc rgb series_color(3) title 'vipsthumbnail', \
+     '' using 5 lc rgb series_color(4) title 'ours: stream'

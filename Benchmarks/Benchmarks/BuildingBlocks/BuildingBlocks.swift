@@ -26,6 +26,22 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try JPEGDecoder.decodeThumbnail(.memory(fixture), maxPixel: 1024))
     }
 
+    // The stream renderer's time target: its decode of a 6000x4000 progressive JPEG (every scan in
+    // lockstep, one block row of coefficients) within 1.5x of libjpeg-turbo's DCT-scaled decode of the
+    // same file (the thumbnail renderer: the whole image's coefficients), both to 1024 on the long
+    // side, measured in one run. Timed, not gated (no threshold files: time on a shared 2-core runner
+    // is too noisy to fail a build on); `make benchmarks-progressive` prints the two and their ratio.
+    let progressive = try! Data(contentsOf: FixtureGenerator.cachedFixture(
+        .articleProgressive, in: FixtureGenerator.defaultCacheDirectory))
+    let timed = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal], warmupIterations: 1,
+                                        maxDuration: .seconds(120), maxIterations: 7)
+    Benchmark("progressive-thumbnail", configuration: timed) { _ in
+        blackHole(try ImageDecoder.decodeThumbnail(.memory(progressive), maxPixel: 1024))
+    }
+    Benchmark("progressive-stream", configuration: timed) { _ in
+        blackHole(try ImageDecoder.decodeStreaming(.memory(progressive), maxPixel: 1024))
+    }
+
     // Fetching: malloc counts follow how the body arrives in chunks (URLSession's vary by hundreds
     // between runs), so they get a tolerance from the measured spread. URLSession's in-memory
     // fetches leave a process peak that varies by up to 20 MB between processes (75-98 MB seen, and
