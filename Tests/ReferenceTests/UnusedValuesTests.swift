@@ -24,7 +24,7 @@ import Report
             let regex = try! NSRegularExpression(pattern: pattern)
             text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
         }
-        replace(#"^enc_.+?_(full|thumbnail|vips)(_|$)"#, "enc_E_$1$2")
+        replace(#"^enc_.+?_(full|thumbnail|stream|vips)(_|$)"#, "enc_E_$1$2")
         replace(#"^jobs_[a-z]+_(j\d+|speedup)"#, "jobs_W_$1")
         replace(#"^jobs_W_j\d+"#, "jobs_W_jN")
         for strategy in strategies.sorted(by: { $0.count > $1.count }) {
