@@ -21,9 +21,16 @@ struct NeededRun: Sendable, Equatable {
         self.residency = residency
     }
 
-    /// A trials.json run: its floor (`floorBytes`, `floorParts`), holders and residency.
+    /// A trials.json run: its floor (`floorBytes`, `floorParts`), holders and residency. A run whose
+    /// recording found no block over the threshold has all its heap in small blocks: `other`.
     init(_ run: TrialResult) {
-        let byRole = FloorExcess.of(run)?.byRole ?? []
+        var byRole = FloorExcess.of(run)?.byRole ?? []
+        if byRole.isEmpty, run.holders?.isEmpty == true, let parts = run.floorParts, let excess = FloorExcess.of(run),
+           let small = run.smallBlocksBytes {
+            let rows = [PeakHolder(bytes: small, blocks: 0, allocatedBy: PeakHolder.smallBlocks, module: "", stack: [],
+                                   role: .other)]
+            byRole = FloorExcess.byRole(rows, parts: parts, heapOverFloor: excess.heapBytes)
+        }
         let peak = run.residency(at: .rssPeak)
         self.init(floorBytes: run.floorBytes, heapPeakBytes: run.peakHeapExactDeltaBytes,
                   excess: byRole.isEmpty ? nil : Dictionary(byRole.map { ($0.role, $0.bytes) }) { first, _ in first },
@@ -48,7 +55,11 @@ enum NeededTables {
 
     static func median(_ values: [Int]) -> Double? { Distribution(values)?.median }
 
-    static func mb(_ value: Double?) -> String { value.map { String(format: "%.1f", $0 / 1e6) } ?? "–" }
+    /// MB to one decimal; a value that rounds to zero is "0.0", whatever its sign.
+    static func mb(_ value: Double?) -> String {
+        guard let value else { return "–" }
+        return abs(value) < 50_000 ? "0.0" : String(format: "%.1f", value / 1e6)
+    }
 
     /// Floor, exact heap peak, and the excess over the floor by role (MB, medians over the runs).
     static func heapTable(labels: [String], cases: [Case]) -> String {

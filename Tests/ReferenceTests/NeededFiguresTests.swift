@@ -138,6 +138,28 @@ import Testing
         #expect(try row(figures.residencyTable(), ["data task", Allocator.jemalloc.title])["heap-holders"] == "–")
     }
 
+    /// download+none: no block over the recording threshold, so its 0.4 MB heap peak is all small
+    /// blocks: 0.3 over the 64 KiB floor, the floor's buffer not held by a recorded block (-0.1), the rest `other`.
+    @Test func aRunWithoutLargeBlocksHasItsExcessInOther() throws {
+        var trial = TrialResult(spec: Self.spec("download", .none, .system, run: 1), pid: 1)
+        trial.status = .ok
+        trial.payloadBytes = 13_000_000
+        trial.baselineHeapExactBytes = 300_000
+        trial.peakHeapExactBytes = 700_000
+        trial.holders = []
+        trial.floorParts = FloorParts(bodyBufferBytes: 65_536)
+        trial.floorBytes = 65_536
+        let heap = try row(HolderFigures(trials: [trial]).floorTable(), ["download task", Allocator.system.title])
+        #expect(heap["floor"] == "0.1" && heap["exact heap peak"] == "0.4" && heap["over the floor"] == "0.3")
+        #expect(heap["body-buffer"] == "-0.1" && heap["other"] == "0.4" && heap["bitmap"] == "0.0")
+    }
+
+    /// A figure that rounds to zero reads 0.0, never -0.0.
+    @Test func nothingReadsMinusZero() {
+        #expect(NeededTables.mb(-20_000) == "0.0" && NeededTables.mb(20_000) == "0.0")
+        #expect(NeededTables.mb(-60_000) == "-0.1" && NeededTables.mb(60_000) == "0.1")
+    }
+
     // MARK: README's summary table
 
     /// The article's four cases from a trials.csv without floor_bytes: each floor by its rule (the
