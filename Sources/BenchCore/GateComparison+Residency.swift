@@ -22,7 +22,8 @@ extension GateComparison {
     }
 
     /// The largest changes at the RSS peak first, at most `limit`, leaving out changes under 0.05 MB.
-    package static func residencyDiff(baseline: [TrialResult], current: [TrialResult], limit: Int = 3) -> ResidencyDiff {
+    package static func residencyDiff(baseline: [TrialResult], current: [TrialResult],
+                                      limit: Int = 3) -> ResidencyDiff {
         guard let old = medianResidencyRun(baseline) else { return .unmeasured(side: "BASELINE") }
         guard let new = medianResidencyRun(current) else { return .unmeasured(side: "CURRENT") }
         func bytes(_ run: TrialResult, _ category: ResidencyCategory) -> Int {

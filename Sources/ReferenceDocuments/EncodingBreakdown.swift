@@ -71,8 +71,9 @@ struct EncodingBreakdown: Sendable {
             guard let rank = Int(record["rank"]!), let bytes = Int(record["bytes"]!) else {
                 throw CSVError("\(holdersFile): rank and bytes must be integers")
             }
-            let holder = PeakHolder(bytes: bytes, blocks: Int(record["blocks"]!) ?? 0, allocatedBy: record["allocated_by"]!,
-                                    module: record["module"]!, stack: [], role: HolderRole(rawValue: record["role"]!),
+            let holder = PeakHolder(bytes: bytes, blocks: Int(record["blocks"]!) ?? 0,
+                                    allocatedBy: record["allocated_by"]!, module: record["module"]!, stack: [],
+                                    role: HolderRole(rawValue: record["role"]!),
                                     residentBytes: Int(record["resident_bytes"]!))
             holdersByRun[try key(record, file: holdersFile), default: []].append((rank, record["strategy"]!, holder))
         }
@@ -80,7 +81,8 @@ struct EncodingBreakdown: Sendable {
         for record in try residency.map({ try records($0, file: residencyFile,
                                                       required: keyColumns + ["moment", "category", "bytes"]) }) ?? []
         where record["moment"] == ResidencyMoment.rssPeak.rawValue {
-            guard let category = ResidencyCategory(rawValue: record["category"]!), let bytes = Int(record["bytes"]!) else {
+            guard let category = ResidencyCategory(rawValue: record["category"]!),
+                  let bytes = Int(record["bytes"]!) else {
                 throw CSVError("\(residencyFile): category or bytes is not valid (categories: "
                                + ResidencyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
             }
@@ -98,7 +100,8 @@ struct EncodingBreakdown: Sendable {
             // The small blocks' row is ranked last, as in holders.csv.
             let held = (holdersByRun[key] ?? []).sorted { $0.rank < $1.rank }
             if let heap, let floor, let strategy = held.first?.strategy, let render = RenderMode(name: key.render),
-               let parts = RuleFloor.parts(strategy: strategy, render: render, payloadBytes: Int(record["payload_bytes"]!),
+               let parts = RuleFloor.parts(strategy: strategy, render: render,
+                                           payloadBytes: Int(record["payload_bytes"]!),
                                            sourceWidth: Int(record["image_width"]!),
                                            sourceHeight: Int(record["image_height"]!)),
                parts.totalBytes == floor {

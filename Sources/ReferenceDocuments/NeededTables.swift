@@ -68,19 +68,22 @@ enum NeededTables {
             let runs = entry.runs
             let floor = median(runs.compactMap(\.floorBytes))
             let heap = median(runs.compactMap(\.heapPeakBytes))
-            let over = median(runs.compactMap { run in run.heapPeakBytes.flatMap { heap in run.floorBytes.map { heap - $0 } } })
+            let over = median(runs.compactMap { run in
+                run.heapPeakBytes.flatMap { heap in run.floorBytes.map { heap - $0 } }
+            })
             return entry.labels + [mb(floor), mb(heap), mb(over)]
                 + shown.map { role in mb(median(runs.compactMap { $0.excess?[role] })) }
         }
-        return MarkdownTable.render(header: labels + ["floor", "exact heap peak", "over the floor"] + shown.map(\.rawValue),
-                                    rows: rows, leftAligned: labels.count)
+        let header = labels + ["floor", "exact heap peak", "over the floor"] + shown.map(\.rawValue)
+        return MarkdownTable.render(header: header, rows: rows, leftAligned: labels.count)
     }
 
     /// Floor, peak RSS, and the peak RSS by residency category at the RSS peak (MB, medians over the runs).
     static func residencyTable(labels: [String], cases: [Case]) -> String {
         let rows = cases.map { entry -> [String] in
             let runs = entry.runs
-            return entry.labels + [mb(median(runs.compactMap(\.floorBytes))), mb(median(runs.compactMap(\.peakRSSBytes)))]
+            return entry.labels
+                + [mb(median(runs.compactMap(\.floorBytes))), mb(median(runs.compactMap(\.peakRSSBytes)))]
                 + ResidencyCategory.allCases.map { category in mb(median(runs.compactMap { $0.residency?[category] })) }
         }
         return MarkdownTable.render(header: labels + ["floor", "peak RSS"] + ResidencyCategory.allCases.map(\.rawValue),
@@ -95,7 +98,8 @@ enum NeededTables {
         if !runs.contains(where: { $0.excess != nil }) { missing.append("holders by role") }
         if !runs.contains(where: { $0.residency != nil }) { missing.append("residency") }
         guard !missing.isEmpty else { return "" }
-        let listed = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " or " + missing.last!
+        let listed = missing.count == 1
+            ? missing[0] : missing.dropLast().joined(separator: ", ") + " or " + missing.last!
         return "These runs have no " + listed + " (measured before they were recorded): "
             + remeasure + " measures them again.\n\n"
     }

@@ -15,8 +15,9 @@ enum RuleFloor {
                       maxPixel: Int = defaultMaxPixel) -> FloorParts? {
         guard let fetch = StrategyCatalog.strategy(named: strategy)?.floor,
               let shown = RendererCatalog.renderer(named: render.rawValue)?.floor, let payloadBytes else { return nil }
-        return FloorParts.of(fetch: fetch, render: shown, payloadBytes: payloadBytes, bodyInMemory: fetch == .bodyInMemory,
-                             imageWidth: sourceWidth, imageHeight: sourceHeight, maxPixel: maxPixel)
+        return FloorParts.of(fetch: fetch, render: shown, payloadBytes: payloadBytes,
+                             bodyInMemory: fetch == .bodyInMemory, imageWidth: sourceWidth, imageHeight: sourceHeight,
+                             maxPixel: maxPixel)
     }
 
     /// The runs with `floorBytes` (and, from trials.json, `floorParts`) filled by rule where missing.

@@ -21,7 +21,8 @@ package struct ResidencyChart: Sendable {
     static let roles = HolderRole.allCases
 
     func medianRun(_ cell: TrialCell) -> TrialResult? {
-        let runs = trials.filter { $0.cell == cell }.sorted { ($0.peakRSSDeltaBytes!, $0.run) < ($1.peakRSSDeltaBytes!, $1.run) }
+        let runs = trials.filter { $0.cell == cell }
+            .sorted { ($0.peakRSSDeltaBytes!, $0.run) < ($1.peakRSSDeltaBytes!, $1.run) }
         return runs.isEmpty ? nil : runs[(runs.count - 1) / 2]
     }
 
@@ -41,7 +42,9 @@ package struct ResidencyChart: Sendable {
     /// per case, its RSS bar (with the floor) then its heap bar; nil when no article case has residency.
     package func table() -> String? {
         let cases = ArticleCase.all.flatMap { article in
-            Allocator.allCases.compactMap { allocator in medianRun(article.cell(allocator)).map { (article, allocator, $0) } }
+            Allocator.allCases.compactMap { allocator in
+                medianRun(article.cell(allocator)).map { (article, allocator, $0) }
+            }
         }
         guard !cases.isEmpty else { return nil }
         func quoted(_ text: String) -> String { "\"" + text + "\"" }
@@ -55,7 +58,8 @@ package struct ResidencyChart: Sendable {
             let floor = run.floorBytes.map { String(format: "%.3f", Double($0) / 1e6) } ?? "NaN"
             let peak = run.residency(at: .rssPeak)
             let rss = Self.categories.map { category in megabytes(peak.first { $0.category == category }?.bytes ?? 0) }
-            lines.append(([quoted("\(what)\\n\(name) RSS")] + rss + zeros(Self.roles.count) + [floor]).joined(separator: " "))
+            let label = quoted("\(what)\\n\(name) RSS")
+            lines.append(([label] + rss + zeros(Self.roles.count) + [floor]).joined(separator: " "))
             let heap = heapByRole(run).map { bytes in Self.roles.map { megabytes(bytes[$0] ?? 0) } }
                 ?? zeros(Self.roles.count)
             // The floor is drawn once, from the RSS bar across the heap bar.

@@ -18,14 +18,16 @@ import Testing
 
     // MARK: Every encoding (encodings.csv and its holders and residency files)
 
-    static let encodingsHeader = "encoding,tool,render,allocator,run,payload_bytes,image_width,image_height,output_width,"
-        + "output_height,peak_rss_delta_bytes,peak_heap_delta_bytes,status,error,tool_version,render_seconds,floor_bytes\n"
+    static let encodingsHeader = "encoding,tool,render,allocator,run,payload_bytes,image_width,image_height,"
+        + "output_width,output_height,peak_rss_delta_bytes,peak_heap_delta_bytes,status,error,tool_version,"
+        + "render_seconds,floor_bytes\n"
     /// png-rgb full, 2000 x 1000: floor = the bitmap, 8.0 MB; two runs whose heap peaks are 11 and 13 MB.
     static let encodings = encodingsHeader
         + "png-rgb,ours,full,system,1,3000000,2000,1000,2000,1000,10650000,11000000,ok,,,0.5,8000000\n"
         + "png-rgb,ours,full,system,2,3000000,2000,1000,2000,1000,12750000,13000000,ok,,,0.5,8000000\n"
         + "png-rgb,vipsthumbnail,thumbnail,system,1,3000000,2000,1000,,,5000000,,ok,,libvips 8.14.1,,\n"
-    static let holdersHeader = "encoding,run_id,strategy,render,allocator,run,rank,bytes,blocks,allocated_by,module,role,resident_bytes\n"
+    static let holdersHeader = "encoding,run_id,strategy,render,allocator,run,rank,bytes,blocks,allocated_by,module,"
+        + "role,resident_bytes\n"
     /// Each run: the bitmap (its floor exactly), the decoder's rows (2.5 then 4.5 MB), the small blocks.
     static let holders = holdersHeader
         + "png-rgb,r,download,full,system,1,1,8000000,1,DecodedImage.init(width:height:),bench,bitmap,8000000\n"
@@ -48,7 +50,8 @@ import Testing
     /// The floor is the bitmap (8.0); the heap's 12.0 median peak is 4.0 over it: the decoder's 3.5
     /// (the median of 2.5 and 4.5) and 0.5 of small blocks, nothing for the bitmap, which is floor.
     @Test func everyEncodingsFloorAndExcessByRole() throws {
-        let breakdown = try EncodingBreakdown.parse(encodings: Self.encodings, holders: Self.holders, residency: Self.residency)
+        let breakdown = try EncodingBreakdown.parse(encodings: Self.encodings, holders: Self.holders,
+                                                    residency: Self.residency)
         let heap = try row(breakdown.floorTable(), ["png-rgb", "full", "system"])
         #expect(heap["floor"] == "8.0")
         #expect(heap["exact heap peak"] == "12.0")
@@ -62,7 +65,8 @@ import Testing
 
     /// The RSS peak's categories at the rss-peak moment, medians over the runs; the end's rows are not the peak.
     @Test func everyEncodingsPeakRSSByCategory() throws {
-        let breakdown = try EncodingBreakdown.parse(encodings: Self.encodings, holders: Self.holders, residency: Self.residency)
+        let breakdown = try EncodingBreakdown.parse(encodings: Self.encodings, holders: Self.holders,
+                                                    residency: Self.residency)
         let rss = try row(breakdown.residencyTable(), ["png-rgb", "full", "system"])
         #expect(rss["floor"] == "8.0")
         #expect(rss["peak RSS"] == "11.7")
@@ -88,8 +92,8 @@ import Testing
     // MARK: The article's cases (results/holders/trials.json)
 
     static func spec(_ strategy: String, _ render: RenderMode, _ allocator: Allocator, run: Int) -> TrialSpec {
-        TrialSpec(strategy: strategy, render: render, allocator: allocator, run: run, url: URL(string: "http://127.0.0.1/x")!,
-                  warmupURL: nil, workDirectory: URL(fileURLWithPath: "/tmp"))
+        TrialSpec(strategy: strategy, render: render, allocator: allocator, run: run,
+                  url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil, workDirectory: URL(fileURLWithPath: "/tmp"))
     }
 
     /// data+none: a 13.0 MB body held once as the body (its floor), a 16.0 MB growing buffer, 0.5 MB
@@ -103,10 +107,10 @@ import Testing
         trial.baselineRSSBytes = 40_000_000
         trial.peakRSSBytes = 66_000_000
         trial.holders = [
-            PeakHolder(bytes: 16_000_000, blocks: 1, allocatedBy: "byAppending(bodyData:)", module: "libFoundationNetworking.so",
-                       stack: [], role: .bodyBuffer, residentBytes: 13_000_000),
-            PeakHolder(bytes: 13_000_000, blocks: 1, allocatedBy: "completeTask()", module: "libFoundationNetworking.so",
-                       stack: [], role: .body, residentBytes: 13_000_000),
+            PeakHolder(bytes: 16_000_000, blocks: 1, allocatedBy: "byAppending(bodyData:)",
+                       module: "libFoundationNetworking.so", stack: [], role: .bodyBuffer, residentBytes: 13_000_000),
+            PeakHolder(bytes: 13_000_000, blocks: 1, allocatedBy: "completeTask()",
+                       module: "libFoundationNetworking.so", stack: [], role: .body, residentBytes: 13_000_000),
         ]
         if withFloor {
             trial.floorParts = FloorParts(bodyBytes: 13_000_000)
@@ -167,7 +171,8 @@ import Testing
     /// where it has one.
     @Test func summaryShowsTheFloorByRuleOrByTheRun() throws {
         var trials: [TrialResult] = []
-        for (strategy, render) in [("data", RenderMode.none), ("download", .none), ("data", .full), ("download", .full)] {
+        let cases = [("data", RenderMode.none), ("download", .none), ("data", .full), ("download", .full)]
+        for (strategy, render) in cases {
             for run in 1...3 {
                 var trial = TrialResult(spec: Self.spec(strategy, render, .system, run: run), pid: 1)
                 trial.status = .ok
@@ -180,7 +185,8 @@ import Testing
             }
         }
         let figures = ReportFigures(chart: ChartData(trials: trials, timelines: [:], sweep: []))
-        let lines = figures.articleSummaryTable().split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let lines = figures.articleSummaryTable().split(separator: "\n")
+            .map { $0.split(separator: " ").map(String.init) }
         let header = try #require(lines.first { $0.first == "cell" })
         #expect(header.contains("floor"))
         func floor(_ cell: String) throws -> String {

@@ -7,7 +7,8 @@ import Testing
 @Suite struct ResidencyChartTests {
     static func dataTask(run: Int, rss: Int) -> TrialResult {
         let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: run,
-                             url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil, workDirectory: URL(fileURLWithPath: "/tmp"))
+                             url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil,
+                             workDirectory: URL(fileURLWithPath: "/tmp"))
         var trial = TrialResult(spec: spec, pid: 1)
         trial.status = .ok
         trial.baselineRSSBytes = 40_000_000
@@ -26,7 +27,8 @@ import Testing
     @Test func eachCaseHasAnRSSBarAndAHeapBarWithTheFloor() throws {
         let trials = [(1, 25_000_000), (2, 26_000_000), (3, 27_000_000)].map { Self.dataTask(run: $0.0, rss: $0.1) }
         let holders = HolderRun(cell: trials[1].cell, run: 2, holders: [
-            PeakHolder(bytes: 16_000_000, blocks: 1, allocatedBy: "byAppending", module: "", stack: [], role: .bodyBuffer),
+            PeakHolder(bytes: 16_000_000, blocks: 1, allocatedBy: "byAppending", module: "", stack: [],
+                       role: .bodyBuffer),
             PeakHolder(bytes: 13_000_000, blocks: 1, allocatedBy: "completeTask", module: "", stack: [], role: .body),
         ], smallBlocksBytes: 500_000)
         let table = try #require(ResidencyChart(trials: trials, holders: [holders]).table())
@@ -37,7 +39,8 @@ import Testing
         #expect(header.first == "case" && header.last == "floor")
         let rss = Array(rows[1].dropFirst(2)), heap = Array(rows[2].dropFirst())
         #expect(rss.count == 14 && heap.count == 14)
-        #expect(rss[0] == "25.000" && rss[2] == "0.600" && rss[6] == "0.400", "heap-holders, allocator-free, unattributed")
+        #expect(rss[0] == "25.000" && rss[2] == "0.600" && rss[6] == "0.400",
+                "heap-holders, allocator-free, unattributed")
         #expect(rss[13] == "13.000", "the floor")
         #expect(heap[7] == "13.000" && heap[8] == "16.000" && heap[12] == "0.200", "body, body-buffer, other")
         #expect(heap[13] == "NaN", "the floor once per case")
