@@ -115,10 +115,11 @@ corpus: build
 corpus-scale: build
 	BENCH=$(BENCH) bash scripts/corpus-scale.sh
 
-# The committed example corpus run (results/corpus/) and its chart; serial, as every committed figure.
+# The committed example corpus run (results/corpus/: full, thumbnail and stream) and its chart; serial, as every
+# committed figure.
 corpus-reference: build
 	BENCH=$(BENCH) bash scripts/corpus-photos.sh $(CORPUS_IMAGES)
-	$(BENCH) corpus $(CORPUS_IMAGES) $(CORPUS_ARGS) --out $(RESULTS)/corpus --replace
+	$(BENCH) corpus $(CORPUS_IMAGES) $(CORPUS_ARGS) --render full --render thumbnail --render stream --out $(RESULTS)/corpus --replace
 	bash scripts/corpus-plots.sh $(RESULTS)/corpus
 
 # Wall time serial against --jobs 2 (alternating: the matrix 3 times each, the example corpus twice), and

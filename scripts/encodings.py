@@ -40,11 +40,15 @@ RESIDENCY_COLUMNS = ["encoding", "run_id", "strategy", "render", "allocator", "r
                      "bytes"]
 
 
-def thumbnail_size(width, height, max_pixel):
-    """libjpeg's rule, which every format's thumbnail follows (ThumbnailSize.of)."""
-    long_side = max(width, height)
-    numerator = next((n for n in range(1, 9) if (long_side * n + 7) // 8 >= max_pixel), 8)
-    return (width * numerator + 7) // 8, (height * numerator + 7) // 8
+def thumbnail_size(rows, encoding):
+    """The size our thumbnail renderer gave this encoding (its rows' output size): vipsthumbnail is
+    asked for the same, so the two are compared at one output size whatever rule bench follows."""
+    sizes = {(row["output_width"], row["output_height"]) for row in rows
+             if row["encoding"] == encoding and row["render"] == "thumbnail" and row["status"] == "ok"}
+    if len(sizes) != 1:
+        sys.exit(f"encodings: our thumbnail runs of {encoding} gave {len(sizes)} output sizes, expected one")
+    width, height = sizes.pop()
+    return int(width), int(height)
 
 
 def fixture(bench, encoding, width, height, cache, out):
@@ -145,7 +149,6 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     cache = args.fixture_cache or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
                                                "image-memory-bench", "fixtures")
-    size = thumbnail_size(args.width, args.height, args.max_pixel)
     version = subprocess.run([args.vipsthumbnail, "--vips-version"], capture_output=True, text=True).stdout.strip()
     path = os.path.join(args.out, "encodings.csv")
     holders_path = os.path.join(args.out, "encodings-holders.csv")
@@ -159,6 +162,7 @@ def main():
             our_rows, our_holders, our_residency = ours(args.bench, encoding, args.width, args.height, args.runs,
                                                         args.max_pixel, cache, scratch)
             rows += our_rows
+            size = thumbnail_size(our_rows, encoding)
             holders += our_holders
             residency += our_residency
             picture = os.path.join(scratch, f"picture-{encoding}")

@@ -19,6 +19,8 @@ package struct CSVRows: Sendable {
 /// serial-against-parallel timings (results/jobs/timings.csv, scripts/jobs-timing.sh): their values and tables.
 package struct CorpusAndJobsFigures: Sendable {
     package var corpus: CSVRows?
+    /// Every run of the corpus (results/corpus/corpus.csv), for what the summary does not keep: the floor.
+    package var corpusRuns: CSVRows? = nil
     package var timings: CSVRows?
     /// `bench compare` of the serial matrix against the --jobs 2 one (results/jobs/compare-matrix.md).
     package var comparison: String?
@@ -30,10 +32,29 @@ package struct CorpusAndJobsFigures: Sendable {
     }
 
     package static func load(from results: URL) throws -> CorpusAndJobsFigures {
-        CorpusAndJobsFigures(
+        var figures = CorpusAndJobsFigures(
             corpus: try CSVRows.load(results.appendingPathComponent("corpus/corpus-summary.csv")),
             timings: try CSVRows.load(results.appendingPathComponent("jobs/timings.csv")),
             comparison: try? String(contentsOf: results.appendingPathComponent("jobs/compare-matrix.md"), encoding: .utf8))
+        figures.corpusRuns = try CSVRows.load(results.appendingPathComponent("corpus/corpus.csv"))
+        return figures
+    }
+
+    /// Per file, the stream renderer's median exact heap peak (glibc malloc, runs that succeeded)
+    /// over the file's floor (its output bitmap), for the files whose runs have both.
+    func streamOverFloor() -> [(file: String, ratio: Double)] {
+        guard let rows = corpusRuns?.rows else { return [] }
+        var heaps: [String: [Double]] = [:]
+        var floors: [String: Double] = [:]
+        var order: [String] = []
+        for row in rows where row["render"] == "stream" && row["allocator"] == "system" && row["status"] == "ok" {
+            guard let file = row["file"], let heap = row["peak_heap_exact_delta_bytes"].flatMap(Double.init),
+                  let floor = row["floor_bytes"].flatMap(Double.init), floor > 0 else { continue }
+            if heaps[file] == nil { order.append(file) }
+            heaps[file, default: []].append(heap)
+            floors[file] = floor
+        }
+        return order.compactMap { file in Distribution(heaps[file]!).map { (file, $0.median / floors[file]!) } }
     }
 
     static func mb(_ text: String?) -> String { text.flatMap(Double.init).map { String(format: "%.1f", $0 / 1e6) } ?? "–" }
@@ -67,6 +88,14 @@ package struct CorpusAndJobsFigures: Sendable {
                 values["corpus_worst_thumbnail_file"] = worstThumbnail.0["file"] ?? ""
                 values["corpus_worst_thumbnail_file_bpp"] = String(format: "%.2f", worstThumbnail.1)
             }
+        }
+        // The stream renderer on the real photographs: its heap peak over each one's floor.
+        let photos = streamOverFloor().filter { $0.file.hasPrefix("photos/") }
+        if let worst = photos.max(by: { $0.ratio < $1.ratio }), let best = photos.min(by: { $0.ratio < $1.ratio }) {
+            values["corpus_stream_photos"] = String(photos.count)
+            values["corpus_stream_photo_over_floor_max"] = String(format: "%.2f", worst.ratio)
+            values["corpus_stream_photo_over_floor_max_file"] = worst.file
+            values["corpus_stream_photo_over_floor_min"] = String(format: "%.2f", best.ratio)
         }
         for (workload, jobs, median, low, high, count) in timingSummary() {
             let key = "jobs_\(workload)_j\(jobs)"
@@ -119,14 +148,18 @@ package struct CorpusAndJobsFigures: Sendable {
 
     func corpusTable() -> String {
         guard let rows = corpus?.rows, !rows.isEmpty else { return "No corpus run: run `make corpus-reference`.\n" }
+        // The stream renderer's columns when the run measured it (runs before it have none).
+        let hasStream = rows.contains { $0["stream_median_peak_rss_delta_bytes"] != nil }
         let table = rows.map { row in
             [row["rank"] ?? "", row["file"] ?? "", row["encoding"] ?? "", "\(row["width"] ?? "?")x\(row["height"] ?? "?")",
              Self.mb(row["payload_bytes"]), Self.mb(row["full_median_peak_rss_delta_bytes"]), Self.perPixel(row["full_bytes_per_pixel"]),
              Self.mb(row["thumbnail_median_peak_rss_delta_bytes"]), Self.perPixel(row["thumbnail_bytes_per_pixel"])]
+                + (hasStream ? [Self.mb(row["stream_median_peak_rss_delta_bytes"]), Self.perPixel(row["stream_bytes_per_pixel"])] : [])
         }
+        let header = ["rank", "file", "encoding", "size", "file (MB)", "full (MB)", "full B/px", "thumbnail (MB)", "thumbnail B/px"]
+            + (hasStream ? ["stream (MB)", "stream B/px"] : [])
         return "Peak RSS over baseline (median of runs, download task, glibc malloc) and the same per pixel of the image, costliest per pixel first.\n\n"
-            + MarkdownTable.render(header: ["rank", "file", "encoding", "size", "file (MB)", "full (MB)", "full B/px", "thumbnail (MB)", "thumbnail B/px"],
-                                   rows: table, leftAligned: 4)
+            + MarkdownTable.render(header: header, rows: table, leftAligned: 4)
     }
 
     func timingTable() -> String {

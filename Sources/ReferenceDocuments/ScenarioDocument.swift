@@ -153,6 +153,12 @@ extension ScenarioDocument {
             return sides.count == 2 ? sides[0] * sides[1] : nil
         }
         values["scenario_largest_bitmap_mb"] = pixels.max().map { Self.f0(Self.mb($0 * 4)) } ?? ScenarioCSV.notRecorded
+        // The floor of each renderer's scroll: the rows on screen's bitmaps (ScrollFloor), from the
+        // rows' settings, so files written before the floor_bytes column have it too.
+        for render in renders {
+            guard let row = ok.first(where: { $0["render"] == render }), let floor = ScrollFloor.bytes(row: row) else { continue }
+            values["scenario_floor_\(render)_mb"] = Self.f1(Self.mb(Double(floor)))
+        }
 
         let settings = Self.settingsLine(file, runIDs: Self.runIDs(file))
         var time = [settings, "", "| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |",

@@ -96,6 +96,9 @@ package struct ListScrollScenario {
     private func recordParentSettings(in result: inout ScrollResult) {
         result.bandwidthBytesPerSecond = settings.bandwidthBytesPerSecond
         result.fixtureSizes = settings.fixtures.map { "\($0.width)x\($0.height)" }
+        result.floorBytes = ScrollFloor.bytes(sizes: settings.fixtures.map { ($0.width, $0.height) }, rows: settings.rows,
+                                              visibleRows: settings.visibleRows, render: settings.render,
+                                              maxPixel: settings.maxPixel)
     }
 
     private func makeSpec(rowURL: (Int) -> URL, warmupURL: URL?, workDirectory: URL) -> ScrollSpec {

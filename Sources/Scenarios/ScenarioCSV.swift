@@ -31,6 +31,7 @@ package enum ScenarioCSV {
         ("baseline_heap_bytes", { String($0.baselineHeapBytes) }),
         ("peak_heap_bytes", { String($0.peakHeapBytes) }),
         ("final_heap_bytes", { String($0.finalHeapBytes) }),
+        ("floor_bytes", { $0.floorBytes.map(String.init) ?? "" }),
         ("payload_bytes_all_rows", { String($0.payloadBytesAllRows) }),
         ("bytes_sent", { String($0.bytesSent) }),
         ("bytes_delivered", { String($0.bytesDelivered) }),
@@ -84,9 +85,12 @@ package enum ScenarioCSV {
     /// The value `groups` gives a setting an old file did not record.
     package static let notRecorded = "not recorded"
 
-    /// The header of files written before the settings columns and `run_id` (the committed
-    /// results/scenario*.csv): still read, their missing settings `notRecorded`.
-    static let oldHeader = CSV.line(columns.map(\.name).filter { !unrecordedInOldFiles.contains($0) })
+    /// The header of files written before the settings columns and `run_id`: still read, their
+    /// missing settings `notRecorded`.
+    static let oldHeader = CSV.line(columns.map(\.name).filter { !unrecordedInOldFiles.contains($0) && $0 != "floor_bytes" })
+    /// The header of files written before `floor_bytes`: still read (`ScrollFloor.bytes(row:)`
+    /// gives their floor from their settings).
+    static let headerBeforeFloor = CSV.line(columns.map(\.name).filter { $0 != "floor_bytes" } + [TrialsCSV.runIDColumn])
 
     /// One setting of a group, and rows of a file grouped by their settings.
     package struct Group: Equatable, Sendable {
@@ -109,7 +113,9 @@ package enum ScenarioCSV {
         do { table = try CSV.parse(text) } catch { throw ScenarioError.malformed(path: path, reason: "\(error)") }
         guard let names = table.first else { throw ScenarioError.malformed(path: path, reason: "it is empty") }
         let headerLine = CSV.line(names)
-        guard headerLine == header || headerLine == oldHeader else { throw ScenarioError.foreignColumns(path: path) }
+        guard [header, headerBeforeFloor, oldHeader].contains(headerLine) else {
+            throw ScenarioError.foreignColumns(path: path)
+        }
         var groups: [Group] = []
         for (offset, fields) in table.dropFirst().enumerated() {
             guard fields.count == names.count else {

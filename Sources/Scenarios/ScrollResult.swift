@@ -55,6 +55,9 @@ package struct ScrollResult: Codable, Sendable {
     package var bandwidthBytesPerSecond: Int?
     /// The fixtures the rows cycle over, WIDTHxHEIGHT in row order.
     package var fixtureSizes: [String] = []
+    /// The bitmaps of the rows on screen at once, the largest such window (`ScrollFloor`); nil
+    /// for a renderer without a bitmap rule.
+    package var floorBytes: Int?
 
     /// Bytes that crossed the wire but never became an image: cancelled transfers.
     package var bytesWasted: Int { max(0, bytesSent - bytesDelivered) }

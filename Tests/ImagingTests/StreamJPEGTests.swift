@@ -122,6 +122,22 @@ import TestSupport
         }
     }
 
+    /// On real photographs (Debian's mate-backgrounds, which scripts/setup.sh installs: baseline 4:2:2,
+    /// progressive 4:2:0, 4:4:4 and 4:2:2 up to 5640x3172), the render at 1024 pixels is within 35 dB
+    /// PSNR of the full decode area-averaged to the same size.
+    @Test(arguments: ["nature/Wood.jpg", "nature/FreshFlower.jpg", "abstract/Elephants.jpg",
+                      "abstract/Elephants_5640x3172.jpg"])
+    func rendersAPhotographCloseToItsFullDecode(_ photograph: String) throws {
+        let path = "/usr/share/backgrounds/mate/" + photograph
+        try #require(FileManager.default.fileExists(atPath: path),
+                     "\(path) is missing: scripts/setup.sh installs mate-backgrounds (make test runs it)")
+        let ours = try StreamJPEGDecoder.decodeThumbnail(.file(path: path), maxPixel: 1024)
+        #expect(max(ours.width, ours.height) == 1024)
+        let full = areaAveraged(try JPEGDecoder.decodeFull(.file(path: path)), width: ours.width, height: ours.height)
+        let decibels = peakSignalToNoise(ours, full)
+        #expect(decibels >= 35 && decibels < 80, "\(photograph): \(decibels) dB")
+    }
+
     /// CMYK (Adobe's inverted) and YCCK come out as the libjpeg-turbo path converts them.
     @Test(arguments: [TestImages.JPEGColorSpace.cmyk, .ycck])
     func fourComponentFilesConvertAsTheFullDecoder(_ space: TestImages.JPEGColorSpace) throws {

@@ -81,11 +81,11 @@ import Testing
         #expect(group.runIDs == ["first", "second"])
     }
 
-    /// Files written before the settings columns (no bandwidth, sizes, max_image_pixels or run_id)
-    /// are still read: their missing settings "not recorded", no run ids.
+    /// Files written before the settings columns (no bandwidth, sizes, max_image_pixels or run_id,
+    /// and no floor_bytes, which came later) are still read: their missing settings "not recorded", no run ids.
     @Test func oldFilesAreReadWithTheirMissingSettingsNotRecorded() throws {
         let table = try CSV.parse(try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "r", to: "", path: "s.csv"))
-        let dropped = Set(ScenarioCSV.unrecordedInOldFiles + [TrialsCSV.runIDColumn])
+        let dropped = Set(ScenarioCSV.unrecordedInOldFiles + [TrialsCSV.runIDColumn, "floor_bytes"])
         let kept = table[0].indices.filter { !dropped.contains(table[0][$0]) }
         let old = table.map { row in CSV.line(kept.map { row[$0] }) + "\n" }.joined()
         let group = try #require(try ScenarioCSV.singleGroup(old, path: "old.csv"))
