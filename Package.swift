@@ -118,7 +118,7 @@ let package = Package(
         // MARK: This repository's reference, for its maintainers (no product reaches these)
         // The generators of README.md's figures, results/REPORT.md and results/SCENARIO.md from the
         // committed results (results/), and `bench-reference`, which `make reference` runs.
-        .target(name: "ReferenceDocuments", dependencies: ["BenchCore", "Report", "Scenarios"]),
+        .target(name: "ReferenceDocuments", dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "Strategies"]),
         .executableTarget(name: "bench-reference", dependencies: [
             "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -70,6 +70,10 @@ done
 if [ -f "$data/holders.dat" ]; then
   draw holders "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
+# The residency chart: bench report writes residency.dat when the folder (or its holders/ run) has a residency.csv.
+if [ -f "$data/residency.dat" ]; then
+  draw residency "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
+fi
 if [ -f "$data/encodings.dat" ]; then
   draw encodings "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi

@@ -10,6 +10,8 @@ package struct CellSummary: Sendable {
     /// Exact heap peak over baseline (CHeapPeak's counters), when the runs had it.
     package var peakHeapExactDelta: Distribution?
     package var finalRSSDelta: Distribution?
+    /// The runs' floors (`floor_bytes`); nil when the cell's floor rule is undeclared.
+    package var floorBytes: Distribution?
     package var duration: Distribution?
     package var payloadBytes: Int?
 
@@ -22,6 +24,7 @@ package struct CellSummary: Sendable {
         peakAllocatedDelta = Distribution(ok.compactMap(\.peakAllocatedDeltaBytes))
         peakHeapExactDelta = Distribution(ok.compactMap(\.peakHeapExactDeltaBytes))
         finalRSSDelta = Distribution(ok.compactMap(\.finalRSSDeltaBytes))
+        floorBytes = Distribution(ok.compactMap(\.floorBytes))
         duration = Distribution(ok.compactMap(\.durationSeconds))
         payloadBytes = ok.compactMap(\.payloadBytes).max()
         imageSizes = Set(ok.compactMap { run in run.imageWidth.flatMap { width in run.imageHeight.map { "\(width)x\($0)" } } })

@@ -22,17 +22,24 @@ package struct FloorExcess: Sendable, Equatable {
         guard let floor = run.floorBytes, let heap = run.peakHeapExactDeltaBytes else { return nil }
         var excess = FloorExcess(floorBytes: floor, heapBytes: heap - floor, byRole: [])
         let rows = HoldersCSV.rows(of: run)
-        guard let parts = run.floorParts, !rows.isEmpty, rows.allSatisfy({ $0.role != nil }) else { return excess }
+        guard let parts = run.floorParts else { return excess }
+        excess.byRole = byRole(rows, parts: parts, heapOverFloor: excess.heapBytes)
+        return excess
+    }
+
+    /// Each role's excess from a run's holders (holders.csv's rows, the small blocks last) and its
+    /// floor by role; empty when a row has no role.
+    package static func byRole(_ rows: [PeakHolder], parts: FloorParts, heapOverFloor: Int) -> [RoleExcess] {
+        guard !rows.isEmpty, rows.allSatisfy({ $0.role != nil }) else { return [] }
         var named: [RoleExcess] = HolderRole.allCases.filter { $0 != .other }.map { role in
             let mine = rows.filter { $0.role == role }
             return RoleExcess(role: role, bytes: mine.reduce(0) { $0 + $1.bytes } - parts.bytes(of: role),
                               largestHolder: mine.max { $0.bytes < $1.bytes }?.allocatedBy ?? "")
         }
         let others = rows.dropLast().filter { $0.role == .other }  // the last row is the small blocks
-        named.append(RoleExcess(role: .other, bytes: excess.heapBytes - named.reduce(0) { $0 + $1.bytes },
+        named.append(RoleExcess(role: .other, bytes: heapOverFloor - named.reduce(0) { $0 + $1.bytes },
                                 largestHolder: others.max { $0.bytes < $1.bytes }?.allocatedBy ?? ""))
-        excess.byRole = named.sorted { (abs($0.bytes), $1.role.rawValue) > (abs($1.bytes), $0.role.rawValue) }
-        return excess
+        return named.sorted { (abs($0.bytes), $1.role.rawValue) > (abs($1.bytes), $0.role.rawValue) }
     }
 
     /// Roles whose excess is at least 0.05 MB either way: "+16.8 MB body-buffer (byAppending(bodyData:))".

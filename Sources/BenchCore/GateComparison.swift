@@ -88,6 +88,8 @@ package struct GateComparison: Sendable {
     package var thresholds: GateThresholds
     /// For each cell that regressed or grew unconfirmed: the holders that changed most.
     package var holderDiffs: [TrialCell: HolderDiff] = [:]
+    /// For the same cells: the residency categories at the RSS peak that changed most.
+    package var residencyDiffs: [TrialCell: ResidencyDiff] = [:]
     /// For each cell with a floor on either side: both sides' excess over it.
     package var floorExcesses: [TrialCell: FloorExcessPair] = [:]
 
@@ -158,6 +160,7 @@ package struct GateComparison: Sendable {
         self.cellWarnings = warnings
         for (cell, verdict) in cellVerdicts where verdict == .regression || verdict == .unconfirmed {
             holderDiffs[cell] = Self.holderDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
+            residencyDiffs[cell] = Self.residencyDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
         }
         floorExcesses = Self.floorExcesses(baseline: baselineRuns, current: currentRuns)
     }

@@ -27,6 +27,7 @@ package enum GateReport {
         }
         text += "\n" + summary(gate)
         text += whatGrew(gate, format: format)
+        text += whatGrewInRSS(gate, format: format)
         text += aboveTheFloor(gate, format: format)
         let bullet = format == .markdown ? "- " : "warning: "
         let warnings = verbose ? gate.warnings : groupedWarnings(gate)
@@ -111,6 +112,27 @@ package enum GateReport {
                     let name = format == .markdown ? "`\(change.allocatedBy)`" : change.allocatedBy
                     return signedMB(Double(change.bytes)) + " MB " + name + (change.module.isEmpty ? "" : " [\(change.module)]")
                 }
+                text += "\(bullet)\(cell): " + named.joined(separator: "; ") + "\n"
+            }
+        }
+        return text
+    }
+
+    /// Under the holders, each grown cell's residency categories that changed most at the RSS peak.
+    static func whatGrewInRSS(_ gate: GateComparison, format: Format) -> String {
+        let cells = gate.residencyDiffs.keys.sorted()
+        guard !cells.isEmpty else { return "" }
+        var text = "\n" + (format == .markdown ? "**What grew in RSS**" : "What grew in RSS")
+            + " (residency.csv's categories at each side's median run's RSS peak):\n"
+        let bullet = format == .markdown ? "- " : "  "
+        for cell in cells {
+            switch gate.residencyDiffs[cell]! {
+            case .unmeasured(let side):
+                text += "\(bullet)\(cell): not named, \(side) has no residency (measured without it)\n"
+            case .changes(let changes) where changes.isEmpty:
+                text += "\(bullet)\(cell): no category changed by 0.05 MB or more\n"
+            case .changes(let changes):
+                let named = changes.map { signedMB(Double($0.bytes)) + " MB " + $0.category.rawValue }
                 text += "\(bullet)\(cell): " + named.joined(separator: "; ") + "\n"
             }
         }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The table printed at the end of a run: per cell, the spread of the peak RSS over baseline,
-/// the heap's peak, and the article's figure beside ours.
+/// the heap's peak, the floor, and the article's figure beside ours.
 package enum SummaryTable {
     static let megabyte = 1_000_000.0
 
     package static func render(_ summaries: [CellSummary]) -> String {
-        let header = ["cell", "ok", "median", "95% CI", "p90", "min", "max", "CV", "heap peak", "final", "article"]
+        let header = ["cell", "ok", "median", "95% CI", "p90", "min", "max", "CV", "heap peak", "final", "floor", "article"]
         var rows: [[String]] = []
         for summary in summaries {
             let rss = summary.peakRSSDelta
@@ -22,11 +22,13 @@ package enum SummaryTable {
                 rss.map { String(format: "%.1f%%", $0.coefficientOfVariation * 100) } ?? "-",
                 mb(heap?.distribution.median) + (heap?.exact == false ? "*" : ""),
                 mb(summary.finalRSSDelta?.median),
+                mb(summary.floorBytes?.median),
                 article.map { "~" + String(format: "%.0f", Double($0) / megabyte) } ?? "",
             ])
         }
         var text = "Memory over baseline in MB (10^6 bytes): peak RSS (median, bootstrap 95% CI of the median, p90, min, max, CV over runs), "
-            + "heap peak (exact; * = sampled) and final RSS (medians), the article's iOS figure\n"
+            + "heap peak (exact; * = sampled) and final RSS (medians), the floor (the least the cell's contract needs, by its rule), "
+            + "the article's iOS figure\n"
         text += TextTable.render(header: header, rows: rows)
         for warning in summaries.compactMap(\.stabilityWarning) {
             text += "warning: \(warning)\n"

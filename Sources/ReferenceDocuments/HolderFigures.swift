@@ -8,9 +8,12 @@ import Report
 /// (make holders-reference), which keeps every run's holders.
 package struct HolderFigures: Sendable {
     package var trials: [TrialResult]
+    /// The run's command (trials.json's context): its `--max-pixel` sets the scaled floors' size.
+    package var command: String?
 
-    package init(trials: [TrialResult]) {
+    package init(trials: [TrialResult], command: String? = nil) {
         self.trials = trials.filter { $0.isSuccess && $0.holders != nil && $0.peakHeapExactBytes != nil }
+        self.command = command
     }
 
     package static let folderName = "holders"
@@ -20,7 +23,8 @@ package struct HolderFigures: Sendable {
         let file = folder.appendingPathComponent("trials.json")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         do {
-            return HolderFigures(trials: try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: file)).trials)
+            let export = try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: file))
+            return HolderFigures(trials: export.trials, command: export.context.command)
         } catch {
             throw ReportError.malformed(path: file.path, problem: error)
         }
@@ -77,7 +81,8 @@ package struct HolderFigures: Sendable {
     }
 
     package func blocks() -> [String: String] {
-        ["holders": holdersTable(), "holders-bimodal": bimodalTable(), "holders-cost": costTable()]
+        ["holders": holdersTable(), "holders-bimodal": bimodalTable(), "holders-cost": costTable(),
+         "holders-floor": floorTable(), "holders-residency": residencyTable()]
     }
 
     static func named(_ holders: [PeakHolder], top: Int) -> String {

@@ -20,12 +20,16 @@ package struct ReportFigures {
     package var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     package var encodings: EncodingCosts?
+    /// What each encoding's peaks are made of (encodings.csv and its holders and residency files).
+    var encodingBreakdown: EncodingBreakdown?
     /// progressive-time.csv (scripts/progressive-time.sh), when the folder has it.
     package var progressiveTime: ProgressiveTime?
     /// The holders run (make holders-reference: results/holders/), when the folder has it.
     package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
     package var holdersChart: HoldersChart?
+    /// The residency chart's bars: the folder's residency.csv, else the holders run's.
+    package var residencyChart: ResidencyChart?
     /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
     package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
 
@@ -136,6 +140,15 @@ package struct ReportFigures {
             .merging(corpusAndJobs.blocks()) { first, _ in first }
             .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }
             .merging(overhead.blocks()) { first, _ in first }
+            .merging(encodingBreakdownBlocks()) { first, _ in first }
+    }
+
+    func encodingBreakdownBlocks() -> [String: String] {
+        guard let encodingBreakdown else {
+            let none = "No encodings.csv in this folder: `make encodings` measures it.\n"
+            return ["encodings-floor": none, "encodings-residency": none]
+        }
+        return ["encodings-floor": encodingBreakdown.floorTable(), "encodings-residency": encodingBreakdown.residencyTable()]
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.
@@ -153,7 +166,10 @@ package struct ReportFigures {
     /// from the committed runs of those cells: the README's example output.
     package func articleSummaryTable() -> String {
         let articleRuns = chart.trials.filter { run in ArticleCase.all.contains { $0.cell(run.allocator) == run.cell } }
-        let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(articleRuns))
+        // Runs measured before trials.csv had floor_bytes get their floor by its rule.
+        let floored = RuleFloor.filled(articleRuns, sourceWidth: imageSize?.width, sourceHeight: imageSize?.height,
+                                       maxPixel: RuleFloor.maxPixel(command: context?.command))
+        let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(floored))
         return "```\nCells ranked by median peak RSS delta, smallest first.\n" + SummaryTable.render(summaries) + "```\n"
     }
 

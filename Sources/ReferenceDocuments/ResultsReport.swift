@@ -42,10 +42,14 @@ package struct ResultsReport: ResultsFolder {
             directory.appendingPathComponent("holders.csv"),
             directory.appendingPathComponent(HolderFigures.folderName).appendingPathComponent("holders.csv"),
         ])
+        figures.residencyChart = try run.residencyChart(from: [
+            directory, directory.appendingPathComponent(HolderFigures.folderName),
+        ])
         let encodingsCSV = directory.appendingPathComponent(EncodingCosts.fileName)
         if FileManager.default.fileExists(atPath: encodingsCSV.path) {
             figures.encodings = try run.parse(encodingsCSV) { try EncodingCosts.parse($0) }
         }
+        figures.encodingBreakdown = try EncodingBreakdown.load(from: directory)
         let progressiveCSV = directory.appendingPathComponent(ProgressiveTime.fileName)
         if FileManager.default.fileExists(atPath: progressiveCSV.path) {
             figures.progressiveTime = try run.parse(progressiveCSV) { try ProgressiveTime.parse($0) }
@@ -56,7 +60,8 @@ package struct ResultsReport: ResultsFolder {
     /// Writes the `.dat` files and `vars.gp` into `folder` (the run's, holders.dat and encodings.dat).
     @discardableResult
     package func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
-        var files = RunFolderReport.chartFiles(figures.run, holders: figures.holdersChart)
+        var files = RunFolderReport.chartFiles(figures.run, holders: figures.holdersChart,
+                                               residency: figures.residencyChart)
         if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
         return try RunFolderReport.writeChartData(files, to: folder)
     }

@@ -50,16 +50,19 @@ package struct RunFolderReport: ResultsFolder {
         return nil
     }
 
-    /// The `.dat` files and `vars.gp` of a run: its chart data and, with holders, holders.dat.
-    package static func chartFiles(_ figures: RunFigures, holders: HoldersChart?) -> [String: String] {
+    /// The `.dat` files and `vars.gp` of a run: its chart data and, with holders, holders.dat; with
+    /// residency, residency.dat.
+    package static func chartFiles(_ figures: RunFigures, holders: HoldersChart?,
+                                   residency: ResidencyChart? = nil) -> [String: String] {
         var files = figures.chart.files()
         if let table = holders?.table() { files["holders.dat"] = table }
+        if let table = residency?.table() { files["residency.dat"] = table }
         return files
     }
 
     /// Every name chart data is written under (a run's, the holders', the reference's encodings).
     package static let chartFileNames: Set = ["article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
-                                             "sweep.dat", "holders.dat", "encodings.dat", "vars.gp"]
+                                             "sweep.dat", "holders.dat", "residency.dat", "encodings.dat", "vars.gp"]
 
     /// Writes `files` into `folder`, removing stale chart files this run did not write (a sweep.dat
     /// left from an older sweep.csv would be drawn as if it were current). Only those names: the

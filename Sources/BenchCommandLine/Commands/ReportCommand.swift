@@ -74,7 +74,8 @@ struct ReportCommand: ParsableCommand {
                 try RunFolderReport.update(at: reportURL, blocks: figures.blocks(), values: [:])
                 print("regenerated the tables of \(reportURL.path)")
             }
-            let files = RunFolderReport.chartFiles(figures, holders: try report.holdersChart())
+            let files = RunFolderReport.chartFiles(figures, holders: try report.holdersChart(),
+                                                   residency: try report.residencyChart())
             let written = try RunFolderReport.writeChartData(files, to: dataFolder)
             print("wrote \(written.count) chart data files to \(dataFolder.path)")
         } catch let error as ReportError {

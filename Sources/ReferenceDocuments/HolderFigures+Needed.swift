@@ -1,0 +1,37 @@
+import BenchCore
+import Report
+
+/// "Who holds the peak, and how much of it is needed": the article's cases of the holders run
+/// against their floors, the heap's excess by role and the peak RSS by residency category.
+extension HolderFigures {
+    /// The article's cases under both allocators, their runs with the floor by rule where the run
+    /// predates `floor_bytes`.
+    func neededCases() -> [NeededTables.Case] {
+        let full = trials.filter { $0.render == .full }
+        let source = full.compactMap { run in run.imageWidth.flatMap { width in run.imageHeight.map { (width, $0) } } }
+            .max { $0.0 * $0.1 < $1.0 * $1.1 }
+        let filled = RuleFloor.filled(trials, sourceWidth: source?.0, sourceHeight: source?.1,
+                                      maxPixel: RuleFloor.maxPixel(command: command))
+        return ArticleCase.all.flatMap { article in
+            Allocator.allCases.compactMap { allocator -> NeededTables.Case? in
+                let runs = filled.filter { $0.cell == article.cell(allocator) }
+                return runs.isEmpty ? nil : ([article.title, allocator.title], runs.map(NeededRun.init))
+            }
+        }
+    }
+
+    static let remeasure = "`make holders-reference` (results/holders/)"
+
+    func floorTable() -> String {
+        let cases = neededCases()
+        guard !cases.isEmpty else { return "No holders run: \(Self.remeasure) measures it.\n" }
+        return NeededTables.gaps(cases, remeasure: Self.remeasure)
+            + NeededTables.heapTable(labels: ["case", "allocator"], cases: cases)
+    }
+
+    func residencyTable() -> String {
+        let cases = neededCases()
+        guard !cases.isEmpty else { return "No holders run: \(Self.remeasure) measures it.\n" }
+        return NeededTables.residencyTable(labels: ["case", "allocator"], cases: cases)
+    }
+}
