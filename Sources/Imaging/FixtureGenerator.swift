@@ -57,7 +57,8 @@ public enum FixtureGenerator {
         // /nonexistent is passed over even by root, who could make it.
         var bases: [(cache: URL, existing: String)] = []
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { bases.append((URL(fileURLWithPath: xdg, isDirectory: true), "/")) }
-        let homes: [String?] = [environment["HOME"], FileManager.default.homeDirectoryForCurrentUser.path]  // $HOME, then the password file's
+        // $HOME, then the password file's.
+        let homes: [String?] = [environment["HOME"], FileManager.default.homeDirectoryForCurrentUser.path]
         for home in homes {
             guard let home, home.hasPrefix("/") else { continue }
             bases.append((URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true), home))

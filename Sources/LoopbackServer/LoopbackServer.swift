@@ -147,7 +147,8 @@ public final class LoopbackServer: Sendable {
             let bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)  // IPPROTO_TCP: at SOL_SOCKET level, option 1 is SO_DEBUG
+                // IPPROTO_TCP: at SOL_SOCKET level, option 1 is SO_DEBUG
+                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
