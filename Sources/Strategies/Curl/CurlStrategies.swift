@@ -9,6 +9,9 @@ package final class CurlMemoryStrategy: FetchStrategy {
     /// Floor: the body handed over in memory.
     package static let floor = FetchFloor.bodyInMemory
     package static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
+    /// The body's buffer, reserved from Content-Length in the `announced` closure (closure #1): in a
+    /// release build `GrowingBuffer.reserve` is inlined there, so no frame names GrowingBuffer.
+    package static let holderRoles = [HolderRoleRule(frameContains: "closure #1 in CurlMemoryStrategy.fetch", role: .body)]
 
     private let transfer: Result<CurlTransfer, Error>
 
