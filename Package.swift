@@ -24,10 +24,16 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries and thin shims
-        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
-                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // libheif 1.15 decodes HEIC with libde265, AVIF with dav1d, and encodes with x265 and aom.
@@ -68,61 +74,105 @@ let package = Package(
         .target(name: "BenchCore"),
         // Encodes the fixture in every encoding, finds an image's format from its bytes and
         // decodes it (full RGBA, or a thumbnail by the format's cheapest path).
-        .target(name: "Imaging", dependencies: ["BenchCore", "CJPEGCodec", "CStreamJPEG", "CResample", "CPNGCodec", "CWebPCodec", "CHEIFCodec", "CLibPNG", "CLibWebP", "CLibHeif"]),
+        .target(
+            name: "Imaging",
+            dependencies: [
+                "BenchCore", "CJPEGCodec", "CStreamJPEG", "CResample", "CPNGCodec", "CWebPCodec", "CHEIFCodec",
+                "CLibPNG", "CLibWebP", "CLibHeif",
+            ]
+        ),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.
-        .target(name: "LoopbackServer", dependencies: [
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .target(
+            name: "LoopbackServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // In-child measurement: RSS and heap sampler, VmHWM reset, the exact heap peak.
         .target(name: "Probe", dependencies: ["BenchCore", "CHeapStats", "CHeapPeak", "CThreadGuard"]),
         // The ways of fetching an image that are measured (URLSession, libcurl, ...).
         // The article's custom Combine publisher for URLSession download tasks (OpenCombine).
-        .target(name: "DownloadPublisher", dependencies: [
-            .product(name: "OpenCombine", package: "OpenCombine"),
-        ]),
-        .target(name: "Strategies", dependencies: [
-            "BenchCore", "CLibCurl", "DownloadPublisher", "Imaging",
-            .product(name: "OpenCombine", package: "OpenCombine"),
-            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
-        ]),
+        .target(
+            name: "DownloadPublisher",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine")
+            ]
+        ),
+        .target(
+            name: "Strategies",
+            dependencies: [
+                "BenchCore", "CLibCurl", "DownloadPublisher", "Imaging",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ]
+        ),
         // The child's trial, and the parent that spawns children.
-        .target(name: "Harness", dependencies: ["BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard", "CChildGuard"]),
+        .target(
+            name: "Harness",
+            dependencies: [
+                "BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard", "CChildGuard",
+            ]
+        ),
         // The results folder and its writers, a run's report tables and its chart data.
         .target(name: "Report", dependencies: ["BenchCore"]),
         // App-like workloads: a scrolling list with cancellation, an image cache, shared requests.
-        .target(name: "Scenarios", dependencies: [
-            "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe", "Strategies", "CThreadGuard",
-            .product(name: "OpenCombine", package: "OpenCombine"),
-            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
-        ]),
+        .target(
+            name: "Scenarios",
+            dependencies: [
+                "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe", "Strategies", "CThreadGuard",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ]
+        ),
         // A folder or URL list of images: discovery, format sniffing, serving, corpus.csv and its ranking.
-        .target(name: "Corpus", dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer", "Strategies"]),
+        .target(
+            name: "Corpus",
+            dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer", "Strategies"]
+        ),
         // The parent's measurements: a run, a sweep, a corpus or a scroll scenario, each with its folder
         // (opened or resumed, locked, owned), shard record, progress line, rows and exit status.
-        .target(name: "Measuring", dependencies: [
-            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies", "Corpus",
-        ]),
+        .target(
+            name: "Measuring",
+            dependencies: [
+                "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies",
+                "Corpus",
+            ]
+        ),
         // The bench command line: run, list, compare, report, corpus, ... and the children's _trial.
         // Commands parse their options and hand a Measuring type what to measure.
-        .target(name: "BenchCommandLine", dependencies: [
-            "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies", "Corpus",
-            "Measuring",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "BenchCommandLine",
+            dependencies: [
+                "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies",
+                "Corpus",
+                "Measuring",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The public API: a user's strategies added to the catalog and the command line run with them.
-        .target(name: "ImageMemoryBench", dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Imaging", "Strategies"]),
+        .target(
+            name: "ImageMemoryBench",
+            dependencies: ["BenchCore", "BenchCommandLine", "Harness", "Imaging", "Strategies"]
+        ),
         .executableTarget(name: "bench", dependencies: ["ImageMemoryBench"]),
 
         // MARK: This repository's reference, for its maintainers (no product reaches these)
         // The generators of README.md's figures, results/REPORT.md and results/SCENARIO.md from the
         // committed results (results/), and `bench-reference`, which `make reference` runs.
-        .target(name: "ReferenceDocuments", dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "Strategies"]),
-        .executableTarget(name: "bench-reference", dependencies: [
-            "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Sources/BenchReference"),
+        .target(
+            name: "ReferenceDocuments",
+            dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "Strategies"]
+        ),
+        .executableTarget(
+            name: "bench-reference",
+            dependencies: [
+                "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/BenchReference"
+        ),
         // The fuzz target over the header inspectors and the result-file readers (scripts/fuzz.sh,
         // `make fuzz`, builds it with -sanitize=fuzzer -D FUZZING); a plain build replays inputs.
         .executableTarget(name: "BenchFuzz", dependencies: ["BenchCore", "Imaging", "Report", "ReferenceDocuments"]),
@@ -133,7 +183,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CTestImages"], path: "Tests/TestSupport"),
         // Encoders only the tests need: CMYK, YCCK and arithmetic-coded JPEGs, a palette PNG.
         .target(name: "CTestImages", dependencies: ["CLibJPEG", "CLibPNG"], path: "Tests/CTestImages"),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEGCodec", "CStreamJPEG", "TestSupport", "CTestImages"]),
+        .testTarget(
+            name: "ImagingTests",
+            dependencies: ["Imaging", "CJPEGCodec", "CStreamJPEG", "TestSupport", "CTestImages"]
+        ),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
         .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
         // Builds without NIO, libcurl or any C library: the gate and the statistics alone.
@@ -144,25 +197,38 @@ let package = Package(
         .testTarget(name: "ReferenceTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments", "Measuring"]),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
-        .testTarget(name: "DownloadPublisherTests", dependencies: [
-            "DownloadPublisher", "LoopbackServer",
-            .product(name: "OpenCombine", package: "OpenCombine"),
-        ]),
+        .testTarget(
+            name: "DownloadPublisherTests",
+            dependencies: [
+                "DownloadPublisher", "LoopbackServer",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
         // Spawns the real `bench` binary against the real server.
-        .testTarget(name: "ScenariosTests", dependencies: [
-            "BenchCore", "Harness", "Scenarios", "Report", "ReferenceDocuments", "Imaging", "LoopbackServer", "Probe", "bench", "TestSupport",
-            .product(name: "OpenCombine", package: "OpenCombine"),
-        ]),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: [
+                "BenchCore", "Harness", "Scenarios", "Report", "ReferenceDocuments", "Imaging", "LoopbackServer",
+                "Probe", "bench", "TestSupport",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
         .testTarget(name: "ImageMemoryBenchTests", dependencies: ["ImageMemoryBench", "Harness", "Imaging"]),
         // A measurement's life (stop, resume, shard, folder) below the command line, with real children.
-        .testTarget(name: "MeasuringTests", dependencies: [
-            "BenchCore", "Corpus", "Harness", "Imaging", "Measuring", "Report", "bench", "TestSupport",
-        ]),
-        .testTarget(name: "HarnessTests", dependencies: [
-            "BenchCore", "Harness", "Imaging", "Probe", "Report", "Strategies", "LoopbackServer", "Corpus",
-            "bench", "bench-reference", "TestSupport",
-        ]),
+        .testTarget(
+            name: "MeasuringTests",
+            dependencies: [
+                "BenchCore", "Corpus", "Harness", "Imaging", "Measuring", "Report", "bench", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "HarnessTests",
+            dependencies: [
+                "BenchCore", "Harness", "Imaging", "Probe", "Report", "Strategies", "LoopbackServer", "Corpus",
+                "bench", "bench-reference", "TestSupport",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

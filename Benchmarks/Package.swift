@@ -26,6 +26,6 @@ let package = Package(
             path: "Benchmarks/BuildingBlocks",
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

@@ -18,13 +18,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .executableTarget(name: "ahc-bench", dependencies: [
-            .product(name: "ImageMemoryBench", package: harnessFolder),
-            // The harness's decoders, which the example's own renderer uses; yours would use your own.
-            .product(name: "Imaging", package: harnessFolder),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOFoundationCompat", package: "swift-nio"),
-        ], path: "Sources/AsyncHTTPClientBench"),
+        .executableTarget(
+            name: "ahc-bench",
+            dependencies: [
+                .product(name: "ImageMemoryBench", package: harnessFolder),
+                // The harness's decoders, which the example's own renderer uses; yours would use your own.
+                .product(name: "Imaging", package: harnessFolder),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Sources/AsyncHTTPClientBench"
+        )
     ]
 )

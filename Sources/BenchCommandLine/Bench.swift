@@ -1,5 +1,5 @@
-import BenchCore
 import ArgumentParser
+import BenchCore
 
 /// The whole `bench` command line. The `bench` executable and a user's own (through
 /// ImageMemoryBench's `BenchMain`) both run it; user strategies are registered before it parses.
@@ -10,14 +10,18 @@ package struct Bench: ParsableCommand {
         commandName: executableName,
         abstract: "Measures how much memory downloading and showing a large image costs, strategy by strategy.",
         discussion: """
-        Each run happens in a fresh child process that fetches the image from a loopback server, \
-        optionally decodes it, and reports its RSS and heap peaks over a warmed-up baseline. \
-        Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
-        """,
-        subcommands: [RunCommand.self, ListCommand.self, FixtureCommand.self, RenderCommand.self, ServeCommand.self, SweepCommand.self, CorpusCommand.self,
-                      ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
-                      TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self, ResidencyCheckCommand.self],
-        defaultSubcommand: RunCommand.self)
+            Each run happens in a fresh child process that fetches the image from a loopback server, \
+            optionally decodes it, and reports its RSS and heap peaks over a warmed-up baseline. \
+            Results go to trials.csv, timeline.csv and trials.json; a summary is printed.
+            """,
+        subcommands: [
+            RunCommand.self, ListCommand.self, FixtureCommand.self, RenderCommand.self, ServeCommand.self,
+            SweepCommand.self, CorpusCommand.self,
+            ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
+            TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self, ResidencyCheckCommand.self,
+        ],
+        defaultSubcommand: RunCommand.self
+    )
 
     /// Makes the parent's stdout and stderr safe before anything is written: closed ones lead to
     /// /dev/null, and a reader that left is an ignored EPIPE, not SIGPIPE. The measured children

@@ -1,4 +1,3 @@
-
 /// The article's figures (iOS, Xcode's memory gauge, over a 52 MB idle baseline), in bytes,
 /// for the cells it measured. Shown beside ours; results/REPORT.md, "The article's claims", says what it claims.
 package enum ArticleReference {

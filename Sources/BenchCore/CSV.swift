@@ -1,3 +1,5 @@
+import Foundation
+
 /// Minimal RFC 4180 CSV: fields quoted only when they must be.
 package enum CSV {
     package static func line(_ fields: [String]) -> String {
@@ -6,7 +8,9 @@ package enum CSV {
 
     package static func escape(_ field: String) -> String {
         // By scalar: "\r\n" is one Character, equal to neither "\n" nor "\r", and must be quoted too.
-        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+            return field
+        }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
@@ -22,7 +26,12 @@ package enum CSV {
             pending = iterator.next()
             if quoted {
                 if scalar == "\"" {
-                    if pending == "\"" { field.unicodeScalars.append("\""); pending = iterator.next() } else { quoted = false }
+                    if pending == "\"" {
+                        field.unicodeScalars.append("\"")
+                        pending = iterator.next()
+                    } else {
+                        quoted = false
+                    }
                 } else {
                     field.unicodeScalars.append(scalar)
                 }
@@ -30,14 +39,23 @@ package enum CSV {
             }
             switch scalar {
             case "\"" where field.isEmpty: quoted = true
-            case ",": row.append(field); field = ""
+            case ",":
+                row.append(field)
+                field = ""
             case "\r": continue
-            case "\n": row.append(field); rows.append(row); row = []; field = ""
+            case "\n":
+                row.append(field)
+                rows.append(row)
+                row = []
+                field = ""
             default: field.unicodeScalars.append(scalar)
             }
         }
         if quoted { throw CSVError("unterminated quoted field") }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        if !field.isEmpty || !row.isEmpty {
+            row.append(field)
+            rows.append(row)
+        }
         return rows
     }
 }
@@ -46,5 +64,3 @@ package struct CSVError: Error, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
 }
-
-import Foundation

@@ -1,4 +1,3 @@
-
 extension CellSummary {
     /// Cells from the smallest median peak RSS delta to the largest; cells without a successful
     /// run go last. Ties keep their matrix order, so the ranking is deterministic.

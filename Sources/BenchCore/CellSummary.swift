@@ -1,4 +1,3 @@
-
 /// The runs of one cell reduced to distributions. Only successful runs enter the statistics.
 package struct CellSummary: Sendable {
     package var cell: TrialCell
@@ -27,7 +26,9 @@ package struct CellSummary: Sendable {
         floorBytes = Distribution(ok.compactMap(\.floorBytes))
         duration = Distribution(ok.compactMap(\.durationSeconds))
         payloadBytes = ok.compactMap(\.payloadBytes).max()
-        imageSizes = Set(ok.compactMap { run in run.imageWidth.flatMap { width in run.imageHeight.map { "\(width)x\($0)" } } })
+        imageSizes = Set(
+            ok.compactMap { run in run.imageWidth.flatMap { width in run.imageHeight.map { "\(width)x\($0)" } } }
+        )
     }
 
     /// The image sizes the successful runs decoded ("6000x4000"); empty when none rendered.
@@ -38,8 +39,9 @@ package struct CellSummary: Sendable {
     /// fixture or another image the iOS figure would compare nothing.
     package var articleOverBaselineBytes: Int? {
         guard let payloadBytes,
-              abs(Double(payloadBytes - ArticleReference.payloadBytes)) <= 0.1 * Double(ArticleReference.payloadBytes),
-              imageSizes.isSubset(of: ["\(ArticleReference.imageWidth)x\(ArticleReference.imageHeight)"]) else { return nil }
+            abs(Double(payloadBytes - ArticleReference.payloadBytes)) <= 0.1 * Double(ArticleReference.payloadBytes),
+            imageSizes.isSubset(of: ["\(ArticleReference.imageWidth)x\(ArticleReference.imageHeight)"])
+        else { return nil }
         return ArticleReference.overBaselineBytes(strategy: cell.strategy, render: cell.render)
     }
 
@@ -67,10 +69,16 @@ package struct CellSummary: Sendable {
     /// and a standard deviation above the RSS counters' resolution), with what to do about it.
     package var stabilityWarning: String? {
         guard let rss = peakRSSDelta, rss.count >= 3, rss.coefficientOfVariation > 0.05,
-              rss.standardDeviation > Double(Self.rssResolutionBytes) else { return nil }
-        return String(format: "%@ is unstable: peak RSS CV %.1f%%, sd %.2f MB over %d runs; "
-                      + "try more --runs, a quieter machine, or pinning the run to a core (taskset -c 1 bench ...)",
-                      cell.description, rss.coefficientOfVariation * 100, rss.standardDeviation / 1e6, rss.count)
+            rss.standardDeviation > Double(Self.rssResolutionBytes)
+        else { return nil }
+        return String(
+            format: "%@ is unstable: peak RSS CV %.1f%%, sd %.2f MB over %d runs; "
+                + "try more --runs, a quieter machine, or pinning the run to a core (taskset -c 1 bench ...)",
+            cell.description,
+            rss.coefficientOfVariation * 100,
+            rss.standardDeviation / 1e6,
+            rss.count
+        )
     }
 
     /// Peak RSS delta per payload byte: how many copies of the body the strategy holds at its peak.

@@ -45,7 +45,10 @@ package struct Distribution: Sendable, Equatable {
     /// replacement, take each resample's median, keep the middle `confidence` of them.
     /// Seeded, so the same runs always give the same interval. With few runs it is wide,
     /// which is the honest answer.
-    package func medianConfidenceInterval(confidence: Double = 0.95, resamples: Int = 2000) -> (low: Double, high: Double) {
+    package func medianConfidenceInterval(
+        confidence: Double = 0.95,
+        resamples: Int = 2000
+    ) -> (low: Double, high: Double) {
         guard count > 1 else { return (median, median) }
         var generator = SplitMix64(seed: 0x5EED)
         var medians: [Double] = []

@@ -52,8 +52,15 @@ package struct FloorParts: Codable, Sendable, Equatable {
     /// The floor of a trial: the larger of what the fetch needs (its rule) and what the render
     /// needs once shown (its bitmap, with the body beside it when the body is in memory). Nil when
     /// either rule is undeclared, or a bitmap is needed and the image's size is unknown.
-    package static func of(fetch: FetchFloor, render: RenderFloor, payloadBytes: Int, bodyInMemory: Bool,
-                           imageWidth: Int?, imageHeight: Int?, maxPixel: Int) -> FloorParts? {
+    package static func of(
+        fetch: FetchFloor,
+        render: RenderFloor,
+        payloadBytes: Int,
+        bodyInMemory: Bool,
+        imageWidth: Int?,
+        imageHeight: Int?,
+        maxPixel: Int
+    ) -> FloorParts? {
         let fetching: FloorParts
         switch fetch {
         case .undeclared: return nil
@@ -66,7 +73,9 @@ package struct FloorParts: Codable, Sendable, Equatable {
         case .nothing: return fetching
         case .fullBitmap, .scaledBitmap:
             guard let width = imageWidth, let height = imageHeight, width > 0, height > 0 else { return nil }
-            let size = render == .fullBitmap ? (width, height)
+            let size =
+                render == .fullBitmap
+                ? (width, height)
                 : scaledSize(width: width, height: height, maxPixel: maxPixel)
             bitmap = size.0 * size.1 * 4
         }

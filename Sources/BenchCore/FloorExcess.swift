@@ -33,12 +33,20 @@ package struct FloorExcess: Sendable, Equatable {
         guard !rows.isEmpty, rows.allSatisfy({ $0.role != nil }) else { return [] }
         var named: [RoleExcess] = HolderRole.allCases.filter { $0 != .other }.map { role in
             let mine = rows.filter { $0.role == role }
-            return RoleExcess(role: role, bytes: mine.reduce(0) { $0 + $1.bytes } - parts.bytes(of: role),
-                              largestHolder: mine.max { $0.bytes < $1.bytes }?.allocatedBy ?? "")
+            return RoleExcess(
+                role: role,
+                bytes: mine.reduce(0) { $0 + $1.bytes } - parts.bytes(of: role),
+                largestHolder: mine.max { $0.bytes < $1.bytes }?.allocatedBy ?? ""
+            )
         }
         let others = rows.dropLast().filter { $0.role == .other }  // the last row is the small blocks
-        named.append(RoleExcess(role: .other, bytes: heapOverFloor - named.reduce(0) { $0 + $1.bytes },
-                                largestHolder: others.max { $0.bytes < $1.bytes }?.allocatedBy ?? ""))
+        named.append(
+            RoleExcess(
+                role: .other,
+                bytes: heapOverFloor - named.reduce(0) { $0 + $1.bytes },
+                largestHolder: others.max { $0.bytes < $1.bytes }?.allocatedBy ?? ""
+            )
+        )
         return named.sorted { (abs($0.bytes), $1.role.rawValue) > (abs($1.bytes), $0.role.rawValue) }
     }
 
@@ -61,7 +69,8 @@ package enum FloorTable {
             let runs = results.filter { $0.cell == cell && $0.isSuccess }
             guard !runs.isEmpty else { continue }
             guard let median = TrialResult.medianHolderRun(runs) ?? medianHeapRun(runs),
-                  let excess = FloorExcess.of(median) else {
+                let excess = FloorExcess.of(median)
+            else {
                 lines.append("\(cell): no floor (its strategy's or renderer's floor rule is undeclared)")
                 continue
             }

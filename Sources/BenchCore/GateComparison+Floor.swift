@@ -21,8 +21,10 @@ package struct FloorExcessPair: Sendable, Equatable {
 }
 
 extension GateComparison {
-    static func floorExcesses(baseline: [TrialCell: [TrialResult]],
-                              current: [TrialCell: [TrialResult]]) -> [TrialCell: FloorExcessPair] {
+    static func floorExcesses(
+        baseline: [TrialCell: [TrialResult]],
+        current: [TrialCell: [TrialResult]]
+    ) -> [TrialCell: FloorExcessPair] {
         var pairs: [TrialCell: FloorExcessPair] = [:]
         for cell in Set(baseline.keys).union(current.keys) {
             func excess(_ runs: [TrialResult]?) -> FloorExcess? {

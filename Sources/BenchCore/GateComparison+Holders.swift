@@ -27,12 +27,20 @@ extension GateComparison {
             }
             return totals
         }
-        let before = totals(old), after = totals(new)
+        let before = totals(old)
+        let after = totals(new)
         let changes = Set(before.keys).union(after.keys).map { name in
-            HolderChange(allocatedBy: name, module: after[name]?.module ?? before[name]?.module ?? "",
-                         bytes: (after[name]?.bytes ?? 0) - (before[name]?.bytes ?? 0))
+            HolderChange(
+                allocatedBy: name,
+                module: after[name]?.module ?? before[name]?.module ?? "",
+                bytes: (after[name]?.bytes ?? 0) - (before[name]?.bytes ?? 0)
+            )
         }
-        return .changes(Array(changes.filter { abs($0.bytes) >= 50_000 }
-            .sorted { (abs($0.bytes), $0.allocatedBy) > (abs($1.bytes), $1.allocatedBy) }.prefix(limit)))
+        return .changes(
+            Array(
+                changes.filter { abs($0.bytes) >= 50_000 }
+                    .sorted { (abs($0.bytes), $0.allocatedBy) > (abs($1.bytes), $1.allocatedBy) }.prefix(limit)
+            )
+        )
     }
 }

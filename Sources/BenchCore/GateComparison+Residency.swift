@@ -22,8 +22,11 @@ extension GateComparison {
     }
 
     /// The largest changes at the RSS peak first, at most `limit`, leaving out changes under 0.05 MB.
-    package static func residencyDiff(baseline: [TrialResult], current: [TrialResult],
-                                      limit: Int = 3) -> ResidencyDiff {
+    package static func residencyDiff(
+        baseline: [TrialResult],
+        current: [TrialResult],
+        limit: Int = 3
+    ) -> ResidencyDiff {
         guard let old = medianResidencyRun(baseline) else { return .unmeasured(side: "BASELINE") }
         guard let new = medianResidencyRun(current) else { return .unmeasured(side: "CURRENT") }
         func bytes(_ run: TrialResult, _ category: ResidencyCategory) -> Int {
@@ -32,7 +35,13 @@ extension GateComparison {
         let changes = ResidencyCategory.allCases.map { category in
             ResidencyChange(category: category, bytes: bytes(new, category) - bytes(old, category))
         }
-        return .changes(Array(changes.filter { abs($0.bytes) >= 50_000 }
-            .sorted { (abs($0.bytes), $1.category.rawValue) > (abs($1.bytes), $0.category.rawValue) }.prefix(limit)))
+        return .changes(
+            Array(
+                changes.filter { abs($0.bytes) >= 50_000 }
+                    .sorted { (abs($0.bytes), $1.category.rawValue) > (abs($1.bytes), $0.category.rawValue) }.prefix(
+                        limit
+                    )
+            )
+        )
     }
 }

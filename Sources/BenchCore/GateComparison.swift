@@ -18,7 +18,9 @@ package enum GateVerdict: String, Sendable, Comparable {
     /// Some runs of the cell failed in CURRENT.
     case failed
 
-    static let order: [GateVerdict] = [.improvement, .ok, .unconfirmed, .new, .noBaseline, .regression, .missing, .failed]
+    static let order: [GateVerdict] = [
+        .improvement, .ok, .unconfirmed, .new, .noBaseline, .regression, .missing, .failed,
+    ]
     package static func < (lhs: GateVerdict, rhs: GateVerdict) -> Bool {
         order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
     }
@@ -109,9 +111,14 @@ package struct GateComparison: Sendable {
                 let tolerance = thresholds.metrics[metric]!
                 let old = oldRuns.compactMap { metric.value(of: $0) }.map(Double.init)
                 let new = newRuns.filter(\.isSuccess).compactMap { metric.value(of: $0) }.map(Double.init)
-                var comparison = MetricComparison(cell: cell, metric: metric, baseline: Distribution(old),
-                                                  current: Distribution(new), verdict: .ok,
-                                                  failedRuns: failedRuns.count)
+                var comparison = MetricComparison(
+                    cell: cell,
+                    metric: metric,
+                    baseline: Distribution(old),
+                    current: Distribution(new),
+                    verdict: .ok,
+                    failedRuns: failedRuns.count
+                )
                 if baselineRuns[cell] == nil {
                     comparison.verdict = .new
                 } else if newRuns.isEmpty {
@@ -131,12 +138,23 @@ package struct GateComparison: Sendable {
                     comparison.smallestP = smallestP
                     let testable = smallestP < thresholds.significanceLevel
                     if !testable {
-                        warnings.append(GateWarning(kind: .tooFewRuns, cell: cell, text: String(
-                            format: "%@ %@: %d current vs %d baseline runs are too few for the "
-                                + "significance test at %g (with these ties the smallest reachable p is %.4f): "
-                                + "the threshold alone decides; use more runs",
-                            cell.description, metric.label, new.count, old.count,
-                            thresholds.significanceLevel, smallestP)))
+                        warnings.append(
+                            GateWarning(
+                                kind: .tooFewRuns,
+                                cell: cell,
+                                text: String(
+                                    format: "%@ %@: %d current vs %d baseline runs are too few for the "
+                                        + "significance test at %g (with these ties the smallest reachable p is %.4f): "
+                                        + "the threshold alone decides; use more runs",
+                                    cell.description,
+                                    metric.label,
+                                    new.count,
+                                    old.count,
+                                    thresholds.significanceLevel,
+                                    smallestP
+                                )
+                            )
+                        )
                     }
                     let change = comparison.change!
                     if change > allowed {
@@ -146,43 +164,69 @@ package struct GateComparison: Sendable {
                         comparison.verdict = .improvement
                     }
                 }
-                warnings += Self.stabilityWarnings(comparison, tolerance: tolerance, cvWarningPercent: thresholds.cvWarningPercent)
-                    .map { GateWarning(kind: .unstable, cell: cell, text: $0) }
+                warnings += Self.stabilityWarnings(
+                    comparison,
+                    tolerance: tolerance,
+                    cvWarningPercent: thresholds.cvWarningPercent
+                )
+                .map { GateWarning(kind: .unstable, cell: cell, text: $0) }
                 comparisons.append(comparison)
             }
             if !failedRuns.isEmpty {
                 let reasons = Set(failedRuns.map { "\($0.status.rawValue): \($0.error)" }).sorted().prefix(3)
-                warnings.append(GateWarning(kind: .failedRuns, cell: cell,
-                                            text: "\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))"))
+                warnings.append(
+                    GateWarning(
+                        kind: .failedRuns,
+                        cell: cell,
+                        text:
+                            "\(cell): \(failedRuns.count) of \(newRuns.count) runs failed in CURRENT (\(reasons.joined(separator: "; ")))"
+                    )
+                )
             }
         }
         self.comparisons = comparisons
         self.cellWarnings = warnings
         for (cell, verdict) in cellVerdicts where verdict == .regression || verdict == .unconfirmed {
             holderDiffs[cell] = Self.holderDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
-            residencyDiffs[cell] = Self.residencyDiff(baseline: baselineRuns[cell] ?? [], current: currentRuns[cell] ?? [])
+            residencyDiffs[cell] = Self.residencyDiff(
+                baseline: baselineRuns[cell] ?? [],
+                current: currentRuns[cell] ?? []
+            )
         }
         floorExcesses = Self.floorExcesses(baseline: baselineRuns, current: currentRuns)
     }
 
     /// High spread makes a gate flap or go blind. Medians below the absolute tolerance are
     /// left out: there the absolute allowance already absorbs a large relative wobble.
-    static func stabilityWarnings(_ comparison: MetricComparison, tolerance: Tolerance, cvWarningPercent: Double) -> [String] {
+    static func stabilityWarnings(
+        _ comparison: MetricComparison,
+        tolerance: Tolerance,
+        cvWarningPercent: Double
+    ) -> [String] {
         [("BASELINE", comparison.baseline), ("CURRENT", comparison.current)].compactMap { side, distribution in
             guard let distribution, distribution.count > 1,
-                  abs(distribution.median) > Double(tolerance.absoluteBytes),
-                  distribution.coefficientOfVariation * 100 > cvWarningPercent else { return nil }
-            return String(format: "%@ %@: unstable in %@ (CV %.1f%% over %d runs > %.0f%%); "
-                          + "use more runs (--runs 10) or pin the benchmark to a quiet core (taskset -c 1)",
-                          comparison.cell.description, comparison.metric.label, side,
-                          distribution.coefficientOfVariation * 100, distribution.count, cvWarningPercent)
+                abs(distribution.median) > Double(tolerance.absoluteBytes),
+                distribution.coefficientOfVariation * 100 > cvWarningPercent
+            else { return nil }
+            return String(
+                format: "%@ %@: unstable in %@ (CV %.1f%% over %d runs > %.0f%%); "
+                    + "use more runs (--runs 10) or pin the benchmark to a quiet core (taskset -c 1)",
+                comparison.cell.description,
+                comparison.metric.label,
+                side,
+                distribution.coefficientOfVariation * 100,
+                distribution.count,
+                cvWarningPercent
+            )
         }
     }
 
     /// The worst verdict per cell.
     package var cellVerdicts: [(cell: TrialCell, verdict: GateVerdict)] {
         var worst: [TrialCell: GateVerdict] = [:]
-        for comparison in comparisons { worst[comparison.cell] = max(worst[comparison.cell] ?? .improvement, comparison.verdict) }
+        for comparison in comparisons {
+            worst[comparison.cell] = max(worst[comparison.cell] ?? .improvement, comparison.verdict)
+        }
         return worst.keys.sorted().map { ($0, worst[$0]!) }
     }
 
@@ -206,27 +250,39 @@ package enum GateCompatibility {
         }
         func list(_ items: Set<String>) -> String { items.isEmpty ? "none" : items.sorted().joined(separator: ", ") }
 
-        let oldPayloads = values(baseline, \.payloadBytes), newPayloads = values(current, \.payloadBytes)
+        let oldPayloads = values(baseline, \.payloadBytes)
+        let newPayloads = values(current, \.payloadBytes)
         if !oldPayloads.isEmpty && !newPayloads.isEmpty && oldPayloads != newPayloads {
-            differences.append("payload size differs: baseline \(list(Set(oldPayloads.map { "\($0) bytes" }))), "
-                               + "current \(list(Set(newPayloads.map { "\($0) bytes" })))")
+            differences.append(
+                "payload size differs: baseline \(list(Set(oldPayloads.map { "\($0) bytes" }))), "
+                    + "current \(list(Set(newPayloads.map { "\($0) bytes" })))"
+            )
         }
         let dimensions: (TrialResult) -> String? = { row in
             guard let width = row.imageWidth, let height = row.imageHeight else { return nil }
             return "\(width)x\(height)"
         }
-        let oldDimensions = values(baseline, dimensions), newDimensions = values(current, dimensions)
+        let oldDimensions = values(baseline, dimensions)
+        let newDimensions = values(current, dimensions)
         if !oldDimensions.isEmpty && !newDimensions.isEmpty && oldDimensions != newDimensions {
-            differences.append("image dimensions differ: baseline \(list(oldDimensions)), current \(list(newDimensions))")
+            differences.append(
+                "image dimensions differ: baseline \(list(oldDimensions)), current \(list(newDimensions))"
+            )
         }
         let warmth: (TrialResult) -> String? = { row in row.warmedUp.map { $0 ? "warm" : "cold" } }
-        let oldWarmth = values(baseline, warmth), newWarmth = values(current, warmth)
+        let oldWarmth = values(baseline, warmth)
+        let newWarmth = values(current, warmth)
         if !oldWarmth.isEmpty && !newWarmth.isEmpty && oldWarmth != newWarmth {
-            differences.append("warm-up differs: baseline \(list(oldWarmth)), current \(list(newWarmth)) (a cold first request costs more)")
+            differences.append(
+                "warm-up differs: baseline \(list(oldWarmth)), current \(list(newWarmth)) (a cold first request costs more)"
+            )
         }
-        let oldStrategies = Set(baseline.map(\.strategy)), newStrategies = Set(current.map(\.strategy))
+        let oldStrategies = Set(baseline.map(\.strategy))
+        let newStrategies = Set(current.map(\.strategy))
         if oldStrategies != newStrategies {
-            differences.append("measured strategies differ: baseline \(list(oldStrategies)), current \(list(newStrategies))")
+            differences.append(
+                "measured strategies differ: baseline \(list(oldStrategies)), current \(list(newStrategies))"
+            )
         }
         return differences
     }

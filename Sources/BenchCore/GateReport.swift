@@ -13,7 +13,8 @@ package enum GateReport {
     /// cells counted (a kind with a single warning is that warning).
     package static func render(_ gate: GateComparison, format: Format, verbose: Bool = false) -> String {
         let rows = gate.comparisons.map(row)
-        let title = "Medians in MB (10^6 bytes) over the warmed-up baseline; allowed = max(absolute, "
+        let title =
+            "Medians in MB (10^6 bytes) over the warmed-up baseline; allowed = max(absolute, "
             + "relative x baseline); p = one-sided Mann-Whitney U, current > baseline; a regression needs "
             + "change > allowed and p < \(gate.thresholds.significanceLevel)."
         var text: String
@@ -21,9 +22,13 @@ package enum GateReport {
         case .text:
             text = "Memory gate. " + title + "\n" + TextTable.render(header: header, rows: rows)
         case .markdown:
-            text = "### Memory gate\n\n" + title + "\n\n" + markdownTable(rows: rows.map { row in
-                row.enumerated().map { $0.offset == 8 && $0.element != "ok" ? "**\($0.element)**" : $0.element }
-            })
+            text =
+                "### Memory gate\n\n" + title + "\n\n"
+                + markdownTable(
+                    rows: rows.map { row in
+                        row.enumerated().map { $0.offset == 8 && $0.element != "ok" ? "**\($0.element)**" : $0.element }
+                    }
+                )
         }
         text += "\n" + summary(gate)
         text += whatGrew(gate, format: format)
@@ -52,15 +57,20 @@ package enum GateReport {
                 return "\(counted) too few runs for the significance test at \(gate.thresholds.significanceLevel): "
                     + "there the threshold alone decides; use more runs \(list)"
             case .unstable:
-                return String(format: "%@ unstable (CV above %.0f%% in BASELINE or CURRENT): use more runs (--runs 10) "
-                              + "or pin the benchmark to a quiet core (taskset -c 1) %@",
-                              cells == 1 ? "1 cell is" : "\(cells) cells are", gate.thresholds.cvWarningPercent, list)
+                return String(
+                    format: "%@ unstable (CV above %.0f%% in BASELINE or CURRENT): use more runs (--runs 10) "
+                        + "or pin the benchmark to a quiet core (taskset -c 1) %@",
+                    cells == 1 ? "1 cell is" : "\(cells) cells are",
+                    gate.thresholds.cvWarningPercent,
+                    list
+                )
             }
         }
     }
 
     static func row(_ comparison: MetricComparison) -> [String] {
-        let runs = "\(comparison.baseline?.count ?? 0)/\(comparison.current?.count ?? 0)"
+        let runs =
+            "\(comparison.baseline?.count ?? 0)/\(comparison.current?.count ?? 0)"
             + (comparison.failedRuns > 0 ? " (+\(comparison.failedRuns) failed)" : "")
         var change = "-"
         if let delta = comparison.change, let baseline = comparison.baseline?.median {
@@ -98,7 +108,8 @@ package enum GateReport {
     /// Under the verdict, each grown cell's holders that changed most (median runs, exact heap peak).
     static func whatGrew(_ gate: GateComparison, format: Format) -> String {
         guard !gate.holderDiffs.isEmpty else { return "" }
-        var text = "\n" + (format == .markdown ? "**What grew**" : "What grew")
+        var text =
+            "\n" + (format == .markdown ? "**What grew**" : "What grew")
             + " (the holders of each side's median run at its exact peak):\n"
         for cell in gate.holderDiffs.keys.sorted() {
             let bullet = format == .markdown ? "- " : "  "
@@ -110,7 +121,8 @@ package enum GateReport {
             case .changes(let changes):
                 let named = changes.map { change in
                     let name = format == .markdown ? "`\(change.allocatedBy)`" : change.allocatedBy
-                    return signedMB(Double(change.bytes)) + " MB " + name + (change.module.isEmpty ? "" : " [\(change.module)]")
+                    return signedMB(Double(change.bytes)) + " MB " + name
+                        + (change.module.isEmpty ? "" : " [\(change.module)]")
                 }
                 text += "\(bullet)\(cell): " + named.joined(separator: "; ") + "\n"
             }
@@ -122,7 +134,8 @@ package enum GateReport {
     static func whatGrewInRSS(_ gate: GateComparison, format: Format) -> String {
         let cells = gate.residencyDiffs.keys.sorted()
         guard !cells.isEmpty else { return "" }
-        var text = "\n" + (format == .markdown ? "**What grew in RSS**" : "What grew in RSS")
+        var text =
+            "\n" + (format == .markdown ? "**What grew in RSS**" : "What grew in RSS")
             + " (residency.csv's categories at each side's median run's RSS peak):\n"
         let bullet = format == .markdown ? "- " : "  "
         for cell in cells {
@@ -142,13 +155,15 @@ package enum GateReport {
     /// Each cell's exact heap peak over its floor on both sides, and the roles whose excess changed.
     static func aboveTheFloor(_ gate: GateComparison, format: Format) -> String {
         guard !gate.floorExcesses.isEmpty else { return "" }
-        var text = "\n" + (format == .markdown ? "**Above the floor**" : "Above the floor")
+        var text =
+            "\n" + (format == .markdown ? "**Above the floor**" : "Above the floor")
             + " (exact heap peak less the cell's floor, each side's median run; the roles whose excess changed):\n"
         let bullet = format == .markdown ? "- " : "  "
         for cell in gate.floorExcesses.keys.sorted() {
             let pair = gate.floorExcesses[cell]!
             func side(_ excess: FloorExcess?) -> String { excess.map { mb(Double($0.heapBytes)) } ?? "-" }
-            var line = "\(bullet)\(cell): BASELINE \(side(pair.baseline)), CURRENT \(side(pair.current))"
+            var line =
+                "\(bullet)\(cell): BASELINE \(side(pair.baseline)), CURRENT \(side(pair.current))"
                 + " MB over the floor"
             if let floor = pair.current?.floorBytes ?? pair.baseline?.floorBytes {
                 line += " of \(mb(Double(floor))) MB"
@@ -165,8 +180,10 @@ package enum GateReport {
 
     static func markdownTable(rows: [[String]]) -> String {
         let lines = [header, header.map { _ in "---" }] + rows
-        return lines.map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
-            .joined(separator: "\n") + "\n"
+        return lines.map {
+            "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        .joined(separator: "\n") + "\n"
     }
 
     static func mb(_ bytes: Double?) -> String {

@@ -76,8 +76,10 @@ package struct GateThresholds: Codable, Sendable, Equatable {
         do {
             thresholds = try JSONDecoder().decode(GateThresholds.self, from: data)
         } catch let error as DecodingError {
-            throw ThresholdsError("thresholds file \(url.path) is malformed: \(error.summary); "
-                                  + "metrics can be \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ThresholdsError(
+                "thresholds file \(url.path) is malformed: \(error.summary); "
+                    + "metrics can be \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         try thresholds.check(file: url.path)
         return thresholds
@@ -88,7 +90,9 @@ package struct GateThresholds: Codable, Sendable, Equatable {
             throw ThresholdsError("\(file): significance_level must be in (0, 1), got \(significanceLevel)")
         }
         guard !metrics.isEmpty else {
-            throw ThresholdsError("\(file): no metrics; give at least one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ThresholdsError(
+                "\(file): no metrics; give at least one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         for (metric, tolerance) in metrics where tolerance.absoluteBytes < 0 || tolerance.relativePercent < 0 {
             throw ThresholdsError("\(file): \(metric.rawValue) has a negative tolerance")

@@ -8,8 +8,10 @@ package enum HoldersCSV {
     /// The headers still read: files from before roles and residency, and from before residency.
     static var readableHeaders: [[String]] { [header, baseHeader, baseHeader + ["role"]] }
     /// The columns of files from before roles and residency: still read, their holders without either.
-    static let baseHeader = ["run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
-                             "allocated_by", "module", "stack"]
+    static let baseHeader = [
+        "run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
+        "allocated_by", "module", "stack",
+    ]
 
     package static func render(_ results: [TrialResult], runID: String?) -> String {
         CSV.line(header) + "\n" + results.map { lines($0, runID: runID) }.joined()
@@ -19,10 +21,12 @@ package enum HoldersCSV {
     /// for a run without holders).
     package static func lines(_ result: TrialResult, runID: String?) -> String {
         rows(of: result).enumerated().map { rank, holder in
-            CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
-                      String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
-                      holder.allocatedBy, holder.module, holder.foldedStack, holder.role?.rawValue ?? "",
-                      holder.residentBytes.map(String.init) ?? ""]) + "\n"
+            CSV.line([
+                runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
+                String(result.run), String(rank + 1), String(holder.bytes), String(holder.blocks),
+                holder.allocatedBy, holder.module, holder.foldedStack, holder.role?.rawValue ?? "",
+                holder.residentBytes.map(String.init) ?? "",
+            ]) + "\n"
         }.joined()
     }
 
@@ -35,8 +39,16 @@ package enum HoldersCSV {
         let dropped = result.holdersDropped ?? 0
         let name = dropped > 0 ? "\(PeakHolder.smallBlocks) and \(dropped)\(droppedSuffix)" : PeakHolder.smallBlocks
         // The small blocks' residency is residency.csv's `small-heap-blocks` (an upper bound), not repeated here.
-        return holders + [PeakHolder(bytes: small, blocks: 0, allocatedBy: name, module: "", stack: [],
-                                     role: holders.contains { $0.role != nil } ? .other : nil)]
+        return holders + [
+            PeakHolder(
+                bytes: small,
+                blocks: 0,
+                allocatedBy: name,
+                module: "",
+                stack: [],
+                role: holders.contains { $0.role != nil } ? .other : nil
+            )
+        ]
     }
 }
 
@@ -72,17 +84,23 @@ package enum HoldersTable {
         var text = ""
         for cell in cells {
             guard let median = TrialResult.medianHolderRun(results.filter { $0.cell == cell }),
-                  let peak = median.peakHeapExactBytes else { continue }
+                let peak = median.peakHeapExactBytes
+            else { continue }
             text += "\(cell) run \(median.run), exact heap peak \(SummaryTable.mb(Double(peak))) MB:\n"
             let rows = HoldersCSV.rows(of: median)
             let shown = rows.dropLast().prefix(top) + [rows.last!]
             for holder in shown {
                 let module = holder.module.isEmpty ? "" : "  [\(holder.module)]"
                 let blocks = holder.blocks > 1 ? " (\(holder.blocks) blocks)" : ""
-                text += String(format: "  %7.1f MB  ", Double(holder.bytes) / 1e6) + holder.allocatedBy + blocks + module + "\n"
+                text +=
+                    String(format: "  %7.1f MB  ", Double(holder.bytes) / 1e6) + holder.allocatedBy + blocks + module
+                    + "\n"
             }
         }
-        return text.isEmpty ? "" : "Who holds the peak (largest blocks live at each cell's median exact heap peak; holders.csv has them all):\n" + text
+        return text.isEmpty
+            ? ""
+            : "Who holds the peak (largest blocks live at each cell's median exact heap peak; holders.csv has them all):\n"
+                + text
     }
 }
 
@@ -114,13 +132,16 @@ extension HoldersCSV {
             var role: HolderRole?
             if fields.count > baseHeader.count && !fields[baseHeader.count].isEmpty {
                 guard let named = HolderRole(rawValue: fields[baseHeader.count]) else {
-                    throw CSVError("line \(line): role '\(fields[baseHeader.count])' is not one of "
-                                   + HolderRole.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw CSVError(
+                        "line \(line): role '\(fields[baseHeader.count])' is not one of "
+                            + HolderRole.allCases.map(\.rawValue).joined(separator: ", ")
+                    )
                 }
                 role = named
             }
             guard let render = RenderMode(name: fields[2]), let allocator = Allocator(rawValue: fields[3]),
-                  let run = Int(fields[4]), let bytes = Int(fields[6]), let blocks = Int(fields[7]), blocks >= 0 else {
+                let run = Int(fields[4]), let bytes = Int(fields[6]), let blocks = Int(fields[7]), blocks >= 0
+            else {
                 throw CSVError("line \(line): render, allocator, run, bytes or blocks is not valid")
             }
             let cell = TrialCell(strategy: fields[1], render: render, allocator: allocator)
@@ -134,11 +155,21 @@ extension HoldersCSV {
                     runs[runs.count - 1].dropped = dropped
                 }
             } else {
-                let stack = fields[10].isEmpty ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                let stack =
+                    fields[10].isEmpty
+                    ? [] : fields[10].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
                 let resident = fields.count > baseHeader.count + 1 ? Int(fields[baseHeader.count + 1]) : nil
-                runs[runs.count - 1].holders.append(PeakHolder(bytes: bytes, blocks: blocks, allocatedBy: fields[8],
-                                                               module: fields[9], stack: stack, role: role,
-                                                               residentBytes: resident))
+                runs[runs.count - 1].holders.append(
+                    PeakHolder(
+                        bytes: bytes,
+                        blocks: blocks,
+                        allocatedBy: fields[8],
+                        module: fields[9],
+                        stack: stack,
+                        role: role,
+                        residentBytes: resident
+                    )
+                )
             }
         }
         return runs
@@ -155,7 +186,8 @@ extension HoldersCSV {
         }
         let kept = try rows.dropFirst().enumerated().filter { offset, fields in
             guard fields.count == first.count, let render = RenderMode(name: fields[2]),
-                  let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4]) else {
+                let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4])
+            else {
                 throw CSVError("line \(offset + 2): not a holders.csv row")
             }
             let cell = TrialCell(strategy: fields[1], render: render, allocator: allocator)

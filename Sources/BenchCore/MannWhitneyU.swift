@@ -34,7 +34,8 @@ package struct MannWhitneyU: Sendable, Equatable {
     /// nil when either sample is empty.
     package static func greater(_ sample: [Double], than reference: [Double]) -> MannWhitneyU? {
         guard !sample.isEmpty, !reference.isEmpty else { return nil }
-        let n1 = sample.count, n2 = reference.count
+        let n1 = sample.count
+        let n2 = reference.count
         let twiceU = twiceUStatistic(sample, reference)
         let u = Double(twiceU) / 2
         let groups = tieGroups(sample + reference)

@@ -17,14 +17,19 @@ package enum PayloadCopiesTable {
             ratios[cell] = summary.bytesHeldPerPayloadByte
         }
         let order = RenderMode.ordered(columns.map(\.render))
-        columns.sort { (order.firstIndex(of: $0.render)!, $0.allocator.rawValue) < (order.firstIndex(of: $1.render)!, $1.allocator.rawValue) }
+        columns.sort {
+            (order.firstIndex(of: $0.render)!, $0.allocator.rawValue) < (
+                order.firstIndex(of: $1.render)!, $1.allocator.rawValue
+            )
+        }
 
         let header = ["strategy"] + columns.map { "\($0.render.rawValue)/\($0.allocator.rawValue)" }
         let rows = strategies.map { strategy in
-            [strategy] + columns.map { column in
-                ratios[TrialCell(strategy: strategy, render: column.render, allocator: column.allocator)]
-                    .map { String(format: "%.2f", $0) } ?? "-"
-            }
+            [strategy]
+                + columns.map { column in
+                    ratios[TrialCell(strategy: strategy, render: column.render, allocator: column.allocator)]
+                        .map { String(format: "%.2f", $0) } ?? "-"
+                }
         }
         let title = "Bytes held per payload byte (median peak RSS delta / payload bytes), by renderer/allocator"
         return title + "\n" + TextTable.render(header: header, rows: rows)

@@ -49,8 +49,15 @@ package struct PeakHolder: Codable, Sendable, Equatable {
     /// by then counts 0); nil when no snapshot was taken.
     package var residentBytes: Int?
 
-    package init(bytes: Int, blocks: Int, allocatedBy: String, module: String, stack: [String],
-                 role: HolderRole? = nil, residentBytes: Int? = nil) {
+    package init(
+        bytes: Int,
+        blocks: Int,
+        allocatedBy: String,
+        module: String,
+        stack: [String],
+        role: HolderRole? = nil,
+        residentBytes: Int? = nil
+    ) {
         self.bytes = bytes
         self.blocks = blocks
         self.allocatedBy = allocatedBy

@@ -57,7 +57,8 @@ package struct ResidencyRow: Codable, Sendable, Equatable {
 
     /// The rows of one moment: each category's delta over the baseline, then `unattributed`, the
     /// moment's RSS delta less their sum.
-    package static func rows(moment: ResidencyMoment, rssDelta: Int, deltas: [ResidencyCategory: Int]) -> [ResidencyRow] {
+    package static func rows(moment: ResidencyMoment, rssDelta: Int, deltas: [ResidencyCategory: Int]) -> [ResidencyRow]
+    {
         let measured = ResidencyCategory.allCases.filter { $0 != .unattributed }
         let rows = measured.map { ResidencyRow(moment: moment, category: $0, bytes: deltas[$0] ?? 0) }
         let explained = rows.reduce(0) { $0 + $1.bytes }

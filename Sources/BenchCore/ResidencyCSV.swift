@@ -4,7 +4,9 @@ import Foundation
 /// categories (`ResidencyCategory`), each a delta over the baseline; a moment's rows add up to its
 /// RSS delta. Appended as each run ends, just before its row in trials.csv, like holders.csv.
 package enum ResidencyCSV {
-    package static let header = ["run_id", "strategy", "render", "allocator", "run", "moment", "category", "how", "bytes"]
+    package static let header = [
+        "run_id", "strategy", "render", "allocator", "run", "moment", "category", "how", "bytes",
+    ]
 
     package static func render(_ results: [TrialResult], runID: String?) -> String {
         CSV.line(header) + "\n" + results.map { lines($0, runID: runID) }.joined()
@@ -13,9 +15,11 @@ package enum ResidencyCSV {
     /// One run's rows, each a line with its newline (nothing for a run without snapshots).
     package static func lines(_ result: TrialResult, runID: String?) -> String {
         (result.residency ?? []).map { row in
-            CSV.line([runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
-                      String(result.run), row.moment.rawValue, row.category.rawValue, row.category.how.rawValue,
-                      String(row.bytes)]) + "\n"
+            CSV.line([
+                runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
+                String(result.run), row.moment.rawValue, row.category.rawValue, row.category.how.rawValue,
+                String(row.bytes),
+            ]) + "\n"
         }.joined()
     }
 
@@ -31,14 +35,19 @@ package enum ResidencyCSV {
         for (offset, fields) in rows.dropFirst().enumerated() {
             let line = offset + 2
             let key = try runKey(fields, line: line)
-            guard let moment = ResidencyMoment(rawValue: fields[5]), let category = ResidencyCategory(rawValue: fields[6]),
-                  let bytes = Int(fields[8]) else {
-                throw CSVError("line \(line): moment, category or bytes is not valid (moments: "
-                               + ResidencyMoment.allCases.map(\.rawValue).joined(separator: ", ") + "; categories: "
-                               + ResidencyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            guard let moment = ResidencyMoment(rawValue: fields[5]),
+                let category = ResidencyCategory(rawValue: fields[6]),
+                let bytes = Int(fields[8])
+            else {
+                throw CSVError(
+                    "line \(line): moment, category or bytes is not valid (moments: "
+                        + ResidencyMoment.allCases.map(\.rawValue).joined(separator: ", ") + "; categories: "
+                        + ResidencyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+                )
             }
             // A run's rows start anew with another run's, or with its first row again (measured again).
-            if key != lastKey || runs[key]?.contains(where: { $0.moment == moment && $0.category == category }) == true {
+            if key != lastKey || runs[key]?.contains(where: { $0.moment == moment && $0.category == category }) == true
+            {
                 runs[key] = []
             }
             lastKey = key
@@ -49,8 +58,11 @@ package enum ResidencyCSV {
 
     static func runKey(_ fields: [String], line: Int) throws -> RunKey {
         guard fields.count == header.count, let render = RenderMode(name: fields[2]),
-              let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4]) else {
-            throw CSVError("line \(line): not a residency.csv row (\(header.count) fields: \(header.joined(separator: ",")))")
+            let allocator = Allocator(rawValue: fields[3]), let run = Int(fields[4])
+        else {
+            throw CSVError(
+                "line \(line): not a residency.csv row (\(header.count) fields: \(header.joined(separator: ",")))"
+            )
         }
         return RunKey(cell: TrialCell(strategy: fields[1], render: render, allocator: allocator), run: run)
     }
@@ -75,21 +87,29 @@ package enum ResidencyTable {
     package static func render(_ results: [TrialResult], cells: [TrialCell]) -> String {
         var text = ""
         for cell in cells {
-            let runs = results.filter { $0.cell == cell && $0.isSuccess && $0.residency != nil && $0.peakRSSDeltaBytes != nil }
-                .sorted { ($0.peakRSSDeltaBytes!, $0.run) < ($1.peakRSSDeltaBytes!, $1.run) }
+            let runs = results.filter {
+                $0.cell == cell && $0.isSuccess && $0.residency != nil && $0.peakRSSDeltaBytes != nil
+            }
+            .sorted { ($0.peakRSSDeltaBytes!, $0.run) < ($1.peakRSSDeltaBytes!, $1.run) }
             guard !runs.isEmpty else { continue }
             let median = runs[(runs.count - 1) / 2]
-            let peak = median.residency(at: .rssPeak), end = median.residency(at: .end)
+            let peak = median.residency(at: .rssPeak)
+            let end = median.residency(at: .end)
             let snapshot = peak.reduce(0) { $0 + $1.bytes }
-            text += "\(cell) run \(median.run), peak RSS delta \(SummaryTable.mb(Double(median.peakRSSDeltaBytes!))) MB"
+            text +=
+                "\(cell) run \(median.run), peak RSS delta \(SummaryTable.mb(Double(median.peakRSSDeltaBytes!))) MB"
                 + " (snapshot \(SummaryTable.mb(Double(snapshot))) MB), end \(SummaryTable.mb(Double(end.reduce(0) { $0 + $1.bytes }))) MB:\n"
             for row in peak {
                 let stayed = end.first { $0.category == row.category }?.bytes ?? 0
-                text += String(format: "  %7.1f MB  %7.1f MB  ", Double(row.bytes) / 1e6, Double(stayed) / 1e6)
-                    + row.category.rawValue + (row.category.how == .measured ? "" : " (\(row.category.how.rawValue))") + "\n"
+                text +=
+                    String(format: "  %7.1f MB  %7.1f MB  ", Double(row.bytes) / 1e6, Double(stayed) / 1e6)
+                    + row.category.rawValue + (row.category.how == .measured ? "" : " (\(row.category.how.rawValue))")
+                    + "\n"
             }
         }
-        return text.isEmpty ? "" : "Resident memory (residency.csv; at each cell's median run's RSS peak, then at its end; "
-            + "deltas over the baseline):\n" + text
+        return text.isEmpty
+            ? ""
+            : "Resident memory (residency.csv; at each cell's median run's RSS peak, then at its end; "
+                + "deltas over the baseline):\n" + text
     }
 }

@@ -36,17 +36,21 @@ package struct RowKeyCheck {
         if let column = runIDIndex, column < fields.count {
             let id = fields[column]
             if let expected = runID, expected.id != id {
-                throw KeyedRowError("line \(line) (\(Self.describe(names, key))) is a row of run "
-                                    + "\(id.isEmpty ? "(none)" : id), but \(expected.source) says run \(expected.id): "
-                                    + "rows of another run were added to this file; keep each run's rows in its own "
-                                    + "folder, or measure again")
+                throw KeyedRowError(
+                    "line \(line) (\(Self.describe(names, key))) is a row of run "
+                        + "\(id.isEmpty ? "(none)" : id), but \(expected.source) says run \(expected.id): "
+                        + "rows of another run were added to this file; keep each run's rows in its own "
+                        + "folder, or measure again"
+                )
             }
             if runID == nil { runID = (id, "line \(line)") }
         }
         if let first = seen[key] {
-            throw KeyedRowError("line \(line) repeats the key of line \(first) (\(Self.describe(names, key))): "
-                                + "a file has one row for each \(Self.list(names)); a row was copied or files were "
-                                + "joined, so a run would count twice; remove the extra row or measure again")
+            throw KeyedRowError(
+                "line \(line) repeats the key of line \(first) (\(Self.describe(names, key))): "
+                    + "a file has one row for each \(Self.list(names)); a row was copied or files were "
+                    + "joined, so a run would count twice; remove the extra row or measure again"
+            )
         }
         seen[key] = line
     }
@@ -70,8 +74,10 @@ extension TrialsCSV {
         for (index, trial) in trials.enumerated() {
             let key = RunKey(cell: trial.cell, run: trial.run)
             if let first = seen[key] {
-                throw KeyedRowError("\(source(index)) repeats the key of \(source(first)) (\(trial.cell) run "
-                                    + "\(trial.run)): each cell and run is one row, so a run would count twice")
+                throw KeyedRowError(
+                    "\(source(index)) repeats the key of \(source(first)) (\(trial.cell) run "
+                        + "\(trial.run)): each cell and run is one row, so a run would count twice"
+                )
             }
             seen[key] = index
         }

@@ -40,7 +40,9 @@ package enum SafeFile {
     /// Copies the regular file at `source` to `path`, a megabyte at a time.
     package static func copy(fileAt source: String, to path: String) throws {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw Failure(kind: .io, path: path, reason: "cannot read \(source): \(errorText(errno))") }
+        guard input >= 0 else {
+            throw Failure(kind: .io, path: path, reason: "cannot read \(source): \(errorText(errno))")
+        }
         defer { close(input) }
         try write(to: path) { descriptor in
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -51,7 +53,9 @@ package enum SafeFile {
                     return errno
                 }
                 if count == 0 { return nil }
-                if let failure = buffer.withUnsafeBytes({ writeAll(descriptor, $0.baseAddress!, count) }) { return failure }
+                if let failure = buffer.withUnsafeBytes({ writeAll(descriptor, $0.baseAddress!, count) }) {
+                    return failure
+                }
             }
         }
     }
@@ -63,8 +67,11 @@ package enum SafeFile {
         for _ in 0..<40 {  // the kernel's own limit on a chain of links
             var info = stat()
             guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
-                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = target.hasPrefix("/") ? target
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current =
+                target.hasPrefix("/")
+                ? target
                 : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
         }
         return current
@@ -88,8 +95,18 @@ package enum SafeFile {
     package static func refusal(_ path: String) -> Failure? {
         switch kind(at: path) {
         case .folder: return Failure(kind: .notAFile, path: path, reason: "it is a folder, not a file")
-        case .blockDevice: return Failure(kind: .notAFile, path: path, reason: "it is a block device; bench writes only files, character devices and FIFOs")
-        case .socket: return Failure(kind: .notAFile, path: path, reason: "it is a socket; bench writes only files, character devices and FIFOs")
+        case .blockDevice:
+            return Failure(
+                kind: .notAFile,
+                path: path,
+                reason: "it is a block device; bench writes only files, character devices and FIFOs"
+            )
+        case .socket:
+            return Failure(
+                kind: .notAFile,
+                path: path,
+                reason: "it is a socket; bench writes only files, character devices and FIFOs"
+            )
         case .missing, .regularFile, .characterDevice, .fifo: return nil
         }
     }
@@ -111,7 +128,11 @@ package enum SafeFile {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENXIO {
-                throw Failure(kind: .notAFile, path: path, reason: "it is a FIFO that nobody is reading; start its reader first, or choose a file")
+                throw Failure(
+                    kind: .notAFile,
+                    path: path,
+                    reason: "it is a FIFO that nobody is reading; start its reader first, or choose a file"
+                )
             }
             throw Failure(kind: .io, path: path, reason: errorText(code))
         }
@@ -143,7 +164,11 @@ package enum SafeFile {
         let now = kind(at: target)
         guard now == .missing || now == .regularFile else {
             unlink(temporary)
-            throw Failure(kind: .notAFile, path: path, reason: "it became something other than a file while being written")
+            throw Failure(
+                kind: .notAFile,
+                path: path,
+                reason: "it became something other than a file while being written"
+            )
         }
         guard rename(temporary, target) == 0 else {
             let code = errno

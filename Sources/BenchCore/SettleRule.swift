@@ -23,9 +23,13 @@ package struct SettleRule: Codable, Sendable, Equatable {
     /// A change of the live heap this large or smaller is not movement (the holders' threshold).
     package var heapToleranceBytes: Int
 
-    package init(quietNanos: UInt64, maximumNanos: UInt64, quietTurns: Int = SettleRule.defaultQuietTurns,
-                residentToleranceBytes: Int = SettleRule.defaultResidentToleranceBytes,
-                heapToleranceBytes: Int = SettleRule.defaultHeapToleranceBytes) {
+    package init(
+        quietNanos: UInt64,
+        maximumNanos: UInt64,
+        quietTurns: Int = SettleRule.defaultQuietTurns,
+        residentToleranceBytes: Int = SettleRule.defaultResidentToleranceBytes,
+        heapToleranceBytes: Int = SettleRule.defaultHeapToleranceBytes
+    ) {
         self.quietNanos = min(quietNanos, maximumNanos)
         self.maximumNanos = maximumNanos
         self.quietTurns = quietTurns
@@ -77,7 +81,9 @@ package struct SettleDetector: Sendable {
     package mutating func observe(time: UInt64, residentBytes: Int, heapBytes: Int) -> Bool {
         guard time >= start else { return false }
         if let resident = referenceResident {
-            if abs(residentBytes - resident) > rule.residentToleranceBytes || abs(heapBytes - referenceHeap) > rule.heapToleranceBytes {
+            if abs(residentBytes - resident) > rule.residentToleranceBytes
+                || abs(heapBytes - referenceHeap) > rule.heapToleranceBytes
+            {
                 referenceTime = time
                 referenceResident = residentBytes
                 referenceHeap = heapBytes
@@ -102,6 +108,7 @@ package struct SettleDetector: Sendable {
     /// its turns (and at least one was seen), or the maximum has passed.
     package func isSettled(at time: UInt64) -> Bool {
         if time >= start &+ rule.maximumNanos { return true }
-        return referenceResident != nil && time >= referenceTime &+ rule.quietNanos && turnsSinceReference >= rule.quietTurns
+        return referenceResident != nil && time >= referenceTime &+ rule.quietNanos
+            && turnsSinceReference >= rule.quietTurns
     }
 }

@@ -14,7 +14,8 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     package static let maximumCount = 10_000
 
     /// The form `--shard` takes, said in every refusal.
-    package static let usage = "--shard takes i/n with 1 <= i <= n, e.g. 2/4 (i counts from 1; n is at most \(maximumCount))"
+    package static let usage =
+        "--shard takes i/n with 1 <= i <= n, e.g. 2/4 (i counts from 1; n is at most \(maximumCount))"
 
     package init?(index: Int, count: Int) {
         guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else { return nil }
@@ -25,8 +26,10 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// "2/4": digits only, no sign, no spaces, no leading "+"; nil otherwise.
     package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        guard parts.count == 2,
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let index = Int(parts[0]), let count = Int(parts[1])
+        else { return nil }
         self.init(index: index, count: count)
     }
 

@@ -6,7 +6,8 @@ package enum StandardStreams {
     /// otherwise the first file the run opens gets that descriptor, and the progress lines or
     /// the summary are written into it (trials.csv, a fixture).
     package static func reopenClosed() {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
             if null >= 0 && null != descriptor {
                 dup2(null, descriptor)

@@ -6,7 +6,9 @@ package enum SummaryTable {
     static let megabyte = 1_000_000.0
 
     package static func render(_ summaries: [CellSummary]) -> String {
-        let header = ["cell", "ok", "median", "95% CI", "p90", "min", "max", "CV", "heap peak", "final", "floor", "article"]
+        let header = [
+            "cell", "ok", "median", "95% CI", "p90", "min", "max", "CV", "heap peak", "final", "floor", "article",
+        ]
         var rows: [[String]] = []
         for summary in summaries {
             let rss = summary.peakRSSDelta
@@ -26,7 +28,8 @@ package enum SummaryTable {
                 article.map { "~" + String(format: "%.0f", Double($0) / megabyte) } ?? "",
             ])
         }
-        var text = "Memory over baseline in MB (10^6 bytes): peak RSS (median, bootstrap 95% CI of the median, p90, min, max, CV over runs), "
+        var text =
+            "Memory over baseline in MB (10^6 bytes): peak RSS (median, bootstrap 95% CI of the median, p90, min, max, CV over runs), "
             + "heap peak (exact; * = sampled) and final RSS (medians), the floor (the least the cell's contract needs, by its rule), "
             + "the article's iOS figure\n"
         text += TextTable.render(header: header, rows: rows)

@@ -22,7 +22,9 @@ extension TrialResult {
             ("sampler_hz", samplerHertz), ("max_gap_ms", maxSampleGapMillis), ("sampler_cpu_s", samplerCPUSeconds),
         ]
         for (column, value) in measures {
-            if let value, !(value.isFinite && value >= 0) { return "\(column) is \(value): it must be a finite number, 0 or more" }
+            if let value, !(value.isFinite && value >= 0) {
+                return "\(column) is \(value): it must be a finite number, 0 or more"
+            }
         }
         if isSuccess, let peak = peakRSSBytes, let baseline = baselineRSSBytes, peak < baseline {
             return "peak_rss_bytes \(peak) is below baseline_rss_bytes \(baseline): a run's peak includes its baseline"

@@ -88,9 +88,18 @@ package struct TrialSpec: Codable, Sendable, Equatable {
     /// CLOCK_MONOTONIC when the parent spawned the child (system-wide clock), for start-up time.
     package var launchedAtNanos: UInt64?
 
-    package init(strategy: String, render: RenderMode, allocator: Allocator, run: Int, url: URL,
-                warmupURL: URL?, workDirectory: URL, maxPixel: Int = 1024,
-                sampleIntervalNanos: UInt64 = TrialSpec.defaultSampleIntervalNanos, timeoutSeconds: Double = 60) {
+    package init(
+        strategy: String,
+        render: RenderMode,
+        allocator: Allocator,
+        run: Int,
+        url: URL,
+        warmupURL: URL?,
+        workDirectory: URL,
+        maxPixel: Int = 1024,
+        sampleIntervalNanos: UInt64 = TrialSpec.defaultSampleIntervalNanos,
+        timeoutSeconds: Double = 60
+    ) {
         self.strategy = strategy
         self.render = render
         self.allocator = allocator

@@ -7,15 +7,20 @@ extension TrialsCSV {
     /// A figure no run can have (`TrialResult.impossibleFigure`) is refused with its line and column.
     /// Timelines are not in trials.csv and come back empty. A row whose `key` an earlier row has,
     /// or of another run than `runID` (default: the first row's), is refused (`KeyedRowError`).
-    package static func parse(_ text: String, key: [String] = keyColumns,
-                              runID: (id: String, source: String)? = nil) throws -> [TrialResult] {
+    package static func parse(
+        _ text: String,
+        key: [String] = keyColumns,
+        runID: (id: String, source: String)? = nil
+    ) throws -> [TrialResult] {
         let rows = try CSV.parse(text)
         guard let header = rows.first, !header.isEmpty else { throw CSVError("empty file: no header row") }
         let index = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let required = ["strategy", "render", "allocator", "run", "status", "baseline_rss_bytes", "peak_rss_bytes"]
         let missing = required.filter { index[$0] == nil }
         guard missing.isEmpty else {
-            throw CSVError("not a trials.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))")
+            throw CSVError(
+                "not a trials.csv: missing column(s) \(missing.joined(separator: ", ")); found \(header.joined(separator: ","))"
+            )
         }
 
         var keys = RowKeyCheck(key: key, header: header, runID: runID)
@@ -34,7 +39,9 @@ extension TrialsCSV {
             }
             func number(_ name: String) throws -> Double? {
                 guard let text = field(name), !text.isEmpty else { return nil }
-                guard let value = Double(text) else { throw CSVError("line \(line): \(name) '\(text)' is not a number") }
+                guard let value = Double(text) else {
+                    throw CSVError("line \(line): \(name) '\(text)' is not a number")
+                }
                 return value
             }
             func choice<T: RawRepresentable>(_ name: String, _ type: T.Type) throws -> T where T.RawValue == String {
@@ -45,16 +52,26 @@ extension TrialsCSV {
 
             func renderer() throws -> RenderMode {
                 let text = field("render") ?? ""
-                guard let render = RenderMode(name: text) else { throw CSVError("line \(line): unknown render '\(text)'") }
+                guard let render = RenderMode(name: text) else {
+                    throw CSVError("line \(line): unknown render '\(text)'")
+                }
                 return render
             }
 
             guard let run = try integer("run") else { throw CSVError("line \(line): run is empty") }
-            let spec = TrialSpec(strategy: field("strategy") ?? "", render: try renderer(),
-                                 allocator: try choice("allocator", Allocator.self), run: run,
-                                 url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+            let spec = TrialSpec(
+                strategy: field("strategy") ?? "",
+                render: try renderer(),
+                allocator: try choice("allocator", Allocator.self),
+                run: run,
+                url: URL(fileURLWithPath: "/"),
+                warmupURL: nil,
+                workDirectory: URL(fileURLWithPath: "/")
+            )
             let pid = try integer("pid") ?? 0
-            guard let processID = Int32(exactly: pid) else { throw CSVError("line \(line): pid '\(pid)' is not a process id") }
+            guard let processID = Int32(exactly: pid) else {
+                throw CSVError("line \(line): pid '\(pid)' is not a process id")
+            }
             var result = TrialResult(spec: spec, pid: processID)
             result.status = try choice("status", TrialStatus.self)
             result.error = field("error") ?? ""
@@ -69,7 +86,8 @@ extension TrialsCSV {
             result.finalAllocatedBytes = try integer("final_allocated_bytes")
             // Older files without baseline_allocated_bytes still give the delta through the two columns they have.
             if result.baselineAllocatedBytes == nil, let peak = result.peakAllocatedBytes,
-               let delta = try integer("peak_allocated_delta_bytes") {
+                let delta = try integer("peak_allocated_delta_bytes")
+            {
                 result.baselineAllocatedBytes = peak - delta
             }
             result.samplerCPUSeconds = try number("sampler_cpu_s")

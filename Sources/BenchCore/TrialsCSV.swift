@@ -69,8 +69,10 @@ package enum TrialsCSV {
 
 /// `timeline.csv`: every sample of every run, for the memory-over-time chart.
 package enum TimelineCSV {
-    package static let header = ["strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes",
-                                 "file_bytes"]
+    package static let header = [
+        "strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes",
+        "file_bytes",
+    ]
     /// The columns of files from before `file_bytes` (RSS's file-backed part) was recorded.
     package static let headerWithoutFile = Array(header.dropLast())
 
@@ -79,11 +81,14 @@ package enum TimelineCSV {
         var text = CSV.line(header + (runID == nil ? [] : [TrialsCSV.runIDColumn])) + "\n"
         let suffix = runID.map { "," + CSV.line([$0]) } ?? ""
         for result in results {
-            let prefix = CSV.line([result.strategy, result.render.rawValue, result.allocator.rawValue,
-                                   String(result.run), String(result.pid)])
+            let prefix = CSV.line([
+                result.strategy, result.render.rawValue, result.allocator.rawValue,
+                String(result.run), String(result.pid),
+            ])
             for point in result.timeline {
                 let file = point.fileBytes.map(String.init) ?? ""
-                text += "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes),"
+                text +=
+                    "\(prefix),\(String(format: "%.6f", point.seconds)),\(point.residentBytes),\(point.allocatedBytes),"
                     + "\(file)\(suffix)\n"
             }
         }
@@ -98,7 +103,12 @@ package struct JSONExport: Codable {
 
     package init(context: RunContext, trials: [TrialResult]) {
         self.context = context
-        self.trials = trials.map { var row = $0; row.timeline = []; row.peakBlocks = nil; return row }
+        self.trials = trials.map {
+            var row = $0
+            row.timeline = []
+            row.peakBlocks = nil
+            return row
+        }
     }
 
     package func encoded() throws -> Data {
@@ -158,7 +168,8 @@ package struct RunContext: Codable, Sendable {
     /// The bracketed choice of /sys/kernel/mm/transparent_hugepage/enabled ("always [madvise] never").
     package static func transparentHugePageMode() -> String? {
         guard let text = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8),
-              let open = text.firstIndex(of: "["), let close = text[open...].firstIndex(of: "]") else { return nil }
+            let open = text.firstIndex(of: "["), let close = text[open...].firstIndex(of: "]")
+        else { return nil }
         return String(text[text.index(after: open)..<close])
     }
 }

@@ -49,9 +49,11 @@ package func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
 /// libFuzzer's driver (in its runtime since LLVM 11). SwiftPM makes an executable target's
 /// `main` its own, so libFuzzer's `main` is not used: ours hands the command line to the driver.
 @_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 #endif
 
 /// With libFuzzer (FUZZING): its driver, with its options (-max_total_time=...). Without: replays
@@ -66,7 +68,9 @@ func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
         #else
         let paths = CommandLine.arguments.dropFirst()
         guard !paths.isEmpty else {
-            FileHandle.standardError.write(Data("usage: BenchFuzz FILE...   (scripts/fuzz.sh fuzzes; this replays inputs)\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: BenchFuzz FILE...   (scripts/fuzz.sh fuzzes; this replays inputs)\n".utf8)
+            )
             exit(64)
         }
         for path in paths {

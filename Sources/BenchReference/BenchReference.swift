@@ -15,14 +15,15 @@ struct BenchReference: ParsableCommand {
         commandName: "bench-reference",
         abstract: "Regenerate this repository's documents (REPORT.md, SCENARIO.md, README.md's figures) from results/.",
         discussion: """
-        Reads the committed reference folder: trials.csv (required), timeline.csv, sweep.csv, trials.json, \
-        environment.txt, and the studies beside them (cold-warm/, example/, holders/, corpus/, jobs/, \
-        encodings.csv, validation.csv, the scenario CSVs). Writes gnuplot's input and rewrites the parts of \
-        the documents between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept.
+            Reads the committed reference folder: trials.csv (required), timeline.csv, sweep.csv, trials.json, \
+            environment.txt, and the studies beside them (cold-warm/, example/, holders/, corpus/, jobs/, \
+            encodings.csv, validation.csv, the scenario CSVs). Writes gnuplot's input and rewrites the parts of \
+            the documents between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept.
 
-        Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (named) or a document has a \
-        marker nothing computes; 66 trials.csv or a --document is missing; 73 an output cannot be written.
-        """)
+            Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (named) or a document has a \
+            marker nothing computes; 66 trials.csv or a --document is missing; 73 an output cannot be written.
+            """
+    )
 
     @Option(help: "The committed reference folder.")
     var results = "results"
@@ -33,20 +34,31 @@ struct BenchReference: ParsableCommand {
     @Option(help: "The report to regenerate (default: <results>/REPORT.md).")
     var reportFile: String?
 
-    @Option(help: "Also regenerate the marked figures of this document (README.md, a docs/ file); repeat it for several.")
+    @Option(
+        help: "Also regenerate the marked figures of this document (README.md, a docs/ file); repeat it for several."
+    )
     var document: [String] = []
 
     func run() throws {
         // Before anything is written: a document that is not there is a mistyped path.
         for path in document where !FileManager.default.fileExists(atPath: path) {
-            throw fail(.noInput, "--document \(path) does not exist; it names a document whose marked figures are regenerated, e.g. README.md")
+            throw fail(
+                .noInput,
+                "--document \(path) does not exist; it names a document whose marked figures are regenerated, e.g. README.md"
+            )
         }
         for path in document where SafeFile.kind(at: SafeFile.resolved(path)) == .folder {
-            throw fail(.cannotCreateOutput, "--document \(path) is a folder; it names a document whose marked figures are regenerated, e.g. README.md")
+            throw fail(
+                .cannotCreateOutput,
+                "--document \(path) is a folder; it names a document whose marked figures are regenerated, e.g. README.md"
+            )
         }
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         let report = ResultsReport(directory: folder)
-        let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path, isDirectory: true)
+        let dataFolder = URL(
+            fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path,
+            isDirectory: true
+        )
         let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
         do {
             let figures = try report.load()
@@ -59,7 +71,11 @@ struct BenchReference: ParsableCommand {
             }
             for path in document {
                 let url = URL(fileURLWithPath: path)
-                try report.updateReport(figures, at: url, extraBlocks: [OutputFiles.tableName: OutputFiles.markdownTable()])
+                try report.updateReport(
+                    figures,
+                    at: url,
+                    extraBlocks: [OutputFiles.tableName: OutputFiles.markdownTable()]
+                )
                 print("regenerated the figures of \(url.path)")
             }
         } catch let error as ReportError {
@@ -76,7 +92,8 @@ struct BenchReference: ParsableCommand {
     static func regenerateScenarioDocument(in folder: URL) throws -> Bool {
         let document = folder.appendingPathComponent("SCENARIO.md")
         guard let text = try? String(contentsOf: document, encoding: .utf8),
-              FileManager.default.fileExists(atPath: folder.appendingPathComponent(ScenarioDocument.caps).path) else { return false }
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(ScenarioDocument.caps).path)
+        else { return false }
         let figures = try ScenarioDocument(folder: folder)
         let updated = try GeneratedSections.apply(to: text, blocks: figures.blocks, values: figures.values)
         if updated != text { try AtomicFile.write(Data(updated.utf8), to: document) }

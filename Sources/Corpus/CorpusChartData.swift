@@ -18,9 +18,12 @@ package enum CorpusChartData {
             var lines = ["# \(label): megapixels, " + renders.map { "\($0.rawValue) peak MB" }.joined(separator: ", ")]
             for cost in groups[label]!.sorted(by: { $0.image.facts!.pixelCount < $1.image.facts!.pixelCount }) {
                 let megapixels = Double(cost.image.facts!.pixelCount) / 1e6
-                lines.append(([String(format: "%.4f", megapixels)] + renders.map { mode in
-                    cost.medianPeakByRender[mode].map { String(format: "%.3f", $0 / 1e6) } ?? "?"
-                }).joined(separator: " "))
+                lines.append(
+                    ([String(format: "%.4f", megapixels)]
+                        + renders.map { mode in
+                            cost.medianPeakByRender[mode].map { String(format: "%.3f", $0 / 1e6) } ?? "?"
+                        }).joined(separator: " ")
+                )
             }
             blocks.append(lines.joined(separator: "\n"))
         }
@@ -30,7 +33,9 @@ package enum CorpusChartData {
             "render_count = \(renders.count)",
             array("render_name", renders.map(\.rawValue)),
         ]
-        return [("corpus.dat", blocks.joined(separator: "\n\n\n") + "\n"), ("vars.gp", vars.joined(separator: "\n") + "\n")]
+        return [
+            ("corpus.dat", blocks.joined(separator: "\n\n\n") + "\n"), ("vars.gp", vars.joined(separator: "\n") + "\n"),
+        ]
     }
 
     /// A gnuplot array of quoted strings (at least one element: gnuplot has no empty arrays).

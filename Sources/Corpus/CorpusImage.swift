@@ -1,11 +1,12 @@
 import BenchCore
 import Foundation
+import Imaging
+import Strategies
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import Imaging
-import Strategies
 
 /// An entry of the corpus once the parent has looked at it: its facts and size, or why it is not
 /// measured (a row with that status, never a silent gap).
@@ -28,7 +29,10 @@ package struct CorpusImage: Sendable {
 
     /// Reads the file's first bytes (or fetches the URL) and sniffs the format from them.
     /// `shouldStop` (Ctrl-C) is asked while a URL's answer is awaited: the fetch is then cancelled.
-    package static func examine(_ entry: CorpusEntry, shouldStop: @escaping @Sendable () -> Bool = { false }) -> CorpusImage {
+    package static func examine(
+        _ entry: CorpusEntry,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) -> CorpusImage {
         var image = CorpusImage(entry: entry)
         var head: Data
         switch entry.location {
@@ -45,8 +49,11 @@ package struct CorpusImage: Sendable {
                 head = try handle.read(upToCount: 1 << 20) ?? Data()
                 image.fileBytes = Int(try handle.seekToEnd())
                 if let size = image.fileBytes, size > CorpusInput.maxFileBytes {
-                    return image.skipped("read_error", "\(file.escaped) has \(size) bytes; "
-                                         + "the embedded server serves files up to \(CorpusInput.maxFileBytes)")
+                    return image.skipped(
+                        "read_error",
+                        "\(file.escaped) has \(size) bytes; "
+                            + "the embedded server serves files up to \(CorpusInput.maxFileBytes)"
+                    )
                 }
                 // Every byte, once: the digest names what is measured, the count is its size.
                 try handle.seek(toOffset: 0)
@@ -82,7 +89,8 @@ package struct CorpusImage: Sendable {
         image.facts = try? ImageInspector.inspect(head)
         // A header further in than the bytes read (a large EXIF block): read the whole file.
         if image.facts == nil, case .file(let file) = entry.location, head.count < (image.fileBytes ?? 0),
-           let whole = try? file.contents() {
+            let whole = try? file.contents()
+        {
             image.facts = try? ImageInspector.inspect(whole)
         }
         return image
@@ -95,8 +103,11 @@ package struct CorpusImage: Sendable {
     /// The body of a 2xx answer (a 404 page is not the image), fetched once in the parent to read its
     /// header. A redirect is followed only while it stays on loopback (`LoopbackFetch`): one that
     /// leaves is refused before any connection, and the image is not measured.
-    static func fetch(_ url: URL, timeoutSeconds: Double = 60,
-                      shouldStop: @escaping @Sendable () -> Bool = { false }) -> Result<Data, FetchProblem> {
+    static func fetch(
+        _ url: URL,
+        timeoutSeconds: Double = 60,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) -> Result<Data, FetchProblem> {
         let fetch = LoopbackFetch()
         var request = URLRequest(url: url)
         request.timeoutInterval = timeoutSeconds
@@ -107,7 +118,9 @@ package struct CorpusImage: Sendable {
         // In slices, so that an interruption need not wait for a server that does not answer.
         guard let outcome = fetch.completion.wait(until: .now() + timeoutSeconds + 5, shouldStop: shouldStop) else {
             task.cancel()
-            return .failure(FetchProblem(description: shouldStop() ? "interrupted" : "no answer within \(Int(timeoutSeconds)) s"))
+            return .failure(
+                FetchProblem(description: shouldStop() ? "interrupted" : "no answer within \(Int(timeoutSeconds)) s")
+            )
         }
         return outcome.mapError { $0 as? FetchProblem ?? FetchProblem(description: "\($0)") }
     }
@@ -131,15 +144,21 @@ final class LoopbackFetch: NSObject, URLSessionDataDelegate, Sendable {
     /// The body, or why there is none: finished once, when the task completes.
     let completion = BlockingCompletion<Data>()
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         let target = request.url?.absoluteString ?? "(no URL)"
         if case .success = CorpusInput.loopbackURL(target) {
             completionHandler(request)
             return
         }
         state.withLock {
-            $0.refusedRedirect = "refused a redirect to \(target) (HTTP \(response.statusCode)): it leaves loopback, and only 127.0.0.1, localhost and ::1 are measured"
+            $0.refusedRedirect =
+                "refused a redirect to \(target) (HTTP \(response.statusCode)): it leaves loopback, and only 127.0.0.1, localhost and ::1 are measured"
         }
         completionHandler(nil)
     }

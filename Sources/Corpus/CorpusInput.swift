@@ -1,6 +1,6 @@
 import BenchCore
-import Harness
 import Foundation
+import Harness
 
 /// One image of a corpus: a file under the folder, or a URL from the list.
 package struct CorpusEntry: Sendable, Equatable {
@@ -48,20 +48,38 @@ package enum CorpusInput {
     /// `skipping`: a folder not to look into, found by its resolved path however it is named (the
     /// output folder: inside the corpus, a second run would measure the first one's CSVs); `onSkip`
     /// gets its path as found under the corpus.
-    package static func entries(at path: String, skipping excluded: String? = nil,
-                               onSkip: (String) -> Void = { _ in }) throws(CorpusInputError) -> [CorpusEntry] {
+    package static func entries(
+        at path: String,
+        skipping excluded: String? = nil,
+        onSkip: (String) -> Void = { _ in }
+    ) throws(CorpusInputError) -> [CorpusEntry] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw CorpusInputError(kind: .missing, description: "'\(path)' does not exist; give a folder of images or a text file of image URLs (one a line)")
+            throw CorpusInputError(
+                kind: .missing,
+                description:
+                    "'\(path)' does not exist; give a folder of images or a text file of image URLs (one a line)"
+            )
         }
         guard isFolder.boolValue else { return try urls(inList: path) }
-        return try files(in: URL(fileURLWithPath: path, isDirectory: true), skipping: excluded.flatMap(resolved), onSkip: onSkip)
+        return try files(
+            in: URL(fileURLWithPath: path, isDirectory: true),
+            skipping: excluded.flatMap(resolved),
+            onSkip: onSkip
+        )
     }
 
-    static func files(in folder: URL, skipping excluded: String? = nil, onSkip: (String) -> Void = { _ in }) throws(CorpusInputError) -> [CorpusEntry] {
+    static func files(
+        in folder: URL,
+        skipping excluded: String? = nil,
+        onSkip: (String) -> Void = { _ in }
+    ) throws(CorpusInputError) -> [CorpusEntry] {
         let root = RawPath(folder.path)
         guard let top = root.withCString({ opendir($0) }) else {
-            throw CorpusInputError(kind: .missing, description: "cannot read the folder '\(folder.path)': \(String(cString: strerror(errno)))")
+            throw CorpusInputError(
+                kind: .missing,
+                description: "cannot read the folder '\(folder.path)': \(String(cString: strerror(errno)))"
+            )
         }
         var entries: [CorpusEntry] = []
         // Folders still to read, each with its path relative to the corpus (bytes, as named).
@@ -69,8 +87,15 @@ package enum CorpusInput {
         while let next = pending.popLast() {
             let displayed = RawPath.escaped(next.relative) + "/"
             guard let handle = next.handle ?? next.folder.withCString({ opendir($0) }) else {
-                entries.append(CorpusEntry(name: displayed, location: .unreadable(
-                    reason: "cannot read the folder \(next.folder.escaped): \(String(cString: strerror(errno))); the files in it are not measured")))
+                entries.append(
+                    CorpusEntry(
+                        name: displayed,
+                        location: .unreadable(
+                            reason:
+                                "cannot read the folder \(next.folder.escaped): \(String(cString: strerror(errno))); the files in it are not measured"
+                        )
+                    )
+                )
                 continue
             }
             defer { closedir(handle) }
@@ -78,8 +103,15 @@ package enum CorpusInput {
                 errno = 0
                 guard let item = readdir(handle) else {
                     if errno != 0 {
-                        entries.append(CorpusEntry(name: displayed, location: .unreadable(
-                            reason: "cannot read all of the folder \(next.folder.escaped): \(String(cString: strerror(errno)))")))
+                        entries.append(
+                            CorpusEntry(
+                                name: displayed,
+                                location: .unreadable(
+                                    reason:
+                                        "cannot read all of the folder \(next.folder.escaped): \(String(cString: strerror(errno)))"
+                                )
+                            )
+                        )
                     }
                     break
                 }
@@ -89,7 +121,9 @@ package enum CorpusInput {
                 let relative = next.relative.isEmpty ? name : next.relative + [UInt8(ascii: "/")] + name
                 switch kind(of: path) {
                 case .failure(let problem):
-                    entries.append(CorpusEntry(name: RawPath.escaped(relative), location: .unreadable(reason: problem.description)))
+                    entries.append(
+                        CorpusEntry(name: RawPath.escaped(relative), location: .unreadable(reason: problem.description))
+                    )
                 case .success(.folder):
                     // Links to folders are not followed, so a folder met here is a real one: its resolved path is exact.
                     if let excluded, resolved(path) == excluded {
@@ -105,7 +139,11 @@ package enum CorpusInput {
             }
         }
         guard !entries.isEmpty else {
-            throw CorpusInputError(kind: .empty, description: "the folder '\(folder.path)' has no files (hidden ones are skipped); put images in it (JPEG, PNG, WebP, ...)")
+            throw CorpusInputError(
+                kind: .empty,
+                description:
+                    "the folder '\(folder.path)' has no files (hidden ones are skipped); put images in it (JPEG, PNG, WebP, ...)"
+            )
         }
         return entries.sorted { $0.name < $1.name }
     }
@@ -129,7 +167,9 @@ package enum CorpusInput {
     /// FIFOs and sockets are skipped (other). A path that cannot even be looked at is a failure.
     static func kind(of path: RawPath) -> Result<Kind, RawPath.ReadProblem> {
         var status = stat()
-        guard path.withCString({ lstat($0, &status) }) == 0 else { return .failure(RawPath.ReadProblem(path: path, errno: errno)) }
+        guard path.withCString({ lstat($0, &status) }) == 0 else {
+            return .failure(RawPath.ReadProblem(path: path, errno: errno))
+        }
         switch status.st_mode & S_IFMT {
         case S_IFREG: return .success(.file)
         case S_IFDIR: return .success(.folder)
@@ -146,7 +186,11 @@ package enum CorpusInput {
             throw CorpusInputError(kind: .missing, description: "cannot read '\(path)'")
         }
         guard let text = String(data: data, encoding: .utf8), !data.contains(0) else {
-            throw CorpusInputError(kind: .badList, description: "'\(path)' is not a folder or a UTF-8 text file of URLs; give a folder of images or a list of http://127.0.0.1:PORT/... URLs, one a line")
+            throw CorpusInputError(
+                kind: .badList,
+                description:
+                    "'\(path)' is not a folder or a UTF-8 text file of URLs; give a folder of images or a list of http://127.0.0.1:PORT/... URLs, one a line"
+            )
         }
         var entries: [CorpusEntry] = []
         var problems: [String] = []
@@ -169,13 +213,21 @@ package enum CorpusInput {
             }
         }
         if !problems.isEmpty {
-            let shown = problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  ... and \(problems.count - 10) more" : "")
-            throw CorpusInputError(kind: .badList, description: "'\(path)' has lines that are not loopback image URLs, "
-                                   + "or repeat one:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path "
-                                   + "(or localhost, [::1]) a line, each once; blank lines and # comments are skipped")
+            let shown =
+                problems.prefix(10).joined(separator: "\n  ")
+                + (problems.count > 10 ? "\n  ... and \(problems.count - 10) more" : "")
+            throw CorpusInputError(
+                kind: .badList,
+                description: "'\(path)' has lines that are not loopback image URLs, "
+                    + "or repeat one:\n  \(shown)\nexpected one http(s)://127.0.0.1[:port]/path "
+                    + "(or localhost, [::1]) a line, each once; blank lines and # comments are skipped"
+            )
         }
         guard !entries.isEmpty else {
-            throw CorpusInputError(kind: .empty, description: "'\(path)' lists no URLs; put one http://127.0.0.1:PORT/path a line")
+            throw CorpusInputError(
+                kind: .empty,
+                description: "'\(path)' lists no URLs; put one http://127.0.0.1:PORT/path a line"
+            )
         }
         return entries
     }
@@ -183,10 +235,13 @@ package enum CorpusInput {
     /// The project measures only its own machine: http(s) to 127.0.0.0/8, localhost or ::1.
     static func loopbackURL(_ text: String) -> Result<URL, LineProblem> {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             return .failure(LineProblem("'\(text)' is not an http(s) URL"))
         }
-        guard url.isLoopback else { return .failure(LineProblem("'\(host)' is not a loopback host (127.0.0.1, localhost, ::1)")) }
+        guard url.isLoopback else {
+            return .failure(LineProblem("'\(host)' is not a loopback host (127.0.0.1, localhost, ::1)"))
+        }
         // Foundation takes any number as a port; every fetch would then fail (as --url refuses it).
         if let port = url.port, !(1...65535).contains(port) {
             return .failure(LineProblem("'\(redacted(url))': port \(port) is out of range (1-65535)"))
@@ -197,7 +252,8 @@ package enum CorpusInput {
     /// The URL as rows, tables and messages show it: a user and password in it as `***`.
     package static func redacted(_ url: URL) -> String {
         guard url.user != nil || url.password != nil,
-              var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+            var parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
         parts.user = nil
         parts.password = nil
         guard let bare = parts.string, let scheme = url.scheme, bare.hasPrefix(scheme + "://") else {

@@ -30,8 +30,13 @@ package final class CorpusRunner {
 
     /// Every image is fetched from loopback (the embedded server, or a loopback URL list): children
     /// refuse any other connection, so a redirect off loopback goes nowhere.
-    package init(images: [CorpusImage], plan: BenchmarkPlan, settings: TrialSettings,
-                launcher: TrialLauncher = ChildProcessLauncher(loopbackOnly: true), jobs: Int = 1) {
+    package init(
+        images: [CorpusImage],
+        plan: BenchmarkPlan,
+        settings: TrialSettings,
+        launcher: TrialLauncher = ChildProcessLauncher(loopbackOnly: true),
+        jobs: Int = 1
+    ) {
         self.images = images
         self.plan = plan
         self.settings = settings
@@ -60,9 +65,12 @@ package final class CorpusRunner {
     /// Measures `items` (default: the whole schedule), after the rows of `unmeasured` images
     /// (default: every one). `onRow` gets each row as it finishes, on this thread, to be appended
     /// at once. Returns the rows in finishing order. Throws only when the server cannot start.
-    package func run(_ items: [Item]? = nil, unmeasured: [CorpusImage]? = nil,
-                    onRow: (_ row: CorpusRow) -> Void,
-                    shouldStop: @escaping @Sendable () -> Bool) throws -> [CorpusRow] {
+    package func run(
+        _ items: [Item]? = nil,
+        unmeasured: [CorpusImage]? = nil,
+        onRow: (_ row: CorpusRow) -> Void,
+        shouldStop: @escaping @Sendable () -> Bool
+    ) throws -> [CorpusRow] {
         var rows: [CorpusRow] = []
         let schedule = items ?? self.schedule
         for image in unmeasured ?? self.unmeasured {
@@ -82,33 +90,46 @@ package final class CorpusRunner {
             Interruption.unregisterScratch(scratch)
         }
 
-        let served = ServedImages(server: server, images: images, schedule: schedule,
-                                  fixtureCache: settings.fixtureCacheDirectory)
+        let served = ServedImages(
+            server: server,
+            images: images,
+            schedule: schedule,
+            fixtureCache: settings.fixtureCacheDirectory
+        )
         let (images, settings, launcher) = (self.images, self.settings, self.launcher)
         let warmup = server.url(for: "/warmup")
-        ParallelTrials.run(schedule, jobs: jobs,
-                           exclusive: { BenchmarkRunner.serialOnlyStrategies.contains($0.cell.strategy) },
-                           shouldStop: shouldStop,
-                           launch: { index, item in
-            var spec = settings.spec(for: item.cell, run: item.run, url: warmup, warmupURL: nil,
-                                     workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"))
-            defer { served.finished(item.image) }
-            switch served.acquire(item.image) {
-            case .success(let target):
-                spec.url = target.url
-                spec.warmupURL = target.warmupURL ?? warmup
-                spec.warmUpImage = target.warmUpImage
-                return launcher.launch(spec)
-            case .failure(let problem):
-                var failed = TrialResult(spec: spec, pid: 0)
-                failed.status = problem.status
-                failed.error = problem.description
-                return failed
+        ParallelTrials.run(
+            schedule,
+            jobs: jobs,
+            exclusive: { BenchmarkRunner.serialOnlyStrategies.contains($0.cell.strategy) },
+            shouldStop: shouldStop,
+            launch: { index, item in
+                var spec = settings.spec(
+                    for: item.cell,
+                    run: item.run,
+                    url: warmup,
+                    warmupURL: nil,
+                    workDirectory: scratch.appendingPathComponent("trial-\(index + 1)")
+                )
+                defer { served.finished(item.image) }
+                switch served.acquire(item.image) {
+                case .success(let target):
+                    spec.url = target.url
+                    spec.warmupURL = target.warmupURL ?? warmup
+                    spec.warmUpImage = target.warmUpImage
+                    return launcher.launch(spec)
+                case .failure(let problem):
+                    var failed = TrialResult(spec: spec, pid: 0)
+                    failed.status = problem.status
+                    failed.error = problem.description
+                    return failed
+                }
+            },
+            onResult: { index, result in
+                rows.append(CorpusRow(image: images[schedule[index].image], result: result))
+                onRow(rows[rows.count - 1])
             }
-        }, onResult: { index, result in
-            rows.append(CorpusRow(image: images[schedule[index].image], result: result))
-            onRow(rows[rows.count - 1])
-        })
+        )
         return rows
     }
 }
@@ -164,10 +185,14 @@ final class ServedImages: Sendable {
                     let digest = StableHash.digest(of: body)
                     if let inspected = examined.payloadDigest, inspected != digest {
                         // Its header's facts are another version's: measuring these bytes would pair them.
-                        target = .failure(ServeProblem(description: "\(file.escaped) changed after it was inspected: "
-                            + "\(examined.fileBytes ?? 0) bytes (FNV-1a-64 \(inspected)) then, \(body.count) bytes "
-                            + "(FNV-1a-64 \(digest)) when served; not measured: run again (--resume measures it anew)",
-                            status: .changed))
+                        target = .failure(
+                            ServeProblem(
+                                description: "\(file.escaped) changed after it was inspected: "
+                                    + "\(examined.fileBytes ?? 0) bytes (FNV-1a-64 \(inspected)) then, \(body.count) bytes "
+                                    + "(FNV-1a-64 \(digest)) when served; not measured: run again (--resume measures it anew)",
+                                status: .changed
+                            )
+                        )
                     } else {
                         server.addResource(path: Self.path(of: image), body: body)
                         target = .success(Target(url: server.url(for: Self.path(of: image)), warmupURL: nil))
@@ -179,7 +204,11 @@ final class ServedImages: Sendable {
                 target = .failure(ServeProblem(description: reason))  // never scheduled: not measured
             }
             let warmUp = warmUpImage(for: images[image].format)
-            state.loaded[image] = target.map { var target = $0; target.warmUpImage = warmUp; return target }
+            state.loaded[image] = target.map {
+                var target = $0
+                target.warmUpImage = warmUp
+                return target
+            }
             return state.loaded[image]!
         }
     }
@@ -188,8 +217,12 @@ final class ServedImages: Sendable {
     /// that the decoder's own set-up is done before the baseline, as `bench run` does.
     private func warmUpImage(for format: ImageFormat?) -> URL? {
         guard let format, format != .jpeg,
-              let encoding = FixtureEncoding.allCases.first(where: { $0.format == format }) else { return nil }
-        return try? FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 64, encoding: encoding), in: fixtureCache)
+            let encoding = FixtureEncoding.allCases.first(where: { $0.format == format })
+        else { return nil }
+        return try? FixtureGenerator.cachedFixture(
+            FixtureSpec(width: 64, height: 64, encoding: encoding),
+            in: fixtureCache
+        )
     }
 
     /// One run of `image` ended; after its last, the server lets the body go.

@@ -19,8 +19,11 @@ package enum CorpusShard {
         var digest = StableHash()
         for value in hashes.sorted() { withUnsafeBytes(of: value.littleEndian) { digest.combine($0) } }
         let chosen = zip(entries, hashes).filter { shard.includes(hash: $0.1) }.map(\.0)
-        return Selection(entries: chosen, corpusEntries: entries.count,
-                         corpusDigest: String(digest.value, radix: 16))
+        return Selection(
+            entries: chosen,
+            corpusEntries: entries.count,
+            corpusDigest: String(digest.value, radix: 16)
+        )
     }
 
     /// The entry's stable hash: its bytes, its URL, or its name when it cannot be read.

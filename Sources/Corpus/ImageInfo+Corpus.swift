@@ -14,8 +14,12 @@ extension ImageInfo {
             if arithmeticCoding { parts.append("arithmetic") } else if !progressive { parts.append("baseline") }
             if let chromaSubsampling { parts.append(chromaSubsampling) }
         case .png:
-            if palette { parts.append(hasAlpha ? "palette alpha" : "palette") }  // alpha: a tRNS chunk
-            else { parts.append(hasAlpha ? "rgba" : "rgb") }
+            if palette {
+                parts.append(hasAlpha ? "palette alpha" : "palette")
+            }  // alpha: a tRNS chunk
+            else {
+                parts.append(hasAlpha ? "rgba" : "rgb")
+            }
             if progressive { parts.append("interlaced") }
             if bitDepth != 8 { parts.append("\(bitDepth)-bit") }
         case .webp:

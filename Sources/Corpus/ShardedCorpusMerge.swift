@@ -25,7 +25,10 @@ package enum ShardedCorpusMerge {
         guard let data = FileManager.default.contents(atPath: path) else {
             // A shard that records its plan stopped before its first row: it lacks them all.
             guard shard.record.plannedRows != nil else {
-                throw MergeInputError(missing: true, "\(path) does not exist: shard \(shard.record.shard) did not finish writing; measure it again")
+                throw MergeInputError(
+                    missing: true,
+                    "\(path) does not exist: shard \(shard.record.shard) did not finish writing; measure it again"
+                )
             }
             return CorpusShardRows(folder: shard, rows: [])
         }
@@ -52,11 +55,20 @@ package enum ShardedCorpusMerge {
         let ranked = rows.map(\.row)
         let rankingRender = CorpusRanking.rankingRender(renders) ?? .full
         let costs = CorpusRanking.rank(ranked, by: rankingRender)
-        try AtomicFile.writeInFolder(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder.directory.appendingPathComponent("corpus.csv"))
-        try AtomicFile.writeInFolder(Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),
-                             to: folder.directory.appendingPathComponent("corpus-summary.csv"))
+        try AtomicFile.writeInFolder(
+            Data((lines.joined(separator: "\n") + "\n").utf8),
+            to: folder.directory.appendingPathComponent("corpus.csv")
+        )
+        try AtomicFile.writeInFolder(
+            Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),
+            to: folder.directory.appendingPathComponent("corpus-summary.csv")
+        )
         for file in CorpusChartData.files(costs, renders: renders) {
-            try AtomicFile.writeInFolder(Data(file.contents.utf8), named: "charts/data/" + file.name, in: folder.directory)
+            try AtomicFile.writeInFolder(
+                Data(file.contents.utf8),
+                named: "charts/data/" + file.name,
+                in: folder.directory
+            )
         }
         return CorpusRanking.table(costs, renders: renders, rankedBy: rankingRender)
     }

@@ -1,8 +1,9 @@
 import Foundation
+import OpenCombine
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import OpenCombine
 
 /// The article's publisher for a URLSession download task, mirroring `dataTaskPublisher(for:)`.
 ///
@@ -35,11 +36,17 @@ package struct DownloadTaskPublisher: Publisher {
 extension URLSession {
     /// A publisher that wraps a download task for `url`; see `DownloadTaskPublisher`.
     /// - Parameter directory: where the file is moved; by default the user's caches directory, as in the article.
-    package func downloadTaskPublisher(for url: URL, movingTo directory: URL = defaultDownloadDirectory) -> DownloadTaskPublisher {
+    package func downloadTaskPublisher(
+        for url: URL,
+        movingTo directory: URL = defaultDownloadDirectory
+    ) -> DownloadTaskPublisher {
         downloadTaskPublisher(for: URLRequest(url: url), movingTo: directory)
     }
 
-    package func downloadTaskPublisher(for request: URLRequest, movingTo directory: URL = defaultDownloadDirectory) -> DownloadTaskPublisher {
+    package func downloadTaskPublisher(
+        for request: URLRequest,
+        movingTo directory: URL = defaultDownloadDirectory
+    ) -> DownloadTaskPublisher {
         DownloadTaskPublisher(request: request, session: self, destinationDirectory: directory)
     }
 

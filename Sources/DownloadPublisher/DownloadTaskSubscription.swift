@@ -1,9 +1,10 @@
 import Foundation
+import OpenCombine
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import OpenCombine
-import Synchronization
 
 /// The link between one subscriber and one download task. The task is created and resumed
 /// on the first positive demand (only one value is ever sent, so later demand changes
@@ -72,8 +73,12 @@ where S.Input == DownloadTaskPublisher.Output, S.Failure == URLError {
         }
     }
 
-    private static func outcome(location: URL?, response: URLResponse?, error: Error?,
-                                directory: URL) -> Result<DownloadTaskPublisher.Output, URLError> {
+    private static func outcome(
+        location: URL?,
+        response: URLResponse?,
+        error: Error?,
+        directory: URL
+    ) -> Result<DownloadTaskPublisher.Output, URLError> {
         if let error {
             if let location { try? FileManager.default.removeItem(at: location) }
             return .failure(URLError.mapping(error))

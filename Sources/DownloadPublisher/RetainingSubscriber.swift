@@ -14,9 +14,11 @@ package final class RetainingSubscriber<Input, Failure: Error>: Subscriber, Canc
     private var subscription: Subscription?
     private let demand: Subscribers.Demand
 
-    package init(demand: Subscribers.Demand = .max(1),
-                receiveValue: @escaping (Input) -> Void,
-                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+    package init(
+        demand: Subscribers.Demand = .max(1),
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
         self.demand = demand
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Imaging
 import Probe
 

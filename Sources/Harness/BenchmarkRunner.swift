@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Imaging
 import LoopbackServer
 import Probe
@@ -14,8 +14,13 @@ package final class BenchmarkRunner {
     /// Children at once; trials of `serialOnlyStrategies` and throttled runs still run alone.
     package let jobs: Int
 
-    package init(plan: BenchmarkPlan, source: ImageSource, settings: TrialSettings = .init(),
-                launcher: TrialLauncher = ChildProcessLauncher(), jobs: Int = 1) {
+    package init(
+        plan: BenchmarkPlan,
+        source: ImageSource,
+        settings: TrialSettings = .init(),
+        launcher: TrialLauncher = ChildProcessLauncher(),
+        jobs: Int = 1
+    ) {
         self.plan = plan
         self.source = source
         self.settings = settings
@@ -30,9 +35,11 @@ package final class BenchmarkRunner {
     /// Throws only when the harness cannot start (fixture or server); failed trials are rows.
     /// `schedule`: the trials to run (default: the plan's whole schedule); a resumed run (or a
     /// shard) gives a filtered `plan.schedule()`.
-    package func run(_ schedule: [(cell: TrialCell, run: Int)]? = nil,
-                    onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
-                    shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> [TrialResult] {
+    package func run(
+        _ schedule: [(cell: TrialCell, run: Int)]? = nil,
+        onResult: (_ latest: TrialResult, _ all: [TrialResult], _ planned: Int) -> Void = { _, _, _ in },
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) throws -> [TrialResult] {
         let schedule = schedule ?? plan.schedule()
         guard !schedule.isEmpty else { return [] }
         let target = try prepareTarget()
@@ -48,21 +55,30 @@ package final class BenchmarkRunner {
         }
 
         let specs = schedule.enumerated().map { index, item in
-            var spec = settings.spec(for: item.cell, run: item.run, url: target.url, warmupURL: target.warmupURL,
-                                     workDirectory: scratch.appendingPathComponent("trial-\(index + 1)"))
+            var spec = settings.spec(
+                for: item.cell,
+                run: item.run,
+                url: target.url,
+                warmupURL: target.warmupURL,
+                workDirectory: scratch.appendingPathComponent("trial-\(index + 1)")
+            )
             spec.warmUpImage = target.warmUpImage
             return spec
         }
         let launcher = self.launcher
         let throttled = source.isThrottled
         var results: [TrialResult] = []
-        ParallelTrials.run(specs, jobs: jobs,
-                           exclusive: { throttled || BenchmarkRunner.serialOnlyStrategies.contains($0.strategy) },
-                           shouldStop: shouldStop, launch: { _, spec in launcher.launch(spec) },
-                           onResult: { _, result in
-                               results.append(result)
-                               onResult(result, results, schedule.count)
-                           })
+        ParallelTrials.run(
+            specs,
+            jobs: jobs,
+            exclusive: { throttled || BenchmarkRunner.serialOnlyStrategies.contains($0.strategy) },
+            shouldStop: shouldStop,
+            launch: { _, spec in launcher.launch(spec) },
+            onResult: { _, result in
+                results.append(result)
+                onResult(result, results, schedule.count)
+            }
+        )
         return results
     }
 
@@ -94,11 +110,19 @@ package final class BenchmarkRunner {
             let path = BenchmarkRunner.fixturePath(fixture.encoding)
             server.addResource(path: path, body: body, contentType: fixture.encoding.mimeType)
             try server.start()
-            let warmUpImage = fixture.encoding.format == .jpeg ? nil
-                : try FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 48, quality: fixture.quality, encoding: fixture.encoding),
-                                                     in: settings.fixtureCacheDirectory)
-            return Target(url: server.url(for: path),
-                          warmupURL: warmUp ? server.url(for: "/warmup") : nil, server: server, warmUpImage: warmUpImage)
+            let warmUpImage =
+                fixture.encoding.format == .jpeg
+                ? nil
+                : try FixtureGenerator.cachedFixture(
+                    FixtureSpec(width: 64, height: 48, quality: fixture.quality, encoding: fixture.encoding),
+                    in: settings.fixtureCacheDirectory
+                )
+            return Target(
+                url: server.url(for: path),
+                warmupURL: warmUp ? server.url(for: "/warmup") : nil,
+                server: server,
+                warmUpImage: warmUpImage
+            )
         }
     }
 

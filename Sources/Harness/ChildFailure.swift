@@ -10,8 +10,10 @@ import Foundation
 /// what it printed last before the backtrace.
 package enum ChildFailure {
     /// Lines the Swift runtime (and C's assert) print for a trap, most telling first.
-    static let lastWordsMarkers = ["Fatal error:", "Precondition failed:", "Assertion failed:",
-                                   "Unexpectedly found nil", "Illegal instruction", "terminate called"]
+    static let lastWordsMarkers = [
+        "Fatal error:", "Precondition failed:", "Assertion failed:",
+        "Unexpectedly found nil", "Illegal instruction", "terminate called",
+    ]
 
     /// Where the backtracer's report starts ("💣 Program crashed: ..." or "*** Program crashed: ...").
     static let backtraceMarkers = ["Program crashed:", "*** Signal ", "Backtrace took", "Thread 0 crashed"]

@@ -15,16 +15,21 @@ package enum ChildGuard {
     /// A child started by hand (`bench _trial --stdout`, under a profiler) has neither variable.
     package static func arm(command: String) {
         if let parent = variable(ChildProcess.parentVariable).flatMap({ pid_t($0) }), parent > 0,
-           childguard_die_with_parent(parent) == 0 {
+            childguard_die_with_parent(parent) == 0
+        {
             // To a dead parent's pipe this line is lost (or SIGPIPE ends the child first): it is for a
             // child started by hand with a stray variable.
-            StandardError.write("bench \(command): its parent, pid \(parent) (\(ChildProcess.parentVariable)), "
-                                + "is gone: leaving\n")
+            StandardError.write(
+                "bench \(command): its parent, pid \(parent) (\(ChildProcess.parentVariable)), "
+                    + "is gone: leaving\n"
+            )
             _exit(BenchExitCode.internalError.rawValue)
         }
         if let seconds = variable(ChildProcess.backstopVariable).flatMap({ Double($0) }),
-           seconds > 0, seconds.isFinite {
-            let message = "bench \(command): still running \(String(format: "%g", seconds)) s after it started, "
+            seconds > 0, seconds.isFinite
+        {
+            let message =
+                "bench \(command): still running \(String(format: "%g", seconds)) s after it started, "
                 + "past its parent's time limit: its own backstop ends it"
             _ = childguard_start_backstop(seconds, BenchExitCode.internalError.rawValue, message)
         }

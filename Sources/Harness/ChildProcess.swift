@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import BenchCore
 import CChildGuard
 import Glibc
 #endif
-import Foundation
-import Synchronization
 
 /// What a finished child left behind.
 package struct ChildProcessOutput: Sendable {
@@ -47,8 +48,12 @@ package enum ChildProcess {
         case ours(Int32)
     }
 
-    package static func run(executable: String, arguments: [String], environment: [String: String],
-                           timeoutSeconds: Double) throws -> ChildProcessOutput {
+    package static func run(
+        executable: String,
+        arguments: [String],
+        environment: [String: String],
+        timeoutSeconds: Double
+    ) throws -> ChildProcessOutput {
         var environment = environment
         environment[parentVariable] = String(getpid())
         environment[backstopVariable] = String(timeoutSeconds + backstopMarginSeconds)
@@ -65,7 +70,8 @@ package enum ChildProcess {
         defer { for descriptor in readEnds { close(descriptor) } }
 
         let deadline = Date().addingTimeInterval(timeoutSeconds)
-        var report = Data(), standardError = Data()
+        var report = Data()
+        var standardError = Data()
         let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
         var timedOut = drained == .deadline
         var interrupted = drained == .interrupted
@@ -86,31 +92,51 @@ package enum ChildProcess {
         Interruption.childEnded(pid)
         let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
         return ChildProcessOutput(
-            pid: pid, report: report, standardError: standardError,
+            pid: pid,
+            report: report,
+            standardError: standardError,
             exitStatus: signaled ? nil : (status >> 8) & 0xff,
             terminatingSignal: signaled ? status & 0x7f : nil,
-            timedOut: timedOut, interrupted: interrupted)
+            timedOut: timedOut,
+            interrupted: interrupted
+        )
     }
 
     private static let spawnLock = Mutex<Void>(())
 
     /// Starts the child with its report and error pipes; returns its pid and the pipes (write ends closed).
-    private static func spawnWithPipes(executable: String, arguments: [String], environment: [String: String]) throws
-        -> (pid: pid_t, report: (read: Int32, write: Int32), error: (read: Int32, write: Int32)) {
+    private static func spawnWithPipes(
+        executable: String,
+        arguments: [String],
+        environment: [String: String]
+    ) throws
+        -> (pid: pid_t, report: (read: Int32, write: Int32), error: (read: Int32, write: Int32))
+    {
         let reportPipe = try makePipe()
         let errorPipe: (read: Int32, write: Int32)
         do { errorPipe = try makePipe() } catch {
-            close(reportPipe.read); close(reportPipe.write)
+            close(reportPipe.read)
+            close(reportPipe.write)
             throw error
         }
-        defer { close(reportPipe.write); close(errorPipe.write) }
+        defer {
+            close(reportPipe.write)
+            close(errorPipe.write)
+        }
         do {
-            let pid = try spawn(executable: executable, arguments: arguments, environment: environment,
-                                descriptors: [.file("/dev/null", flags: O_RDONLY), .file("/dev/null", flags: O_WRONLY),
-                                              .ours(errorPipe.write), .ours(reportPipe.write)])
+            let pid = try spawn(
+                executable: executable,
+                arguments: arguments,
+                environment: environment,
+                descriptors: [
+                    .file("/dev/null", flags: O_RDONLY), .file("/dev/null", flags: O_WRONLY),
+                    .ours(errorPipe.write), .ours(reportPipe.write),
+                ]
+            )
             return (pid, reportPipe, errorPipe)
         } catch {
-            close(reportPipe.read); close(errorPipe.read)
+            close(reportPipe.read)
+            close(errorPipe.read)
             throw error
         }
     }
@@ -120,8 +146,12 @@ package enum ChildProcess {
     /// included), default dispositions for the signals the parent handles, an empty signal mask,
     /// and a process group of its own (its pid), which `Interruption` kills on a signal. The caller
     /// reaps it and calls `Interruption.childEnded`.
-    package static func spawn(executable: String, arguments: [String], environment: [String: String],
-                              descriptors: [Descriptor]) throws -> pid_t {
+    package static func spawn(
+        executable: String,
+        arguments: [String],
+        environment: [String: String],
+        descriptors: [Descriptor]
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -146,7 +176,10 @@ package enum ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
         posix_spawnattr_setsigmask(&attributes, &noMask)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)
+        )
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -182,8 +215,13 @@ package enum ChildProcess {
     enum DrainEnd { case finished, deadline, interrupted }
 
     /// Reads both pipes until both reach end of file, the deadline passes, or the run is interrupted.
-    private static func drain(_ first: Int32, into firstData: inout Data,
-                              and second: Int32, into secondData: inout Data, until deadline: Date) -> DrainEnd {
+    private static func drain(
+        _ first: Int32,
+        into firstData: inout Data,
+        and second: Int32,
+        into secondData: inout Data,
+        until deadline: Date
+    ) -> DrainEnd {
         var open = [first: true, second: true]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.values.contains(true) {
@@ -197,7 +235,11 @@ package enum ChildProcess {
             for entry in polled where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
-                    if entry.fd == first { firstData.append(buffer, count: count) } else { secondData.append(buffer, count: count) }
+                    if entry.fd == first {
+                        firstData.append(buffer, count: count)
+                    } else {
+                        secondData.append(buffer, count: count)
+                    }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     open[entry.fd] = false
                 }

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Imaging
 import Probe
 import Strategies
@@ -36,7 +36,9 @@ package enum ChildTrial {
             throw TrialError.unknownRenderer(spec.render.rawValue, valid: RendererCatalog.names)
         }
         let strategy = strategyType.init(workDirectory: spec.workDirectory)
-        let renderer = rendererType.init(limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels))
+        let renderer = rendererType.init(
+            limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels)
+        )
 
         // Recording starts before the warm-up, so that a block from it still live at the peak is named too.
         if exactHeap != nil { PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes) }
@@ -58,8 +60,13 @@ package enum ChildTrial {
         try renderer.warmUp(image: spec.warmUpImage)
 
         let residency = try ResidencyProbe(heap: heap, exactHeap: exactHeap)
-        let window = try MeasurementWindow(heap: heap, exactHeap: exactHeap, intervalNanos: spec.sampleIntervalNanos,
-                                           maximumDurationSeconds: spec.timeoutSeconds + 5, residency: residency)
+        let window = try MeasurementWindow(
+            heap: heap,
+            exactHeap: exactHeap,
+            intervalNanos: spec.sampleIntervalNanos,
+            maximumDurationSeconds: spec.timeoutSeconds + 5,
+            residency: residency
+        )
         let recordingBefore = PeakBlocks.cost()
         let baseline = window.baseline
         result.warmupSeconds = Double(baseline.time - started) / 1e9
@@ -80,7 +87,8 @@ package enum ChildTrial {
         let rendered = MonotonicClock.now()
         let readings = window.close(workEnded: rendered, settle: spec.settleRule)
         let recordingAfter = PeakBlocks.cost()
-        let holders = exactHeap != nil && spec.holderThresholdBytes > 0 ? PeakBlocks.atPeak(windowStart: baseline.time) : nil
+        let holders =
+            exactHeap != nil && spec.holderThresholdBytes > 0 ? PeakBlocks.atPeak(windowStart: baseline.time) : nil
 
         // Everything below only reads numbers; the payload and image are still alive here.
         let final = readings.final
@@ -111,8 +119,12 @@ package enum ChildTrial {
         result.settleLastMovementSeconds = Double(readings.lastMovementNanos) / 1e9
         result.imageWidth = image?.width
         result.imageHeight = image?.height
-        result.floorParts = TrialFloor.of(strategy: strategyType, renderer: rendererType, payload: outcome.payload,
-                                          maxPixel: spec.maxPixel)
+        result.floorParts = TrialFloor.of(
+            strategy: strategyType,
+            renderer: rendererType,
+            payload: outcome.payload,
+            maxPixel: spec.maxPixel
+        )
         result.floorBytes = result.floorParts?.totalBytes
         result.samples = statistics.count
         result.samplerHertz = statistics.achievedHertz

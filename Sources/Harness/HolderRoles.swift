@@ -6,23 +6,26 @@ import Strategies
 /// matches any frame's function or file name wins; a body store (`.body`) whose block was freed
 /// before the window closed was a staging buffer, so it becomes `.bodyBuffer`.
 package enum HolderRoles {
-    package static let builtIn: [HolderRoleRule] = [
-        // The test-only copy (BENCH_INJECT_REGRESSION=extra-copy): a copy the caller did not ask for.
-        HolderRoleRule(frameContains: "InjectedRegression", role: .bodyBuffer),
-        // The scroll scenario's cache of decoded rows.
-        HolderRoleRule(frameContains: "ImageCache", role: .cache),
-        // The pixels kept for display: every built-in decoder writes into one DecodedImage.
-        HolderRoleRule(frameContains: "DecodedImage.init", role: .bitmap),
-    ] + decoders.map { HolderRoleRule(frameContains: $0, role: .decoder) } + [
-        // FoundationNetworking's transfer buffer: an NSMutableData the body is appended to.
-        HolderRoleRule(frameContains: "_TransferState.byAppending", role: .bodyBuffer),
-    ] + bodyStores.map { HolderRoleRule(frameContains: $0, role: .body) }
+    package static let builtIn: [HolderRoleRule] =
+        [
+            // The test-only copy (BENCH_INJECT_REGRESSION=extra-copy): a copy the caller did not ask for.
+            HolderRoleRule(frameContains: "InjectedRegression", role: .bodyBuffer),
+            // The scroll scenario's cache of decoded rows.
+            HolderRoleRule(frameContains: "ImageCache", role: .cache),
+            // The pixels kept for display: every built-in decoder writes into one DecodedImage.
+            HolderRoleRule(frameContains: "DecodedImage.init", role: .bitmap),
+        ] + decoders.map { HolderRoleRule(frameContains: $0, role: .decoder) } + [
+            // FoundationNetworking's transfer buffer: an NSMutableData the body is appended to.
+            HolderRoleRule(frameContains: "_TransferState.byAppending", role: .bodyBuffer)
+        ] + bodyStores.map { HolderRoleRule(frameContains: $0, role: .body) }
 
     /// Decoders' code: the libraries, our C shims over them, the stream decoder, and zlib (PNG's window).
-    static let decoders = ["libjpeg", "libturbojpeg", "libpng", "libwebp", "libsharpyuv", "libheif", "libde265",
-                           "libdav1d", "libaom", "libz.so", "jpegcodec_", "pngcodec_", "webpcodec_", "heifcodec_",
-                           "streamjpeg_", "JPEGDecoder", "PNGDecoder", "WebPDecoder", "HEIFDecoder",
-                           "StreamJPEGDecoder"]
+    static let decoders = [
+        "libjpeg", "libturbojpeg", "libpng", "libwebp", "libsharpyuv", "libheif", "libde265",
+        "libdav1d", "libaom", "libz.so", "jpegcodec_", "pngcodec_", "webpcodec_", "heifcodec_",
+        "streamjpeg_", "JPEGDecoder", "PNGDecoder", "WebPDecoder", "HEIFDecoder",
+        "StreamJPEGDecoder",
+    ]
 
     /// Where a body is stored: Foundation's Data and NSData, NIO's ByteBuffer, the libcurl strategy's buffer.
     static let bodyStores = ["__DataStorage", "_CFDataInit", "NSData.init", "ByteBuffer", "GrowingBuffer"]
@@ -33,8 +36,11 @@ package enum HolderRoles {
     }
 
     /// The role of a block with these frames (function and file names), freed before the window closed or not.
-    package static func role(frames: [(name: String, file: String)], freedInWindow: Bool,
-                             rules: [HolderRoleRule]) -> HolderRole {
+    package static func role(
+        frames: [(name: String, file: String)],
+        freedInWindow: Bool,
+        rules: [HolderRoleRule]
+    ) -> HolderRole {
         let rule = rules.first { rule in
             frames.contains { $0.name.contains(rule.frameContains) || $0.file.contains(rule.frameContains) }
         }

@@ -12,10 +12,16 @@ package enum InjectedRegression: String, CaseIterable, Sendable {
     package static let environmentVariable = "BENCH_INJECT_REGRESSION"
 
     /// nil when the variable is unset or empty; throws for a value it does not know.
-    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> InjectedRegression? {
+    package static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> InjectedRegression? {
         guard let value = environment[environmentVariable], !value.isEmpty else { return nil }
         guard let regression = InjectedRegression(rawValue: value) else {
-            throw TrialError.unknownRegression(variable: environmentVariable, value: value, valid: allCases.map(\.rawValue))
+            throw TrialError.unknownRegression(
+                variable: environmentVariable,
+                value: value,
+                valid: allCases.map(\.rawValue)
+            )
         }
         return regression
     }

@@ -25,10 +25,12 @@ package enum Interruption {
 
         package static let run = Wording(
             first: "stopping (a running child is killed, what was measured is written; send it again to stop faster)",
-            second: "again: killing any running child and removing scratch folders now (a third one exits at once)")
+            second: "again: killing any running child and removing scratch folders now (a third one exits at once)"
+        )
         package static let server = Wording(
             first: "stopping the server (its open connections are closed)",
-            second: "again: the server is stopping (a third one exits at once)")
+            second: "again: the server is stopping (a third one exits at once)"
+        )
     }
 
     private static let wording = Mutex<Wording>(.run)

@@ -18,7 +18,9 @@ package enum ParallelTrials {
     ///     starts, and a failed result (a child killed by the interruption) is dropped, not delivered.
     ///   - onResult: called on the calling thread, in finishing order.
     package static func run<Item: Sendable>(
-        _ items: [Item], jobs: Int, exclusive: (Item) -> Bool = { _ in false },
+        _ items: [Item],
+        jobs: Int,
+        exclusive: (Item) -> Bool = { _ in false },
         shouldStop: @escaping @Sendable () -> Bool,
         launch: @escaping @Sendable (_ index: Int, _ item: Item) -> TrialResult,
         onResult: (_ index: Int, _ result: TrialResult) -> Void
@@ -33,8 +35,14 @@ package enum ParallelTrials {
                     onResult(index, result)
                 }
             } else {
-                runConcurrently(Array(segment), items: items, jobs: min(jobs, segment.count),
-                                shouldStop: shouldStop, launch: launch, onResult: onResult)
+                runConcurrently(
+                    Array(segment),
+                    items: items,
+                    jobs: min(jobs, segment.count),
+                    shouldStop: shouldStop,
+                    launch: launch,
+                    onResult: onResult
+                )
             }
         }
     }
@@ -45,7 +53,10 @@ package enum ParallelTrials {
         var current: [Int] = []
         for index in indices {
             if exclusive(index) {
-                if !current.isEmpty { segments.append(current); current = [] }
+                if !current.isEmpty {
+                    segments.append(current)
+                    current = []
+                }
                 segments.append([index])
             } else {
                 current.append(index)
@@ -69,7 +80,9 @@ package enum ParallelTrials {
     }
 
     private static func runConcurrently<Item: Sendable>(
-        _ segment: [Int], items: [Item], jobs: Int,
+        _ segment: [Int],
+        items: [Item],
+        jobs: Int,
         shouldStop: @escaping @Sendable () -> Bool,
         launch: @escaping @Sendable (Int, Item) -> TrialResult,
         onResult: (Int, TrialResult) -> Void

@@ -55,8 +55,11 @@ package final class PeakHolderNaming: Sendable {
         self.init(symbolizer: symbolizer.path, demangler: demangler.path, environment: environment)
     }
 
-    package init(symbolizer: String?, demangler: String?,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(
+        symbolizer: String?,
+        demangler: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.symbolizer = symbolizer
         self.demangler = demangler
         var shownNames: [String: String] = [:]
@@ -65,7 +68,8 @@ package final class PeakHolderNaming: Sendable {
             if let path, environment[variable] == path { shownNames[path] = "\(variable)=\(EscapedText.escaped(path))" }
         }
         self.shownNames = shownNames
-        timeoutSeconds = environment[Self.timeoutVariable].flatMap(Double.init)
+        timeoutSeconds =
+            environment[Self.timeoutVariable].flatMap(Double.init)
             .flatMap { (0.1...3600).contains($0) ? $0 : nil } ?? Self.defaultTimeoutSeconds
     }
 
@@ -76,8 +80,12 @@ package final class PeakHolderNaming: Sendable {
     /// A toolchain program: `BENCH_<NAME>` (e.g. BENCH_LLVM_SYMBOLIZER), then PATH, then beside the
     /// `swift` on PATH, then /opt/swift/usr/bin. A program the variable names that is missing, not
     /// executable or empty is not used, and `problem` says why (holders are then named without it).
-    package static func locate(_ program: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> (path: String?, problem: String?) {
+    package static func locate(
+        _ program: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> (path: String?, problem: String?)
+    {
         let variable = Self.variable(naming: program)
         if let path = environment[variable] {
             let without = "holders are named without \(program)"
@@ -106,27 +114,47 @@ package final class PeakHolderNaming: Sendable {
     /// and output files go to `scratch` (the trial's work folder, inside the run's scratch folder,
     /// which the next run removes should this one be killed).
     /// Each holder's role comes from `roles` (``HolderRoles``).
-    package func holders(of blocks: [PeakBlock], scratch: URL,
-                         roles: [HolderRoleRule] = HolderRoles.builtIn) -> [PeakHolder] {
+    package func holders(
+        of blocks: [PeakBlock],
+        scratch: URL,
+        roles: [HolderRoleRule] = HolderRoles.builtIn
+    ) -> [PeakHolder] {
         let names = name(Set(blocks.flatMap { $0.frames }), scratch: scratch)
         var grouped: [String: PeakHolder] = [:]
         for block in blocks {
             let frames = block.frames.map { frame in
                 names[FrameKey(module: frame.module, offset: frame.offset)]
-                    ?? FrameName(simplified: frame.symbol.map(EscapedText.escaped) ?? "?",
-                                 full: frame.symbol.map(EscapedText.escaped) ?? "?", file: Self.fileName(frame.module))
+                    ?? FrameName(
+                        simplified: frame.symbol.map(EscapedText.escaped) ?? "?",
+                        full: frame.symbol.map(EscapedText.escaped) ?? "?",
+                        file: Self.fileName(frame.module)
+                    )
             }
             let shown = Array(Self.droppingWrappers(frames).drop { Self.isAllocator($0) })
             let holder = shown.first { !Self.isAllocatorRuntimeOrStorage($0) } ?? shown.first ?? frames.first
             let stack = shown.reversed().map(\.simplified)
-            let role = HolderRoles.role(frames: shown.map { ($0.simplified, $0.file) },
-                                        freedInWindow: block.freedSeconds != nil, rules: roles)
+            let role = HolderRoles.role(
+                frames: shown.map { ($0.simplified, $0.file) },
+                freedInWindow: block.freedSeconds != nil,
+                rules: roles
+            )
             let key = stack.joined(separator: ";") + "\n" + role.rawValue
-            grouped[key, default: PeakHolder(bytes: 0, blocks: 0, allocatedBy: holder?.simplified ?? "?",
-                                             module: holder?.file ?? "?", stack: stack, role: role)]
-                .bytes += block.bytes
+            grouped[
+                key,
+                default: PeakHolder(
+                    bytes: 0,
+                    blocks: 0,
+                    allocatedBy: holder?.simplified ?? "?",
+                    module: holder?.file ?? "?",
+                    stack: stack,
+                    role: role
+                )
+            ]
+            .bytes += block.bytes
             grouped[key]!.blocks += 1
-            if let resident = block.residentBytes { grouped[key]!.residentBytes = (grouped[key]!.residentBytes ?? 0) + resident }
+            if let resident = block.residentBytes {
+                grouped[key]!.residentBytes = (grouped[key]!.residentBytes ?? 0) + resident
+            }
         }
         // Largest first; equal sizes by their stacks, so that the order is the same every time.
         return grouped.sorted { ($1.value.bytes, $0.key) < ($0.value.bytes, $1.key) }.map(\.value)
@@ -138,13 +166,17 @@ package final class PeakHolderNaming: Sendable {
         let known = cache.withLock { cache in cache.filter { keys.contains($0.key) } }
         let missing = keys.subtracting(known.keys).sorted { ($0.module, $0.offset) < ($1.module, $1.offset) }
         guard !missing.isEmpty else { return known }
-        let symbols = Dictionary(frames.map { (FrameKey(module: $0.module, offset: $0.offset), $0.symbol) },
-                                 uniquingKeysWith: { first, _ in first })
+        let symbols = Dictionary(
+            frames.map { (FrameKey(module: $0.module, offset: $0.offset), $0.symbol) },
+            uniquingKeysWith: { first, _ in first }
+        )
         // Escaped before anything else sees them: a newline or NUL in a name (the symbolizer's or a
         // file's) must neither reach a terminal or a CSV raw nor shift the demangler's lines.
         let linkageNames = symbolize(missing, scratch: scratch).enumerated().map { index, name in
-            EscapedText.escaped(name ?? symbols[missing[index]].flatMap { $0 }
-                ?? "\(Self.fileName(missing[index].module))+0x\(String(missing[index].offset, radix: 16))")
+            EscapedText.escaped(
+                name ?? symbols[missing[index]].flatMap { $0 }
+                    ?? "\(Self.fileName(missing[index].module))+0x\(String(missing[index].offset, radix: 16))"
+            )
         }
         let full = demangle(linkageNames, simplified: false, scratch: scratch)
         let simplified = demangle(linkageNames, simplified: true, scratch: scratch)
@@ -163,8 +195,13 @@ package final class PeakHolderNaming: Sendable {
     func symbolize(_ keys: [FrameKey], scratch: URL) -> [String?] {
         guard let symbolizer else { return keys.map { _ in nil } }
         let input = keys.map { "\"\($0.module)\" 0x\(String($0.offset, radix: 16))" }.joined(separator: "\n") + "\n"
-        guard let output = run(symbolizer, ["--functions=linkage", "--no-inlines", "--output-style=JSON"],
-                               input: input, scratch: scratch)
+        guard
+            let output = run(
+                symbolizer,
+                ["--functions=linkage", "--no-inlines", "--output-style=JSON"],
+                input: input,
+                scratch: scratch
+            )
         else { return keys.map { _ in nil } }
         let lines = output.split(separator: "\n", omittingEmptySubsequences: true)
         // One line per frame: a program that answers fewer (none: silent) is not llvm-symbolizer.
@@ -174,9 +211,10 @@ package final class PeakHolderNaming: Sendable {
         }
         return keys.indices.map { index in
             guard index < lines.count,
-                  let object = try? JSONSerialization.jsonObject(with: Data(lines[index].utf8)) as? [String: Any],
-                  let symbols = object["Symbol"] as? [[String: Any]],
-                  let name = symbols.first?["FunctionName"] as? String, !name.isEmpty, name != "??" else { return nil }
+                let object = try? JSONSerialization.jsonObject(with: Data(lines[index].utf8)) as? [String: Any],
+                let symbols = object["Symbol"] as? [[String: Any]],
+                let name = symbols.first?["FunctionName"] as? String, !name.isEmpty, name != "??"
+            else { return nil }
             return name
         }
     }
@@ -187,8 +225,13 @@ package final class PeakHolderNaming: Sendable {
         guard !swiftNames.isEmpty else { return names }
         var demangled: [String: String] = [:]
         if let demangler,
-           let output = run(demangler, ["--compact"] + (simplified ? ["--simplified"] : []),
-                                 input: swiftNames.joined(separator: "\n") + "\n", scratch: scratch) {
+            let output = run(
+                demangler,
+                ["--compact"] + (simplified ? ["--simplified"] : []),
+                input: swiftNames.joined(separator: "\n") + "\n",
+                scratch: scratch
+            )
+        {
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (index, name) in swiftNames.enumerated() where index < lines.count && !lines[index].isEmpty {
                 demangled[name] = lines[index]
@@ -197,11 +240,15 @@ package final class PeakHolderNaming: Sendable {
         return names.map { demangled[$0] ?? (Self.isSwiftMangled($0) ? Self.runtimeDemangle($0) : $0) }
     }
 
-    static func isSwiftMangled(_ name: String) -> Bool { name.hasPrefix("$s") || name.hasPrefix("$S") || name.hasPrefix("_T") }
+    static func isSwiftMangled(_ name: String) -> Bool {
+        name.hasPrefix("$s") || name.hasPrefix("$S") || name.hasPrefix("_T")
+    }
 
     static func runtimeDemangle(_ name: String) -> String {
         name.utf8CString.withUnsafeBufferPointer { buffer in
-            guard let result = _swift_demangle(buffer.baseAddress, UInt(buffer.count - 1), nil, nil, 0) else { return name }
+            guard let result = _swift_demangle(buffer.baseAddress, UInt(buffer.count - 1), nil, nil, 0) else {
+                return name
+            }
             defer { free(result) }
             return String(cString: result)
         }
@@ -225,7 +272,8 @@ package final class PeakHolderNaming: Sendable {
     }
 
     static let allocationEntryPoints: Set<String> = [
-        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc", "reallocarray",
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
+        "reallocarray",
     ]
 
     /// The malloc wrappers and the allocators behind them: never shown in a stack.
@@ -237,7 +285,8 @@ package final class PeakHolderNaming: Sendable {
 
     /// The entry points, free, and the wrappers' helpers (named where llvm-symbolizer reads them).
     static let allocatorWrappers = allocationEntryPoints.union([
-        "free", "record_allocation", "count_block", "account", "new_block", "new_aligned_block", "aligned_by_posix_memalign",
+        "free", "record_allocation", "count_block", "account", "new_block", "new_aligned_block",
+        "aligned_by_posix_memalign",
     ])
 
     /// Frames that allocate on someone else's behalf: the allocator, the Swift runtime and
@@ -245,12 +294,18 @@ package final class PeakHolderNaming: Sendable {
     /// specialized into another file). `allocated_by` is the first frame that is none of these.
     static func isAllocatorRuntimeOrStorage(_ frame: FrameName) -> Bool {
         if isAllocator(frame) { return true }
-        let runtimeFiles = ["ld-linux", "libgcc_s", "libswiftCore.so", "libswift_Concurrency.so", "libFoundation.so",
-                            "libFoundationEssentials.so", "libdispatch.so", "libBlocksRuntime.so"]
-        if runtimeFiles.contains(where: { frame.file.hasPrefix($0) }) || frame.simplified.hasPrefix("swift_") { return true }
+        let runtimeFiles = [
+            "ld-linux", "libgcc_s", "libswiftCore.so", "libswift_Concurrency.so", "libFoundation.so",
+            "libFoundationEssentials.so", "libdispatch.so", "libBlocksRuntime.so",
+        ]
+        if runtimeFiles.contains(where: { frame.file.hasPrefix($0) }) || frame.simplified.hasPrefix("swift_") {
+            return true
+        }
         var subject = Substring(frame.full)
-        let prefixes = ["specialized ", "generic specialization ", "function signature specialization ", "merged ",
-                        "partial apply for ", "outlined ", "static ", "reabstraction thunk helper ", "thunk for "]
+        let prefixes = [
+            "specialized ", "generic specialization ", "function signature specialization ", "merged ",
+            "partial apply for ", "outlined ", "static ", "reabstraction thunk helper ", "thunk for ",
+        ]
         var stripped = true
         while stripped {
             stripped = false
@@ -283,14 +338,19 @@ package final class PeakHolderNaming: Sendable {
             try? FileManager.default.removeItem(at: outputFile)
         }
         guard FileManager.default.createFile(atPath: inputFile.path, contents: Data(input.utf8)),
-              FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         else { return give(up: program, because: "cannot have its input and output in \(scratch.path)") }
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(
-                executable: program, arguments: arguments, environment: ProcessInfo.processInfo.environment,
-                descriptors: [.file(inputFile.path, flags: O_RDONLY), .file(outputFile.path, flags: O_WRONLY),
-                              .file("/dev/null", flags: O_WRONLY)])
+                executable: program,
+                arguments: arguments,
+                environment: ProcessInfo.processInfo.environment,
+                descriptors: [
+                    .file(inputFile.path, flags: O_RDONLY), .file(outputFile.path, flags: O_WRONLY),
+                    .file("/dev/null", flags: O_WRONLY),
+                ]
+            )
         } catch ChildProcessError.spawn(_, let error) {
             return give(up: program, because: "cannot start: \(String(cString: strerror(error)))")
         } catch {
@@ -299,10 +359,15 @@ package final class PeakHolderNaming: Sendable {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         var problem: String?
         while !ChildProcess.hasEnded(pid) {
-            let written = (try? FileManager.default.attributesOfItem(atPath: outputFile.path)[.size] as? NSNumber)?.intValue ?? 0
-            if written > Self.outputLimitBytes { problem = "wrote more than \(Self.outputLimitBytes >> 20) MiB" }
-            else if Date() >= deadline { problem = "took more than \(String(format: "%g", timeoutSeconds)) s" }
-            else if Interruption.requested { problem = "interrupted" }
+            let written =
+                (try? FileManager.default.attributesOfItem(atPath: outputFile.path)[.size] as? NSNumber)?.intValue ?? 0
+            if written > Self.outputLimitBytes {
+                problem = "wrote more than \(Self.outputLimitBytes >> 20) MiB"
+            } else if Date() >= deadline {
+                problem = "took more than \(String(format: "%g", timeoutSeconds)) s"
+            } else if Interruption.requested {
+                problem = "interrupted"
+            }
             if problem != nil { break }
             usleep(5_000)
         }
@@ -324,14 +389,20 @@ package final class PeakHolderNaming: Sendable {
         let first = failed.withLock { $0.insert(program).inserted }
         if first && reason != "interrupted" {
             let name = shownNames[program] ?? EscapedText.escaped(program)
-            StandardError.write("warning: \(name) \(reason); holders are named without it "
-                                + "(dladdr's names, or file+offset)\n")
+            StandardError.write(
+                "warning: \(name) \(reason); holders are named without it "
+                    + "(dladdr's names, or file+offset)\n"
+            )
         }
         return nil
     }
 }
 
 @_silgen_name("swift_demangle")
-private func _swift_demangle(_ mangledName: UnsafePointer<CChar>?, _ mangledNameLength: UInt,
-                             _ outputBuffer: UnsafeMutablePointer<CChar>?, _ outputBufferSize: UnsafeMutablePointer<UInt>?,
-                             _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+private func _swift_demangle(
+    _ mangledName: UnsafePointer<CChar>?,
+    _ mangledNameLength: UInt,
+    _ outputBuffer: UnsafeMutablePointer<CChar>?,
+    _ outputBufferSize: UnsafeMutablePointer<UInt>?,
+    _ flags: UInt32
+) -> UnsafeMutablePointer<CChar>?

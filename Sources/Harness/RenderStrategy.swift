@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Imaging
 import Strategies
 
@@ -93,14 +93,16 @@ enum FullRender: BuiltInRenderMode {
 enum ThumbnailRender: BuiltInRenderMode {
     static let mode = RenderMode.thumbnail
     static let floor = RenderFloor.scaledBitmap
-    static let summary = "the cheapest decode each format allows to --max-pixel (JPEG DCT scaling, libwebp's scaled"
+    static let summary =
+        "the cheapest decode each format allows to --max-pixel (JPEG DCT scaling, libwebp's scaled"
         + " decode, PNG row by row; HEIC/AVIF decode whole, then sample)"
 }
 
 enum StreamRender: BuiltInRenderMode {
     static let mode = RenderMode.stream
     static let floor = RenderFloor.scaledBitmap
-    static let summary = "decode straight to --max-pixel, rows area-averaged as they come: JPEG (any scan structure)"
+    static let summary =
+        "decode straight to --max-pixel, rows area-averaged as they come: JPEG (any scan structure)"
         + " by our lockstep decoder, PNG row by row (Adam7: a zlib state a pass), WebP incrementally,"
         + " HEIC/AVIF from planes"
 }

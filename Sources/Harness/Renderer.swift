@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Imaging
 import Strategies
 
@@ -11,8 +11,12 @@ package enum Renderer {
     /// Returns the decoded image, which the caller keeps alive while measuring (it is "on screen").
     /// Images whose decode would allocate more than `maxImagePixels` RGBA pixels are refused
     /// (ImagingError.overBudget) before anything is allocated.
-    package static func render(_ payload: Payload, mode: RenderMode, maxPixel: Int,
-                              maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage? {
+    package static func render(
+        _ payload: Payload,
+        mode: RenderMode,
+        maxPixel: Int,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage? {
         let source: EncodedImage
         switch payload {
         case .memory(let data): source = .memory(data)
@@ -21,8 +25,10 @@ package enum Renderer {
         switch mode {
         case .none: return nil
         case .full: return try ImageDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
-        case .thumbnail: return try ImageDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-        case .stream: return try ImageDecoder.decodeStreaming(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .thumbnail:
+            return try ImageDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .stream:
+            return try ImageDecoder.decodeStreaming(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         default: throw TrialError.unknownRenderer(mode.rawValue, valid: RenderMode.builtIns.map(\.rawValue))
         }
     }

@@ -29,7 +29,8 @@ package enum RendererCatalog {
 
     /// Adds `renderers` to the catalog. A name must be new (not a built-in's or another of the
     /// user's) and follow ``CatalogName``'s rule; nothing is added when one is refused.
-    package static func registerUserRenderers(_ renderers: [any RenderStrategy.Type]) throws(RendererRegistrationError) {
+    package static func registerUserRenderers(_ renderers: [any RenderStrategy.Type]) throws(RendererRegistrationError)
+    {
         var taken = names
         for renderer in renderers {
             let name = renderer.name
@@ -37,8 +38,10 @@ package enum RendererCatalog {
                 throw RendererRegistrationError("renderer name '\(name)' must be \(CatalogName.rule)")
             }
             guard !taken.contains(name) else {
-                throw RendererRegistrationError("renderer name '\(name)' is already taken; names in use: "
-                                                + taken.joined(separator: ", "))
+                throw RendererRegistrationError(
+                    "renderer name '\(name)' is already taken; names in use: "
+                        + taken.joined(separator: ", ")
+                )
             }
             taken.append(name)
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BenchCore
 import Foundation
 import Probe
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A child whose resident memory is known, to check the residency snapshot against the kernel's
 /// own accounts read at the same moment (`bench _residency-check`, run by the tests): it allocates
@@ -72,7 +73,9 @@ package enum ResidencyKnownAnswer {
             large.append(pointer)
         }
         var sum = 0
-        for offset in stride(from: 0, to: fileBytes, by: page) { sum &+= Int(file.load(fromByteOffset: offset, as: UInt8.self)) }
+        for offset in stride(from: 0, to: fileBytes, by: page) {
+            sum &+= Int(file.load(fromByteOffset: offset, as: UInt8.self))
+        }
         let threadHandles = try gate.start(touching: stackTouchedBytes)
         var freed: [UnsafeMutableRawPointer] = []
         for _ in 0..<freedBlocks {
@@ -96,13 +99,19 @@ package enum ResidencyKnownAnswer {
         var deltas: [ResidencyCategory: Int] = [:]
         for (category, bytes) in snapshot.categories { deltas[category] = bytes - (base[category] ?? 0) }
         let rssDelta = snapshot.residentBytes - baseline.residentBytes
-        return Report(allocator: allocator, rows: ResidencyRow.rows(moment: .rssPeak, rssDelta: rssDelta, deltas: deltas),
-                      rssDeltaBytes: rssDelta,
-                      anonymousDeltaBytes: rssDelta - (snapshot.fileBytes - baseline.fileBytes),
-                      smapsRSSDeltaBytes: smaps.rss - smapsBaseline.rss,
-                      smapsAnonymousDeltaBytes: smaps.anonymous - smapsBaseline.anonymous,
-                      pagemapBlockResidentBytes: pagemap, touchedBlockBytes: touched, touchedFileBytes: fileBytes,
-                      touchedStackBytes: threads * stackTouchedBytes, freedBytes: freedBlocks * freedBlockBytes)
+        return Report(
+            allocator: allocator,
+            rows: ResidencyRow.rows(moment: .rssPeak, rssDelta: rssDelta, deltas: deltas),
+            rssDeltaBytes: rssDelta,
+            anonymousDeltaBytes: rssDelta - (snapshot.fileBytes - baseline.fileBytes),
+            smapsRSSDeltaBytes: smaps.rss - smapsBaseline.rss,
+            smapsAnonymousDeltaBytes: smaps.anonymous - smapsBaseline.anonymous,
+            pagemapBlockResidentBytes: pagemap,
+            touchedBlockBytes: touched,
+            touchedFileBytes: fileBytes,
+            touchedStackBytes: threads * stackTouchedBytes,
+            freedBytes: freedBlocks * freedBlockBytes
+        )
     }
 
     struct CheckError: Error, CustomStringConvertible {
@@ -116,7 +125,10 @@ package enum ResidencyKnownAnswer {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-residency-\(getpid())").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CheckError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor); unlink(path) }
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
         let bytes = [UInt8](repeating: 7, count: fileBytes)
         guard write(descriptor, bytes, bytes.count) == bytes.count else { throw CheckError("cannot write \(path)") }
         guard let mapping = mmap(nil, fileBytes, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
@@ -151,7 +163,9 @@ package enum ResidencyKnownAnswer {
             var address = start & ~(page - 1)
             while address < end {
                 var entry: UInt64 = 0
-                guard pread(descriptor, &entry, 8, off_t(address / page * 8)) == 8 else { throw CheckError("cannot read pagemap") }
+                guard pread(descriptor, &entry, 8, off_t(address / page * 8)) == 8 else {
+                    throw CheckError("cannot read pagemap")
+                }
                 if entry & (1 << 63) != 0 { total += Int(min(end, address + page) - max(start, address)) }
                 address += page
             }
@@ -182,10 +196,15 @@ final class ThreadGate: @unchecked Sendable {
         for _ in 0..<threads {
             var handle = pthread_t()
             let context = Unmanaged.passUnretained(self).toOpaque()
-            let status = pthread_create(&handle, nil, { context in
-                Unmanaged<ThreadGate>.fromOpaque(context!).takeUnretainedValue().body()
-                return nil
-            }, context)
+            let status = pthread_create(
+                &handle,
+                nil,
+                { context in
+                    Unmanaged<ThreadGate>.fromOpaque(context!).takeUnretainedValue().body()
+                    return nil
+                },
+                context
+            )
             guard status == 0 else { throw ResidencyKnownAnswer.CheckError("pthread_create: \(status)") }
             handles.append(handle)
         }
@@ -208,7 +227,9 @@ final class ThreadGate: @unchecked Sendable {
         var local: UInt8 = 0
         withUnsafeMutablePointer(to: &local) { pointer in
             let frame = UnsafeMutableRawPointer(pointer)
-            for offset in stride(from: 4096, through: touching, by: 4096) { (frame - offset).storeBytes(of: 1, as: UInt8.self) }
+            for offset in stride(from: 4096, through: touching, by: 4096) {
+                (frame - offset).storeBytes(of: 1, as: UInt8.self)
+            }
         }
         pthread_mutex_lock(mutex)
         ready += 1

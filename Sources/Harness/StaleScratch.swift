@@ -19,7 +19,8 @@ package enum StaleScratch {
             let path = folder.appendingPathComponent(name).path
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid(),
-                  !isAlive(pid, folderChangedAt: info.st_ctim.tv_sec) else { continue }
+                !isAlive(pid, folderChangedAt: info.st_ctim.tv_sec)
+            else { continue }
             if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(path) }
         }
         return removed
@@ -33,7 +34,8 @@ package enum StaleScratch {
         for kind in ["corpus-", "scenario-"] where rest.hasPrefix(kind) { rest = rest.dropFirst(kind.count) }
         let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber),
-              parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit), let pid = pid_t(parts[0]), pid > 0 else { return nil }
+            parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit), let pid = pid_t(parts[0]), pid > 0
+        else { return nil }
         return pid
     }
 
@@ -47,9 +49,11 @@ package enum StaleScratch {
     /// When `pid` started, in seconds since the epoch: boot time plus field 22 of /proc/<pid>/stat.
     static func startTime(of pid: pid_t) -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")"),  // the command name may hold spaces and parentheses
-              let boot = try? String(contentsOfFile: "/proc/stat", encoding: .utf8)
-                .split(separator: "\n").first(where: { $0.hasPrefix("btime ") })?.split(separator: " ").last.flatMap({ Int($0) })
+            let close = stat.lastIndex(of: ")"),  // the command name may hold spaces and parentheses
+            let boot = try? String(contentsOfFile: "/proc/stat", encoding: .utf8)
+                .split(separator: "\n").first(where: { $0.hasPrefix("btime ") })?.split(separator: " ").last.flatMap({
+                    Int($0)
+                })
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (state): field 22 (starttime, clock ticks after boot) is fields[19].

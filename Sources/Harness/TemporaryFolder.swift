@@ -8,7 +8,8 @@ package enum TemporaryFolder {
     /// Why `$TMPDIR` cannot hold a run's scratch, or nil when it can. Creates nothing.
     package static func problem() -> String? {
         let path = FileManager.default.temporaryDirectory.path  // the folder that scratch goes to
-        let named = ProcessInfo.processInfo.environment["TMPDIR"].map { "TMPDIR=\(EscapedText.escaped($0))" }
+        let named =
+            ProcessInfo.processInfo.environment["TMPDIR"].map { "TMPDIR=\(EscapedText.escaped($0))" }
             ?? "\(path) (TMPDIR is not set)"
         let remedy = "a run keeps its scratch folder there; point TMPDIR at a folder you can write"
         var info = stat()

@@ -1,6 +1,6 @@
-import Foundation
 import BenchCore
 import CLoopbackGuard
+import Foundation
 import Probe
 
 /// Runs one trial somewhere and returns its row. The seam between the parent and its
@@ -28,8 +28,12 @@ package struct ChildProcessLauncher: TrialLauncher {
     ///   - executable: a `bench` binary; by default the running one.
     ///   - exactHeapPeak: count the exact heap peak in the children (the default).
     ///   - loopbackOnly: children refuse connections off loopback.
-    package init(executable: String? = nil, jemallocLibrary: String? = JemallocLibrary.locate(),
-                exactHeapPeak: Bool = true, loopbackOnly: Bool = false) {
+    package init(
+        executable: String? = nil,
+        jemallocLibrary: String? = JemallocLibrary.locate(),
+        exactHeapPeak: Bool = true,
+        loopbackOnly: Bool = false
+    ) {
         self.executable = executable ?? ChildProcessLauncher.currentExecutable()
         self.jemallocLibrary = jemallocLibrary
         self.exactHeapPeak = exactHeapPeak
@@ -58,17 +62,22 @@ package struct ChildProcessLauncher: TrialLauncher {
                 executable: executable,
                 arguments: [Self.trialSubcommand] + specArguments,
                 environment: environment,
-                timeoutSeconds: spec.timeoutSeconds)
+                timeoutSeconds: spec.timeoutSeconds
+            )
             let wallSeconds = Double(MonotonicClock.now() - launched.launchedAtNanos!) / 1e9
             failed.pid = output.pid
             failed.wallSeconds = wallSeconds
             if !output.timedOut, !output.report.isEmpty,
-               var result = try? JSONDecoder().decode(TrialResult.self, from: output.report) {
+                var result = try? JSONDecoder().decode(TrialResult.self, from: output.report)
+            {
                 result.wallSeconds = wallSeconds
                 if let blocks = result.peakBlocks {
                     let roles = HolderRoles.rules(forStrategy: spec.strategy)
-                    result.holders = PeakHolderNaming.shared.holders(of: blocks, scratch: spec.workDirectory,
-                                                                     roles: roles)
+                    result.holders = PeakHolderNaming.shared.holders(
+                        of: blocks,
+                        scratch: spec.workDirectory,
+                        roles: roles
+                    )
                     result.peakBlocks = nil
                 }
                 return result
@@ -114,8 +123,14 @@ package struct ChildProcessLauncher: TrialLauncher {
             let words = ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? ""
             return (.timeout, "killed after \(timeoutSeconds) s without finishing\(words)")
         }
-        return (.crashed, ChildFailure.describe(exitStatus: output.exitStatus, signal: output.terminatingSignal,
-                                                standardError: output.standardError))
+        return (
+            .crashed,
+            ChildFailure.describe(
+                exitStatus: output.exitStatus,
+                signal: output.terminatingSignal,
+                standardError: output.standardError
+            )
+        )
     }
 }
 

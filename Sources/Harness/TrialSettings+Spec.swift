@@ -4,9 +4,18 @@ import Foundation
 extension TrialSettings {
     /// The spec of one run of `cell` against `url`, with these settings: what every runner sends a child.
     package func spec(for cell: TrialCell, run: Int, url: URL, warmupURL: URL?, workDirectory: URL) -> TrialSpec {
-        var spec = TrialSpec(strategy: cell.strategy, render: cell.render, allocator: cell.allocator,
-                             run: run, url: url, warmupURL: warmupURL, workDirectory: workDirectory,
-                             maxPixel: maxPixel, sampleIntervalNanos: sampleIntervalNanos, timeoutSeconds: timeoutSeconds)
+        var spec = TrialSpec(
+            strategy: cell.strategy,
+            render: cell.render,
+            allocator: cell.allocator,
+            run: run,
+            url: url,
+            warmupURL: warmupURL,
+            workDirectory: workDirectory,
+            maxPixel: maxPixel,
+            sampleIntervalNanos: sampleIntervalNanos,
+            timeoutSeconds: timeoutSeconds
+        )
         spec.maxImagePixels = maxImagePixels
         spec.holderThresholdBytes = holderThresholdBytes
         if Self.settleIsFixed { spec.settleQuietNanos = nil }
@@ -22,7 +31,9 @@ extension TrialSettings {
 extension URL {
     /// Whether the host is loopback: 127.0.0.0/8 (four decimal octets), localhost or ::1.
     package var isLoopback: Bool {
-        guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else {
+            return false
+        }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return host == "localhost" || host == "::1"
             || (octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil })

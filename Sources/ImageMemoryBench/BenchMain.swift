@@ -26,8 +26,10 @@ public enum BenchMain {
     /// must register the same strategies and renderers to find the ones it measures. Exits with
     /// status 64 when a name is taken or not usable on a command line; otherwise returns when the
     /// command succeeded and exits with the command's status when it did not.
-    public static func main(strategies: [any ImageFetchStrategy.Type] = [],
-                            renderers: [any ImageRenderer.Type] = []) {
+    public static func main(
+        strategies: [any ImageFetchStrategy.Type] = [],
+        renderers: [any ImageRenderer.Type] = []
+    ) {
         Bench.prepareStandardStreams()
         do {
             try StrategyCatalog.registerUserStrategies(strategies.map { $0.catalogEntry })

@@ -25,7 +25,9 @@ final class UserStrategy<Loader: ImageFetchStrategy>: Strategies.FetchStrategy {
         } catch {
             // A client's own error (a timeout, a refused connection): the row says it failed to
             // transfer, in the client's words, rather than blaming the harness.
-            throw FetchError.transport(.client(type: String(describing: type(of: error)), message: String(describing: error)))
+            throw FetchError.transport(
+                .client(type: String(describing: type(of: error)), message: String(describing: error))
+            )
         }
     }
 }

@@ -24,8 +24,10 @@ package enum BitmapFile {
             }
             return data
         case .pam:
-            var data = Data(("P7\nWIDTH \(image.width)\nHEIGHT \(image.height)\nDEPTH 4\nMAXVAL 255\n"
-                             + "TUPLTYPE RGB_ALPHA\nENDHDR\n").utf8)
+            var data = Data(
+                ("P7\nWIDTH \(image.width)\nHEIGHT \(image.height)\nDEPTH 4\nMAXVAL 255\n"
+                    + "TUPLTYPE RGB_ALPHA\nENDHDR\n").utf8
+            )
             data.append(pixels, count: image.byteCount)
             return data
         case .png:
@@ -44,7 +46,9 @@ package enum BitmapFile {
             return String(decoding: bytes[start..<min(at, bytes.count)], as: UTF8.self)
         }
         let magic = line()
-        var width = 0, height = 0, depth = 3
+        var width = 0
+        var height = 0
+        var depth = 3
         if magic == "P6" {
             let size = line().split(separator: " ").compactMap { Int($0) }
             guard size.count == 2, line() == "255" else { throw ImagingError.decodeFailed("PPM: bad header") }
@@ -65,7 +69,8 @@ package enum BitmapFile {
             throw ImagingError.decodeFailed("neither PPM nor PAM")
         }
         guard width > 0, height > 0, depth == 3 || depth == 4,
-              bytes.count - at == width * height * depth else {
+            bytes.count - at == width * height * depth
+        else {
             throw ImagingError.decodeFailed("PPM/PAM: size mismatch")
         }
         var rgba = [UInt8](repeating: 255, count: width * height * 4)
@@ -77,7 +82,9 @@ package enum BitmapFile {
 
     private static func png(_ image: DecodedImage) throws -> Data {
         let pixels = image.pixels.assumingMemoryBound(to: UInt8.self)
-        return try PNGEncoding.encode(width: image.width, height: image.height, alpha: false, interlaced: false) { y, row in
+        return try PNGEncoding.encode(width: image.width, height: image.height, alpha: false, interlaced: false) {
+            y,
+            row in
             for x in 0..<image.width {
                 for c in 0..<3 { row[x * 3 + c] = pixels[(y * image.width + x) * 4 + c] }
             }

@@ -25,9 +25,13 @@ enum FixtureEncoders {
         let encoding = spec.encoding
         switch encoding {
         case .jpeg, .jpegProgressive, .jpeg444, .jpegProgressive444:
-            return try JPEGEncoder.encodeRGB(width: spec.width, height: spec.height, quality: spec.quality,
-                                             progressive: encoding.isProgressive,
-                                             fullChroma: encoding == .jpeg444 || encoding == .jpegProgressive444) { y, row in
+            return try JPEGEncoder.encodeRGB(
+                width: spec.width,
+                height: spec.height,
+                quality: spec.quality,
+                progressive: encoding.isProgressive,
+                fullChroma: encoding == .jpeg444 || encoding == .jpegProgressive444
+            ) { y, row in
                 jpegcodec_fixture_row(pixels, Int32(y), row)
             }
         case .pngRGB, .pngRGBInterlaced, .pngRGBA, .pngRGBAInterlaced:
@@ -39,23 +43,49 @@ enum FixtureEncoders {
             return try withWholeRGB(spec, pixels: pixels) { rgb, out, size, message in
                 let lossless = encoding == .webpLossless
                 // Lossless at effort 0, method 0: the fastest; the pixels are noise and would not shrink much more.
-                return webpcodec_encode_rgb(rgb, Int32(spec.width), Int32(spec.height), lossless ? 1 : 0,
-                                            lossless ? 0 : Float(spec.quality), lossless ? 0 : 4, out, size, message, 256)
+                return webpcodec_encode_rgb(
+                    rgb,
+                    Int32(spec.width),
+                    Int32(spec.height),
+                    lossless ? 1 : 0,
+                    lossless ? 0 : Float(spec.quality),
+                    lossless ? 0 : 4,
+                    out,
+                    size,
+                    message,
+                    256
+                )
             }
         case .heic, .avif:
             let av1: Int32 = encoding == .avif ? 1 : 0
             guard heifcodec_has_codec(av1, 0) != 0, heifcodec_has_codec(av1, 1) != 0 else {
-                throw ImagingError.encodeFailed("this libheif has no \(encoding == .avif ? "AV1" : "HEVC") encoder and decoder")
+                throw ImagingError.encodeFailed(
+                    "this libheif has no \(encoding == .avif ? "AV1" : "HEVC") encoder and decoder"
+                )
             }
             return try withWholeRGB(spec, pixels: pixels) { rgb, out, size, message in
-                heifcodec_encode_rgb(rgb, Int32(spec.width), Int32(spec.height), av1, Int32(spec.quality), out, size, message, 256)
+                heifcodec_encode_rgb(
+                    rgb,
+                    Int32(spec.width),
+                    Int32(spec.height),
+                    av1,
+                    Int32(spec.quality),
+                    out,
+                    size,
+                    message,
+                    256
+                )
             }
         }
     }
 
     private static func png(_ spec: FixtureSpec, pixels: OpaquePointer) throws -> Data {
-        try PNGEncoding.encode(width: spec.width, height: spec.height, alpha: spec.encoding.hasAlpha,
-                               interlaced: spec.encoding.isProgressive) { y, row in
+        try PNGEncoding.encode(
+            width: spec.width,
+            height: spec.height,
+            alpha: spec.encoding.hasAlpha,
+            interlaced: spec.encoding.isProgressive
+        ) { y, row in
             jpegcodec_fixture_row(pixels, Int32(y), row)
         }
     }
@@ -63,9 +93,12 @@ enum FixtureEncoders {
     /// The whole RGB image, for encoders that take one picture; `encode` returns a shim status
     /// and a malloc'd buffer that the Data adopts.
     private static func withWholeRGB(
-        _ spec: FixtureSpec, pixels: OpaquePointer,
-        _ encode: (UnsafePointer<UInt8>, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-                   UnsafeMutablePointer<CChar>) -> Int32
+        _ spec: FixtureSpec,
+        pixels: OpaquePointer,
+        _ encode: (
+            UnsafePointer<UInt8>, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+            UnsafeMutablePointer<CChar>
+        ) -> Int32
     ) throws -> Data {
         let stride = spec.width * 3
         let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * spec.height)

@@ -1,9 +1,9 @@
 /// How a fixture's pixels are encoded: every common encoding of a photo, so the same
 /// picture can be measured in each. The raw value is the name on the command line.
 package enum FixtureEncoding: String, Sendable, CaseIterable, Codable {
-    case jpeg                             // baseline, 4:2:0 (the article's)
+    case jpeg  // baseline, 4:2:0 (the article's)
     case jpegProgressive = "jpeg-progressive"
-    case jpeg444 = "jpeg-444"             // baseline, no chroma subsampling
+    case jpeg444 = "jpeg-444"  // baseline, no chroma subsampling
     case jpegProgressive444 = "jpeg-progressive-444"
     case pngRGB = "png-rgb"
     case pngRGBInterlaced = "png-rgb-interlaced"

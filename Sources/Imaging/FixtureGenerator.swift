@@ -9,8 +9,13 @@ public enum FixtureGenerator {
     /// debug build is still fast); `spec.encoding` picks the format and its options.
     package static func make(_ spec: FixtureSpec) throws -> Data {
         guard spec.width > 0, spec.height > 0, spec.width <= 65500, spec.height <= 65500,
-              let pixels = jpegcodec_fixture_create(Int32(spec.width), Int32(spec.height), spec.seed,
-                                                    Int32(FixtureSpec.grainAmplitude)) else {
+            let pixels = jpegcodec_fixture_create(
+                Int32(spec.width),
+                Int32(spec.height),
+                spec.seed,
+                Int32(FixtureSpec.grainAmplitude)
+            )
+        else {
             throw ImagingError.encodeFailed("cannot make a \(spec.width)x\(spec.height) fixture")
         }
         defer { jpegcodec_fixture_destroy(pixels) }
@@ -33,15 +38,19 @@ public enum FixtureGenerator {
         if FileManager.default.fileExists(atPath: url.path) { return url }
         // mkdir -p by hand: FileManager's error prints as an NSError dump, not the reason.
         guard makeFolders(directory.path) else {
-            throw ImagingError.io("cannot create the fixture cache folder \(directory.path): \(String(cString: strerror(errno))); "
-                                  + "choose another with --fixture-cache <folder>")
+            throw ImagingError.io(
+                "cannot create the fixture cache folder \(directory.path): \(String(cString: strerror(errno))); "
+                    + "choose another with --fixture-cache <folder>"
+            )
         }
         let data = try make(spec)
         do {
             try SafeFile.write(data, to: url.path)
         } catch let failure as SafeFile.Failure {
-            throw ImagingError.io("cannot write the fixture cache file \(url.path): \(failure.reason); "
-                                  + "free some space or choose another cache with --fixture-cache <folder>")
+            throw ImagingError.io(
+                "cannot write the fixture cache file \(url.path): \(failure.reason); "
+                    + "free some space or choose another cache with --fixture-cache <folder>"
+            )
         }
         return url
     }
@@ -56,19 +65,34 @@ public enum FixtureGenerator {
         // (base, the folder that must already exist): a home is never created, so a home of
         // /nonexistent is passed over even by root, who could make it.
         var bases: [(cache: URL, existing: String)] = []
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { bases.append((URL(fileURLWithPath: xdg, isDirectory: true), "/")) }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            bases.append((URL(fileURLWithPath: xdg, isDirectory: true), "/"))
+        }
         // $HOME, then the password file's.
         let homes: [String?] = [environment["HOME"], FileManager.default.homeDirectoryForCurrentUser.path]
         for home in homes {
             guard let home, home.hasPrefix("/") else { continue }
-            bases.append((URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true), home))
+            bases.append(
+                (
+                    URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true),
+                    home
+                )
+            )
         }
         let candidates = bases.map {
-            ($0.cache.appendingPathComponent("image-memory-bench", isDirectory: true).appendingPathComponent("fixtures", isDirectory: true), $0.existing)
+            (
+                $0.cache.appendingPathComponent("image-memory-bench", isDirectory: true).appendingPathComponent(
+                    "fixtures",
+                    isDirectory: true
+                ), $0.existing
+            )
         }
         return candidates.first(where: { canMake($0.0.path, inside: $0.1) })?.0
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("image-memory-bench-\(getuid())", isDirectory: true)
-                .appendingPathComponent("fixtures", isDirectory: true)
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "image-memory-bench-\(getuid())",
+                isDirectory: true
+            )
+            .appendingPathComponent("fixtures", isDirectory: true)
     }
 
     /// Whether `path` is a folder we may write in, or could be made: its nearest existing ancestor

@@ -11,8 +11,14 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     package var encoding = FixtureEncoding.jpeg
     package var seed: UInt64 = 1
 
-    package init(width: Int = 6000, height: Int = 4000, quality: Int = 90, progressive: Bool = false, seed: UInt64 = 1,
-                encoding: FixtureEncoding? = nil) {
+    package init(
+        width: Int = 6000,
+        height: Int = 4000,
+        quality: Int = 90,
+        progressive: Bool = false,
+        seed: UInt64 = 1,
+        encoding: FixtureEncoding? = nil
+    ) {
         self.width = width
         self.height = height
         self.quality = quality
@@ -38,7 +44,8 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     /// parameter, the generator version and the encoder's version: another libjpeg (libpng,
     /// libwebp, libheif) may encode the same pixels to different bytes.
     package var cacheKey: String {
-        let canonical = "fixture;v\(Self.generatorVersion);grain\(Self.grainAmplitude);\(FixtureEncoders.version(of: encoding));"
+        let canonical =
+            "fixture;v\(Self.generatorVersion);grain\(Self.grainAmplitude);\(FixtureEncoders.version(of: encoding));"
             + "\(width)x\(height);q\(quality);\(encodingKey);seed\(seed)"
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in canonical.utf8 {

@@ -8,12 +8,29 @@ import Foundation
 /// decode does. The shim copies (for a thumbnail, samples) that into our bitmap.
 enum HEIFDecoder {
     static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
-        try decode(source, info: info, to: (info.width, info.height), how: "decoding it at full size", maxImagePixels: maxImagePixels)
+        try decode(
+            source,
+            info: info,
+            to: (info.width, info.height),
+            how: "decoding it at full size",
+            maxImagePixels: maxImagePixels
+        )
     }
 
-    static func decodeThumbnail(_ source: EncodedImage, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeThumbnail(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        maxPixel: Int,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
         let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
-        return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
+        return try decode(
+            source,
+            info: info,
+            to: size,
+            how: "a \(size.width)x\(size.height) thumbnail",
+            maxImagePixels: maxImagePixels
+        )
     }
 
     /// The stream renderer's HEIC and AVIF at `StreamResampling.outputSize`: the decoder's own
@@ -21,10 +38,18 @@ enum HEIFDecoder {
     /// time and area-averaged; no RGB image. libheif 1.15 still holds the planes whole and, while it
     /// copies them out of the codec, the codec's picture too; a file is read by libheif, which keeps
     /// the image item's bytes.
-    static func decodeStreaming(_ source: EncodedImage, info: ImageInfo, maxPixel: Int,
-                                maxImagePixels: Int) throws -> DecodedImage {
-        let size = try StreamResampling.checkedOutputSize(info, maxPixel: maxPixel, maxImagePixels: maxImagePixels,
-                                                          internalBytes: internalBytes(info))
+    static func decodeStreaming(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        maxPixel: Int,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
+        let size = try StreamResampling.checkedOutputSize(
+            info,
+            maxPixel: maxPixel,
+            maxImagePixels: maxImagePixels,
+            internalBytes: internalBytes(info)
+        )
         let av1: Int32 = info.format == .avif ? 1 : 0
         guard heifcodec_has_codec(av1, 1) != 0 else {
             let codec = av1 == 1 ? "AV1" : "HEVC"
@@ -35,12 +60,30 @@ enum HEIFDecoder {
         let status = message.withUnsafeMutableBufferPointer { text in
             switch source {
             case .file(let path):
-                return heifcodec_stream_rgba(path, nil, 0, image.pixels, image.byteCount, Int32(size.width),
-                                             Int32(size.height), text.baseAddress, text.count)
+                return heifcodec_stream_rgba(
+                    path,
+                    nil,
+                    0,
+                    image.pixels,
+                    image.byteCount,
+                    Int32(size.width),
+                    Int32(size.height),
+                    text.baseAddress,
+                    text.count
+                )
             case .memory(let data):
                 return data.withUnsafeBytes {
-                    heifcodec_stream_rgba(nil, $0.baseAddress, $0.count, image.pixels, image.byteCount,
-                                          Int32(size.width), Int32(size.height), text.baseAddress, text.count)
+                    heifcodec_stream_rgba(
+                        nil,
+                        $0.baseAddress,
+                        $0.count,
+                        image.pixels,
+                        image.byteCount,
+                        Int32(size.width),
+                        Int32(size.height),
+                        text.baseAddress,
+                        text.count
+                    )
                 }
             }
         }
@@ -54,13 +97,20 @@ enum HEIFDecoder {
     /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
     static func internalBytes(_ info: ImageInfo) -> Int { Saturating.product(info.pixelCount, info.hasAlpha ? 7 : 6) }
 
-    private static func decode(_ source: EncodedImage, info: ImageInfo, to size: (width: Int, height: Int), how: String,
-                               maxImagePixels: Int) throws -> DecodedImage {
+    private static func decode(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        to size: (width: Int, height: Int),
+        how: String,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
         let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
         try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)
         let av1: Int32 = info.format == .avif ? 1 : 0
         guard heifcodec_has_codec(av1, 1) != 0 else {
-            throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
+            throw ImagingError.unsupportedImage(
+                "\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder"
+            )
         }
         return try ImageDecoder.decodeWhole(source, to: size, format: info.format, heifcodec_decode_rgba)
     }

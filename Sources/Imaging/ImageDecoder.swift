@@ -21,8 +21,10 @@ public enum ImageDecoder {
     }
 
     /// Full-size 8-bit RGBA, kept by the caller as an image view keeps its bitmap.
-    public static func decodeFull(_ source: EncodedImage,
-                                  maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+    public static func decodeFull(
+        _ source: EncodedImage,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
         case .jpeg: return try JPEGDecoder.decodeFull(source, maxImagePixels: maxImagePixels)
@@ -34,14 +36,35 @@ public enum ImageDecoder {
 
     /// A thumbnail of `ThumbnailSize.of(info, maxPixel:)`, never going through a full-size
     /// RGBA bitmap where the format allows it (see each decoder for what it must hold).
-    public static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int,
-                                       maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+    public static func decodeThumbnail(
+        _ source: EncodedImage,
+        maxPixel: Int,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage {
         let info = try inspect(source)
         switch info.format {
         case .jpeg: return try JPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-        case .png: return try PNGDecoder.decodeThumbnail(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-        case .webp: return try WebPDecoder.decodeThumbnail(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-        case .heic, .avif: return try HEIFDecoder.decodeThumbnail(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        case .png:
+            return try PNGDecoder.decodeThumbnail(
+                source,
+                info: info,
+                maxPixel: maxPixel,
+                maxImagePixels: maxImagePixels
+            )
+        case .webp:
+            return try WebPDecoder.decodeThumbnail(
+                source,
+                info: info,
+                maxPixel: maxPixel,
+                maxImagePixels: maxImagePixels
+            )
+        case .heic, .avif:
+            return try HEIFDecoder.decodeThumbnail(
+                source,
+                info: info,
+                maxPixel: maxPixel,
+                maxImagePixels: maxImagePixels
+            )
         }
     }
 
@@ -51,34 +74,54 @@ public enum ImageDecoder {
     /// row of coefficients); PNG through libpng's rows, Adam7 through one inflate state a pass; WebP
     /// through libwebp's incremental decoder and scaling; HEIC and AVIF from the decoder's planes.
     /// Each decoder says what it holds besides the output.
-    public static func decodeStreaming(_ source: EncodedImage, maxPixel: Int,
-                                       maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+    public static func decodeStreaming(
+        _ source: EncodedImage,
+        maxPixel: Int,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage {
         let info = try inspect(source)
         let output = Saturating.product(min(info.width, maxPixel), min(info.height, maxPixel))
         guard output <= maxImagePixels else {
-            throw ImagingError.overBudget("a \(info.width)x\(info.height) \(info.format.displayName)'s output at"
-                                          + " --max-pixel \(maxPixel) is over \(DecodeBudget.option) \(maxImagePixels)")
+            throw ImagingError.overBudget(
+                "a \(info.width)x\(info.height) \(info.format.displayName)'s output at"
+                    + " --max-pixel \(maxPixel) is over \(DecodeBudget.option) \(maxImagePixels)"
+            )
         }
         switch info.format {
         case .jpeg: return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
         case .png: return try PNGDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel)
         case .webp:
-            return try WebPDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+            return try WebPDecoder.decodeStreaming(
+                source,
+                info: info,
+                maxPixel: maxPixel,
+                maxImagePixels: maxImagePixels
+            )
         case .heic, .avif:
-            return try HEIFDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel,
-                                                   maxImagePixels: maxImagePixels)
+            return try HEIFDecoder.decodeStreaming(
+                source,
+                info: info,
+                maxPixel: maxPixel,
+                maxImagePixels: maxImagePixels
+            )
         }
     }
 
     /// The shims of libwebp and libheif: bytes, count, destination, its size, output width and
     /// height, message buffer and its size; returns 0 on success.
-    typealias OneCallDecoder = (UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int, Int32, Int32,
-                                UnsafeMutablePointer<CChar>?, Int) -> Int32
+    typealias OneCallDecoder = (
+        UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int, Int32, Int32,
+        UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32
 
     /// For codecs that decode from one buffer (libwebp, libheif): a file is read whole first, then
     /// `decoder` writes `size` RGBA pixels into a new bitmap.
-    static func decodeWhole(_ source: EncodedImage, to size: (width: Int, height: Int), format: ImageFormat,
-                            _ decoder: OneCallDecoder) throws -> DecodedImage {
+    static func decodeWhole(
+        _ source: EncodedImage,
+        to size: (width: Int, height: Int),
+        format: ImageFormat,
+        _ decoder: OneCallDecoder
+    ) throws -> DecodedImage {
         let data: Data
         switch source {
         case .memory(let bytes): data = bytes
@@ -88,11 +131,21 @@ public enum ImageDecoder {
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBytes { bytes in
             message.withUnsafeMutableBufferPointer {
-                decoder(bytes.baseAddress, bytes.count, image.pixels, image.byteCount,
-                        Int32(size.width), Int32(size.height), $0.baseAddress, $0.count)
+                decoder(
+                    bytes.baseAddress,
+                    bytes.count,
+                    image.pixels,
+                    image.byteCount,
+                    Int32(size.width),
+                    Int32(size.height),
+                    $0.baseAddress,
+                    $0.count
+                )
             }
         }
-        guard status == 0 else { throw ImagingError.decodeFailed("\(format.displayName): \(String(messageBuffer: message))") }
+        guard status == 0 else {
+            throw ImagingError.decodeFailed("\(format.displayName): \(String(messageBuffer: message))")
+        }
         return image
     }
 
@@ -116,8 +169,9 @@ public enum ImageDecoder {
         guard bytes > budgetBytes else { return }
         throw ImagingError.overBudget(
             "\(info.summary) (\(info.pixelCount) pixels); \(how) would allocate \(String(format: "%.1f MB", Double(bytes) / 1e6)), "
-            + "over the budget of \(maxImagePixels) pixels (\(String(format: "%.1f MB", Double(budgetBytes) / 1e6)) at 4 bytes a pixel); "
-            + "raise it with \(DecodeBudget.option)")
+                + "over the budget of \(maxImagePixels) pixels (\(String(format: "%.1f MB", Double(budgetBytes) / 1e6)) at 4 bytes a pixel); "
+                + "raise it with \(DecodeBudget.option)"
+        )
     }
 }
 

@@ -9,12 +9,21 @@ enum JPEGHeader {
         while true {
             guard let prefix = reader.u8(offset) else { throw truncated(reader, "before its frame header (SOF)") }
             guard prefix == 0xFF else {
-                throw ImagingError.decodeFailed("JPEG: expected a marker at byte \(offset), found \(String(format: "%02x", prefix))")
+                throw ImagingError.decodeFailed(
+                    "JPEG: expected a marker at byte \(offset), found \(String(format: "%02x", prefix))"
+                )
             }
             guard let marker = reader.u8(offset + 1) else { throw truncated(reader, "before its frame header (SOF)") }
-            if marker == 0xFF { offset += 1; continue }  // fill byte
-            if marker == 0xD9 || marker == 0xDA { throw ImagingError.decodeFailed("JPEG: no frame header (SOF) before the image data") }
-            guard let length = reader.be16(offset + 2), length >= 2 else { throw truncated(reader, "in a marker segment") }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }  // fill byte
+            if marker == 0xD9 || marker == 0xDA {
+                throw ImagingError.decodeFailed("JPEG: no frame header (SOF) before the image data")
+            }
+            guard let length = reader.be16(offset + 2), length >= 2 else {
+                throw truncated(reader, "in a marker segment")
+            }
             let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
             if isFrame { return try frame(reader, at: offset + 4, marker: marker) }
             offset += 2 + length
@@ -23,20 +32,32 @@ enum JPEGHeader {
 
     private static func frame(_ reader: ByteReader, at start: Int, marker: UInt8) throws -> ImageInfo {
         guard let precision = reader.u8(start), let height = reader.be16(start + 1), let width = reader.be16(start + 3),
-              let components = reader.u8(start + 5) else { throw truncated(reader, "in its frame header") }
+            let components = reader.u8(start + 5)
+        else { throw truncated(reader, "in its frame header") }
         guard width > 0, height > 0 else {
-            throw ImagingError.decodeFailed("JPEG: frame header gives \(width)x\(height) pixels (a height of 0 needs a DNL marker, unsupported)")
+            throw ImagingError.decodeFailed(
+                "JPEG: frame header gives \(width)x\(height) pixels (a height of 0 needs a DNL marker, unsupported)"
+            )
         }
         guard components > 0 else { throw ImagingError.decodeFailed("JPEG: frame header lists no components") }
         var factors: [(h: Int, v: Int)] = []
         for index in 0..<Int(components) {
-            guard let packed = reader.u8(start + 6 + index * 3 + 1) else { throw truncated(reader, "in its component list") }
+            guard let packed = reader.u8(start + 6 + index * 3 + 1) else {
+                throw truncated(reader, "in its component list")
+            }
             factors.append((Int(packed >> 4), Int(packed & 0x0F)))
         }
         let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
-        return ImageInfo(format: .jpeg, width: width, height: height, progressive: progressive,
-                         chromaSubsampling: subsampling(factors), bitDepth: Int(precision), hasAlpha: false,
-                         arithmeticCoding: marker >= 0xC9)  // SOF9...SOF15 (DAC 0xCC is not a frame)
+        return ImageInfo(
+            format: .jpeg,
+            width: width,
+            height: height,
+            progressive: progressive,
+            chromaSubsampling: subsampling(factors),
+            bitDepth: Int(precision),
+            hasAlpha: false,
+            arithmeticCoding: marker >= 0xC9
+        )  // SOF9...SOF15 (DAC 0xCC is not a frame)
     }
 
     static func subsampling(_ factors: [(h: Int, v: Int)]) -> String {
@@ -65,20 +86,32 @@ enum PNGHeader {
     /// IHDR must come first; a tRNS chunk before IDAT also means alpha.
     static func inspect(_ reader: ByteReader) throws -> ImageInfo {
         guard reader.ascii(at: 12, count: 4) == "IHDR", let width = reader.be32(16), let height = reader.be32(20),
-              let depth = reader.u8(24), let colorType = reader.u8(25), let interlace = reader.u8(28) else {
+            let depth = reader.u8(24), let colorType = reader.u8(25), let interlace = reader.u8(28)
+        else {
             throw ImagingError.decodeFailed("PNG: truncated or missing IHDR chunk (\(reader.count) bytes)")
         }
         guard width > 0, height > 0, [0, 2, 3, 4, 6].contains(colorType), interlace <= 1 else {
-            throw ImagingError.decodeFailed("PNG: invalid IHDR (\(width)x\(height), colour type \(colorType), interlace \(interlace))")
+            throw ImagingError.decodeFailed(
+                "PNG: invalid IHDR (\(width)x\(height), colour type \(colorType), interlace \(interlace))"
+            )
         }
         var hasAlpha = colorType == 4 || colorType == 6
         var offset = 8
-        while !hasAlpha, let length = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4), type != "IDAT" {
+        while !hasAlpha, let length = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4),
+            type != "IDAT"
+        {
             if type == "tRNS" { hasAlpha = true }
             offset += 12 + length
         }
-        return ImageInfo(format: .png, width: width, height: height, progressive: interlace == 1,
-                         bitDepth: Int(depth), hasAlpha: hasAlpha, palette: colorType == 3)
+        return ImageInfo(
+            format: .png,
+            width: width,
+            height: height,
+            progressive: interlace == 1,
+            bitDepth: Int(depth),
+            hasAlpha: hasAlpha,
+            palette: colorType == 3
+        )
     }
 }
 
@@ -92,21 +125,40 @@ enum WebPHeader {
             let body = offset + 8
             switch fourCC {
             case "VP8X":
-                guard let flags = reader.u8(body), let w = reader.le24(body + 4), let h = reader.le24(body + 7) else { break }
-                if flags & 0x02 != 0 { throw ImagingError.unsupportedImage("an animated WebP (\(w + 1)x\(h + 1)); only still images are decoded") }
+                guard let flags = reader.u8(body), let w = reader.le24(body + 4), let h = reader.le24(body + 7) else {
+                    break
+                }
+                if flags & 0x02 != 0 {
+                    throw ImagingError.unsupportedImage(
+                        "an animated WebP (\(w + 1)x\(h + 1)); only still images are decoded"
+                    )
+                }
                 canvas = (w + 1, h + 1, flags & 0x10 != 0)
             case "VP8 ":
-                guard reader.matches([0x9D, 0x01, 0x2A], at: body + 3), let w = reader.le16(body + 6), let h = reader.le16(body + 8) else {
+                guard reader.matches([0x9D, 0x01, 0x2A], at: body + 3), let w = reader.le16(body + 6),
+                    let h = reader.le16(body + 8)
+                else {
                     throw ImagingError.decodeFailed("WebP: VP8 chunk without a key frame header")
                 }
-                return info(width: canvas?.width ?? (w & 0x3FFF), height: canvas?.height ?? (h & 0x3FFF),
-                            alpha: canvas?.alpha ?? false, lossless: false)
+                return info(
+                    width: canvas?.width ?? (w & 0x3FFF),
+                    height: canvas?.height ?? (h & 0x3FFF),
+                    alpha: canvas?.alpha ?? false,
+                    lossless: false
+                )
             case "VP8L":
                 guard reader.u8(body) == 0x2F, let bits = reader.le32(body + 1) else {
                     throw ImagingError.decodeFailed("WebP: VP8L chunk without its signature")
                 }
-                let w = (bits & 0x3FFF) + 1, h = ((bits >> 14) & 0x3FFF) + 1, alpha = (bits >> 28) & 1 == 1
-                return info(width: canvas?.width ?? w, height: canvas?.height ?? h, alpha: canvas?.alpha ?? alpha, lossless: true)
+                let w = (bits & 0x3FFF) + 1
+                let h = ((bits >> 14) & 0x3FFF) + 1
+                let alpha = (bits >> 28) & 1 == 1
+                return info(
+                    width: canvas?.width ?? w,
+                    height: canvas?.height ?? h,
+                    alpha: canvas?.alpha ?? alpha,
+                    lossless: true
+                )
             default:
                 break
             }
@@ -141,14 +193,17 @@ enum HEIFHeader {
     /// anywhere. Encoders code whole blocks: libheif with x265 stores a 301x203 picture as a
     /// 302x204 coded item and the 301x203 primary, so the largest 'ispe' is not the size.
     static func inspect(_ reader: ByteReader) throws -> ImageInfo {
-        guard let format = brandFormat(reader) else { throw ImagingError.unsupportedImage(ImageInspector.describeUnknown(reader)) }
+        guard let format = brandFormat(reader) else {
+            throw ImagingError.unsupportedImage(ImageInspector.describeUnknown(reader))
+        }
         var properties: [(type: String, offset: Int)] = []
         var primary: Int?
         var associations: [Int: [Int]] = [:]  // item ID -> 1-based property indices
         var alpha = false
         func walk(_ start: Int, _ end: Int, inPropertyContainer: Bool) {
             var offset = start
-            while offset + 8 <= end, let size32 = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4) {
+            while offset + 8 <= end, let size32 = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4)
+            {
                 let size = size32 == 0 ? end - offset : size32
                 guard size >= 8, offset + size <= end else { return }
                 if inPropertyContainer { properties.append((type, offset)) }
@@ -161,7 +216,9 @@ enum HEIFHeader {
                 case "ipma":
                     associations.merge(itemProperties(reader, at: offset)) { first, _ in first }
                 case "auxC":
-                    if let urn = reader.ascii(at: offset + 12, count: max(0, size - 13)), urn.contains("alpha") || urn.hasSuffix("auxid:1") {
+                    if let urn = reader.ascii(at: offset + 12, count: max(0, size - 13)),
+                        urn.contains("alpha") || urn.hasSuffix("auxid:1")
+                    {
                         alpha = true
                     }
                 default: break
@@ -170,7 +227,9 @@ enum HEIFHeader {
             }
         }
         walk(0, reader.count, inPropertyContainer: false)
-        let own = primary.flatMap { associations[$0] }?.compactMap { index in properties.indices.contains(index - 1) ? properties[index - 1] : nil }
+        let own = primary.flatMap { associations[$0] }?.compactMap { index in
+            properties.indices.contains(index - 1) ? properties[index - 1] : nil
+        }
         let candidates = own ?? properties  // no pitm/ipma: the whole container
         var size: (width: Int, height: Int)?
         for property in candidates where property.type == "ispe" {
@@ -181,15 +240,19 @@ enum HEIFHeader {
             if w * h > (size.map { $0.width * $0.height } ?? 0) { size = (w, h) }  // sides checked: no overflow
         }
         guard var size, size.width > 0, size.height > 0 else {
-            throw ImagingError.decodeFailed("\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes")
+            throw ImagingError.decodeFailed(
+                "\(format.displayName): no image size ('ispe' property) in the first \(reader.count) bytes"
+            )
         }
         var depth = 8
         for property in candidates {
             let o = property.offset
             switch property.type {
             case "clap":
-                if let wn = reader.be32(o + 8), let wd = reader.be32(o + 12), let hn = reader.be32(o + 16), let hd = reader.be32(o + 20),
-                   wd > 0, hd > 0, (1...size.width).contains(wn / wd), (1...size.height).contains(hn / hd) {
+                if let wn = reader.be32(o + 8), let wd = reader.be32(o + 12), let hn = reader.be32(o + 16),
+                    let hd = reader.be32(o + 20),
+                    wd > 0, hd > 0, (1...size.width).contains(wn / wd), (1...size.height).contains(hn / hd)
+                {
                     size = (wn / wd, hn / hd)
                 }
             case "irot":
@@ -204,7 +267,8 @@ enum HEIFHeader {
 
     /// 'ipma' (a full box): for each item, its property indices (7 or 15 bits, after an "essential" bit).
     private static func itemProperties(_ reader: ByteReader, at box: Int) -> [Int: [Int]] {
-        guard let version = reader.u8(box + 8), let flags = reader.u8(box + 11), let count = reader.be32(box + 12) else { return [:] }
+        guard let version = reader.u8(box + 8), let flags = reader.u8(box + 11), let count = reader.be32(box + 12)
+        else { return [:] }
         var result: [Int: [Int]] = [:]
         var offset = box + 16
         for _ in 0..<min(count, 10_000) {

@@ -37,9 +37,18 @@ package struct ImageInfo: Sendable, Equatable, Codable {
     /// PNG: colour type 3, indexes into a palette (expanded to RGB(A) when decoded).
     package var palette: Bool
 
-    package init(format: ImageFormat, width: Int, height: Int, progressive: Bool = false,
-                chromaSubsampling: String? = nil, bitDepth: Int = 8, hasAlpha: Bool = false, lossless: Bool? = nil,
-                arithmeticCoding: Bool = false, palette: Bool = false) {
+    package init(
+        format: ImageFormat,
+        width: Int,
+        height: Int,
+        progressive: Bool = false,
+        chromaSubsampling: String? = nil,
+        bitDepth: Int = 8,
+        hasAlpha: Bool = false,
+        lossless: Bool? = nil,
+        arithmeticCoding: Bool = false,
+        palette: Bool = false
+    ) {
         self.format = format
         self.width = width
         self.height = height

@@ -65,10 +65,16 @@ package enum ImageInspector {
     private static func knownOther(_ reader: ByteReader) -> String? {
         if reader.ascii(at: 0, count: 4) == "GIF8" { return "GIF" }
         if reader.ascii(at: 0, count: 2) == "BM" { return "BMP" }
-        if reader.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || reader.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) { return "TIFF" }
-        if reader.matches([0xFF, 0x0A], at: 0) || reader.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20], at: 0) { return "JPEG XL" }
+        if reader.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || reader.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) {
+            return "TIFF"
+        }
+        if reader.matches([0xFF, 0x0A], at: 0) || reader.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20], at: 0) {
+            return "JPEG XL"
+        }
         if reader.ascii(at: 0, count: 4) == "RIFF" { return "RIFF, not WebP" }
-        if let text = reader.ascii(at: 0, count: min(5, reader.count)), text.lowercased().hasPrefix("<") { return "text, HTML or XML?" }
+        if let text = reader.ascii(at: 0, count: min(5, reader.count)), text.lowercased().hasPrefix("<") {
+            return "text, HTML or XML?"
+        }
         return nil
     }
 }

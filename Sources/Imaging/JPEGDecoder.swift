@@ -1,7 +1,6 @@
 import CJPEGCodec
 import Foundation
 
-
 /// How much a decode may allocate, in pixels of RGBA output (4 bytes each), checked from the
 /// header before anything is allocated. A 125-byte JPEG can claim 60000x60000 pixels: its
 /// decode would take 14.4 GB, so a hostile or broken image must be refused, not measured.
@@ -27,8 +26,10 @@ public enum JPEGDecoder {
     /// Full-size RGBA: one malloc of width*height*4, decoded row by row straight into it.
     /// Refused (`ImagingError.overBudget`) before allocating when the bitmap, plus the
     /// coefficient buffer of a progressive JPEG, is more than `maxImagePixels` * 4 bytes.
-    public static func decodeFull(_ source: EncodedImage,
-                                  maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+    public static func decodeFull(
+        _ source: EncodedImage,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage {
         try withDecoder(source) { decoder in
             try decode(decoder, numerator: 8, maxImagePixels: maxImagePixels)
         }
@@ -50,20 +51,29 @@ public enum JPEGDecoder {
     /// A huge image is still thumbnailed when what the decode really allocates fits the budget:
     /// a baseline JPEG needs only the small output (and strips), a progressive one also keeps
     /// every coefficient of the full image (2 bytes each) whatever the scale.
-    public static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int,
-                                       maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels) throws -> DecodedImage {
+    public static func decodeThumbnail(
+        _ source: EncodedImage,
+        maxPixel: Int,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage {
         try withDecoder(source) { decoder in
-            let scale = thumbnailScale(width: Int(jpegcodec_decoder_image_width(decoder)),
-                                       height: Int(jpegcodec_decoder_image_height(decoder)),
-                                       maxPixel: maxPixel)
+            let scale = thumbnailScale(
+                width: Int(jpegcodec_decoder_image_width(decoder)),
+                height: Int(jpegcodec_decoder_image_height(decoder)),
+                maxPixel: maxPixel
+            )
             return try decode(decoder, numerator: scale.numerator, maxImagePixels: maxImagePixels)
         }
     }
 
     /// Bytes a decode at `numerator`/8 of an image would allocate: the RGBA output, plus the
     /// whole-image coefficient buffer when libjpeg keeps one. From the header only.
-    package static func allocationEstimate(of source: EncodedImage, numerator: Int = 8) throws
-        -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int) {
+    package static func allocationEstimate(
+        of source: EncodedImage,
+        numerator: Int = 8
+    ) throws
+        -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int)
+    {
         try withDecoder(source) { decoder in try estimate(decoder, numerator: numerator) }
     }
 
@@ -90,11 +100,17 @@ public enum JPEGDecoder {
         }
     }
 
-    private static func estimate(_ decoder: OpaquePointer, numerator: Int) throws
-        -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int) {
-        var width: Int32 = 0, height: Int32 = 0
+    private static func estimate(
+        _ decoder: OpaquePointer,
+        numerator: Int
+    ) throws
+        -> (outputWidth: Int, outputHeight: Int, outputBytes: Int, coefficientBytes: Int)
+    {
+        var width: Int32 = 0
+        var height: Int32 = 0
         try check(jpegcodec_decoder_set_scale(decoder, Int32(numerator), &width, &height), decoder)
-        let coefficients = jpegcodec_decoder_buffers_coefficients(decoder) != 0
+        let coefficients =
+            jpegcodec_decoder_buffers_coefficients(decoder) != 0
             ? Int(clamping: jpegcodec_decoder_coefficient_bytes(decoder)) : 0
         return (Int(width), Int(height), Int(width) * Int(height) * 4, coefficients)
     }
@@ -104,15 +120,21 @@ public enum JPEGDecoder {
         let budgetBytes = maxImagePixels.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxImagePixels * 4
         let (total, overflow) = plan.outputBytes.addingReportingOverflow(plan.coefficientBytes)
         if overflow || total > budgetBytes {
-            let width = Int(jpegcodec_decoder_image_width(decoder)), height = Int(jpegcodec_decoder_image_height(decoder))
-            let how = numerator == 8 ? "decoding it at full size"
+            let width = Int(jpegcodec_decoder_image_width(decoder))
+            let height = Int(jpegcodec_decoder_image_height(decoder))
+            let how =
+                numerator == 8
+                ? "decoding it at full size"
                 : "decoding it at \(numerator)/8 (\(plan.outputWidth)x\(plan.outputHeight))"
             var parts = ["\(megabytes(plan.outputBytes)) RGBA output"]
-            if plan.coefficientBytes > 0 { parts.append("\(megabytes(plan.coefficientBytes)) of DCT coefficients (progressive or multi-scan JPEG)") }
+            if plan.coefficientBytes > 0 {
+                parts.append("\(megabytes(plan.coefficientBytes)) of DCT coefficients (progressive or multi-scan JPEG)")
+            }
             throw ImagingError.overBudget(
                 "image is \(width)x\(height) (\(width * height) pixels); \(how) would allocate \(megabytes(total)) "
-                + "(\(parts.joined(separator: " + "))), over the budget of \(maxImagePixels) pixels "
-                + "(\(megabytes(budgetBytes)) at 4 bytes a pixel); raise it with \(DecodeBudget.option)")
+                    + "(\(parts.joined(separator: " + "))), over the budget of \(maxImagePixels) pixels "
+                    + "(\(megabytes(budgetBytes)) at 4 bytes a pixel); raise it with \(DecodeBudget.option)"
+            )
         }
         let image = try DecodedImage(width: plan.outputWidth, height: plan.outputHeight)
         try check(jpegcodec_decoder_read_rgba(decoder, image.pixels, image.byteCount), decoder)
@@ -120,7 +142,8 @@ public enum JPEGDecoder {
     }
 
     private static func megabytes(_ bytes: Int) -> String {
-        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
+        bytes >= 1_000_000_000
+            ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 
     private static func check(_ status: Int32, _ decoder: OpaquePointer) throws {

@@ -7,13 +7,28 @@ package enum JPEGEncoder {
     /// 0..<height, in order. Rows are handed to libjpeg in strips of 16, so the whole
     /// RGB image never exists. (A progressive encode still keeps every DCT coefficient,
     /// about width*height*2 bytes with 4:2:0, inside libjpeg until it finishes.)
-    package static func encodeRGB(width: Int, height: Int, quality: Int, progressive: Bool, fullChroma: Bool = false,
-                                 rows: (Int, UnsafeMutablePointer<UInt8>) -> Void) throws -> Data {
+    package static func encodeRGB(
+        width: Int,
+        height: Int,
+        quality: Int,
+        progressive: Bool,
+        fullChroma: Bool = false,
+        rows: (Int, UnsafeMutablePointer<UInt8>) -> Void
+    ) throws -> Data {
         guard (1...65500).contains(width), (1...65500).contains(height), (1...100).contains(quality) else {
-            throw ImagingError.encodeFailed("width/height must be in 1...65500 and quality in 1...100, got \(width)x\(height) q\(quality)")
+            throw ImagingError.encodeFailed(
+                "width/height must be in 1...65500 and quality in 1...100, got \(width)x\(height) q\(quality)"
+            )
         }
-        guard let encoder = jpegcodec_encoder_create_sampled(Int32(width), Int32(height), Int32(quality),
-                                                                progressive ? 1 : 0, fullChroma ? 1 : 0) else {
+        guard
+            let encoder = jpegcodec_encoder_create_sampled(
+                Int32(width),
+                Int32(height),
+                Int32(quality),
+                progressive ? 1 : 0,
+                fullChroma ? 1 : 0
+            )
+        else {
             throw ImagingError.encodeFailed("out of memory creating an encoder")
         }
         defer { jpegcodec_encoder_destroy(encoder) }

@@ -8,26 +8,59 @@ import Foundation
 /// (8 or 16 bytes per thumbnail pixel) instead of rows.
 enum PNGDecoder {
     static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
-        try ImageDecoder.checkBudget(info, allocates: Saturating.product(info.pixelCount, 4), how: "decoding it at full size",
-                                     maxImagePixels: maxImagePixels)
+        try ImageDecoder.checkBudget(
+            info,
+            allocates: Saturating.product(info.pixelCount, 4),
+            how: "decoding it at full size",
+            maxImagePixels: maxImagePixels
+        )
         return try withDecoder(source) { decoder in
-            let image = try DecodedImage(width: Int(pngcodec_decoder_width(decoder)), height: Int(pngcodec_decoder_height(decoder)))
+            let image = try DecodedImage(
+                width: Int(pngcodec_decoder_width(decoder)),
+                height: Int(pngcodec_decoder_height(decoder))
+            )
             try check(pngcodec_decoder_read_rgba(decoder, image.pixels, image.byteCount), decoder)
             return image
         }
     }
 
-    static func decodeThumbnail(_ source: EncodedImage, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeThumbnail(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        maxPixel: Int,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
         let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
-        if size == (info.width, info.height) { return try decodeFull(source, info: info, maxImagePixels: maxImagePixels) }
-        let working = Int(clamping: pngcodec_box_working_bytes(Int32(info.width), Int32(info.height), info.progressive ? 1 : 0,
-                                                               Int32(size.width), Int32(size.height)))
-        try ImageDecoder.checkBudget(info, allocates: Saturating.sum(Saturating.product(size.width, size.height, 4), working),
-                                     how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
+        if size == (info.width, info.height) {
+            return try decodeFull(source, info: info, maxImagePixels: maxImagePixels)
+        }
+        let working = Int(
+            clamping: pngcodec_box_working_bytes(
+                Int32(info.width),
+                Int32(info.height),
+                info.progressive ? 1 : 0,
+                Int32(size.width),
+                Int32(size.height)
+            )
+        )
+        try ImageDecoder.checkBudget(
+            info,
+            allocates: Saturating.sum(Saturating.product(size.width, size.height, 4), working),
+            how: "a \(size.width)x\(size.height) thumbnail",
+            maxImagePixels: maxImagePixels
+        )
         return try withDecoder(source) { decoder in
             let image = try DecodedImage(width: size.width, height: size.height)
-            try check(pngcodec_decoder_read_rgba_box(decoder, image.pixels, image.byteCount, Int32(size.width), Int32(size.height)),
-                      decoder)
+            try check(
+                pngcodec_decoder_read_rgba_box(
+                    decoder,
+                    image.pixels,
+                    image.byteCount,
+                    Int32(size.width),
+                    Int32(size.height)
+                ),
+                decoder
+            )
             return image
         }
     }
@@ -39,15 +72,25 @@ enum PNGDecoder {
         let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
         return try withDecoder(source) { decoder in
             let image = try DecodedImage(width: size.width, height: size.height)
-            try check(pngcodec_decoder_read_rgba_stream(decoder, image.pixels, image.byteCount, Int32(size.width),
-                                                        Int32(size.height)), decoder)
+            try check(
+                pngcodec_decoder_read_rgba_stream(
+                    decoder,
+                    image.pixels,
+                    image.byteCount,
+                    Int32(size.width),
+                    Int32(size.height)
+                ),
+                decoder
+            )
             return image
         }
     }
 
     /// Memory is read in place (never copied); a file is streamed through stdio.
     private static func withDecoder<T>(_ source: EncodedImage, _ body: (OpaquePointer) throws -> T) throws -> T {
-        guard let decoder = pngcodec_decoder_create() else { throw ImagingError.decodeFailed("PNG: out of memory creating a decoder") }
+        guard let decoder = pngcodec_decoder_create() else {
+            throw ImagingError.decodeFailed("PNG: out of memory creating a decoder")
+        }
         defer { pngcodec_decoder_destroy(decoder) }
         switch source {
         case .memory(let data):

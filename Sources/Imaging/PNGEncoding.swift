@@ -6,9 +6,15 @@ enum PNGEncoding {
     /// `fill(y, row)` writes row `y`'s `width` x 3 bytes into `row`; an Adam7 file (`interlaced`)
     /// asks for every row once per pass, and libpng picks that pass's pixels from it. With `alpha`
     /// the encoder writes RGBA, opaque.
-    static func encode(width: Int, height: Int, alpha: Bool, interlaced: Bool,
-                       fill: (Int, UnsafeMutablePointer<UInt8>) -> Void) throws -> Data {
-        guard let encoder = pngcodec_encoder_create(Int32(width), Int32(height), alpha ? 1 : 0, interlaced ? 1 : 0, 6) else {
+    static func encode(
+        width: Int,
+        height: Int,
+        alpha: Bool,
+        interlaced: Bool,
+        fill: (Int, UnsafeMutablePointer<UInt8>) -> Void
+    ) throws -> Data {
+        guard let encoder = pngcodec_encoder_create(Int32(width), Int32(height), alpha ? 1 : 0, interlaced ? 1 : 0, 6)
+        else {
             throw ImagingError.encodeFailed("PNG: out of memory creating an encoder")
         }
         defer { pngcodec_encoder_destroy(encoder) }

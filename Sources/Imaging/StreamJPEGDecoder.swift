@@ -10,7 +10,9 @@ package enum StreamJPEGDecoder {
     /// the IDCT's own M/8 scaling.
     package static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int) throws -> DecodedImage {
         try withDecoder(source) { decoder in
-            var width: Int32 = 0, height: Int32 = 0, numerator: Int32 = 0
+            var width: Int32 = 0
+            var height: Int32 = 0
+            var numerator: Int32 = 0
             let side = Int32(clamping: max(1, maxPixel))
             try check(decoder, streamjpeg_set_output(decoder, side, &width, &height, &numerator))
             let image = try DecodedImage(width: Int(width), height: Int(height))
@@ -22,7 +24,9 @@ package enum StreamJPEGDecoder {
     /// The DCT scale numerator (1...8) a thumbnail of `maxPixel` decodes at: from the header only.
     package static func thumbnailScale(_ source: EncodedImage, maxPixel: Int) throws -> Int {
         try withDecoder(source) { decoder in
-            var width: Int32 = 0, height: Int32 = 0, numerator: Int32 = 0
+            var width: Int32 = 0
+            var height: Int32 = 0
+            var numerator: Int32 = 0
             let side = Int32(clamping: max(1, maxPixel))
             try check(decoder, streamjpeg_set_output(decoder, side, &width, &height, &numerator))
             return Int(numerator)
@@ -34,9 +38,11 @@ package enum StreamJPEGDecoder {
     package static func coefficients(_ source: EncodedImage) throws -> [[Int16]] {
         try withDecoder(source) { decoder in
             let count = Int(streamjpeg_components(decoder))
-            var wide = [Int](repeating: 0, count: count), all = [[Int16]](repeating: [], count: count)
+            var wide = [Int](repeating: 0, count: count)
+            var all = [[Int16]](repeating: [], count: count)
             for component in 0..<count {
-                var width: Int32 = 0, height: Int32 = 0
+                var width: Int32 = 0
+                var height: Int32 = 0
                 try check(decoder, streamjpeg_component_blocks(decoder, Int32(component), &width, &height))
                 wide[component] = Int(width)
                 all[component].reserveCapacity(Int(width) * Int(height) * 64)
@@ -47,8 +53,16 @@ package enum StreamJPEGDecoder {
                 for component in 0..<count {
                     var rows: Int32 = 0
                     try row.withUnsafeMutableBufferPointer { buffer in
-                        try check(decoder, streamjpeg_row_coefficients(decoder, Int32(component), buffer.baseAddress,
-                                                                       buffer.count, &rows))
+                        try check(
+                            decoder,
+                            streamjpeg_row_coefficients(
+                                decoder,
+                                Int32(component),
+                                buffer.baseAddress,
+                                buffer.count,
+                                &rows
+                            )
+                        )
                     }
                     all[component] += row[0..<Int(rows) * wide[component] * 64]
                 }
@@ -66,8 +80,16 @@ package enum StreamJPEGDecoder {
             let height = (Int(streamjpeg_height(decoder)) * numerator + 7) / 8
             var pixels = [UInt8](repeating: 0, count: width * height * (rgb ? 3 : Int(streamjpeg_components(decoder))))
             try pixels.withUnsafeMutableBytes { buffer in
-                try check(decoder, streamjpeg_render_scaled(decoder, Int32(numerator), rgb ? 1 : 0,
-                                                            buffer.baseAddress, buffer.count))
+                try check(
+                    decoder,
+                    streamjpeg_render_scaled(
+                        decoder,
+                        Int32(numerator),
+                        rgb ? 1 : 0,
+                        buffer.baseAddress,
+                        buffer.count
+                    )
+                )
             }
             return pixels
         }

@@ -9,12 +9,29 @@ import Foundation
 /// (src/dec/vp8l_dec.c AllocateInternalBuffers32b), so its thumbnail costs as much as a full bitmap.
 enum WebPDecoder {
     static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
-        try decode(source, info: info, to: (info.width, info.height), how: "decoding it at full size", maxImagePixels: maxImagePixels)
+        try decode(
+            source,
+            info: info,
+            to: (info.width, info.height),
+            how: "decoding it at full size",
+            maxImagePixels: maxImagePixels
+        )
     }
 
-    static func decodeThumbnail(_ source: EncodedImage, info: ImageInfo, maxPixel: Int, maxImagePixels: Int) throws -> DecodedImage {
+    static func decodeThumbnail(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        maxPixel: Int,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
         let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
-        return try decode(source, info: info, to: size, how: "a \(size.width)x\(size.height) thumbnail", maxImagePixels: maxImagePixels)
+        return try decode(
+            source,
+            info: info,
+            to: size,
+            how: "a \(size.width)x\(size.height) thumbnail",
+            maxImagePixels: maxImagePixels
+        )
     }
 
     /// The stream renderer's WebP at `StreamResampling.outputSize`, by libwebp's own scaling. From a
@@ -23,18 +40,33 @@ enum WebPDecoder {
     /// the whole image as ARGB and, incrementally, the whole input (grown 4 KB at a time, copied at
     /// each step), and alpha keeps the input from the alpha chunk on and a whole alpha plane: those
     /// read the file whole once and decode it in place. A body in memory is always decoded in place.
-    static func decodeStreaming(_ source: EncodedImage, info: ImageInfo, maxPixel: Int,
-                                maxImagePixels: Int) throws -> DecodedImage {
-        let size = try StreamResampling.checkedOutputSize(info, maxPixel: maxPixel, maxImagePixels: maxImagePixels,
-                                                          internalBytes: internalBytes(info))
+    static func decodeStreaming(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        maxPixel: Int,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
+        let size = try StreamResampling.checkedOutputSize(
+            info,
+            maxPixel: maxPixel,
+            maxImagePixels: maxImagePixels,
+            internalBytes: internalBytes(info)
+        )
         guard case .file(let path) = source, info.lossless == false, !info.hasAlpha else {
             return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)
         }
         let image = try DecodedImage(width: size.width, height: size.height)
         var message = [CChar](repeating: 0, count: 256)
         let status = message.withUnsafeMutableBufferPointer {
-            webpcodec_stream_file_rgba(path, image.pixels, image.byteCount, Int32(size.width), Int32(size.height),
-                                       $0.baseAddress, $0.count)
+            webpcodec_stream_file_rgba(
+                path,
+                image.pixels,
+                image.byteCount,
+                Int32(size.width),
+                Int32(size.height),
+                $0.baseAddress,
+                $0.count
+            )
         }
         switch status {
         case WEBPCODEC_OK: return image
@@ -49,8 +81,13 @@ enum WebPDecoder {
         return info.hasAlpha ? info.pixelCount : 0  // an ALPH plane, 1 byte a pixel
     }
 
-    private static func decode(_ source: EncodedImage, info: ImageInfo, to size: (width: Int, height: Int), how: String,
-                               maxImagePixels: Int) throws -> DecodedImage {
+    private static func decode(
+        _ source: EncodedImage,
+        info: ImageInfo,
+        to size: (width: Int, height: Int),
+        how: String,
+        maxImagePixels: Int
+    ) throws -> DecodedImage {
         let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
         try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)
         return try ImageDecoder.decodeWhole(source, to: size, format: .webp, webpcodec_decode_rgba)

@@ -27,11 +27,16 @@ enum ConnectionReset {
         waitUntilAcknowledged(context: context, provider: provider, pollsLeft: maxPolls)
     }
 
-    private static func waitUntilAcknowledged(context: ChannelHandlerContext, provider: SocketOptionProvider, pollsLeft: Int) {
+    private static func waitUntilAcknowledged(
+        context: ChannelHandlerContext,
+        provider: SocketOptionProvider,
+        pollsLeft: Int
+    ) {
         #if os(Linux)
         provider.getTCPInfo().assumeIsolated().whenComplete { result in
             guard pollsLeft > 0, context.channel.isActive, case .success(let info) = result,
-                  info.tcpi_unacked > 0 else {
+                info.tcpi_unacked > 0
+            else {
                 return reset(context: context, provider: provider)
             }
             context.eventLoop.assumeIsolated().scheduleTask(in: pollInterval) {

@@ -31,10 +31,14 @@ public final class LoopbackServer: Sendable {
         public static let defaultRequestTimeoutSeconds = 10.0
         public static let defaultIdleTimeoutSeconds = 60.0
 
-        public init(host: String = "127.0.0.1", port: Int = 0, bandwidthBytesPerSecond: Int? = nil,
-                    maxConnections: Int = Configuration.defaultMaxConnections,
-                    requestTimeoutSeconds: Double = Configuration.defaultRequestTimeoutSeconds,
-                    idleTimeoutSeconds: Double = Configuration.defaultIdleTimeoutSeconds) {
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            bandwidthBytesPerSecond: Int? = nil,
+            maxConnections: Int = Configuration.defaultMaxConnections,
+            requestTimeoutSeconds: Double = Configuration.defaultRequestTimeoutSeconds,
+            idleTimeoutSeconds: Double = Configuration.defaultIdleTimeoutSeconds
+        ) {
             self.host = host
             self.port = port
             self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
@@ -109,16 +113,27 @@ public final class LoopbackServer: Sendable {
     /// Serves `count` paths `<prefix><n><suffix>` (n in 0..<count, e.g. "/row/17.jpg") over a
     /// few bodies: path n gets `bodies[n % bodies.count]`. Each body is copied once into a
     /// ByteBuffer that all its paths share, so 10,000 rows over 8 bodies hold 8 buffers.
-    package func addResourceFamily(prefix: String, suffix: String, count: Int, bodies: [Data],
-                                  contentType: String = "application/octet-stream") {
+    package func addResourceFamily(
+        prefix: String,
+        suffix: String,
+        count: Int,
+        bodies: [Data],
+        contentType: String = "application/octet-stream"
+    ) {
         precondition(!bodies.isEmpty, "a resource family needs at least one body")
         let resources = bodies.map { body -> Resource in
             var buffer = ByteBufferAllocator().buffer(capacity: body.count)
             _ = body.withUnsafeBytes { buffer.writeBytes($0) }
             return Resource(body: buffer, contentType: contentType)
         }
-        state.addFamily(ResourceFamily(prefix: LoopbackServer.normalized(prefix), suffix: suffix,
-                                       count: max(0, count), bodies: resources))
+        state.addFamily(
+            ResourceFamily(
+                prefix: LoopbackServer.normalized(prefix),
+                suffix: suffix,
+                count: max(0, count),
+                bodies: resources
+            )
+        )
     }
 
     /// Binds and returns once the server is listening.
@@ -132,8 +147,10 @@ public final class LoopbackServer: Sendable {
             guard configuration.maxConnections >= 1 else {
                 throw ServerError.invalidLimit("maxConnections must be at least 1")
             }
-            for (name, seconds) in [("requestTimeoutSeconds", configuration.requestTimeoutSeconds),
-                                    ("idleTimeoutSeconds", configuration.idleTimeoutSeconds)]
+            for (name, seconds) in [
+                ("requestTimeoutSeconds", configuration.requestTimeoutSeconds),
+                ("idleTimeoutSeconds", configuration.idleTimeoutSeconds),
+            ]
             where !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
                 throw ServerError.invalidLimit("\(name) must be in (0, 86400], got \(seconds)")
             }
@@ -158,8 +175,14 @@ public final class LoopbackServer: Sendable {
                         }
                         channel.closeFuture.whenComplete { _ in state.closeConnection() }
                         try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                        try pipeline.addHandler(HTTPHandler(state: state, bandwidthBytesPerSecond: bandwidth,
-                                                            requestTimeout: requestTimeout, idleTimeout: idleTimeout))
+                        try pipeline.addHandler(
+                            HTTPHandler(
+                                state: state,
+                                bandwidthBytesPerSecond: bandwidth,
+                                requestTimeout: requestTimeout,
+                                idleTimeout: idleTimeout
+                            )
+                        )
                     }
                 }
             do {
@@ -170,7 +193,11 @@ public final class LoopbackServer: Sendable {
             } catch {
                 try? group.syncShutdownGracefully()
                 if let failure = error as? IOError {
-                    throw ServerError.cannotListen(host: configuration.host, port: configuration.port, errno: failure.errnoCode)
+                    throw ServerError.cannotListen(
+                        host: configuration.host,
+                        port: configuration.port,
+                        errno: failure.errnoCode
+                    )
                 }
                 throw error
             }
@@ -205,7 +232,10 @@ public final class LoopbackServer: Sendable {
         let running = lifecycle.withLock { lifecycle -> (group: MultiThreadedEventLoopGroup, channel: Channel?)? in
             guard !lifecycle.isShutDown else { return nil }
             lifecycle.isShutDown = true
-            defer { lifecycle.serverChannel = nil; lifecycle.group = nil }
+            defer {
+                lifecycle.serverChannel = nil
+                lifecycle.group = nil
+            }
             return lifecycle.group.map { ($0, lifecycle.serverChannel) }
         }
         guard let running else { return }

@@ -7,7 +7,8 @@ final class RefuseConnection: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    static let response = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+    static let response =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
         + "Content-Length: 25\r\nConnection: close\r\n\r\ntoo many open connections"
 
     private var answered = false

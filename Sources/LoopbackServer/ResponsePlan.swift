@@ -62,7 +62,10 @@ struct Router {
         // The server only ever writes final responses: a 1xx head followed by the end of the
         // response is a NIO precondition failure (the process dies). Never let one through.
         if plan.head.status.code < 200 {
-            plan = Router.text(.internalServerError, "refusing to send interim status \(plan.head.status.code) as a final response\n")
+            plan = Router.text(
+                .internalServerError,
+                "refusing to send interim status \(plan.head.status.code) as a final response\n"
+            )
         }
         plan.head.version = request.version
         if !request.isKeepAlive {

@@ -51,11 +51,20 @@ package struct ServerFault: Sendable, Equatable {
             if let retryAfter { items.append(URLQueryItem(name: "retryAfter", value: String(retryAfter))) }
             return items
         case let .slowFirstByte(delay):
-            return [URLQueryItem(name: "fault", value: "slowFirstByte"), URLQueryItem(name: "delayMs", value: String(delay))]
+            return [
+                URLQueryItem(name: "fault", value: "slowFirstByte"),
+                URLQueryItem(name: "delayMs", value: String(delay)),
+            ]
         case let .truncate(afterBytes):
-            return [URLQueryItem(name: "fault", value: "truncate"), URLQueryItem(name: "afterBytes", value: String(afterBytes))]
+            return [
+                URLQueryItem(name: "fault", value: "truncate"),
+                URLQueryItem(name: "afterBytes", value: String(afterBytes)),
+            ]
         case let .reset(afterBytes):
-            return [URLQueryItem(name: "fault", value: "reset"), URLQueryItem(name: "afterBytes", value: String(afterBytes))]
+            return [
+                URLQueryItem(name: "fault", value: "reset"),
+                URLQueryItem(name: "afterBytes", value: String(afterBytes)),
+            ]
         case .chunked:
             return [URLQueryItem(name: "fault", value: "chunked")]
         case let .redirect(hops):
@@ -83,7 +92,9 @@ extension ServerFault {
                 throw ParseError(message: "fault=\(name) needs \(key)=<integer>")
             }
             guard let value = Int(text), range.contains(value) else {
-                throw ParseError(message: "\(key) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                throw ParseError(
+                    message: "\(key) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'"
+                )
             }
             return value
         }
@@ -91,8 +102,10 @@ extension ServerFault {
         switch name {
         case "status":
             if let text = items["code"], let code = Int(text), (100...199).contains(code) {
-                throw ParseError(message: "code \(code) is an interim (1xx) status that cannot end a response; "
-                                 + "code must be an integer in \(statusCodes.lowerBound)...\(statusCodes.upperBound)")
+                throw ParseError(
+                    message: "code \(code) is an interim (1xx) status that cannot end a response; "
+                        + "code must be an integer in \(statusCodes.lowerBound)...\(statusCodes.upperBound)"
+                )
             }
             let code = try integer("code", range: statusCodes)
             let retryAfter = items["retryAfter"] == nil ? nil : try integer("retryAfter", range: 0...86_400)

@@ -19,12 +19,14 @@ struct ResourceFamily: Sendable {
 
     func resource(for path: String) -> Resource? {
         guard path.hasPrefix(prefix), path.hasSuffix(suffix),
-              path.count > prefix.count + suffix.count else { return nil }
+            path.count > prefix.count + suffix.count
+        else { return nil }
         let number = path.dropFirst(prefix.count).dropLast(suffix.count)
         // Digits only: "+1" or "01" would be a second name for the same row.
         guard number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber),
-              number == "0" || !number.hasPrefix("0"),
-              let n = Int(number), (0..<count).contains(n) else { return nil }
+            number == "0" || !number.hasPrefix("0"),
+            let n = Int(number), (0..<count).contains(n)
+        else { return nil }
         return bodies[n % bodies.count]
     }
 }

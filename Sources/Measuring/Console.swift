@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Harness
 
 package func printError(_ message: String) {
@@ -43,9 +43,15 @@ package final class ProgressLine {
     }
 
     package func show(_ result: TrialResult, index: Int, total: Int) {
-        let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
-        show(text: "", index: index, total: total, latest: "\(result.cell.description) run \(result.run): \(peak)",
-             failed: !result.isSuccess)
+        let peak =
+            result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+        show(
+            text: "",
+            index: index,
+            total: total,
+            latest: "\(result.cell.description) run \(result.run): \(peak)",
+            failed: !result.isSuccess
+        )
     }
 
     /// "[prefix index/total] latest   (elapsed, ~left)" when piped; on a terminal also rows a
@@ -84,8 +90,15 @@ package final class ProgressLine {
         let elapsed = Date().timeIntervalSince(started)
         let measured = index - alreadyDone
         let eta = measured > 0 ? elapsed / Double(measured) * Double(total - index) : 0
-        return String(format: "[%@%d/%d] %@   (%.0f s, ~%.0f s left)",
-                      prefix.isEmpty ? "" : prefix + " ", index, total, latest, elapsed, eta)
+        return String(
+            format: "[%@%d/%d] %@   (%.0f s, ~%.0f s left)",
+            prefix.isEmpty ? "" : prefix + " ",
+            index,
+            total,
+            latest,
+            elapsed,
+            eta
+        )
     }
 
     private func describeLive(prefix: String, index: Int, total: Int, latest: String) -> String {
@@ -94,8 +107,16 @@ package final class ProgressLine {
         let perMinute = elapsed > 0 ? Double(measured) / elapsed * 60 : 0
         let left = measured > 0 ? elapsed / Double(measured) * Double(total - index) : 0
         let failed = failures == 0 ? "" : ", \(failures) failed"
-        return String(format: "[%@%d/%d] %.0f/min, %@ left%@  %@",
-                      prefix.isEmpty ? "" : prefix + " ", index, total, perMinute, Self.duration(left), failed, latest)
+        return String(
+            format: "[%@%d/%d] %.0f/min, %@ left%@  %@",
+            prefix.isEmpty ? "" : prefix + " ",
+            index,
+            total,
+            perMinute,
+            Self.duration(left),
+            failed,
+            latest
+        )
     }
 
     /// 42 -> "42 s", 754 -> "12 min 34 s", 7300 -> "2 h 1 min".

@@ -18,8 +18,15 @@ package struct CorpusRequest {
     package var launcher: any TrialLauncher = ChildProcessLauncher()
     package var stop: any StopRequest = SignalStop()
 
-    package init(entries: [CorpusEntry], shardSelection: CorpusShard.Selection?, plan: BenchmarkPlan, shard: Shard?,
-                 settings: TrialSettings, recordedSettings: [(String, String)], output: MeasurementOutput) {
+    package init(
+        entries: [CorpusEntry],
+        shardSelection: CorpusShard.Selection?,
+        plan: BenchmarkPlan,
+        shard: Shard?,
+        settings: TrialSettings,
+        recordedSettings: [(String, String)],
+        output: MeasurementOutput
+    ) {
         self.entries = entries
         self.shardSelection = shardSelection
         self.plan = plan
@@ -40,16 +47,27 @@ package struct CorpusMeasurement {
     package init(_ request: CorpusRequest) { self.request = request }
 
     package func run() throws {
-        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in corpus.csv") {
+        if let warning = AllocatorEnvironment.warning(
+            AllocatorEnvironment.settings(),
+            record: "not recorded in corpus.csv"
+        ) {
             printError(warning)
         }
         let plan = request.plan
-        let measurement = try Measurement(.corpus, request.output, settings: request.recordedSettings, stop: request.stop)
+        let measurement = try Measurement(
+            .corpus,
+            request.output,
+            settings: request.recordedSettings,
+            stop: request.stop
+        )
         let selection = request.shardSelection
         try measurement.startShard(
-            request.shard, .corpus, settings: ShardLog.settings(plan, request.settings),
+            request.shard,
+            .corpus,
+            settings: ShardLog.settings(plan, request.settings),
             portion: (request.entries.count, selection?.corpusEntries ?? request.entries.count, "files"),
-            corpus: selection.map { ($0.corpusEntries, $0.corpusDigest) })
+            corpus: selection.map { ($0.corpusEntries, $0.corpusDigest) }
+        )
         let stop = measurement.stop
 
         // Ctrl-C while the URLs are fetched for their headers stops here, without waiting for URLs
@@ -62,8 +80,13 @@ package struct CorpusMeasurement {
             if stop.requested { break }
             images.append(image)
         }
-        let runner = CorpusRunner(images: images, plan: plan, settings: request.settings, launcher: request.launcher,
-                                  jobs: request.output.jobs)
+        let runner = CorpusRunner(
+            images: images,
+            plan: plan,
+            settings: request.settings,
+            launcher: request.launcher,
+            jobs: request.output.jobs
+        )
         let sink = measurement.sink
         let runID = measurement.runID
         let corpusFile = measurement.url(of: OutputFiles.corpus)
@@ -74,7 +97,8 @@ package struct CorpusMeasurement {
         let planned = items.count + unmeasured.count
         // A shard's plan, once every file was examined (a stop before that leaves it unknown).
         if images.count == request.entries.count {
-            let keys = items.map { PlannedKeys.key(file: images[$0.image].entry.name, cell: $0.cell, run: $0.run) }
+            let keys =
+                items.map { PlannedKeys.key(file: images[$0.image].entry.name, cell: $0.cell, run: $0.run) }
                 + unmeasured.map { PlannedKeys.key(file: $0.entry.name, cell: nil, run: nil) }
             try measurement.planShard(PlannedKeys(keys))
         }
@@ -88,20 +112,31 @@ package struct CorpusMeasurement {
                     // Rewritten now, before rows are appended: a kill must not leave old and new rows of one key.
                     let text = CSV.line(CorpusCSV.header) + "\n" + kept.map(\.line).joined()
                     do { try AtomicFile.writeInFolder(Data(text.utf8), to: corpusFile) } catch {
-                        throw BenchFailure(.cannotCreateOutput,
-                                           "--resume: cannot rewrite \(corpusFile.path): \(error)")
+                        throw BenchFailure(
+                            .cannotCreateOutput,
+                            "--resume: cannot rewrite \(corpusFile.path): \(error)"
+                        )
                     }
                     earlier = kept
                 }
             }
             let done = Set(earlier.map(\.key))
-            items = items.filter { !done.contains(CorpusRowKey(name: images[$0.image].entry.name, cell: $0.cell, run: $0.run)) }
+            items = items.filter {
+                !done.contains(CorpusRowKey(name: images[$0.image].entry.name, cell: $0.cell, run: $0.run))
+            }
             unmeasured = unmeasured.filter { !done.contains(CorpusRowKey(name: $0.entry.name, cell: nil, run: nil)) }
-            measurement.sayResuming(done: earlier.count, planned: planned, toGo: items.count + unmeasured.count,
-                                    unit: "rows", prefix: "corpus: ")
+            measurement.sayResuming(
+                done: earlier.count,
+                planned: planned,
+                toGo: items.count + unmeasured.count,
+                unit: "rows",
+                prefix: "corpus: "
+            )
         }
         let measured = images.count - runner.unmeasured.count
-        printError("corpus: \(images.count) file\(images.count == 1 ? "" : "s"), \(measured) image\(measured == 1 ? "" : "s") to measure")
+        printError(
+            "corpus: \(images.count) file\(images.count == 1 ? "" : "s"), \(measured) image\(measured == 1 ? "" : "s") to measure"
+        )
         measurement.warnIfOversubscribed()
 
         let complete = measurement.resuming && items.isEmpty && unmeasured.isEmpty
@@ -112,10 +147,15 @@ package struct CorpusMeasurement {
             sink.startRows(OutputFiles.corpus.name, header: CorpusCSV.header, resuming: measurement.resuming)
             let progress = CorpusProgress(total: planned, done: earlier.count)
             do {
-                newRows = try runner.run(items, unmeasured: unmeasured, onRow: { row in
-                    progress.show(row)
-                    sink.append(OutputFiles.corpus.name, lines: CorpusCSV.line(row, runID: runID))
-                }, shouldStop: { stop.requested })
+                newRows = try runner.run(
+                    items,
+                    unmeasured: unmeasured,
+                    onRow: { row in
+                        progress.show(row)
+                        sink.append(OutputFiles.corpus.name, lines: CorpusCSV.line(row, runID: runID))
+                    },
+                    shouldStop: { stop.requested }
+                )
             } catch {
                 progress.finish()
                 throw BenchFailure(.internalError, "cannot start the corpus run: \(error)")
@@ -127,46 +167,71 @@ package struct CorpusMeasurement {
         // The rows of this run and the earlier ones, as rows of the images found now (a file gone
         // since keeps its rows in corpus.csv but has no place in the ranking).
         let byName = Dictionary(images.map { ($0.entry.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let rows = (earlier.compactMap { row in byName[row.name].map { CorpusRow(image: $0, result: row.result) } } + newRows)
+        let rows =
+            (earlier.compactMap { row in byName[row.name].map { CorpusRow(image: $0, result: row.result) } } + newRows)
             .sorted(by: Self.corpusOrder)
         let rankingRender = CorpusRanking.rankingRender(plan.renders) ?? .full
         let costs = CorpusRanking.rank(rows, by: rankingRender)
         var files: [(name: String, contents: Data)] = []
         if !complete {
             // Once, at the end: every row in the corpus's order, easier to read and diff than finishing order.
-            let lines = (earlier.map { (key: $0.key, line: $0.line) }
-                         + newRows.map { (key: CorpusRowKey(name: $0.image.entry.name, cell: $0.result?.cell, run: $0.result?.run),
-                                          line: CorpusCSV.line($0, runID: runID)) })
+            let lines =
+                (earlier.map { (key: $0.key, line: $0.line) }
+                + newRows.map {
+                    (
+                        key: CorpusRowKey(name: $0.image.entry.name, cell: $0.result?.cell, run: $0.result?.run),
+                        line: CorpusCSV.line($0, runID: runID)
+                    )
+                })
                 .sorted { $0.key < $1.key }
-            files.append((OutputFiles.corpus.name, Data((CSV.line(CorpusCSV.header) + "\n" + lines.map(\.line).joined()).utf8)))
+            files.append(
+                (OutputFiles.corpus.name, Data((CSV.line(CorpusCSV.header) + "\n" + lines.map(\.line).joined()).utf8))
+            )
         }
-        files.append((OutputFiles.corpusSummary.name, Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8)))
-        files += CorpusChartData.files(costs, renders: plan.renders).map { ("charts/data/" + $0.name, Data($0.contents.utf8)) }
+        files.append(
+            (OutputFiles.corpusSummary.name, Data(CorpusRanking.csv(costs, renders: plan.renders, runID: runID).utf8))
+        )
+        files += CorpusChartData.files(costs, renders: plan.renders).map {
+            ("charts/data/" + $0.name, Data($0.contents.utf8))
+        }
         files.append(Measurement.environmentFile)
         let written = sink.write(files, final: true)
 
         print(CorpusRanking.table(costs, renders: plan.renders, rankedBy: rankingRender))
         if let thumbnailWorst = plan.renders.contains(.thumbnail) && rankingRender != .thumbnail
-            ? CorpusRanking.worstSentence(CorpusRanking.rank(rows, by: .thumbnail), render: .thumbnail) : nil {
+            ? CorpusRanking.worstSentence(CorpusRanking.rank(rows, by: .thumbnail), render: .thumbnail) : nil
+        {
             print(thumbnailWorst)
         }
         let failedRuns = rows.filter { $0.result != nil && !$0.isSuccess }
         for row in failedRuns.prefix(Self.failuresNamed) {
             if let result = row.result {
-                printError("run failed: \(row.image.entry.name) \(result.cell) run \(result.run): \(result.status.rawValue): \(result.error)")
+                printError(
+                    "run failed: \(row.image.entry.name) \(result.cell) run \(result.run): \(result.status.rawValue): \(result.error)"
+                )
             }
         }
         if failedRuns.count > Self.failuresNamed {
-            printError("bench: \(Self.counted(failedRuns.count - Self.failuresNamed)) more runs failed (rows in corpus.csv)")
+            printError(
+                "bench: \(Self.counted(failedRuns.count - Self.failuresNamed)) more runs failed (rows in corpus.csv)"
+            )
         }
         // One counted line per reason, not a line per file: a corpus may hold thousands of them.
         let notMeasured = rows.filter { $0.result == nil }
-        for (status, count) in Dictionary(grouping: notMeasured, by: { $0.image.skipStatus ?? "" }).mapValues(\.count).sorted(by: { $0.key < $1.key }) {
-            printError("bench: \(Self.counted(count)) \(Self.notMeasuredWording(status, count: count)) (rows in corpus.csv)")
+        for (status, count) in Dictionary(grouping: notMeasured, by: { $0.image.skipStatus ?? "" }).mapValues(\.count)
+            .sorted(by: { $0.key < $1.key })
+        {
+            printError(
+                "bench: \(Self.counted(count)) \(Self.notMeasuredWording(status, count: count)) (rows in corpus.csv)"
+            )
         }
         let rowCount = earlier.count + newRows.count
-        try measurement.end(rows: rowCount, planned: planned, written: written,
-                            failed: !failedRuns.isEmpty || !notMeasured.isEmpty)
+        try measurement.end(
+            rows: rowCount,
+            planned: planned,
+            written: written,
+            failed: !failedRuns.isEmpty || !notMeasured.isEmpty
+        )
     }
 
     /// The rows of an interrupted run that still describe the corpus: those of a file gone since,
@@ -177,28 +242,38 @@ package struct CorpusMeasurement {
         var gone: [String: Int] = [:]
         var changed: [String: (rows: Int, then: String, now: String)] = [:]
         let kept = rows.filter { row in
-            guard let image = byName[row.name] else { gone[row.name, default: 0] += 1; return false }
-            let sameBytes = row.payloadDigest == nil || image.payloadDigest == nil
+            guard let image = byName[row.name] else {
+                gone[row.name, default: 0] += 1
+                return false
+            }
+            let sameBytes =
+                row.payloadDigest == nil || image.payloadDigest == nil
                 || row.payloadDigest == image.payloadDigest
             if sameBytes && (row.result == nil) == !image.isMeasured && row.result?.status != .changed { return true }
             let then = row.payloadDigest.map { "FNV-1a-64 \($0)" } ?? "not read"
-            let now = image.payloadDigest.map { "\(image.fileBytes ?? 0) bytes, FNV-1a-64 \($0)" }
+            let now =
+                image.payloadDigest.map { "\(image.fileBytes ?? 0) bytes, FNV-1a-64 \($0)" }
                 ?? (image.skipStatus ?? "not read")
             changed[row.name, default: (0, then, now)].rows += 1
             return false
         }
         for (name, change) in changed.sorted(by: { $0.key < $1.key }) {
             let rows = "\(counted(change.rows)) earlier row\(change.rows == 1 ? " is" : "s are")"
-            printError("corpus: \(name) changed since the interrupted run (\(change.then) then; \(change.now) now): "
-                       + "its \(rows) dropped and it is measured again")
+            printError(
+                "corpus: \(name) changed since the interrupted run (\(change.then) then; \(change.now) now): "
+                    + "its \(rows) dropped and it is measured again"
+            )
         }
         if !gone.isEmpty {
             let names = gone.keys.sorted()
-            let shown = names.prefix(failuresNamed).joined(separator: ", ")
+            let shown =
+                names.prefix(failuresNamed).joined(separator: ", ")
                 + (names.count > failuresNamed ? " and \(names.count - failuresNamed) more" : "")
             let files = "\(counted(names.count)) file\(names.count == 1 ? "" : "s")"
-            printError("corpus: \(counted(gone.values.reduce(0, +))) rows of \(files) no longer in the corpus "
-                       + "are dropped: \(shown)")
+            printError(
+                "corpus: \(counted(gone.values.reduce(0, +))) rows of \(files) no longer in the corpus "
+                    + "are dropped: \(shown)"
+            )
         }
         return kept
     }
@@ -209,9 +284,11 @@ package struct CorpusMeasurement {
     /// 4998 -> "4,998".
     package static func counted(_ count: Int) -> String {
         let digits = Array(String(count))
-        return String(digits.enumerated().flatMap { index, digit in
-            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
-        })
+        return String(
+            digits.enumerated().flatMap { index, digit in
+                index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+            }
+        )
     }
 
     package static func notMeasuredWording(_ status: String, count: Int) -> String {
@@ -229,8 +306,10 @@ package struct CorpusMeasurement {
     package static func rowsDone(in file: URL, runID: String) throws -> [CorpusCSVRow] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
         do {
-            let (rows, torn) = try CorpusCSV.parse(String(decoding: data, as: UTF8.self),
-                                                   runID: (runID, RunSettings.fileName))
+            let (rows, torn) = try CorpusCSV.parse(
+                String(decoding: data, as: UTF8.self),
+                runID: (runID, RunSettings.fileName)
+            )
             if torn { StandardError.write(CSV.tornLineNote(file.path)) }
             return rows
         } catch {
@@ -265,14 +344,20 @@ package final class CorpusProgress {
         done += 1
         let latest: String
         if let result = row.result {
-            let peak = result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
+            let peak =
+                result.peakRSSDeltaBytes.map { String(format: "%.1f MB", Double($0) / 1e6) } ?? result.status.rawValue
             latest = "\(row.image.entry.name) \(result.cell) run \(result.run): \(peak)"
         } else {
             latest = "\(row.image.entry.name): \(row.image.skipStatus ?? "")"
         }
-        line.show(text: "rows", index: done, total: total, latest: latest, failed: row.result.map { !$0.isSuccess } ?? false)
+        line.show(
+            text: "rows",
+            index: done,
+            total: total,
+            latest: latest,
+            failed: row.result.map { !$0.isSuccess } ?? false
+        )
     }
 
     package func finish() { line.finish() }
 }
-

@@ -43,21 +43,28 @@ package enum FolderOwnership {
         }
         guard replacing else {
             let files = present.joined(separator: ", ")
-            throw BenchFailure(.cannotCreateOutput,
-                               "--out \(directory.path) is a `bench \(owner)` folder (\(files)); `bench \(command)` "
-                               + "would replace its files and a stopped run there could not be resumed; choose "
-                               + "another --out, or add --replace to remove that run's files first")
+            throw BenchFailure(
+                .cannotCreateOutput,
+                "--out \(directory.path) is a `bench \(owner)` folder (\(files)); `bench \(command)` "
+                    + "would replace its files and a stopped run there could not be resumed; choose "
+                    + "another --out, or add --replace to remove that run's files first"
+            )
         }
         for name in present {
             // unlink, not removeItem: a link is removed, never what it points to.
             let path = directory.appendingPathComponent(name).path
             guard unlink(path) == 0 || errno == ENOENT else {
-                throw BenchFailure(.cannotCreateOutput, "--replace: cannot remove \(name) of the `bench \(owner)` "
-                                   + "run in "
-                                   + "\(directory.path): \(String(cString: strerror(errno)))")
+                throw BenchFailure(
+                    .cannotCreateOutput,
+                    "--replace: cannot remove \(name) of the `bench \(owner)` "
+                        + "run in "
+                        + "\(directory.path): \(String(cString: strerror(errno)))"
+                )
             }
         }
-        printError("--replace: removed the `bench \(owner)` files of \(directory.path): "
-                   + present.joined(separator: ", "))
+        printError(
+            "--replace: removed the `bench \(owner)` files of \(directory.path): "
+                + present.joined(separator: ", ")
+        )
     }
 }

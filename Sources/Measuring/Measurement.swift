@@ -55,14 +55,23 @@ package final class Measurement {
 
     /// Opens the folder (73 unwritable or another's, 75 busy, 64 other settings on --resume) and
     /// records `settings` in settings.json. Signals are caught from here on.
-    package init(_ command: MeasuringCommand, _ output: MeasurementOutput, settings: [(String, String)],
-                 stop: any StopRequest = SignalStop()) throws {
+    package init(
+        _ command: MeasuringCommand,
+        _ output: MeasurementOutput,
+        settings: [(String, String)],
+        stop: any StopRequest = SignalStop()
+    ) throws {
         Interruption.install()
         self.command = command
         self.output = output
         self.stop = stop
-        folder = try MeasurementFolder.open(output.out, for: command, replacing: output.replacing,
-                                            resume: output.resuming, settings: settings)
+        folder = try MeasurementFolder.open(
+            output.out,
+            for: command,
+            replacing: output.replacing,
+            resume: output.resuming,
+            settings: settings
+        )
         sink = RescuingWriter(folder: folder)
     }
 
@@ -79,11 +88,23 @@ package final class Measurement {
     }
 
     /// Writes shard.json before the first trial (see `ShardLog.start`).
-    package func startShard(_ shard: Shard?, _ kind: ShardRecord.Kind, settings: [String: String],
-                            portion: (chosen: Int, of: Int, items: String),
-                            corpus: (entries: Int, digest: String)? = nil, planned: PlannedKeys? = nil) throws {
-        self.shard = try ShardLog.start(shard, kind, in: folder, settings: settings, portion: portion,
-                                        corpus: corpus, planned: planned)
+    package func startShard(
+        _ shard: Shard?,
+        _ kind: ShardRecord.Kind,
+        settings: [String: String],
+        portion: (chosen: Int, of: Int, items: String),
+        corpus: (entries: Int, digest: String)? = nil,
+        planned: PlannedKeys? = nil
+    ) throws {
+        self.shard = try ShardLog.start(
+            shard,
+            kind,
+            in: folder,
+            settings: settings,
+            portion: portion,
+            corpus: corpus,
+            planned: planned
+        )
     }
 
     /// Records the shard's plan once it is known (a corpus knows it after examining every file).
@@ -103,8 +124,10 @@ package final class Measurement {
     package func warnIfOversubscribed() {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if output.jobs > cores {
-            printError("warning: --jobs \(output.jobs) on \(cores) cores: children will wait for CPU; "
-                       + "peaks stay comparable, times do not")
+            printError(
+                "warning: --jobs \(output.jobs) on \(cores) cores: children will wait for CPU; "
+                    + "peaks stay comparable, times do not"
+            )
         }
     }
 
@@ -114,7 +137,9 @@ package final class Measurement {
     package func end(rows: Int, planned: Int, written: [URL], failed: Bool, unit: String = "runs") throws {
         ShardLog.end(shard, rows: rows, signal: stop.signalName, sink: sink)
         if sink.failure == nil { folder.markLatest() }
-        let stopped = stop.requested ? "bench: interrupted by \(stop.signalName ?? "a signal") after \(rows) of \(planned) \(unit)" : nil
+        let stopped =
+            stop.requested
+            ? "bench: interrupted by \(stop.signalName ?? "a signal") after \(rows) of \(planned) \(unit)" : nil
         if let lost = sink.failureSummary {
             if let stopped { printError(stopped) }
             printError("bench: \(lost)")

@@ -8,33 +8,54 @@ import Report
 /// when the settings are the same (else exit 64, naming each that differs). A folder of another
 /// command is refused (73), or with --replace cleared of that command's files (`FolderOwnership`).
 package enum MeasurementFolder {
-    package static func open(_ out: String?, for command: MeasuringCommand, replacing: Bool, resume: Bool,
-                             settings: [(String, String)]) throws -> OutputFolder {
+    package static func open(
+        _ out: String?,
+        for command: MeasuringCommand,
+        replacing: Bool,
+        resume: Bool,
+        settings: [(String, String)]
+    ) throws -> OutputFolder {
         let files = OutputFiles.folderFiles(command)
         guard resume, let out else {
             let folder = try openOutput(out, files: files + [OutputFiles.settings.folderFile], replacing: replacing)
             try FolderOwnership.claim(folder.directory, for: command.rawValue, replacing: replacing)
             do {
-                try RunSettings(command: command.rawValue, runID: folder.runID, settings: settings).write(into: folder.directory)
+                try RunSettings(command: command.rawValue, runID: folder.runID, settings: settings).write(
+                    into: folder.directory
+                )
             } catch {
-                throw BenchFailure(.cannotCreateOutput, "cannot record the run's settings in \(folder.directory.path): \(error)")
+                throw BenchFailure(
+                    .cannotCreateOutput,
+                    "cannot record the run's settings in \(folder.directory.path): \(error)"
+                )
             }
             return folder
         }
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         let recorded: RunSettings?
         do { recorded = try RunSettings.read(from: directory) } catch {
-            throw BenchFailure(.badInput, "--resume: \(directory.appendingPathComponent(RunSettings.fileName).path) is not readable: \(error)")
+            throw BenchFailure(
+                .badInput,
+                "--resume: \(directory.appendingPathComponent(RunSettings.fileName).path) is not readable: \(error)"
+            )
         }
         guard let recorded else {
-            throw BenchFailure(.noInput, "--resume: \(out) holds no \(RunSettings.fileName) of an interrupted run; "
-                               + "give the --out of a run that was stopped, or start a new run without --resume")
+            throw BenchFailure(
+                .noInput,
+                "--resume: \(out) holds no \(RunSettings.fileName) of an interrupted run; "
+                    + "give the --out of a run that was stopped, or start a new run without --resume"
+            )
         }
-        let differences = RunSettings(command: command.rawValue, runID: recorded.runID, settings: settings).differences(from: recorded)
+        let differences = RunSettings(command: command.rawValue, runID: recorded.runID, settings: settings).differences(
+            from: recorded
+        )
         guard differences.isEmpty else {
-            throw BenchFailure(.usage, "--resume: the settings differ from those of the interrupted run in \(out):\n  "
-                               + differences.joined(separator: "\n  ")
-                               + "\ngive the same ones to go on with it, or start a new run without --resume")
+            throw BenchFailure(
+                .usage,
+                "--resume: the settings differ from those of the interrupted run in \(out):\n  "
+                    + differences.joined(separator: "\n  ")
+                    + "\ngive the same ones to go on with it, or start a new run without --resume"
+            )
         }
         return try openOutput(out, files: files, replacing: true, runID: recorded.runID)
     }
@@ -43,8 +64,12 @@ package enum MeasurementFolder {
     /// or fails with 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
     /// Every measuring command starts here, so it also checks $TMPDIR, where the run keeps its
     /// scratch (73, and nothing created, when it cannot), and clears the scratch that killed runs left.
-    package static func openOutput(_ out: String?, files: [OutputFolder.File], replacing: Bool,
-                                   runID: String? = nil) throws -> OutputFolder {
+    package static func openOutput(
+        _ out: String?,
+        files: [OutputFolder.File],
+        replacing: Bool,
+        runID: String? = nil
+    ) throws -> OutputFolder {
         if let problem = TemporaryFolder.problem() { throw BenchFailure(.cannotCreateOutput, problem) }
         StaleScratch.removeLeftovers()
         do {
@@ -58,13 +83,15 @@ package enum MeasurementFolder {
 
     /// The per-trial settings every measuring command records.
     package static func describe(_ settings: TrialSettings) -> [(String, String)] {
-        [("--max-pixel", String(settings.maxPixel)),
-         ("--max-image-pixels", String(settings.maxImagePixels)),
-         ("--sample-interval-us", String(settings.sampleIntervalNanos / 1000)),
-         ("--timeout", String(settings.timeoutSeconds)),
-         ("--holder-threshold", String(settings.holderThresholdBytes)),
-         // The settle changes the final readings: a resume or a merge must not mix the rule and the pause.
-         (TrialSpec.settleEnvironmentVariable, TrialSettings.settleIsFixed ? "fixed" : "rule")]
+        [
+            ("--max-pixel", String(settings.maxPixel)),
+            ("--max-image-pixels", String(settings.maxImagePixels)),
+            ("--sample-interval-us", String(settings.sampleIntervalNanos / 1000)),
+            ("--timeout", String(settings.timeoutSeconds)),
+            ("--holder-threshold", String(settings.holderThresholdBytes)),
+            // The settle changes the final readings: a resume or a merge must not mix the rule and the pause.
+            (TrialSpec.settleEnvironmentVariable, TrialSettings.settleIsFixed ? "fixed" : "rule"),
+        ]
     }
 
     /// A list option's values as given, in order.

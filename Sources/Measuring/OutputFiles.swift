@@ -45,63 +45,141 @@ package struct OutputFile: Sendable {
 /// in `all`; the file's writer is its command's measurement.
 package enum OutputFiles {
     package static let trials = OutputFile(
-        name: "trials.csv", commands: [.run], written: .perTrial, key: TrialsCSV.keyColumns, replacesRows: true,
-        holds: "one row per trial: its cell, status, peaks over the baseline, timings and largest holder")
+        name: "trials.csv",
+        commands: [.run],
+        written: .perTrial,
+        key: TrialsCSV.keyColumns,
+        replacesRows: true,
+        holds: "one row per trial: its cell, status, peaks over the baseline, timings and largest holder"
+    )
     package static let timeline = OutputFile(
-        name: "timeline.csv", commands: [.run], written: .perTrial, key: TrialsCSV.keyColumns + ["t_s"],
-        replacesRows: true, holds: "every memory sample of every trial, for charts")
+        name: "timeline.csv",
+        commands: [.run],
+        written: .perTrial,
+        key: TrialsCSV.keyColumns + ["t_s"],
+        replacesRows: true,
+        holds: "every memory sample of every trial, for charts"
+    )
     package static let holders = OutputFile(
-        name: "holders.csv", commands: [.run], written: .perTrial, key: TrialsCSV.keyColumns + ["rank"],
+        name: "holders.csv",
+        commands: [.run],
+        written: .perTrial,
+        key: TrialsCSV.keyColumns + ["rank"],
         replacesRows: true,
         holds: "who holds each trial's exact heap peak: one row per call stack holding blocks of "
-            + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak")
+            + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak"
+    )
     package static let residency = OutputFile(
-        name: "residency.csv", commands: [.run], written: .perTrial,
-        key: TrialsCSV.keyColumns + ["moment", "category"], replacesRows: true,
+        name: "residency.csv",
+        commands: [.run],
+        written: .perTrial,
+        key: TrialsCSV.keyColumns + ["moment", "category"],
+        replacesRows: true,
         holds: "each trial's resident memory over the baseline at the RSS peak and at the window's end, by category "
-            + "(heap holders, small blocks, kept by the allocator, thread stacks, file-backed, other, unattributed)")
+            + "(heap holders, small blocks, kept by the allocator, thread stacks, file-backed, other, unattributed)"
+    )
     package static let summary = OutputFile(
-        name: "summary.csv", commands: [.run], written: .atTheEnd, key: ["strategy", "render", "allocator"],
-        replacesRows: true, holds: "one row per cell: medians, confidence interval, spread and the article's figure")
+        name: "summary.csv",
+        commands: [.run],
+        written: .atTheEnd,
+        key: ["strategy", "render", "allocator"],
+        replacesRows: true,
+        holds: "one row per cell: medians, confidence interval, spread and the article's figure"
+    )
     package static let trialsJSON = OutputFile(
-        name: "trials.json", commands: [.run], written: .atTheEnd, key: [], replacesRows: true,
-        holds: "the rows with the run's context: machine, kernel, command, sampling, trials planned and done")
+        name: "trials.json",
+        commands: [.run],
+        written: .atTheEnd,
+        key: [],
+        replacesRows: true,
+        holds: "the rows with the run's context: machine, kernel, command, sampling, trials planned and done"
+    )
     package static let holdersFolded = OutputFile(
-        name: "holders.folded", commands: [.run], written: .atTheEnd, key: [], replacesRows: true,
-        holds: "the holders as folded stacks weighted by bytes, for any flame-graph tool")
+        name: "holders.folded",
+        commands: [.run],
+        written: .atTheEnd,
+        key: [],
+        replacesRows: true,
+        holds: "the holders as folded stacks weighted by bytes, for any flame-graph tool"
+    )
     package static let environment = OutputFile(
-        name: ResultsWriter.environmentFileName, commands: MeasuringCommand.allCases, written: .atTheEnd, key: [],
+        name: ResultsWriter.environmentFileName,
+        commands: MeasuringCommand.allCases,
+        written: .atTheEnd,
+        key: [],
         replacesRows: false,
-        holds: "CPU, memory, OS, toolchain and the measured libraries' versions")
+        holds: "CPU, memory, OS, toolchain and the measured libraries' versions"
+    )
     package static let sweep = OutputFile(
-        name: "sweep.csv", commands: [.sweep], written: .perTrial, key: SweepCSV.keyColumns, replacesRows: true,
-        holds: "one row per trial at each payload size: the size, then trials.csv's columns")
+        name: "sweep.csv",
+        commands: [.sweep],
+        written: .perTrial,
+        key: SweepCSV.keyColumns,
+        replacesRows: true,
+        holds: "one row per trial at each payload size: the size, then trials.csv's columns"
+    )
     package static let corpus = OutputFile(
-        name: "corpus.csv", commands: [.corpus], written: .perTrial, key: CorpusCSV.keyColumns,
-        replacesRows: true, holds: "one row per image and trial, and one for each file not measured, with its reason")
+        name: "corpus.csv",
+        commands: [.corpus],
+        written: .perTrial,
+        key: CorpusCSV.keyColumns,
+        replacesRows: true,
+        holds: "one row per image and trial, and one for each file not measured, with its reason"
+    )
     package static let corpusSummary = OutputFile(
-        name: "corpus-summary.csv", commands: [.corpus], written: .atTheEnd, key: ["file"], replacesRows: true,
-        holds: "each image's cost: its medians per renderer, ranked")
+        name: "corpus-summary.csv",
+        commands: [.corpus],
+        written: .atTheEnd,
+        key: ["file"],
+        replacesRows: true,
+        holds: "each image's cost: its medians per renderer, ranked"
+    )
     package static let corpusChart = OutputFile(
-        name: "charts/data/corpus.dat", commands: [.corpus], written: .atTheEnd, key: [], replacesRows: true,
-        holds: "the corpus chart's data")
+        name: "charts/data/corpus.dat",
+        commands: [.corpus],
+        written: .atTheEnd,
+        key: [],
+        replacesRows: true,
+        holds: "the corpus chart's data"
+    )
     package static let corpusChartVariables = OutputFile(
-        name: "charts/data/vars.gp", commands: [.corpus], written: .atTheEnd, key: [], replacesRows: false,
-        holds: "the corpus chart's labels")
-    package static let scenario = OutputFile(
-        name: "scenario.csv", commands: [.listScroll], written: .perScroll, key: [], replacesRows: false,
-        holds: "one row per scroll, appended after the rows of earlier invocations with other settings")
-    package static let settings = OutputFile(
-        name: RunSettings.fileName, commands: [.run, .sweep, .corpus], written: .beforeTheFirstTrial, key: [],
-        replacesRows: false, holds: "the command and every setting that changes a figure: --resume checks it")
-    package static let shard = OutputFile(
-        name: ShardRecord.fileName, commands: [.run, .corpus], written: .beforeTheFirstTrial, key: [],
+        name: "charts/data/vars.gp",
+        commands: [.corpus],
+        written: .atTheEnd,
+        key: [],
         replacesRows: false,
-        holds: "with --shard: the shard, machine, commit, build, settings and planned rows, then how it ended")
+        holds: "the corpus chart's labels"
+    )
+    package static let scenario = OutputFile(
+        name: "scenario.csv",
+        commands: [.listScroll],
+        written: .perScroll,
+        key: [],
+        replacesRows: false,
+        holds: "one row per scroll, appended after the rows of earlier invocations with other settings"
+    )
+    package static let settings = OutputFile(
+        name: RunSettings.fileName,
+        commands: [.run, .sweep, .corpus],
+        written: .beforeTheFirstTrial,
+        key: [],
+        replacesRows: false,
+        holds: "the command and every setting that changes a figure: --resume checks it"
+    )
+    package static let shard = OutputFile(
+        name: ShardRecord.fileName,
+        commands: [.run, .corpus],
+        written: .beforeTheFirstTrial,
+        key: [],
+        replacesRows: false,
+        holds: "with --shard: the shard, machine, commit, build, settings and planned rows, then how it ended"
+    )
 
     /// Every definition, in the order the documentation lists them.
-    package static let all = [trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
-                              corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, settings, shard]
+    package static let all = [
+        trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
+        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, settings, shard,
+    ]
 
     /// The files `command` writes itself (settings.json and shard.json, which the folder's opening
     /// and the shard record write, are not among them).

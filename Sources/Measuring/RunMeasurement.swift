@@ -21,9 +21,17 @@ package struct RunRequest {
     package var stop: any StopRequest = SignalStop()
     package var command = CommandLine.arguments.joined(separator: " ")
 
-    package init(plan: BenchmarkPlan, source: ImageSource, settings: TrialSettings, recordedSettings: [(String, String)],
-                 shardSettings: [String: String], measuredURL: URL?, sourceDescription: String,
-                 output: MeasurementOutput, launcher: any TrialLauncher) {
+    package init(
+        plan: BenchmarkPlan,
+        source: ImageSource,
+        settings: TrialSettings,
+        recordedSettings: [(String, String)],
+        shardSettings: [String: String],
+        measuredURL: URL?,
+        sourceDescription: String,
+        output: MeasurementOutput,
+        launcher: any TrialLauncher
+    ) {
         self.plan = plan
         self.source = source
         self.settings = settings
@@ -47,14 +55,22 @@ package struct RunMeasurement {
     package func run() throws {
         let plan = request.plan
         let planned = plan.schedule()
-        let payloadRecorded = try request.output.resuming
+        let payloadRecorded =
+            try request.output.resuming
             ? request.measuredURL.map { try URLPayload.checkResume($0, out: request.output.out ?? "") } ?? [] : []
-        let measurement = try Measurement(.run, request.output, settings: request.recordedSettings + payloadRecorded,
-                                          stop: request.stop)
+        let measurement = try Measurement(
+            .run,
+            request.output,
+            settings: request.recordedSettings + payloadRecorded,
+            stop: request.stop
+        )
         try measurement.startShard(
-            plan.shard, .run, settings: request.shardSettings,
+            plan.shard,
+            .run,
+            settings: request.shardSettings,
             portion: (Set(planned.map(\.cell)).count, plan.cells.count, "cells"),
-            planned: PlannedKeys(planned.map { PlannedKeys.key(cell: $0.cell, run: $0.run) }))
+            planned: PlannedKeys(planned.map { PlannedKeys.key(cell: $0.cell, run: $0.run) })
+        )
         let earlier = try rowsDone(measurement)
         let done = Set(earlier.map { RunKey(cell: $0.cell, run: $0.run) })
         let schedule = planned.filter { !done.contains(RunKey(cell: $0.cell, run: $0.run)) }
@@ -70,17 +86,27 @@ package struct RunMeasurement {
         for failure in failed {
             printError("run failed: \(failure.cell) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
         }
-        try measurement.end(rows: results.count, planned: planned.count, written: writer.writtenFiles,
-                            failed: !failed.isEmpty)
+        try measurement.end(
+            rows: results.count,
+            planned: planned.count,
+            written: writer.writtenFiles,
+            failed: !failed.isEmpty
+        )
     }
 
     /// The trials of `schedule`, each row appended as it ends; none when a resumed run is complete.
-    private func measure(_ schedule: [(cell: TrialCell, run: Int)], earlier: Int, in measurement: Measurement,
-                         writer: ResultsWriter) throws -> [TrialResult] {
+    private func measure(
+        _ schedule: [(cell: TrialCell, run: Int)],
+        earlier: Int,
+        in measurement: Measurement,
+        writer: ResultsWriter
+    ) throws -> [TrialResult] {
         let folder = measurement.folder.directory
         if measurement.resuming && schedule.isEmpty {
-            printError("every planned run is already in \(measurement.url(of: OutputFiles.trials).path); "
-                       + "writing the summary, trials.json and holders from the folder's files")
+            printError(
+                "every planned run is already in \(measurement.url(of: OutputFiles.trials).path); "
+                    + "writing the summary, trials.json and holders from the folder's files"
+            )
             return []
         }
         if measurement.resuming {
@@ -89,23 +115,32 @@ package struct RunMeasurement {
             for file in [OutputFiles.summary, OutputFiles.trialsJSON] { unlink(measurement.url(of: file).path) }
         }
         writer.startRows(resuming: measurement.resuming)
-        let runner = BenchmarkRunner(plan: request.plan, source: request.source, settings: request.settings,
-                                     launcher: request.launcher, jobs: measurement.output.jobs)
+        let runner = BenchmarkRunner(
+            plan: request.plan,
+            source: request.source,
+            settings: request.settings,
+            launcher: request.launcher,
+            jobs: measurement.output.jobs
+        )
         let progress = ProgressLine(alreadyDone: earlier)
         defer { progress.finish() }
         var measured = 0
         var payloadRecorded = false
         let stop = measurement.stop
         do {
-            return try runner.run(schedule, onResult: { latest, _, _ in
-                writer.appendRow(latest)
-                measured += 1
-                if !payloadRecorded, latest.isSuccess, let url = request.measuredURL {
-                    payloadRecorded = true
-                    URLPayload.record(url, in: folder)
-                }
-                progress.show(latest, index: earlier + measured, total: request.plan.schedule().count)
-            }, shouldStop: { stop.requested })
+            return try runner.run(
+                schedule,
+                onResult: { latest, _, _ in
+                    writer.appendRow(latest)
+                    measured += 1
+                    if !payloadRecorded, latest.isSuccess, let url = request.measuredURL {
+                        payloadRecorded = true
+                        URLPayload.record(url, in: folder)
+                    }
+                    progress.show(latest, index: earlier + measured, total: request.plan.schedule().count)
+                },
+                shouldStop: { stop.requested }
+            )
         } catch {
             throw BenchFailure(.internalError, "cannot start the benchmark: \(error)")
         }
@@ -119,8 +154,11 @@ package struct RunMeasurement {
         guard measurement.resuming else { return [] }
         do {
             // Not TrialsFile.load: trials.json of the stop before may count fewer rows, and is rewritten at the end.
-            let trials = try RunFiles.load(measurement.folder.directory, runID: measurement.runID,
-                                           holderThresholdBytes: request.settings.holderThresholdBytes)
+            let trials = try RunFiles.load(
+                measurement.folder.directory,
+                runID: measurement.runID,
+                holderThresholdBytes: request.settings.holderThresholdBytes
+            )
             try RunFiles.dropHoldersOfUnrecordedRuns(in: measurement.folder.directory, keeping: trials)
             return trials
         } catch {
@@ -131,9 +169,12 @@ package struct RunMeasurement {
     /// trials.json's context: how the rows were taken.
     private func context(_ results: [TrialResult], stop: any StopRequest) -> RunContext {
         var context = RunContext(
-            command: request.command, source: request.sourceDescription,
+            command: request.command,
+            source: request.sourceDescription,
             payloadBytes: results.compactMap(\.payloadBytes).max(),
-            runsPerCell: request.plan.runs, sampleIntervalNanos: request.settings.sampleIntervalNanos)
+            runsPerCell: request.plan.runs,
+            sampleIntervalNanos: request.settings.sampleIntervalNanos
+        )
         context.plannedRuns = request.plan.schedule().count
         context.shard = request.plan.shard?.description
         context.completedRuns = results.count
@@ -156,7 +197,10 @@ package struct RunMeasurement {
         if !residency.isEmpty { print(residency) }
         let floors = FloorTable.render(results, cells: summaries.map(\.cell))
         if !floors.isEmpty { print(floors) }
-        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "recorded in trials.json") {
+        if let warning = AllocatorEnvironment.warning(
+            AllocatorEnvironment.settings(),
+            record: "recorded in trials.json"
+        ) {
             print(warning)
         }
     }

@@ -15,8 +15,14 @@ package struct ScrollRequest {
     package var output: MeasurementOutput
     package var stop: any StopRequest = SignalStop()
 
-    package init(strategies: [ScrollStrategy], renders: [RenderMode], caps: [Int], runs: Int,
-                 template: ListScrollScenario.Settings, output: MeasurementOutput) {
+    package init(
+        strategies: [ScrollStrategy],
+        renders: [RenderMode],
+        caps: [Int],
+        runs: Int,
+        template: ListScrollScenario.Settings,
+        output: MeasurementOutput
+    ) {
         self.strategies = strategies
         self.renders = renders
         self.caps = caps
@@ -52,13 +58,19 @@ package struct ScrollMeasurement {
     package init(_ request: ScrollRequest) { self.request = request }
 
     package func run() throws {
-        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in scenario.csv") {
+        if let warning = AllocatorEnvironment.warning(
+            AllocatorEnvironment.settings(),
+            record: "not recorded in scenario.csv"
+        ) {
             printError(warning)
         }
         Interruption.install()
         // Rows are appended, never replaced: no --replace, no settings.json.
-        let folder = try MeasurementFolder.openOutput(request.output.out, files: OutputFiles.folderFiles(.listScroll),
-                                                      replacing: false)
+        let folder = try MeasurementFolder.openOutput(
+            request.output.out,
+            files: OutputFiles.folderFiles(.listScroll),
+            replacing: false
+        )
         let csvName = OutputFiles.scenario.name
         let csvPath = folder.directory.appendingPathComponent(csvName).path
         let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
@@ -77,8 +89,10 @@ package struct ScrollMeasurement {
             sink.write([(csvName, Data(text.utf8))], final: stop.requested)
             print(ScenarioTable.line(result))
             if result.status != .ok {
-                printError("scenario failed: \(settings.strategy.rawValue)/\(settings.render.rawValue)/cap \(settings.maxConcurrent): "
-                           + "\(result.status): \(result.error)")
+                printError(
+                    "scenario failed: \(settings.strategy.rawValue)/\(settings.render.rawValue)/cap \(settings.maxConcurrent): "
+                        + "\(result.status): \(result.error)"
+                )
             }
         }
         if !results.isEmpty { _ = sink.write([Measurement.environmentFile], final: true) }
@@ -89,11 +103,16 @@ package struct ScrollMeasurement {
         }
         if !results.isEmpty { folder.markLatest() }
         if stop.requested {
-            printError("bench: interrupted by \(stop.signalName ?? "a signal") after \(results.count) of \(scrolls.count) scrolls; "
-                       + (!results.isEmpty ? "what was measured is written" : "a scroll is measured whole, so none was recorded"))
+            printError(
+                "bench: interrupted by \(stop.signalName ?? "a signal") after \(results.count) of \(scrolls.count) scrolls; "
+                    + (!results.isEmpty
+                        ? "what was measured is written" : "a scroll is measured whole, so none was recorded")
+            )
             throw MeasurementEnd(status: stop.exitStatus)
         }
-        if results.contains(where: { $0.status != .ok }) { throw MeasurementEnd(status: BenchExitCode.runFailed.rawValue) }
+        if results.contains(where: { $0.status != .ok }) {
+            throw MeasurementEnd(status: BenchExitCode.runFailed.rawValue)
+        }
     }
 
     /// One scroll in its child, its scratch removed by a second signal too.
@@ -114,12 +133,18 @@ package struct ScrollMeasurement {
             print("no scroll finished: nothing was recorded in \(sink.folder.directory.path)")
             return
         }
-        print("wrote \(sink.currentFolder.appendingPathComponent(OutputFiles.scenario.name).path) (run \(sink.folder.runID))")
+        print(
+            "wrote \(sink.currentFolder.appendingPathComponent(OutputFiles.scenario.name).path) (run \(sink.folder.runID))"
+        )
         // Appended to rows of other settings: each row says which, but one chart cannot show them together.
-        if !existing.isEmpty, let text = try? ScenarioCSV.appending(results, runID: sink.folder.runID, to: existing, path: csvPath),
-           let groups = try? ScenarioCSV.groups(text, path: csvPath), groups.count > 1 {
-            printError("note: \(csvPath) now holds rows of \(groups.count) different settings (the settings columns tell them apart); "
-                       + "its chart (make plots) refuses to mix them")
+        if !existing.isEmpty,
+            let text = try? ScenarioCSV.appending(results, runID: sink.folder.runID, to: existing, path: csvPath),
+            let groups = try? ScenarioCSV.groups(text, path: csvPath), groups.count > 1
+        {
+            printError(
+                "note: \(csvPath) now holds rows of \(groups.count) different settings (the settings columns tell them apart); "
+                    + "its chart (make plots) refuses to mix them"
+            )
         }
     }
 }

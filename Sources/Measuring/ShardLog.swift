@@ -9,21 +9,34 @@ package enum ShardLog {
     /// Writes shard.json with the rows it plans when they are known (`planned`); without a shard,
     /// removes one an earlier sharded run left there (with --replace). Returns the record.
     /// `portion`: the items this shard measures and all of them, said on stderr.
-    package static func start(_ shard: Shard?, _ kind: ShardRecord.Kind, in folder: OutputFolder,
-                               settings: [String: String], portion: (chosen: Int, of: Int, items: String),
-                               corpus: (entries: Int, digest: String)? = nil,
-                               planned: PlannedKeys? = nil) throws -> ShardRecord? {
+    package static func start(
+        _ shard: Shard?,
+        _ kind: ShardRecord.Kind,
+        in folder: OutputFolder,
+        settings: [String: String],
+        portion: (chosen: Int, of: Int, items: String),
+        corpus: (entries: Int, digest: String)? = nil,
+        planned: PlannedKeys? = nil
+    ) throws -> ShardRecord? {
         let url = folder.directory.appendingPathComponent(ShardRecord.fileName)
         guard let shard else {
             try? FileManager.default.removeItem(at: url)
             return nil
         }
-        var record = ShardRecord(kind: kind, shard: shard, runID: folder.runID, settings: settings,
-                                 corpusEntries: corpus?.entries, corpusDigest: corpus?.digest)
+        var record = ShardRecord(
+            kind: kind,
+            shard: shard,
+            runID: folder.runID,
+            settings: settings,
+            corpusEntries: corpus?.entries,
+            corpusDigest: corpus?.digest
+        )
         if let planned { record.plan(planned) }
         try write(record, in: folder)
-        printError("shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); "
-                   + "`bench merge` joins this folder with the other shards'")
+        printError(
+            "shard \(shard): \(portion.chosen) of \(portion.of) \(portion.items); "
+                + "`bench merge` joins this folder with the other shards'"
+        )
         return record
     }
 
@@ -41,8 +54,10 @@ package enum ShardLog {
         guard var record, sink.failure == nil else { return }
         record.end(completedRows: rows, signal: signal)
         do { try record.write(in: sink.folder.directory) } catch {
-            printError("bench: cannot record the shard's end in \(ShardRecord.fileName): \(error); "
-                       + "`bench merge` will count its rows")
+            printError(
+                "bench: cannot record the shard's end in \(ShardRecord.fileName): \(error); "
+                    + "`bench merge` will count its rows"
+            )
         }
     }
 

@@ -15,8 +15,13 @@ package struct SweepRequest {
     package var launcher: any TrialLauncher = ChildProcessLauncher()
     package var stop: any StopRequest = SignalStop()
 
-    package init(plan: BenchmarkPlan, sizesMB: [Double], settings: TrialSettings, recordedSettings: [(String, String)],
-                 output: MeasurementOutput) {
+    package init(
+        plan: BenchmarkPlan,
+        sizesMB: [Double],
+        settings: TrialSettings,
+        recordedSettings: [(String, String)],
+        output: MeasurementOutput
+    ) {
         self.plan = plan
         self.sizesMB = sizesMB
         self.settings = settings
@@ -34,10 +39,18 @@ package struct SweepMeasurement {
     package init(_ request: SweepRequest) { self.request = request }
 
     package func run() throws {
-        if let warning = AllocatorEnvironment.warning(AllocatorEnvironment.settings(), record: "not recorded in sweep.csv") {
+        if let warning = AllocatorEnvironment.warning(
+            AllocatorEnvironment.settings(),
+            record: "not recorded in sweep.csv"
+        ) {
             printError(warning)
         }
-        let measurement = try Measurement(.sweep, request.output, settings: request.recordedSettings, stop: request.stop)
+        let measurement = try Measurement(
+            .sweep,
+            request.output,
+            settings: request.recordedSettings,
+            stop: request.stop
+        )
         let steps = try self.steps()
         let planned = request.plan.schedule().count * steps.count
         var rows = try rowsDone(measurement)
@@ -51,25 +64,42 @@ package struct SweepMeasurement {
         let sink = measurement.sink
         let complete = measurement.resuming && done.count >= planned
         if complete {
-            printError("every planned run is already in \(measurement.url(of: OutputFiles.sweep).path); nothing to measure")
+            printError(
+                "every planned run is already in \(measurement.url(of: OutputFiles.sweep).path); nothing to measure"
+            )
         } else {
-            sink.startRows(OutputFiles.sweep.name, header: SweepCSV.stepColumns + TrialsCSV.header(runID: measurement.runID),
-                           resuming: measurement.resuming)
+            sink.startRows(
+                OutputFiles.sweep.name,
+                header: SweepCSV.stepColumns + TrialsCSV.header(runID: measurement.runID),
+                resuming: measurement.resuming
+            )
         }
         let stop = measurement.stop
         for step in steps where !stop.requested && !complete {
             let schedule = request.plan.schedule().filter { !done.contains("\(step.targetBytes) \($0.cell) \($0.run)") }
             guard !schedule.isEmpty else { continue }
             // A runner per size: its own fixture and server, children as isolated as in `bench run`.
-            let runner = BenchmarkRunner(plan: request.plan, source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
-                                         settings: request.settings, launcher: request.launcher, jobs: request.output.jobs)
+            let runner = BenchmarkRunner(
+                plan: request.plan,
+                source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
+                settings: request.settings,
+                launcher: request.launcher,
+                jobs: request.output.jobs
+            )
             do {
-                _ = try runner.run(schedule, onResult: { latest, _, _ in
-                    rows.append((step, latest))
-                    progress.show(latest, index: rows.count, total: planned)
-                    let stepFields = [step.targetBytes, step.width, step.height].map(String.init)
-                    sink.append(OutputFiles.sweep.name, lines: CSV.line(stepFields) + "," + TrialsCSV.line(latest, runID: measurement.runID))
-                }, shouldStop: { stop.requested })
+                _ = try runner.run(
+                    schedule,
+                    onResult: { latest, _, _ in
+                        rows.append((step, latest))
+                        progress.show(latest, index: rows.count, total: planned)
+                        let stepFields = [step.targetBytes, step.width, step.height].map(String.init)
+                        sink.append(
+                            OutputFiles.sweep.name,
+                            lines: CSV.line(stepFields) + "," + TrialsCSV.line(latest, runID: measurement.runID)
+                        )
+                    },
+                    shouldStop: { stop.requested }
+                )
             } catch {
                 progress.finish()
                 throw BenchFailure(.internalError, "cannot measure the \(step.width)x\(step.height) fixture: \(error)")
@@ -78,13 +108,20 @@ package struct SweepMeasurement {
         progress.finish()
         sink.finishRows()
         // The whole file once more only when appending failed (into the rescue folder).
-        let written = (sink.rowsAppended ? [measurement.url(of: OutputFiles.sweep)]
-            : sink.write([(OutputFiles.sweep.name, Data(SweepCSV.render(rows, runID: measurement.runID).utf8))], final: true))
+        let written =
+            (sink.rowsAppended
+                ? [measurement.url(of: OutputFiles.sweep)]
+                : sink.write(
+                    [(OutputFiles.sweep.name, Data(SweepCSV.render(rows, runID: measurement.runID).utf8))],
+                    final: true
+                ))
             + sink.write([Measurement.environmentFile], final: true)
         printSlopes(rows)
         let failed = rows.filter { !$0.result.isSuccess }
         for (step, failure) in failed {
-            printError("run failed: \(failure.cell) at \(step.width)x\(step.height) run \(failure.run): \(failure.status.rawValue): \(failure.error)")
+            printError(
+                "run failed: \(failure.cell) at \(step.width)x\(step.height) run \(failure.run): \(failure.status.rawValue): \(failure.error)"
+            )
         }
         try measurement.end(rows: rows.count, planned: planned, written: written, failed: !failed.isEmpty)
     }
@@ -102,7 +139,9 @@ package struct SweepMeasurement {
     /// The rows sweep.csv holds already when resuming (a torn last line dropped, with a note).
     private func rowsDone(_ measurement: Measurement) throws -> [(step: SweepStep, result: TrialResult)] {
         let file = measurement.url(of: OutputFiles.sweep)
-        guard measurement.resuming, let data = FileManager.default.contents(atPath: file.path), !data.isEmpty else { return [] }
+        guard measurement.resuming, let data = FileManager.default.contents(atPath: file.path), !data.isEmpty else {
+            return []
+        }
         do {
             let (text, torn) = CSV.completeLines(String(decoding: data, as: UTF8.self))
             if torn { StandardError.write(CSV.tornLineNote(file.path)) }
@@ -117,9 +156,12 @@ package struct SweepMeasurement {
         let sweep = ChartData(trials: [], timelines: [:], sweep: rows).sweep
         for series in sweep {
             let slope = series.fit.map { String(format: "%.2f bytes held per payload byte", $0.slope) } ?? "no fit"
-            print("\(series.title(among: sweep)): \(slope); " + series.points.map {
-                String(format: "%.1f MB -> %.1f MB", $0.payloadBytes / 1e6, $0.peakRSSDelta.median / 1e6)
-            }.joined(separator: ", "))
+            print(
+                "\(series.title(among: sweep)): \(slope); "
+                    + series.points.map {
+                        String(format: "%.1f MB -> %.1f MB", $0.payloadBytes / 1e6, $0.peakRSSDelta.median / 1e6)
+                    }.joined(separator: ", ")
+            )
         }
     }
 

@@ -1,9 +1,10 @@
 import BenchCore
 import Foundation
+import Report
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Report
 
 /// What `--url` serves: its size and digest, fetched once by the parent after the first measured
 /// row and recorded in settings.json, so that `--resume` never mixes rows of two versions of the image.
@@ -36,16 +37,22 @@ package enum URLPayload {
     /// Nothing recorded (the run stopped before its first measured row): nothing to compare.
     package static func checkResume(_ url: URL, out: String) throws -> [(String, String)] {
         guard let recorded = try? RunSettings.read(from: URL(fileURLWithPath: out, isDirectory: true)),
-              let then = recorded.settings.first(where: { $0.name == settingName })?.value else { return [] }
+            let then = recorded.settings.first(where: { $0.name == settingName })?.value
+        else { return [] }
         guard let now = describe(url) else {
-            printError("warning: --resume: \(url.absoluteString) gives no body now; "
-                       + "its bytes cannot be checked against the stopped run's")
+            printError(
+                "warning: --resume: \(url.absoluteString) gives no body now; "
+                    + "its bytes cannot be checked against the stopped run's"
+            )
             return [(settingName, then)]
         }
         guard now == then else {
-            throw BenchFailure(.usage, "--resume: \(url.absoluteString) serves other bytes than the stopped run "
-                               + "in \(out) measured: \(then) then, \(now) now; the rows would mix two images: "
-                               + "start a new run (another --out, or --replace) to measure the new one")
+            throw BenchFailure(
+                .usage,
+                "--resume: \(url.absoluteString) serves other bytes than the stopped run "
+                    + "in \(out) measured: \(then) then, \(now) now; the rows would mix two images: "
+                    + "start a new run (another --out, or --replace) to measure the new one"
+            )
         }
         return [(settingName, then)]
     }
@@ -54,7 +61,8 @@ package enum URLPayload {
     /// measured row (the server answers then), so that a run never fetches before its children do.
     package static func record(_ url: URL, in folder: URL) {
         guard let recorded = try? RunSettings.read(from: folder),
-              !recorded.settings.contains(where: { $0.name == settingName }), let now = describe(url) else { return }
+            !recorded.settings.contains(where: { $0.name == settingName }), let now = describe(url)
+        else { return }
         let settings = recorded.settings.map { ($0.name, $0.value) } + [(settingName, now)]
         try? RunSettings(command: recorded.command, runID: recorded.runID, settings: settings).write(into: folder)
     }

@@ -1,6 +1,6 @@
+import BenchCore
 import CHeapPeak
 import CHeapStats
-import BenchCore
 
 /// One reading of the allocator's counters, in bytes.
 package struct HeapSnapshot: Codable, Sendable, Equatable {
@@ -75,7 +75,8 @@ package struct ExactHeapPeak: Sendable {
     }
 
     package func read() -> (live: Int, peak: Int) {
-        var live: UInt64 = 0, peak: UInt64 = 0
+        var live: UInt64 = 0
+        var peak: UInt64 = 0
         heappeak_read(&live, &peak)
         return (Int(live), Int(peak))
     }

@@ -1,7 +1,8 @@
+import BenchCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import BenchCore
 
 /// The measured window of a child, trial or scenario alike: opened after the warm-up (sampler
 /// running, VmHWM and the exact heap peak reset, baseline read), closed once the work is done and
@@ -20,10 +21,20 @@ package final class MeasurementWindow {
     /// Opens the window: starts the sampler, resets VmHWM and the exact heap peak, reads the baseline.
     /// With `residency`, the sampler takes residency snapshots (see `MemorySampler`) and one is
     /// taken at the baseline and one at the end.
-    package init(heap: HeapCounters, exactHeap: ExactHeapPeak?, intervalNanos: UInt64, maximumDurationSeconds: Double,
-                 residency: ResidencyProbe? = nil) throws {
-        let sampler = try MemorySampler(heap: heap, exactHeap: exactHeap, intervalNanos: intervalNanos,
-                                        maximumDurationSeconds: maximumDurationSeconds, residency: residency)
+    package init(
+        heap: HeapCounters,
+        exactHeap: ExactHeapPeak?,
+        intervalNanos: UInt64,
+        maximumDurationSeconds: Double,
+        residency: ResidencyProbe? = nil
+    ) throws {
+        let sampler = try MemorySampler(
+            heap: heap,
+            exactHeap: exactHeap,
+            intervalNanos: intervalNanos,
+            maximumDurationSeconds: maximumDurationSeconds,
+            residency: residency
+        )
         try sampler.start()
         do {
             try ProcessMemory.resetPeakResident()
@@ -57,8 +68,13 @@ package final class MeasurementWindow {
         var settled = false
         while !settled {
             next = sampler.forEachSample(from: next) { sample in
-                if !settled { settled = detector.observe(time: sample.time, residentBytes: sample.residentBytes,
-                                                         heapBytes: sample.allocatedBytes) }
+                if !settled {
+                    settled = detector.observe(
+                        time: sample.time,
+                        residentBytes: sample.residentBytes,
+                        heapBytes: sample.allocatedBytes
+                    )
+                }
             }
             if settled { break }
             detector.turn()
@@ -71,14 +87,25 @@ package final class MeasurementWindow {
         let exactPeak = exactHeap?.read().peak
         let hwm = ProcessMemory.peakResidentBytes()
         let recording = sampler.stop()
-        var readings = WindowReadings(baseline: baseline, final: final, exactBaseline: exactBaseline, exactPeak: exactPeak,
-                                      hwmPeakResidentBytes: hwm, recording: recording,
-                                      statistics: recording.statistics(from: baseline.time, to: final.time),
-                                      settleNanos: final.time &- workEnded, lastMovementNanos: detector.lastMovement &- workEnded)
+        var readings = WindowReadings(
+            baseline: baseline,
+            final: final,
+            exactBaseline: exactBaseline,
+            exactPeak: exactPeak,
+            hwmPeakResidentBytes: hwm,
+            recording: recording,
+            statistics: recording.statistics(from: baseline.time, to: final.time),
+            settleNanos: final.time &- workEnded,
+            lastMovementNanos: detector.lastMovement &- workEnded
+        )
         if let baselineResidency, let end, let peak = recording.residencyPeak {
-            readings.residency = ResidencyReadings(baseline: baselineResidency, peak: peak, end: end,
-                                                   snapshots: recording.residencySnapshots + 1,
-                                                   nanos: recording.residencyNanos + baselineResidencyNanos)
+            readings.residency = ResidencyReadings(
+                baseline: baselineResidency,
+                peak: peak,
+                end: end,
+                snapshots: recording.residencySnapshots + 1,
+                nanos: recording.residencyNanos + baselineResidencyNanos
+            )
         }
         return readings
     }
@@ -127,8 +154,12 @@ package struct WindowReadings: Sendable {
     /// The samples of the window, time measured from the baseline.
     package var timeline: [TimelinePoint] {
         recording.window(from: baseline.time, to: final.time).map {
-            TimelinePoint(seconds: Double($0.time - baseline.time) / 1e9,
-                          residentBytes: $0.residentBytes, allocatedBytes: $0.allocatedBytes, fileBytes: $0.fileBytes)
+            TimelinePoint(
+                seconds: Double($0.time - baseline.time) / 1e9,
+                residentBytes: $0.residentBytes,
+                allocatedBytes: $0.allocatedBytes,
+                fileBytes: $0.fileBytes
+            )
         }
     }
 }
@@ -148,7 +179,11 @@ package struct ResidencyReadings: Sendable {
             let deltas = snapshot.categories.reduce(into: [ResidencyCategory: Int]()) {
                 $0[$1.key] = $1.value - (base[$1.key] ?? 0)
             }
-            return ResidencyRow.rows(moment: moment, rssDelta: snapshot.residentBytes - baseline.residentBytes, deltas: deltas)
+            return ResidencyRow.rows(
+                moment: moment,
+                rssDelta: snapshot.residentBytes - baseline.residentBytes,
+                deltas: deltas
+            )
         }
         return rows(.rssPeak, peak) + rows(.end, end)
     }

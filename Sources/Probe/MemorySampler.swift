@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// One reading of the process's memory, `time` in nanoseconds on the monotonic clock.
 package struct MemorySample: Codable, Sendable, Equatable {
@@ -53,8 +54,13 @@ package final class MemorySampler {
     ///     refresh 60-90 µs on this machine: at 2 kHz that was 6-40% of a core).
     ///   - intervalNanos: time between samples; the default 500 µs aims at 2 kHz.
     ///   - maximumDurationSeconds: how long the buffer must last; samples past it are counted as dropped.
-    package init(heap: HeapCounters, exactHeap: ExactHeapPeak? = nil, intervalNanos: UInt64 = 500_000,
-                maximumDurationSeconds: Double = 120, residency: ResidencyProbe? = nil) throws {
+    package init(
+        heap: HeapCounters,
+        exactHeap: ExactHeapPeak? = nil,
+        intervalNanos: UInt64 = 500_000,
+        maximumDurationSeconds: Double = 120,
+        residency: ResidencyProbe? = nil
+    ) throws {
         self.intervalNanos = intervalNanos
         self.residency = residency
         self.peakSnapshot = residency.map { ResidencyPeak(probe: $0) }
@@ -62,8 +68,14 @@ package final class MemorySampler {
         self.heap = heap
         self.exactHeap = exactHeap
         self.capacity = Int(maximumDurationSeconds * 1e9 / Double(intervalNanos)) + 16
-        let mapping = mmap(nil, capacity * MemoryLayout<MemorySample>.stride, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        let mapping = mmap(
+            nil,
+            capacity * MemoryLayout<MemorySample>.stride,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS,
+            -1,
+            0
+        )
         guard let mapping, mapping != MAP_FAILED else {
             throw ProbeError.sampleBuffer(bytes: capacity * MemoryLayout<MemorySample>.stride, errno: errno)
         }
@@ -84,11 +96,16 @@ package final class MemorySampler {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, 256 * 1024)
         var handle = pthread_t()
-        let status = pthread_create(&handle, &attributes, { context in
-            let sampler = Unmanaged<MemorySampler>.fromOpaque(context!).takeRetainedValue()
-            sampler.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &handle,
+            &attributes,
+            { context in
+                let sampler = Unmanaged<MemorySampler>.fromOpaque(context!).takeRetainedValue()
+                sampler.run()
+                return nil
+            },
+            context
+        )
         guard status == 0 else {
             Unmanaged<MemorySampler>.fromOpaque(context).release()
             throw ProbeError.samplerThread(status: status)
@@ -111,7 +128,9 @@ package final class MemorySampler {
 
     /// Stops the thread and returns every sample taken, oldest first.
     package func stop() -> SamplerRecording {
-        guard let thread else { return SamplerRecording(samples: [], dropped: 0, intervalNanos: intervalNanos, cpuNanos: 0) }
+        guard let thread else {
+            return SamplerRecording(samples: [], dropped: 0, intervalNanos: intervalNanos, cpuNanos: 0)
+        }
         peakSnapshot?.stop()
         state.stopRequested.store(true, ordering: .releasing)
         pthread_join(thread, nil)
@@ -119,8 +138,12 @@ package final class MemorySampler {
         let count = min(state.count.load(ordering: .acquiring), capacity)
         let taken = Array(UnsafeBufferPointer(start: samples, count: count))
         // After the join: the sampler thread's writes to peakSnapshot are visible here.
-        var recording = SamplerRecording(samples: taken, dropped: state.dropped.load(ordering: .acquiring),
-                                         intervalNanos: intervalNanos, cpuNanos: state.cpuNanos.load(ordering: .acquiring))
+        var recording = SamplerRecording(
+            samples: taken,
+            dropped: state.dropped.load(ordering: .acquiring),
+            intervalNanos: intervalNanos,
+            cpuNanos: state.cpuNanos.load(ordering: .acquiring)
+        )
         if let peakSnapshot {
             (recording.residencyPeak, recording.residencySnapshots, recording.residencyNanos) = peakSnapshot.read()
         }
@@ -131,8 +154,12 @@ package final class MemorySampler {
     /// while the sampler thread reads too: each statm reading has its own buffer.
     package func sampleNow() -> MemorySample {
         let statm = memory.readStatm()
-        return MemorySample(time: MonotonicClock.now(), residentBytes: statm.resident,
-                            allocatedBytes: exactHeap?.read().live ?? heap.read().allocated, fileBytes: statm.file)
+        return MemorySample(
+            time: MonotonicClock.now(),
+            residentBytes: statm.resident,
+            allocatedBytes: exactHeap?.read().live ?? heap.read().allocated,
+            fileBytes: statm.file
+        )
     }
 
     /// Calls `body` with each sample taken from index `start` on, oldest first, without allocating,
@@ -233,7 +260,8 @@ package struct SamplerRecording: Sendable {
             maxResidentBytes: inWindow.map(\.residentBytes).max() ?? 0,
             maxAllocatedBytes: inWindow.map(\.allocatedBytes).max() ?? 0,
             maxGapNanos: maxGap,
-            achievedHertz: seconds > 0 ? Double(inWindow.count) / seconds : 0)
+            achievedHertz: seconds > 0 ? Double(inWindow.count) / seconds : 0
+        )
     }
 }
 

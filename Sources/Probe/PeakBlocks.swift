@@ -13,7 +13,8 @@ package enum PeakBlocks {
 
     /// Blocks recorded or released so far, and the nanoseconds the wrappers spent doing it.
     package static func cost() -> (events: Int, nanos: UInt64) {
-        var events: UInt64 = 0, nanos: UInt64 = 0
+        var events: UInt64 = 0
+        var nanos: UInt64 = 0
         heappeak_holders_cost(&events, &nanos)
         return (Int(events), nanos)
     }
@@ -24,32 +25,52 @@ package enum PeakBlocks {
         var dropped: UInt64 = 0
         var count = heappeak_holders_at_peak(nil, 0, &dropped)
         var raw = [heappeak_block](repeating: heappeak_block(), count: count + 16)
-        count = min(raw.count, raw.withUnsafeMutableBufferPointer {
-            heappeak_holders_at_peak($0.baseAddress, $0.count, &dropped)
-        })
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        count = min(
+            raw.count,
+            raw.withUnsafeMutableBufferPointer {
+                heappeak_holders_at_peak($0.baseAddress, $0.count, &dropped)
+            }
+        )
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var modules: [String: String] = [:]  // dli_fname as the loader has it -> the file's path
         let blocks = raw.prefix(count).map { block -> PeakBlock in
             var copy = block
-            let addresses = withUnsafeBytes(of: &copy.stack) { Array($0.bindMemory(to: UInt.self).prefix(Int(block.depth))) }
+            let addresses = withUnsafeBytes(of: &copy.stack) {
+                Array($0.bindMemory(to: UInt.self).prefix(Int(block.depth)))
+            }
             let frames = addresses.enumerated().compactMap { index, address -> StackFrame? in
                 // A return address points after its call: look up the call itself.
                 let lookup = index == 0 ? address : address - 1
-                var file: UnsafePointer<CChar>?, symbol: UnsafePointer<CChar>?, base: UInt = 0
+                var file: UnsafePointer<CChar>?
+                var symbol: UnsafePointer<CChar>?
+                var base: UInt = 0
                 guard heappeak_locate(lookup, &file, &base, &symbol) != 0 else { return nil }
                 let loaderName = file.map { String(cString: $0) } ?? ""
-                let module = modules[loaderName] ?? {
-                    // The main program's entry is argv[0] or empty: name it by its real path.
-                    let path = loaderName.isEmpty || !loaderName.hasPrefix("/") || loaderName == CommandLine.arguments.first
-                        ? executable : loaderName
-                    modules[loaderName] = path
-                    return path
-                }()
-                return StackFrame(module: module, offset: UInt64(lookup - base), symbol: symbol.map { String(cString: $0) })
+                let module =
+                    modules[loaderName]
+                    ?? {
+                        // The main program's entry is argv[0] or empty: name it by its real path.
+                        let path =
+                            loaderName.isEmpty || !loaderName.hasPrefix("/")
+                                || loaderName == CommandLine.arguments.first
+                            ? executable : loaderName
+                        modules[loaderName] = path
+                        return path
+                    }()
+                return StackFrame(
+                    module: module,
+                    offset: UInt64(lookup - base),
+                    symbol: symbol.map { String(cString: $0) }
+                )
             }
             func seconds(_ nanos: UInt64) -> Double { (Double(nanos) - Double(windowStart)) / 1e9 }
-            var peakBlock = PeakBlock(bytes: Int(block.bytes), allocatedSeconds: seconds(block.allocated_nanos),
-                                      freedSeconds: block.freed_nanos == 0 ? nil : seconds(block.freed_nanos), frames: frames)
+            var peakBlock = PeakBlock(
+                bytes: Int(block.bytes),
+                allocatedSeconds: seconds(block.allocated_nanos),
+                freedSeconds: block.freed_nanos == 0 ? nil : seconds(block.freed_nanos),
+                frames: frames
+            )
             peakBlock.residentBytes = Int(block.resident_bytes)
             return peakBlock
         }

@@ -1,8 +1,9 @@
+import BenchCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import BenchCore
 
 /// Reads this process's resident set size from procfs.
 ///
@@ -45,8 +46,12 @@ package final class ProcessMemory: Sendable {
         }
     }
 
-    private static func readStatm(from descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>)
-        -> (resident: Int, file: Int) {
+    private static func readStatm(
+        from descriptor: Int32,
+        into buffer: UnsafeMutableBufferPointer<UInt8>
+    )
+        -> (resident: Int, file: Int)
+    {
         let count = pread(descriptor, buffer.baseAddress, buffer.count, 0)
         guard count > 0 else { return (0, 0) }
         var index = 0

@@ -36,10 +36,14 @@ final class ResidencyPeak: @unchecked Sendable {
     func start() {
         startedNanos = MonotonicClock.now()
         let context = Unmanaged.passRetained(self).toOpaque()
-        heappeak_set_release_hook({ context in
-            let peak = Unmanaged<ResidencyPeak>.fromOpaque(context!).takeUnretainedValue()
-            peak.consider(residentBytes: peak.probe.residentBytes(), budgeted: false)
-        }, context, Self.releaseHookBytes)
+        heappeak_set_release_hook(
+            { context in
+                let peak = Unmanaged<ResidencyPeak>.fromOpaque(context!).takeUnretainedValue()
+                peak.consider(residentBytes: peak.probe.residentBytes(), budgeted: false)
+            },
+            context,
+            Self.releaseHookBytes
+        )
     }
 
     /// Forgets the snapshots so far (taken before the baseline): the peak is the window's.
@@ -86,8 +90,10 @@ final class ResidencyPeak: @unchecked Sendable {
         let step = max(Self.minimumStep, (residentBytes - floor) / 64)
         if let highest, residentBytes < highest.residentBytes + step { return }
         let started = MonotonicClock.now()
-        if budgeted, highest != nil, nanos > Self.budgetNanos
-            || Double(nanos) > Self.budgetShare * Double(started - startedNanos) + Double(Self.budgetAllowanceNanos) {
+        if budgeted, highest != nil,
+            nanos > Self.budgetNanos
+                || Double(nanos) > Self.budgetShare * Double(started - startedNanos) + Double(Self.budgetAllowanceNanos)
+        {
             return
         }
         let snapshot = probe.snapshot(keep: true)

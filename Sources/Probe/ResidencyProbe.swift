@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BenchCore
 import CHeapPeak
 import CHeapStats
 import CThreadGuard
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What of RSS one moment's reading explains, by category, in bytes (see `ResidencyCategory`).
 package struct ResidencySnapshot: Sendable, Equatable {
@@ -28,9 +29,11 @@ package struct ResidencySnapshot: Sendable, Equatable {
 
     /// Each category's bytes at this moment; `unattributed` is left to the caller (a difference of two moments).
     package var categories: [ResidencyCategory: Int] {
-        [.heapHolders: holderResidentBytes, .smallHeapBlocks: heapLiveBytes - holderBytes,
-         .allocatorFree: allocatorKeptBytes, .threadStacks: stackResidentBytes, .fileBacked: fileBytes,
-         .otherAnonymous: otherResidentBytes]
+        [
+            .heapHolders: holderResidentBytes, .smallHeapBlocks: heapLiveBytes - holderBytes,
+            .allocatorFree: allocatorKeptBytes, .threadStacks: stackResidentBytes, .fileBacked: fileBytes,
+            .otherAnonymous: otherResidentBytes,
+        ]
     }
 }
 
@@ -66,7 +69,8 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// (what holders.csv's `resident_bytes` reports): set for the snapshots that may be the RSS peak.
     package func snapshot(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
-        var holderBytes: UInt64 = 0, holderResident: UInt64 = 0
+        var holderBytes: UInt64 = 0
+        var holderResident: UInt64 = 0
         heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
@@ -90,7 +94,8 @@ package final class ResidencyProbe: @unchecked Sendable {
             _ = heapstats_read_kept_jemalloc(&bytes)
         case .system:
             // The top chunk grows by the program break, untouched until used: only its resident pages count.
-            var top: UInt = 0, topBytes: UInt64 = 0
+            var top: UInt = 0
+            var topBytes: UInt64 = 0
             _ = heapstats_read_kept_glibc(&bytes, &top, &topBytes)
             bytes += heappeak_resident_range(top, topBytes)
         }

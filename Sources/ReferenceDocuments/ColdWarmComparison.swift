@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// The same strategies measured twice against one server: after a warm-up fetch (the harness's
@@ -21,12 +21,16 @@ package struct ColdWarmComparison: Sendable {
     static func load(from folder: URL, parse: (URL) throws -> [TrialResult]) throws -> ColdWarmComparison? {
         let warm = folder.appendingPathComponent("warm/trials.csv")
         let cold = folder.appendingPathComponent("cold/trials.csv")
-        guard FileManager.default.fileExists(atPath: warm.path), FileManager.default.fileExists(atPath: cold.path) else {
+        guard FileManager.default.fileExists(atPath: warm.path), FileManager.default.fileExists(atPath: cold.path)
+        else {
             return nil
         }
         let server = try? String(contentsOf: folder.appendingPathComponent("nginx-version.txt"), encoding: .utf8)
-        return ColdWarmComparison(warm: try parse(warm), cold: try parse(cold),
-                                  server: server?.trimmingCharacters(in: .whitespacesAndNewlines))
+        return ColdWarmComparison(
+            warm: try parse(warm),
+            cold: try parse(cold),
+            server: server?.trimmingCharacters(in: .whitespacesAndNewlines)
+        )
     }
 
     func summary(_ summaries: [CellSummary], _ cell: TrialCell) -> CellSummary? {
@@ -46,10 +50,14 @@ package struct ColdWarmComparison: Sendable {
     }
 
     /// Cold minus warm median peak RSS of a strategy (fetch only), in bytes.
-    package func firstRequestCost(strategy: String, allocator: Allocator) -> (warm: Distribution, cold: Distribution, coldHeap: Distribution?)? {
+    package func firstRequestCost(
+        strategy: String,
+        allocator: Allocator
+    ) -> (warm: Distribution, cold: Distribution, coldHeap: Distribution?)? {
         let cell = TrialCell(strategy: strategy, render: .none, allocator: allocator)
         guard let warm = summary(warm, cell)?.peakRSSDelta, let coldSummary = summary(cold, cell),
-              let cold = coldSummary.peakRSSDelta else { return nil }
+            let cold = coldSummary.peakRSSDelta
+        else { return nil }
         return (warm, cold, coldSummary.heapPeakDelta?.distribution)
     }
 }

@@ -1,6 +1,6 @@
 import BenchCore
-import Report
 import Foundation
+import Report
 
 /// A small CSV the report quotes (the corpus ranking, the --jobs timings): rows by column name.
 package struct CSVRows: Sendable {
@@ -11,7 +11,9 @@ package struct CSVRows: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let table = try CSV.parse(String(contentsOf: url, encoding: .utf8)).filter { $0 != [""] }
         guard let header = table.first else { return CSVRows(rows: []) }
-        return CSVRows(rows: table.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) })
+        return CSVRows(
+            rows: table.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
+        )
     }
 }
 
@@ -35,7 +37,11 @@ package struct CorpusAndJobsFigures: Sendable {
         var figures = CorpusAndJobsFigures(
             corpus: try CSVRows.load(results.appendingPathComponent("corpus/corpus-summary.csv")),
             timings: try CSVRows.load(results.appendingPathComponent("jobs/timings.csv")),
-            comparison: try? String(contentsOf: results.appendingPathComponent("jobs/compare-matrix.md"), encoding: .utf8))
+            comparison: try? String(
+                contentsOf: results.appendingPathComponent("jobs/compare-matrix.md"),
+                encoding: .utf8
+            )
+        )
         figures.corpusRuns = try CSVRows.load(results.appendingPathComponent("corpus/corpus.csv"))
         return figures
     }
@@ -49,7 +55,8 @@ package struct CorpusAndJobsFigures: Sendable {
         var order: [String] = []
         for row in rows where row["render"] == "stream" && row["allocator"] == "system" && row["status"] == "ok" {
             guard let file = row["file"], let heap = row["peak_heap_exact_delta_bytes"].flatMap(Double.init),
-                  let floor = row["floor_bytes"].flatMap(Double.init), floor > 0 else { continue }
+                let floor = row["floor_bytes"].flatMap(Double.init), floor > 0
+            else { continue }
             if heaps[file] == nil { order.append(file) }
             heaps[file, default: []].append(heap)
             floors[file] = floor
@@ -57,8 +64,12 @@ package struct CorpusAndJobsFigures: Sendable {
         return order.compactMap { file in Distribution(heaps[file]!).map { (file, $0.median / floors[file]!) } }
     }
 
-    static func mb(_ text: String?) -> String { text.flatMap(Double.init).map { String(format: "%.1f", $0 / 1e6) } ?? "–" }
-    static func perPixel(_ text: String?) -> String { text.flatMap(Double.init).map { String(format: "%.2f", $0) } ?? "–" }
+    static func mb(_ text: String?) -> String {
+        text.flatMap(Double.init).map { String(format: "%.1f", $0 / 1e6) } ?? "–"
+    }
+    static func perPixel(_ text: String?) -> String {
+        text.flatMap(Double.init).map { String(format: "%.2f", $0) } ?? "–"
+    }
 
     package func values() -> [String: String] {
         var values: [String: String] = [:]
@@ -83,7 +94,9 @@ package struct CorpusAndJobsFigures: Sendable {
                 values["corpus_best_file"] = best["file"] ?? ""
                 values["corpus_best_full_bpp"] = Self.perPixel(best["full_bytes_per_pixel"])
             }
-            let thumbnails = rows.compactMap { row in row["thumbnail_bytes_per_pixel"].flatMap(Double.init).map { (row, $0) } }
+            let thumbnails = rows.compactMap { row in
+                row["thumbnail_bytes_per_pixel"].flatMap(Double.init).map { (row, $0) }
+            }
             if let worstThumbnail = thumbnails.max(by: { $0.1 < $1.1 }) {
                 values["corpus_worst_thumbnail_file"] = worstThumbnail.0["file"] ?? ""
                 values["corpus_worst_thumbnail_file_bpp"] = String(format: "%.2f", worstThumbnail.1)
@@ -120,7 +133,9 @@ package struct CorpusAndJobsFigures: Sendable {
         var grouped: [String: [Int: [Double]]] = [:]
         var order: [String] = []
         for row in rows where ["0", "3"].contains(row["status"] ?? "") {
-            guard let workload = row["workload"], let jobs = row["jobs"].flatMap(Int.init), let wall = row["wall_s"].flatMap(Double.init) else { continue }
+            guard let workload = row["workload"], let jobs = row["jobs"].flatMap(Int.init),
+                let wall = row["wall_s"].flatMap(Double.init)
+            else { continue }
             if grouped[workload] == nil { order.append(workload) }
             grouped[workload, default: [:]][jobs, default: []].append(wall)
         }
@@ -139,7 +154,9 @@ package struct CorpusAndJobsFigures: Sendable {
     func comparisonSummary() -> String {
         guard let comparison else { return "No comparison: run `make jobs-reference`.\n" }
         let lines = comparison.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let table = lines.filter { $0.hasPrefix("| cell") || $0.hasPrefix("| ---") || ($0.hasPrefix("| ") && !$0.hasSuffix("| ok |")) }
+        let table = lines.filter {
+            $0.hasPrefix("| cell") || $0.hasPrefix("| ---") || ($0.hasPrefix("| ") && !$0.hasSuffix("| ok |"))
+        }
         let verdict = lines.filter { $0.contains(" cells: ") || $0.hasPrefix("verdict:") }
         return "Medians in MB over the baseline, serial run as the baseline, `--jobs 2` as the current run; the cells "
             + "that are not plainly ok (every row: [jobs/compare-matrix.md](jobs/compare-matrix.md)).\n\n"
@@ -151,14 +168,27 @@ package struct CorpusAndJobsFigures: Sendable {
         // The stream renderer's columns when the run measured it (runs before it have none).
         let hasStream = rows.contains { $0["stream_median_peak_rss_delta_bytes"] != nil }
         let table = rows.map { row in
-            [row["rank"] ?? "", row["file"] ?? "", row["encoding"] ?? "", "\(row["width"] ?? "?")x\(row["height"] ?? "?")",
-             Self.mb(row["payload_bytes"]), Self.mb(row["full_median_peak_rss_delta_bytes"]), Self.perPixel(row["full_bytes_per_pixel"]),
-             Self.mb(row["thumbnail_median_peak_rss_delta_bytes"]), Self.perPixel(row["thumbnail_bytes_per_pixel"])]
-                + (hasStream ? [Self.mb(row["stream_median_peak_rss_delta_bytes"]), Self.perPixel(row["stream_bytes_per_pixel"])] : [])
+            [
+                row["rank"] ?? "", row["file"] ?? "", row["encoding"] ?? "",
+                "\(row["width"] ?? "?")x\(row["height"] ?? "?")",
+                Self.mb(row["payload_bytes"]), Self.mb(row["full_median_peak_rss_delta_bytes"]),
+                Self.perPixel(row["full_bytes_per_pixel"]),
+                Self.mb(row["thumbnail_median_peak_rss_delta_bytes"]), Self.perPixel(row["thumbnail_bytes_per_pixel"]),
+            ]
+                + (hasStream
+                    ? [
+                        Self.mb(row["stream_median_peak_rss_delta_bytes"]),
+                        Self.perPixel(row["stream_bytes_per_pixel"]),
+                    ] : [])
         }
-        let header = ["rank", "file", "encoding", "size", "file (MB)", "full (MB)", "full B/px", "thumbnail (MB)", "thumbnail B/px"]
+        let header =
+            [
+                "rank", "file", "encoding", "size", "file (MB)", "full (MB)", "full B/px", "thumbnail (MB)",
+                "thumbnail B/px",
+            ]
             + (hasStream ? ["stream (MB)", "stream B/px"] : [])
-        return "Peak RSS over baseline (median of runs, download task, glibc malloc) and the same per pixel of the image, costliest per pixel first.\n\n"
+        return
+            "Peak RSS over baseline (median of runs, download task, glibc malloc) and the same per pixel of the image, costliest per pixel first.\n\n"
             + MarkdownTable.render(header: header, rows: table, leftAligned: 4)
     }
 
@@ -166,8 +196,15 @@ package struct CorpusAndJobsFigures: Sendable {
         let summary = timingSummary()
         guard !summary.isEmpty else { return "No timings: run `make reference`.\n" }
         let rows = summary.map { entry in
-            [entry.workload, String(entry.jobs), String(format: "%.0f", entry.median), String(format: "%.0f–%.0f", entry.min, entry.max), String(entry.count)]
+            [
+                entry.workload, String(entry.jobs), String(format: "%.0f", entry.median),
+                String(format: "%.0f–%.0f", entry.min, entry.max), String(entry.count),
+            ]
         }
-        return MarkdownTable.render(header: ["workload", "--jobs", "wall time (s, median)", "range (s)", "repeats"], rows: rows, leftAligned: 1)
+        return MarkdownTable.render(
+            header: ["workload", "--jobs", "wall time (s, median)", "range (s)", "repeats"],
+            rows: rows,
+            leftAligned: 1
+        )
     }
 }

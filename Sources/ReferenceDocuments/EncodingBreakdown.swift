@@ -53,7 +53,8 @@ struct EncodingBreakdown: Sendable {
 
     static func key(_ record: [String: String], file: String) throws -> RunKey {
         guard let encoding = record["encoding"], let render = record["render"], let allocator = record["allocator"],
-              let run = Int(record["run"] ?? "") else {
+            let run = Int(record["run"] ?? "")
+        else {
             throw CSVError("\(file): a row without encoding, render, allocator or an integer run")
         }
         return RunKey(encoding: encoding, render: render, allocator: allocator, run: run)
@@ -61,30 +62,55 @@ struct EncodingBreakdown: Sendable {
 
     static func parse(encodings: String, holders: String?, residency: String?) throws -> EncodingBreakdown {
         let keyColumns = ["encoding", "render", "allocator", "run"]
-        let runs = try records(encodings, file: EncodingCosts.fileName,
-                               required: keyColumns + ["tool", "status", "payload_bytes", "image_width", "image_height",
-                                                       "peak_rss_delta_bytes", "peak_heap_delta_bytes"])
-            .filter { $0["tool"] == "ours" && $0["status"] == "ok" }
+        let runs = try records(
+            encodings,
+            file: EncodingCosts.fileName,
+            required: keyColumns + [
+                "tool", "status", "payload_bytes", "image_width", "image_height",
+                "peak_rss_delta_bytes", "peak_heap_delta_bytes",
+            ]
+        )
+        .filter { $0["tool"] == "ours" && $0["status"] == "ok" }
         var holdersByRun: [RunKey: [(rank: Int, strategy: String, holder: PeakHolder)]] = [:]
-        for record in try holders.map({ try records($0, file: holdersFile, required: keyColumns + [
-            "strategy", "rank", "bytes", "blocks", "allocated_by", "module", "role", "resident_bytes"]) }) ?? [] {
+        for record in try holders.map({
+            try records(
+                $0,
+                file: holdersFile,
+                required: keyColumns + [
+                    "strategy", "rank", "bytes", "blocks", "allocated_by", "module", "role", "resident_bytes",
+                ]
+            )
+        }) ?? [] {
             guard let rank = Int(record["rank"]!), let bytes = Int(record["bytes"]!) else {
                 throw CSVError("\(holdersFile): rank and bytes must be integers")
             }
-            let holder = PeakHolder(bytes: bytes, blocks: Int(record["blocks"]!) ?? 0,
-                                    allocatedBy: record["allocated_by"]!, module: record["module"]!, stack: [],
-                                    role: HolderRole(rawValue: record["role"]!),
-                                    residentBytes: Int(record["resident_bytes"]!))
+            let holder = PeakHolder(
+                bytes: bytes,
+                blocks: Int(record["blocks"]!) ?? 0,
+                allocatedBy: record["allocated_by"]!,
+                module: record["module"]!,
+                stack: [],
+                role: HolderRole(rawValue: record["role"]!),
+                residentBytes: Int(record["resident_bytes"]!)
+            )
             holdersByRun[try key(record, file: holdersFile), default: []].append((rank, record["strategy"]!, holder))
         }
         var residencyByRun: [RunKey: [ResidencyCategory: Int]] = [:]
-        for record in try residency.map({ try records($0, file: residencyFile,
-                                                      required: keyColumns + ["moment", "category", "bytes"]) }) ?? []
+        for record in try residency.map({
+            try records(
+                $0,
+                file: residencyFile,
+                required: keyColumns + ["moment", "category", "bytes"]
+            )
+        }) ?? []
         where record["moment"] == ResidencyMoment.rssPeak.rawValue {
             guard let category = ResidencyCategory(rawValue: record["category"]!),
-                  let bytes = Int(record["bytes"]!) else {
-                throw CSVError("\(residencyFile): category or bytes is not valid (categories: "
-                               + ResidencyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                let bytes = Int(record["bytes"]!)
+            else {
+                throw CSVError(
+                    "\(residencyFile): category or bytes is not valid (categories: "
+                        + ResidencyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+                )
             }
             residencyByRun[try key(record, file: residencyFile), default: [:]][category] = bytes
         }
@@ -100,17 +126,27 @@ struct EncodingBreakdown: Sendable {
             // The small blocks' row is ranked last, as in holders.csv.
             let held = (holdersByRun[key] ?? []).sorted { $0.rank < $1.rank }
             if let heap, let floor, let strategy = held.first?.strategy, let render = RenderMode(name: key.render),
-               let parts = RuleFloor.parts(strategy: strategy, render: render,
-                                           payloadBytes: Int(record["payload_bytes"]!),
-                                           sourceWidth: Int(record["image_width"]!),
-                                           sourceHeight: Int(record["image_height"]!)),
-               parts.totalBytes == floor {
+                let parts = RuleFloor.parts(
+                    strategy: strategy,
+                    render: render,
+                    payloadBytes: Int(record["payload_bytes"]!),
+                    sourceWidth: Int(record["image_width"]!),
+                    sourceHeight: Int(record["image_height"]!)
+                ),
+                parts.totalBytes == floor
+            {
                 let byRole = FloorExcess.byRole(held.map(\.holder), parts: parts, heapOverFloor: heap - floor)
                 excess = byRole.isEmpty ? nil : Dictionary(byRole.map { ($0.role, $0.bytes) }) { first, _ in first }
             }
-            grouped[labels, default: []].append(NeededRun(
-                floorBytes: floor, heapPeakBytes: heap, excess: excess,
-                peakRSSBytes: Int(record["peak_rss_delta_bytes"]!), residency: residencyByRun[key]))
+            grouped[labels, default: []].append(
+                NeededRun(
+                    floorBytes: floor,
+                    heapPeakBytes: heap,
+                    excess: excess,
+                    peakRSSBytes: Int(record["peak_rss_delta_bytes"]!),
+                    residency: residencyByRun[key]
+                )
+            )
         }
         return EncodingBreakdown(cases: order.map { ($0, grouped[$0]!) })
     }

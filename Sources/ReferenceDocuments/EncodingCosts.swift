@@ -1,6 +1,6 @@
 import BenchCore
-import Report
 import Foundation
+import Report
 
 /// encodings.csv (scripts/encodings.py): the same picture in every encoding, our full, thumbnail
 /// and stream decodes under both allocators and vipsthumbnail beside them, one row per run.
@@ -36,16 +36,22 @@ package struct EncodingCosts: Sendable {
         if let twice = header.enumerated().first(where: { header[..<$0.offset].contains($0.element) })?.element {
             throw CSVError("\(fileName) names the column '\(twice)' twice")
         }
-        let required = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
-                        "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status"]
+        let required = [
+            "encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
+            "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status",
+        ]
         let missing = required.filter { !header.contains($0) }
-        guard missing.isEmpty else { throw CSVError("\(fileName) lacks the columns \(missing.joined(separator: ", "))") }
+        guard missing.isEmpty else {
+            throw CSVError("\(fileName) lacks the columns \(missing.joined(separator: ", "))")
+        }
         let rows = try table.dropFirst().enumerated().map { index, fields -> Row in
             guard fields.count == header.count else {
                 throw CSVError("\(fileName) line \(index + 2) has \(fields.count) fields, the header \(header.count)")
             }
             let field = Dictionary(uniqueKeysWithValues: zip(header, fields))
-            guard let run = Int(field["run"]!), let width = Int(field["image_width"]!), let height = Int(field["image_height"]!) else {
+            guard let run = Int(field["run"]!), let width = Int(field["image_width"]!),
+                let height = Int(field["image_height"]!)
+            else {
                 throw CSVError("\(fileName) line \(index + 2): run, image_width and image_height must be integers")
             }
             let pixels = width.multipliedReportingOverflow(by: height)
@@ -55,12 +61,21 @@ package struct EncodingCosts: Sendable {
             let output = Int(field["output_width"] ?? "").flatMap { width in
                 Int(field["output_height"] ?? "").map { width.multipliedReportingOverflow(by: $0) }
             }
-            return Row(encoding: field["encoding"]!, tool: field["tool"]!, render: field["render"]!, allocator: field["allocator"]!,
-                       run: run, payloadBytes: Int(field["payload_bytes"]!), imagePixels: pixels.partialValue,
-                       peakRSSDelta: Int(field["peak_rss_delta_bytes"]!), peakHeapDelta: Int(field["peak_heap_delta_bytes"]!),
-                       outputPixels: output.flatMap { $0.overflow ? nil : $0.partialValue },
-                       renderSeconds: Double(field["render_seconds"] ?? ""),
-                       ok: field["status"] == "ok", toolVersion: field["tool_version"] ?? "")
+            return Row(
+                encoding: field["encoding"]!,
+                tool: field["tool"]!,
+                render: field["render"]!,
+                allocator: field["allocator"]!,
+                run: run,
+                payloadBytes: Int(field["payload_bytes"]!),
+                imagePixels: pixels.partialValue,
+                peakRSSDelta: Int(field["peak_rss_delta_bytes"]!),
+                peakHeapDelta: Int(field["peak_heap_delta_bytes"]!),
+                outputPixels: output.flatMap { $0.overflow ? nil : $0.partialValue },
+                renderSeconds: Double(field["render_seconds"] ?? ""),
+                ok: field["status"] == "ok",
+                toolVersion: field["tool_version"] ?? ""
+            )
         }
         guard !rows.isEmpty else { throw CSVError("\(fileName) has no rows") }
         return EncodingCosts(rows: rows)
@@ -74,11 +89,15 @@ package struct EncodingCosts: Sendable {
     }
 
     func runs(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> [Row] {
-        rows.filter { $0.encoding == encoding && $0.tool == tool && $0.render == render && $0.allocator == allocator && $0.ok }
+        rows.filter {
+            $0.encoding == encoding && $0.tool == tool && $0.render == render && $0.allocator == allocator && $0.ok
+        }
     }
 
     func rss(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> Distribution? {
-        Distribution(runs(encoding, tool: tool, render: render, allocator: allocator).compactMap(\.peakRSSDelta).map(Double.init))
+        Distribution(
+            runs(encoding, tool: tool, render: render, allocator: allocator).compactMap(\.peakRSSDelta).map(Double.init)
+        )
     }
 
     func heap(_ encoding: String, render: String, allocator: String = "system") -> Distribution? {
@@ -113,7 +132,8 @@ package struct EncodingCosts: Sendable {
     /// Our cheapest path (the thumbnail, either allocator) against vipsthumbnail, medians of peak RSS.
     func oursAgainstPeer(_ encoding: String) -> (ours: Double, peer: Double)? {
         guard let peer = rss(encoding, tool: "vipsthumbnail", render: "thumbnail")?.median,
-              let ours = ["system", "jemalloc"].compactMap({ rss(encoding, render: "thumbnail", allocator: $0)?.median }).min()
+            let ours = ["system", "jemalloc"].compactMap({ rss(encoding, render: "thumbnail", allocator: $0)?.median })
+                .min()
         else { return nil }
         return (ours, peer)
     }
@@ -136,23 +156,39 @@ package struct EncodingCosts: Sendable {
     /// renderer's (RSS, exact heap, its output bitmap, decode time beside the thumbnail's), and
     /// vipsthumbnail's RSS.
     package func table() -> String {
-        let streamHeader = hasStream ? ["stream RSS MB", "stream heap MB", "stream bitmap MB", "stream decode s",
-                                        "thumbnail decode s"] : []
-        let header = ["encoding", "payload MB", "full RSS MB", "full jemalloc", "full heap MB", "full heap B/px",
-                      "thumbnail RSS MB", "thumbnail jemalloc", "thumbnail heap MB", "thumbnail heap B/px"]
+        let streamHeader =
+            hasStream
+            ? [
+                "stream RSS MB", "stream heap MB", "stream bitmap MB", "stream decode s",
+                "thumbnail decode s",
+            ] : []
+        let header =
+            [
+                "encoding", "payload MB", "full RSS MB", "full jemalloc", "full heap MB", "full heap B/px",
+                "thumbnail RSS MB", "thumbnail jemalloc", "thumbnail heap MB", "thumbnail heap B/px",
+            ]
             + streamHeader + ["vipsthumbnail RSS MB", "ours vs vips"]
         let body = encodings.map { encoding -> [String] in
             let payload = rows.first { $0.encoding == encoding && $0.payloadBytes != nil }?.payloadBytes
             let comparison = oursAgainstPeer(encoding).map { String(format: "%.2fx", $0.ours / $0.peer) } ?? "-"
-            let stream = !hasStream ? [] : [range(rss(encoding, render: "stream")), mb(heap(encoding, render: "stream")?.median),
-                                            mb(streamBitmap(encoding).map(Double.init)),
-                                            time(seconds(encoding, render: "stream")),
-                                            time(seconds(encoding, render: "thumbnail"))]
-            return [encoding, mb(payload.map(Double.init)),
-                    range(rss(encoding, render: "full")), mb(rss(encoding, render: "full", allocator: "jemalloc")?.median),
-                    mb(heap(encoding, render: "full")?.median), perPixel(heap(encoding, render: "full"), encoding),
-                    range(rss(encoding, render: "thumbnail")), mb(rss(encoding, render: "thumbnail", allocator: "jemalloc")?.median),
-                    mb(heap(encoding, render: "thumbnail")?.median), perPixel(heap(encoding, render: "thumbnail"), encoding)]
+            let stream =
+                !hasStream
+                ? []
+                : [
+                    range(rss(encoding, render: "stream")), mb(heap(encoding, render: "stream")?.median),
+                    mb(streamBitmap(encoding).map(Double.init)),
+                    time(seconds(encoding, render: "stream")),
+                    time(seconds(encoding, render: "thumbnail")),
+                ]
+            return [
+                encoding, mb(payload.map(Double.init)),
+                range(rss(encoding, render: "full")), mb(rss(encoding, render: "full", allocator: "jemalloc")?.median),
+                mb(heap(encoding, render: "full")?.median), perPixel(heap(encoding, render: "full"), encoding),
+                range(rss(encoding, render: "thumbnail")),
+                mb(rss(encoding, render: "thumbnail", allocator: "jemalloc")?.median),
+                mb(heap(encoding, render: "thumbnail")?.median),
+                perPixel(heap(encoding, render: "thumbnail"), encoding),
+            ]
                 + stream + [range(rss(encoding, tool: "vipsthumbnail", render: "thumbnail")), comparison]
         }
         return MarkdownTable.render(header: header, rows: body, leftAligned: 1)
@@ -171,7 +207,8 @@ package struct EncodingCosts: Sendable {
             if hasStream {
                 values["\(key)_stream_mb"] = mb(rss(encoding, render: "stream")?.median)
                 values["\(key)_stream_heap_mb"] = mb(heap(encoding, render: "stream")?.median)
-                values["\(key)_stream_over_bitmap"] = streamOverBitmap(encoding).map { String(format: "%.2f", $0) } ?? "-"
+                values["\(key)_stream_over_bitmap"] =
+                    streamOverBitmap(encoding).map { String(format: "%.2f", $0) } ?? "-"
             }
         }
         if hasStream {
@@ -198,7 +235,9 @@ package struct EncodingCosts: Sendable {
             ["full", "thumbnail"].compactMap { rss(encoding, render: $0) }.map { $0.max - $0.min }
         }
         values["encodings_max_spread_mb"] = mb(spreads.max())
-        let peerSpreads = encodings.compactMap { rss($0, tool: "vipsthumbnail", render: "thumbnail") }.map { $0.max - $0.min }
+        let peerSpreads = encodings.compactMap { rss($0, tool: "vipsthumbnail", render: "thumbnail") }.map {
+            $0.max - $0.min
+        }
         values["encodings_vips_max_spread_mb"] = mb(peerSpreads.max())
         return values
     }
@@ -208,9 +247,11 @@ package struct EncodingCosts: Sendable {
     package func chartData() -> String {
         var lines = ["# encoding full_mb thumbnail_mb vipsthumbnail_mb stream_mb (median peak RSS over baseline)"]
         for encoding in encodings {
-            let columns = [rss(encoding, render: "full"), rss(encoding, render: "thumbnail"),
-                           rss(encoding, tool: "vipsthumbnail", render: "thumbnail"), rss(encoding, render: "stream")]
-                .map { $0.map { String(format: "%.2f", $0.median / 1e6) } ?? "NaN" }
+            let columns = [
+                rss(encoding, render: "full"), rss(encoding, render: "thumbnail"),
+                rss(encoding, tool: "vipsthumbnail", render: "thumbnail"), rss(encoding, render: "stream"),
+            ]
+            .map { $0.map { String(format: "%.2f", $0.median / 1e6) } ?? "NaN" }
             lines.append("\"\(encoding)\" " + columns.joined(separator: " "))
         }
         return lines.joined(separator: "\n") + "\n"

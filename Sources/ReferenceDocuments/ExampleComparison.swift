@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// AsyncHTTPClient's two strategies measured through the ImageMemoryBench library by the example

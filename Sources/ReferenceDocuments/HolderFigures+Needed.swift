@@ -10,8 +10,12 @@ extension HolderFigures {
         let full = trials.filter { $0.render == .full }
         let source = full.compactMap { run in run.imageWidth.flatMap { width in run.imageHeight.map { (width, $0) } } }
             .max { $0.0 * $0.1 < $1.0 * $1.1 }
-        let filled = RuleFloor.filled(trials, sourceWidth: source?.0, sourceHeight: source?.1,
-                                      maxPixel: RuleFloor.maxPixel(command: command))
+        let filled = RuleFloor.filled(
+            trials,
+            sourceWidth: source?.0,
+            sourceHeight: source?.1,
+            maxPixel: RuleFloor.maxPixel(command: command)
+        )
         return ArticleCase.all.flatMap { article in
             Allocator.allCases.compactMap { allocator -> NeededTables.Case? in
                 let runs = filled.filter { $0.cell == article.cell(allocator) }

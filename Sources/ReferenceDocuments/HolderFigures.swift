@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// REPORT.md's "Who holds the peak": the holders of the article's cases under both allocators, the
@@ -46,14 +46,18 @@ package struct HolderFigures: Sendable {
         let sorted = runs(cell).sorted { $0.peakHeapExactBytes! < $1.peakHeapExactBytes! }
         guard sorted.count >= 2 else { return nil }
         let gaps = zip(sorted, sorted.dropFirst()).map { $1.peakHeapExactBytes! - $0.peakHeapExactBytes! }
-        guard let widest = gaps.indices.max(by: { gaps[$0] < gaps[$1] }), gaps[widest] >= Self.bimodalGapBytes else { return nil }
+        guard let widest = gaps.indices.max(by: { gaps[$0] < gaps[$1] }), gaps[widest] >= Self.bimodalGapBytes else {
+            return nil
+        }
         return (Array(sorted[...widest]), Array(sorted[(widest + 1)...]))
     }
 
     /// The median share of the measured window that recording took, per cell.
     func recordingShare(_ cell: TrialCell) -> Double? {
         let shares = runs(cell).compactMap { run -> Double? in
-            guard let seconds = run.holderRecordingSeconds, let window = run.durationSeconds, window > 0 else { return nil }
+            guard let seconds = run.holderRecordingSeconds, let window = run.durationSeconds, window > 0 else {
+                return nil
+            }
             return seconds / window
         }
         return Distribution(shares)?.median
@@ -61,7 +65,9 @@ package struct HolderFigures: Sendable {
 
     package func values() -> [String: String] {
         var values: [String: String] = [:]
-        values["holders_runs_per_cell"] = String(Dictionary(grouping: trials, by: \.cell).values.map(\.count).max() ?? 0)
+        values["holders_runs_per_cell"] = String(
+            Dictionary(grouping: trials, by: \.cell).values.map(\.count).max() ?? 0
+        )
         values["holders_cells"] = String(cells.count)
         values["holders_bimodal_cells"] = String(cells.filter { modes($0) != nil }.count)
         values["holders_bimodal_gap_mb"] = String(format: "%.0f", Double(Self.bimodalGapBytes) / 1e6)
@@ -81,13 +87,17 @@ package struct HolderFigures: Sendable {
     }
 
     package func blocks() -> [String: String] {
-        ["holders": holdersTable(), "holders-bimodal": bimodalTable(), "holders-cost": costTable(),
-         "holders-floor": floorTable(), "holders-residency": residencyTable()]
+        [
+            "holders": holdersTable(), "holders-bimodal": bimodalTable(), "holders-cost": costTable(),
+            "holders-floor": floorTable(), "holders-residency": residencyTable(),
+        ]
     }
 
     static func named(_ holders: [PeakHolder], top: Int) -> String {
-        holders.prefix(top).map { String(format: "%.1f", Double($0.bytes) / 1e6) + " `\($0.allocatedBy)` (\($0.module))" }
-            .joined(separator: "; ")
+        holders.prefix(top).map {
+            String(format: "%.1f", Double($0.bytes) / 1e6) + " `\($0.allocatedBy)` (\($0.module))"
+        }
+        .joined(separator: "; ")
     }
 
     /// The article's cases at each cell's median run: the exact heap peak and its largest holders.
@@ -96,15 +106,23 @@ package struct HolderFigures: Sendable {
         for article in ArticleCase.all {
             for allocator in Allocator.allCases {
                 guard let median = TrialResult.medianHolderRun(runs(article.cell(allocator))),
-                      let peak = median.peakHeapExactBytes, let small = median.smallBlocksBytes else { continue }
-                rows.append([article.title, allocator.title, String(format: "%.1f", Double(peak) / 1e6),
-                             Self.named(median.holders ?? [], top: 3).isEmpty ? "–" : Self.named(median.holders ?? [], top: 3),
-                             String(format: "%.1f", Double(small) / 1e6)])
+                    let peak = median.peakHeapExactBytes, let small = median.smallBlocksBytes
+                else { continue }
+                rows.append([
+                    article.title, allocator.title, String(format: "%.1f", Double(peak) / 1e6),
+                    Self.named(median.holders ?? [], top: 3).isEmpty ? "–" : Self.named(median.holders ?? [], top: 3),
+                    String(format: "%.1f", Double(small) / 1e6),
+                ])
             }
         }
         guard !rows.isEmpty else { return "No holders run: `make holders-reference` measures it (results/holders/).\n" }
-        return MarkdownTable.render(header: ["case", "allocator", "exact heap peak", "largest holders (MB, allocated by, file)", "small blocks"],
-                                    rows: rows, leftAligned: 4)
+        return MarkdownTable.render(
+            header: [
+                "case", "allocator", "exact heap peak", "largest holders (MB, allocated by, file)", "small blocks",
+            ],
+            rows: rows,
+            leftAligned: 4
+        )
     }
 
     /// Every bimodal cell: its low and high runs, and the holders the high runs hold more.
@@ -112,18 +130,34 @@ package struct HolderFigures: Sendable {
         var rows: [[String]] = []
         for cell in cells {
             guard let (low, high) = modes(cell),
-                  let lowRun = TrialResult.medianHolderRun(low), let highRun = TrialResult.medianHolderRun(high) else { continue }
+                let lowRun = TrialResult.medianHolderRun(low), let highRun = TrialResult.medianHolderRun(high)
+            else { continue }
             var grew = "–"
-            if case .changes(let changes) = GateComparison.holderDiff(baseline: [lowRun], current: [highRun], limit: 2), !changes.isEmpty {
-                grew = changes.map { String(format: "%+.1f", Double($0.bytes) / 1e6) + " `\($0.allocatedBy)`" }.joined(separator: "; ")
+            if case .changes(let changes) = GateComparison.holderDiff(baseline: [lowRun], current: [highRun], limit: 2),
+                !changes.isEmpty
+            {
+                grew = changes.map { String(format: "%+.1f", Double($0.bytes) / 1e6) + " `\($0.allocatedBy)`" }.joined(
+                    separator: "; "
+                )
             }
-            rows.append([cell.description, "\(low.count) + \(high.count)",
-                         String(format: "%.1f / %.1f", Double(lowRun.peakHeapExactBytes!) / 1e6, Double(highRun.peakHeapExactBytes!) / 1e6),
-                         grew])
+            rows.append([
+                cell.description, "\(low.count) + \(high.count)",
+                String(
+                    format: "%.1f / %.1f",
+                    Double(lowRun.peakHeapExactBytes!) / 1e6,
+                    Double(highRun.peakHeapExactBytes!) / 1e6
+                ),
+                grew,
+            ])
         }
         guard !rows.isEmpty else { return "No cell of the holders run is bimodal.\n" }
-        return MarkdownTable.render(header: ["cell", "runs (low + high)", "exact heap peak, low / high (MB)", "what the high runs hold more (MB)"],
-                                    rows: rows, leftAligned: 4)
+        return MarkdownTable.render(
+            header: [
+                "cell", "runs (low + high)", "exact heap peak, low / high (MB)", "what the high runs hold more (MB)",
+            ],
+            rows: rows,
+            leftAligned: 4
+        )
     }
 
     /// What recording cost in the article's cells: events and time inside the measured window.
@@ -134,15 +168,24 @@ package struct HolderFigures: Sendable {
                 let cell = article.cell(allocator)
                 let cellRuns = runs(cell)
                 guard let share = recordingShare(cell),
-                      let events = Distribution(cellRuns.compactMap(\.holderEvents).map(Double.init))?.median,
-                      let seconds = Distribution(cellRuns.compactMap(\.holderRecordingSeconds))?.median,
-                      let window = Distribution(cellRuns.compactMap(\.durationSeconds))?.median else { continue }
-                rows.append([article.title, allocator.title, String(format: "%.0f", events), String(format: "%.3f", seconds * 1e3),
-                             String(format: "%.0f", window * 1e3), String(format: "%.2f%%", share * 100)])
+                    let events = Distribution(cellRuns.compactMap(\.holderEvents).map(Double.init))?.median,
+                    let seconds = Distribution(cellRuns.compactMap(\.holderRecordingSeconds))?.median,
+                    let window = Distribution(cellRuns.compactMap(\.durationSeconds))?.median
+                else { continue }
+                rows.append([
+                    article.title, allocator.title, String(format: "%.0f", events),
+                    String(format: "%.3f", seconds * 1e3),
+                    String(format: "%.0f", window * 1e3), String(format: "%.2f%%", share * 100),
+                ])
             }
         }
         guard !rows.isEmpty else { return "No holders run: `make holders-reference` measures it (results/holders/).\n" }
-        return MarkdownTable.render(header: ["case", "allocator", "blocks recorded or released", "recording (ms)", "measured window (ms)", "share"],
-                                    rows: rows, leftAligned: 2)
+        return MarkdownTable.render(
+            header: [
+                "case", "allocator", "blocks recorded or released", "recording (ms)", "measured window (ms)", "share",
+            ],
+            rows: rows,
+            leftAligned: 2
+        )
     }
 }

@@ -12,8 +12,13 @@ struct NeededRun: Sendable, Equatable {
     /// residency.csv's rows at the RSS peak; nil when the run took no residency snapshots.
     var residency: [ResidencyCategory: Int]?
 
-    init(floorBytes: Int?, heapPeakBytes: Int?, excess: [HolderRole: Int]?, peakRSSBytes: Int?,
-         residency: [ResidencyCategory: Int]?) {
+    init(
+        floorBytes: Int?,
+        heapPeakBytes: Int?,
+        excess: [HolderRole: Int]?,
+        peakRSSBytes: Int?,
+        residency: [ResidencyCategory: Int]?
+    ) {
         self.floorBytes = floorBytes
         self.heapPeakBytes = heapPeakBytes
         self.excess = excess
@@ -26,16 +31,28 @@ struct NeededRun: Sendable, Equatable {
     init(_ run: TrialResult) {
         var byRole = FloorExcess.of(run)?.byRole ?? []
         if byRole.isEmpty, run.holders?.isEmpty == true, let parts = run.floorParts, let excess = FloorExcess.of(run),
-           let small = run.smallBlocksBytes {
-            let rows = [PeakHolder(bytes: small, blocks: 0, allocatedBy: PeakHolder.smallBlocks, module: "", stack: [],
-                                   role: .other)]
+            let small = run.smallBlocksBytes
+        {
+            let rows = [
+                PeakHolder(
+                    bytes: small,
+                    blocks: 0,
+                    allocatedBy: PeakHolder.smallBlocks,
+                    module: "",
+                    stack: [],
+                    role: .other
+                )
+            ]
             byRole = FloorExcess.byRole(rows, parts: parts, heapOverFloor: excess.heapBytes)
         }
         let peak = run.residency(at: .rssPeak)
-        self.init(floorBytes: run.floorBytes, heapPeakBytes: run.peakHeapExactDeltaBytes,
-                  excess: byRole.isEmpty ? nil : Dictionary(byRole.map { ($0.role, $0.bytes) }) { first, _ in first },
-                  peakRSSBytes: run.peakRSSDeltaBytes,
-                  residency: peak.isEmpty ? nil : Dictionary(peak.map { ($0.category, $0.bytes) }) { _, last in last })
+        self.init(
+            floorBytes: run.floorBytes,
+            heapPeakBytes: run.peakHeapExactDeltaBytes,
+            excess: byRole.isEmpty ? nil : Dictionary(byRole.map { ($0.role, $0.bytes) }) { first, _ in first },
+            peakRSSBytes: run.peakRSSDeltaBytes,
+            residency: peak.isEmpty ? nil : Dictionary(peak.map { ($0.category, $0.bytes) }) { _, last in last }
+        )
     }
 }
 
@@ -68,9 +85,11 @@ enum NeededTables {
             let runs = entry.runs
             let floor = median(runs.compactMap(\.floorBytes))
             let heap = median(runs.compactMap(\.heapPeakBytes))
-            let over = median(runs.compactMap { run in
-                run.heapPeakBytes.flatMap { heap in run.floorBytes.map { heap - $0 } }
-            })
+            let over = median(
+                runs.compactMap { run in
+                    run.heapPeakBytes.flatMap { heap in run.floorBytes.map { heap - $0 } }
+                }
+            )
             return entry.labels + [mb(floor), mb(heap), mb(over)]
                 + shown.map { role in mb(median(runs.compactMap { $0.excess?[role] })) }
         }
@@ -86,8 +105,11 @@ enum NeededTables {
                 + [mb(median(runs.compactMap(\.floorBytes))), mb(median(runs.compactMap(\.peakRSSBytes)))]
                 + ResidencyCategory.allCases.map { category in mb(median(runs.compactMap { $0.residency?[category] })) }
         }
-        return MarkdownTable.render(header: labels + ["floor", "peak RSS"] + ResidencyCategory.allCases.map(\.rawValue),
-                                    rows: rows, leftAligned: labels.count)
+        return MarkdownTable.render(
+            header: labels + ["floor", "peak RSS"] + ResidencyCategory.allCases.map(\.rawValue),
+            rows: rows,
+            leftAligned: labels.count
+        )
     }
 
     /// What the tables lack when the runs predate floors, roles or residency ("" when nothing).
@@ -98,7 +120,8 @@ enum NeededTables {
         if !runs.contains(where: { $0.excess != nil }) { missing.append("holders by role") }
         if !runs.contains(where: { $0.residency != nil }) { missing.append("residency") }
         guard !missing.isEmpty else { return "" }
-        let listed = missing.count == 1
+        let listed =
+            missing.count == 1
             ? missing[0] : missing.dropLast().joined(separator: ", ") + " or " + missing.last!
         return "These runs have no " + listed + " (measured before they were recorded): "
             + remeasure + " measures them again.\n\n"

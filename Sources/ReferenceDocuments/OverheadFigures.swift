@@ -1,6 +1,6 @@
 import BenchCore
-import Report
 import Foundation
+import Report
 
 /// REPORT.md's "The settle": the settle rule (`SettleRule.standard`), the evidence that it ends only
 /// once RSS and the heap are flat (results/overhead/settle.csv: every trial of full-matrix runs with
@@ -25,11 +25,16 @@ package struct OverheadFigures: Sendable {
 
     package static func load(from results: URL) throws -> OverheadFigures {
         let folder = results.appendingPathComponent(folderName)
-        var figures = OverheadFigures(phases: try CSVRows.load(folder.appendingPathComponent("phases.csv")),
-                                      settle: try CSVRows.load(folder.appendingPathComponent("settle.csv")),
-                                      timings: try CSVRows.load(folder.appendingPathComponent("timings.csv")))
+        var figures = OverheadFigures(
+            phases: try CSVRows.load(folder.appendingPathComponent("phases.csv")),
+            settle: try CSVRows.load(folder.appendingPathComponent("settle.csv")),
+            timings: try CSVRows.load(folder.appendingPathComponent("timings.csv"))
+        )
         for jobs in [1, 2] {
-            figures.comparisons[jobs] = try? String(contentsOf: folder.appendingPathComponent("compare-fixed-rule-j\(jobs).md"), encoding: .utf8)
+            figures.comparisons[jobs] = try? String(
+                contentsOf: folder.appendingPathComponent("compare-fixed-rule-j\(jobs).md"),
+                encoding: .utf8
+            )
         }
         return figures
     }
@@ -78,17 +83,24 @@ package struct OverheadFigures: Sendable {
                 if let overhead = Distribution(Self.numbers(rows, "overhead_ms")) {
                     values["overhead_\(label)_j\(jobs)_median_ms"] = String(format: "%.0f", overhead.median)
                 }
-                let walls = Self.numbers((timings?.rows ?? []).filter { $0["settle"] == label && $0["jobs"] == String(jobs) }, "wall_s")
-                if let wall = Distribution(walls) { values["overhead_matrix_\(label)_j\(jobs)_s"] = String(format: "%.0f", wall.median) }
+                let walls = Self.numbers(
+                    (timings?.rows ?? []).filter { $0["settle"] == label && $0["jobs"] == String(jobs) },
+                    "wall_s"
+                )
+                if let wall = Distribution(walls) {
+                    values["overhead_matrix_\(label)_j\(jobs)_s"] = String(format: "%.0f", wall.median)
+                }
             }
         }
         return values
     }
 
     package func blocks() -> [String: String] {
-        ["overhead-phases": phasesTable(), "overhead-timings": timingsTable(), "settle-evidence": evidenceTable(),
-         "settle-finals": finalsTable(),
-         "overhead-compare": compareLines()]
+        [
+            "overhead-phases": phasesTable(), "overhead-timings": timingsTable(), "settle-evidence": evidenceTable(),
+            "settle-finals": finalsTable(),
+            "overhead-compare": compareLines(),
+        ]
     }
 
     static let missing = "No overhead runs: `make overhead-reference` measures them (results/overhead/).\n"
@@ -96,9 +108,12 @@ package struct OverheadFigures: Sendable {
     /// Median milliseconds of each part of a trial's wall time, the fixed pause against the rule,
     /// serial and with --jobs 2.
     func phasesTable() -> String {
-        let parts = [("startup_ms", "start-up: spawn to the trial's first line"), ("warmup_ms", "warm-up, window opened"),
-                     ("window_ms", "measured window: fetch and render"), ("settle_ms", "settle"),
-                     ("tail_ms", "readings, report, exit and reap"), ("wall_ms", "wall"), ("overhead_ms", "overhead: wall minus window")]
+        let parts = [
+            ("startup_ms", "start-up: spawn to the trial's first line"), ("warmup_ms", "warm-up, window opened"),
+            ("window_ms", "measured window: fetch and render"), ("settle_ms", "settle"),
+            ("tail_ms", "readings, report, exit and reap"), ("wall_ms", "wall"),
+            ("overhead_ms", "overhead: wall minus window"),
+        ]
         var header = ["part of a trial (median ms)"]
         var columns: [[[String: String]]] = []
         for jobs in [1, 2] {
@@ -108,9 +123,11 @@ package struct OverheadFigures: Sendable {
             }
         }
         guard !columns.isEmpty else { return Self.missing }
-        let rows = parts.map { column, title in
-            [title] + columns.map { rows in Distribution(Self.numbers(rows, column)).map { Self.ms($0.median) } ?? "–" }
-        } + [["trials"] + columns.map { String($0.count) }]
+        let rows =
+            parts.map { column, title in
+                [title]
+                    + columns.map { rows in Distribution(Self.numbers(rows, column)).map { Self.ms($0.median) } ?? "–" }
+            } + [["trials"] + columns.map { String($0.count) }]
         return MarkdownTable.render(header: header, rows: rows, leftAligned: 1)
     }
 
@@ -124,13 +141,18 @@ package struct OverheadFigures: Sendable {
                 let runs = rows.filter { $0["settle"] == label && $0["jobs"] == String(jobs) }
                 guard let wall = Distribution(Self.numbers(runs, "wall_s")) else { continue }
                 let loads = Self.numbers(runs, "load_start") + Self.numbers(runs, "load_end")
-                table.append([title, String(jobs), String(format: "%.0f", wall.median),
-                              String(format: "%.0f–%.0f", wall.min, wall.max), String(runs.count),
-                              String(format: "%.1f–%.1f", loads.min() ?? 0, loads.max() ?? 0)])
+                table.append([
+                    title, String(jobs), String(format: "%.0f", wall.median),
+                    String(format: "%.0f–%.0f", wall.min, wall.max), String(runs.count),
+                    String(format: "%.1f–%.1f", loads.min() ?? 0, loads.max() ?? 0),
+                ])
             }
         }
-        return MarkdownTable.render(header: ["settle", "--jobs", "matrix wall time (s, median)", "range (s)", "repeats", "load average"],
-                                    rows: table, leftAligned: 1)
+        return MarkdownTable.render(
+            header: ["settle", "--jobs", "matrix wall time (s, median)", "range (s)", "repeats", "load average"],
+            rows: table,
+            leftAligned: 1
+        )
     }
 
     /// The fixed-pause trials by --jobs: when RSS and the heap last moved after the render, and what
@@ -144,23 +166,33 @@ package struct OverheadFigures: Sendable {
             guard let movement = Distribution(Self.numbers(group, "last_movement_ms")) else { continue }
             let replayed = group.filter { !($0["rule_end_ms"] ?? "").isEmpty }
             let end = Distribution(Self.numbers(replayed, "rule_end_ms"))
-            table.append([jobs, String(group.count), String(group.filter { (Double($0["last_movement_ms"] ?? "") ?? 0) > 0 }.count),
-                          Self.ms(movement.max), end.map { Self.ms($0.median) } ?? "–", end.map { Self.ms($0.max) } ?? "–",
-                          String(group.count - replayed.count),
-                          String(format: "%.0f", (Self.numbers(replayed, "rule_rss_diff_bytes").max() ?? 0) / 1024),
-                          String(format: "%.0f", Self.numbers(replayed, "rule_heap_diff_bytes").max() ?? 0)])
+            table.append([
+                jobs, String(group.count),
+                String(group.filter { (Double($0["last_movement_ms"] ?? "") ?? 0) > 0 }.count),
+                Self.ms(movement.max), end.map { Self.ms($0.median) } ?? "–", end.map { Self.ms($0.max) } ?? "–",
+                String(group.count - replayed.count),
+                String(format: "%.0f", (Self.numbers(replayed, "rule_rss_diff_bytes").max() ?? 0) / 1024),
+                String(format: "%.0f", Self.numbers(replayed, "rule_heap_diff_bytes").max() ?? 0),
+            ])
         }
-        return MarkdownTable.render(header: ["--jobs", "trials", "moved after the render", "last movement (ms, max)",
-                                             "rule's end (ms, median)", "rule's end (ms, max)", "rule not met in 50 ms",
-                                             "RSS at the rule's end vs 50 ms (KiB, max)", "heap at the rule's end vs 50 ms (bytes, max)"],
-                                    rows: table, leftAligned: 0)
+        return MarkdownTable.render(
+            header: [
+                "--jobs", "trials", "moved after the render", "last movement (ms, max)",
+                "rule's end (ms, median)", "rule's end (ms, max)", "rule not met in 50 ms",
+                "RSS at the rule's end vs 50 ms (KiB, max)", "heap at the rule's end vs 50 ms (bytes, max)",
+            ],
+            rows: table,
+            leftAligned: 0
+        )
     }
 
     /// The verdict line of each comparison: the fixed pause's serial run as the baseline, the rule's as the current run.
     func compareLines() -> String {
         let lines = comparisons.keys.sorted().compactMap { jobs -> String? in
-            guard let verdict = comparisons[jobs]?.split(separator: "\n").last(where: { $0.contains("verdict:") }) else { return nil }
-            return "- the rule's run with --jobs \(jobs) (every row: [overhead/compare-fixed-rule-j\(jobs).md](overhead/compare-fixed-rule-j\(jobs).md)): \(verdict)"
+            guard let verdict = comparisons[jobs]?.split(separator: "\n").last(where: { $0.contains("verdict:") })
+            else { return nil }
+            return
+                "- the rule's run with --jobs \(jobs) (every row: [overhead/compare-fixed-rule-j\(jobs).md](overhead/compare-fixed-rule-j\(jobs).md)): \(verdict)"
         }
         return lines.isEmpty ? Self.missing : lines.joined(separator: "\n") + "\n"
     }
@@ -171,7 +203,9 @@ package struct OverheadFigures: Sendable {
     func finalsTable() -> String {
         let rows = phases?.rows ?? []
         guard !rows.isEmpty else { return Self.missing }
-        func cell(_ row: [String: String]) -> String { "\(row["strategy"] ?? "")+\(row["render"] ?? "") [\(row["allocator"] ?? "")]" }
+        func cell(_ row: [String: String]) -> String {
+            "\(row["strategy"] ?? "")+\(row["render"] ?? "") [\(row["allocator"] ?? "")]"
+        }
         var table: [[String]] = []
         for jobs in ["1", "2"] {
             for (column, title) in [("final_rss_delta_bytes", "final RSS"), ("final_heap_delta_bytes", "final heap")] {
@@ -179,18 +213,31 @@ package struct OverheadFigures: Sendable {
                 var cells = 0
                 for name in Set(rows.map(cell)).sorted() {
                     let group = rows.filter { cell($0) == name && $0["jobs"] == jobs }
-                    guard let fixed = Distribution(Self.numbers(group.filter { $0["settle"] == "fixed" }, column))?.median,
-                          let rule = Distribution(Self.numbers(group.filter { $0["settle"] == "rule" }, column))?.median else { continue }
+                    guard
+                        let fixed = Distribution(Self.numbers(group.filter { $0["settle"] == "fixed" }, column))?
+                            .median,
+                        let rule = Distribution(Self.numbers(group.filter { $0["settle"] == "rule" }, column))?.median
+                    else { continue }
                     cells += 1
-                    if worst == nil || abs(rule - fixed) > abs(worst!.rule - worst!.fixed) { worst = (name, fixed, rule) }
+                    if worst == nil || abs(rule - fixed) > abs(worst!.rule - worst!.fixed) {
+                        worst = (name, fixed, rule)
+                    }
                 }
                 guard let worst else { continue }
-                table.append([jobs, title, String(cells), worst.cell, String(format: "%.2f", worst.fixed / 1e6),
-                              String(format: "%.2f", worst.rule / 1e6), String(format: "%+.2f", (worst.rule - worst.fixed) / 1e6)])
+                table.append([
+                    jobs, title, String(cells), worst.cell, String(format: "%.2f", worst.fixed / 1e6),
+                    String(format: "%.2f", worst.rule / 1e6), String(format: "%+.2f", (worst.rule - worst.fixed) / 1e6),
+                ])
             }
         }
         guard !table.isEmpty else { return Self.missing }
-        return MarkdownTable.render(header: ["--jobs", "figure", "cells", "cell that moved most", "fixed pause (MB, median)",
-                                             "settle rule (MB, median)", "change (MB)"], rows: table, leftAligned: 4)
+        return MarkdownTable.render(
+            header: [
+                "--jobs", "figure", "cells", "cell that moved most", "fixed pause (MB, median)",
+                "settle rule (MB, median)", "change (MB)",
+            ],
+            rows: table,
+            leftAligned: 4
+        )
     }
 }

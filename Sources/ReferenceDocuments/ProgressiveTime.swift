@@ -25,7 +25,7 @@ package struct ProgressiveTime: Sendable, Equatable {
             samples[fields[0], default: []].append(ms)
         }
         guard let stream = Distribution(samples["progressive-stream"] ?? []),
-              let thumbnail = Distribution(samples["progressive-thumbnail"] ?? [])
+            let thumbnail = Distribution(samples["progressive-thumbnail"] ?? [])
         else { throw CSVError("\(fileName) needs samples of both progressive-stream and progressive-thumbnail") }
         return ProgressiveTime(stream: stream, thumbnail: thumbnail)
     }
@@ -36,13 +36,15 @@ package struct ProgressiveTime: Sendable, Equatable {
     /// `progressive_stream_ms`, `progressive_thumbnail_ms` (medians), their ratio, the target, whether
     /// it is met, and the samples per benchmark.
     package func values() -> [String: String] {
-        ["progressive_stream_ms": String(format: "%.0f", stream.median),
-         "progressive_thumbnail_ms": String(format: "%.0f", thumbnail.median),
-         "progressive_stream_ratio": String(format: "%.2f", ratio),
-         "progressive_stream_target": String(format: "%.1f", Self.target),
-         "progressive_stream_within_target": ratio <= Self.target ? "within" : "over",
-         "progressive_time_samples": String(min(stream.count, thumbnail.count)),
-         "progressive_stream_range_ms": String(format: "%.0f-%.0f", stream.min, stream.max),
-         "progressive_thumbnail_range_ms": String(format: "%.0f-%.0f", thumbnail.min, thumbnail.max)]
+        [
+            "progressive_stream_ms": String(format: "%.0f", stream.median),
+            "progressive_thumbnail_ms": String(format: "%.0f", thumbnail.median),
+            "progressive_stream_ratio": String(format: "%.2f", ratio),
+            "progressive_stream_target": String(format: "%.1f", Self.target),
+            "progressive_stream_within_target": ratio <= Self.target ? "within" : "over",
+            "progressive_time_samples": String(min(stream.count, thumbnail.count)),
+            "progressive_stream_range_ms": String(format: "%.0f-%.0f", stream.min, stream.max),
+            "progressive_thumbnail_range_ms": String(format: "%.0f-%.0f", thumbnail.min, thumbnail.max),
+        ]
     }
 }

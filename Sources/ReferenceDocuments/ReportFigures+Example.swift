@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// REPORT.md's section on the example package: AsyncHTTPClient against URLSession.
@@ -12,7 +12,8 @@ extension ReportFigures {
         values["example_runs_per_cell"] = String(example.summaries.map { $0.succeeded + $0.failed }.max() ?? 0)
         values["example_trials_failed"] = String(example.summaries.map(\.failed).reduce(0, +))
         for summary in example.summaries {
-            let key = "example_\(summary.cell.strategy)_\(summary.cell.render.rawValue)_\(summary.cell.allocator.rawValue)"
+            let key =
+                "example_\(summary.cell.strategy)_\(summary.cell.render.rawValue)_\(summary.cell.allocator.rawValue)"
                 .replacingOccurrences(of: "-", with: "_")
             guard let rss = summary.peakRSSDelta else { continue }
             values[key + "_mb"] = mb(rss.median)
@@ -20,13 +21,16 @@ extension ReportFigures {
             if let final = summary.finalRSSDelta { values[key + "_final_mb"] = mb(final.median) }
         }
         // The example's own renderer against the built-in full decode: what its small bitmap adds to the peak.
-        if let resized = example.summary("download", RenderMode(rawValue: "decode-then-resize"), .system)?.heapPeakDelta?.distribution,
-           let full = example.summary("download", .full, .system)?.heapPeakDelta?.distribution {
+        if let resized = example.summary("download", RenderMode(rawValue: "decode-then-resize"), .system)?
+            .heapPeakDelta?.distribution,
+            let full = example.summary("download", .full, .system)?.heapPeakDelta?.distribution
+        {
             values["example_resize_over_full_heap_mb"] = mb(resized.median - full.median)
         }
         // Who holds the collected body's peak: each allocator's largest holder at the median run.
         for allocator in Allocator.allCases {
-            let holders = example.medianHolders[TrialCell(strategy: "ahc-collect", render: .none, allocator: allocator)] ?? []
+            let holders =
+                example.medianHolders[TrialCell(strategy: "ahc-collect", render: .none, allocator: allocator)] ?? []
             if let holder = holders.first {
                 let key = "example_ahc_collect_none_\(allocator.rawValue)_holder"
                 values[key] = holder.allocatedBy
@@ -58,12 +62,16 @@ extension ReportFigures {
             for strategy in ExampleComparison.strategies {
                 var row = [strategy, render.rawValue]
                 for allocator in example.allocators {
-                    guard let summary = example.summary(strategy, render, allocator), let rss = summary.peakRSSDelta else {
+                    guard let summary = example.summary(strategy, render, allocator), let rss = summary.peakRSSDelta
+                    else {
                         row += ["–", "–", "–"]
                         continue
                     }
-                    row += [mb(rss.median), summary.heapPeakDelta.map { mb($0.distribution.median) + ($0.exact ? "" : "*") } ?? "–",
-                            String(format: "%.1f%%", rss.coefficientOfVariation * 100)]
+                    row += [
+                        mb(rss.median),
+                        summary.heapPeakDelta.map { mb($0.distribution.median) + ($0.exact ? "" : "*") } ?? "–",
+                        String(format: "%.1f%%", rss.coefficientOfVariation * 100),
+                    ]
                 }
                 rows.append(row)
             }

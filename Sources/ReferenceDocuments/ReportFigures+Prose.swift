@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// The figures the prose of README.md, docs/ and REPORT.md quotes beyond the tables: the article's own
@@ -25,14 +25,19 @@ extension ReportFigures {
         values["article_image_size"] = "\(ArticleReference.imageWidth) x \(ArticleReference.imageHeight)"
         values["article_idle_mb"] = String(format: "%.0f", Double(ArticleReference.idleAppBytes) / Self.megabyte)
         guard let data = ArticleReference.overBaselineBytes(strategy: "data", render: .none),
-              let download = ArticleReference.overBaselineBytes(strategy: "download", render: .none),
-              let dataFull = ArticleReference.overBaselineBytes(strategy: "data", render: .full),
-              let downloadFull = ArticleReference.overBaselineBytes(strategy: "download", render: .full) else { return }
-        let dataIncrement = Double(dataFull - data), downloadIncrement = Double(downloadFull - download)
+            let download = ArticleReference.overBaselineBytes(strategy: "download", render: .none),
+            let dataFull = ArticleReference.overBaselineBytes(strategy: "data", render: .full),
+            let downloadFull = ArticleReference.overBaselineBytes(strategy: "download", render: .full)
+        else { return }
+        let dataIncrement = Double(dataFull - data)
+        let downloadIncrement = Double(downloadFull - download)
         values["article_data_render_increment_mb"] = String(format: "%.0f", dataIncrement / Self.megabyte)
         values["article_download_render_increment_mb"] = String(format: "%.0f", downloadIncrement / Self.megabyte)
         values["article_full_difference_mb"] = String(format: "%.0f", Double(dataFull - downloadFull) / Self.megabyte)
-        values["article_render_increment_mb"] = String(format: "%.0f", (dataIncrement + downloadIncrement) / 2 / Self.megabyte)
+        values["article_render_increment_mb"] = String(
+            format: "%.0f",
+            (dataIncrement + downloadIncrement) / 2 / Self.megabyte
+        )
         // The gauge's "MB" read as MB, and read as MiB (see "What differs from iOS").
         values["article_data_payloads"] = String(format: "%.1f", Double(data) / payload)
         values["article_data_payloads_if_mib"] = String(format: "%.1f", Double(data) * 1.048576 / payload)
@@ -54,17 +59,26 @@ extension ReportFigures {
     /// the sampler's own cost, and how much the article's cells vary between runs.
     private func harnessValues(into values: inout [String: String]) {
         let ok = chart.trials.filter(\.isSuccess)
-        if let wall = Distribution(ok.compactMap(\.wallSeconds)) { values["run_wall_s"] = String(format: "%.2f", wall.median) }
-        if let startup = Distribution(ok.compactMap(\.startupSeconds)) { values["run_startup_ms"] = String(format: "%.0f", startup.median * 1000) }
-        if let warmup = Distribution(ok.compactMap(\.warmupSeconds)) { values["run_warmup_ms"] = String(format: "%.0f", warmup.median * 1000) }
+        if let wall = Distribution(ok.compactMap(\.wallSeconds)) {
+            values["run_wall_s"] = String(format: "%.2f", wall.median)
+        }
+        if let startup = Distribution(ok.compactMap(\.startupSeconds)) {
+            values["run_startup_ms"] = String(format: "%.0f", startup.median * 1000)
+        }
+        if let warmup = Distribution(ok.compactMap(\.warmupSeconds)) {
+            values["run_warmup_ms"] = String(format: "%.0f", warmup.median * 1000)
+        }
         let reporting = ok.compactMap { run -> Double? in
             guard let wall = run.wallSeconds, let startup = run.startupSeconds, let warmup = run.warmupSeconds,
-                  let duration = run.durationSeconds else { return nil }
+                let duration = run.durationSeconds
+            else { return nil }
             // Runs measured before settle_s was a column had the settle as a fixed pause of the maximum.
             let settle = run.settleSeconds ?? Double(TrialSpec.defaultSettleNanos) / 1e9
             return wall - startup - warmup - duration - settle
         }
-        if let report = Distribution(reporting) { values["run_report_ms"] = String(format: "%.0f", report.median * 1000) }
+        if let report = Distribution(reporting) {
+            values["run_report_ms"] = String(format: "%.0f", report.median * 1000)
+        }
         // Wall time of the whole committed matrix, and of its article cells (the default `bench run`).
         values["matrix_wall_s"] = String(format: "%.0f", chart.trials.compactMap(\.wallSeconds).reduce(0, +))
         let articleRuns = chart.trials.filter { run in ArticleCase.all.contains { $0.cell(run.allocator) == run.cell } }
@@ -82,11 +96,17 @@ extension ReportFigures {
 
         // Repeatability of the article's cells: the largest CV where the peak is megabytes, and the
         // spread of the sub-megabyte cells in KB.
-        let articleSummaries = chart.summaries.filter { summary in ArticleCase.all.contains { $0.cell(summary.cell.allocator) == summary.cell } }
+        let articleSummaries = chart.summaries.filter { summary in
+            ArticleCase.all.contains { $0.cell(summary.cell.allocator) == summary.cell }
+        }
         let large = articleSummaries.compactMap(\.peakRSSDelta).filter { $0.median >= 1e6 }
-        if let worst = large.map(\.coefficientOfVariation).max() { values["article_max_cv_pct"] = String(format: "%.1f", worst * 100) }
+        if let worst = large.map(\.coefficientOfVariation).max() {
+            values["article_max_cv_pct"] = String(format: "%.1f", worst * 100)
+        }
         let small = articleSummaries.compactMap(\.peakRSSDelta).filter { $0.median < 1e6 }
-        if let spread = small.map(\.standardDeviation).max() { values["article_small_cells_max_sd_kb"] = String(format: "%.0f", spread / 1e3) }
+        if let spread = small.map(\.standardDeviation).max() {
+            values["article_small_cells_max_sd_kb"] = String(format: "%.0f", spread / 1e3)
+        }
     }
 
     /// The two modes of a bimodal heap peak: every cell's lowest and highest exact heap peak over runs.
@@ -107,14 +127,20 @@ extension ReportFigures {
         let real = rows.filter { ($0["ours_heap_peak_bytes"] ?? 0) >= 10e6 }
         let differences = real.flatMap { row -> [Double] in
             guard let ours = row["ours_heap_peak_bytes"] else { return [] }
-            return ["heaptrack_heap_peak_bytes", "massif_heap_peak_bytes"].compactMap { row[$0].map { relative(ours, $0) } }
+            return ["heaptrack_heap_peak_bytes", "massif_heap_peak_bytes"].compactMap {
+                row[$0].map { relative(ours, $0) }
+            }
         }
         if let worst = differences.max() { values["validation_heap_max_diff_pct"] = String(format: "%.1f", worst) }
         if let small = rows.first(where: { ($0["ours_heap_peak_bytes"] ?? .infinity) < 10e6 }),
-           let ours = small["ours_heap_peak_bytes"] {
+            let ours = small["ours_heap_peak_bytes"]
+        {
             values["validation_small_case_heap_mb"] = String(format: "%.2f", ours / Self.megabyte)
             if let heaptrack = small["heaptrack_heap_peak_max_bytes"] {
-                values["validation_small_case_heaptrack_extra_mb"] = String(format: "%.2f", (heaptrack - ours) / Self.megabyte)
+                values["validation_small_case_heaptrack_extra_mb"] = String(
+                    format: "%.2f",
+                    (heaptrack - ours) / Self.megabyte
+                )
             }
             if let massif = small["massif_heap_peak_bytes"] {
                 values["validation_small_case_massif_diff_kb"] = String(format: "%.0f", abs(massif - ours) / 1e3)

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// Every number REPORT.md shows, computed from the results: its tables (Markdown blocks) and the
@@ -35,8 +35,13 @@ package struct ReportFigures {
 
     static let megabyte = 1_000_000.0
 
-    package init(chart: ChartData, context: RunContext? = nil, environment: String? = nil,
-                coldWarm: ColdWarmComparison? = nil, validation: [[String: Double]]? = nil) {
+    package init(
+        chart: ChartData,
+        context: RunContext? = nil,
+        environment: String? = nil,
+        coldWarm: ColdWarmComparison? = nil,
+        validation: [[String: Double]]? = nil
+    ) {
         self.chart = chart
         self.context = context
         self.environment = environment
@@ -92,7 +97,9 @@ package struct ReportFigures {
             values[key + "_mb"] = mb(rss.median)
             if let heap = summary.heapPeakDelta?.distribution { values[key + "_heap_mb"] = mb(heap.median) }
             if let final = summary.finalRSSDelta { values[key + "_final_mb"] = mb(final.median) }
-            if let payloadBytes { values[key + "_payloads"] = String(format: "%.2f", rss.median / Double(payloadBytes)) }
+            if let payloadBytes {
+                values[key + "_payloads"] = String(format: "%.2f", rss.median / Double(payloadBytes))
+            }
             if let bitmapBytes, summary.cell.render == .full {
                 values[key + "_minus_bitmap_mb"] = mb(rss.median - Double(bitmapBytes))
             }
@@ -101,24 +108,33 @@ package struct ReportFigures {
             guard let fit = series.fit else { continue }
             values["sweep_slope_\(series.strategy)_\(series.render.rawValue)"] = String(format: "%.2f", fit.slope)
         }
-        if let download = chart.sweep.first(where: { $0.strategy == "download" && $0.render == .none }), let fit = download.fit {
+        if let download = chart.sweep.first(where: { $0.strategy == "download" && $0.render == .none }),
+            let fit = download.fit
+        {
             // libcurl hands over at most CURL_MAX_WRITE_SIZE (16 KiB) per write callback.
             values["sweep_download_bytes_per_chunk"] = String(format: "%.0f", fit.slope * 16384)
         }
         if let first = chart.sweep.first {
             values["sweep_runs"] = String(first.points.map(\.peakRSSDelta.count).max() ?? 0)
             values["sweep_allocator"] = first.allocator.title
-            values["sweep_sizes_mb"] = first.points.map { String(format: "%.0f", Double($0.step.targetBytes) / Self.megabyte) }
-                .joined(separator: ", ")
+            values["sweep_sizes_mb"] = first.points.map {
+                String(format: "%.0f", Double($0.step.targetBytes) / Self.megabyte)
+            }
+            .joined(separator: ", ")
         }
         for article in ArticleCase.all {
-            values["article_\(article.strategy)_\(article.render.rawValue)_mb"] = String(format: "%.0f", Double(article.articleBytes) / Self.megabyte)
+            values["article_\(article.strategy)_\(article.render.rawValue)_mb"] = String(
+                format: "%.0f",
+                Double(article.articleBytes) / Self.megabyte
+            )
         }
         if let coldWarm {
             values["coldwarm_server"] = coldWarm.server ?? "an external server"
             for allocator in coldWarm.allocators {
                 for strategy in coldWarm.strategies {
-                    guard let cost = coldWarm.firstRequestCost(strategy: strategy, allocator: allocator) else { continue }
+                    guard let cost = coldWarm.firstRequestCost(strategy: strategy, allocator: allocator) else {
+                        continue
+                    }
                     let key = "coldwarm_\(strategy)_\(allocator.rawValue)"
                     values[key + "_warm_mb"] = mb(cost.warm.median)
                     values[key + "_cold_mb"] = mb(cost.cold.median)
@@ -133,14 +149,16 @@ package struct ReportFigures {
     // MARK: Tables
 
     package func blocks() -> [String: String] {
-        ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
-         "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
-         "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
-         "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it."]
-            .merging(corpusAndJobs.blocks()) { first, _ in first }
-            .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }
-            .merging(overhead.blocks()) { first, _ in first }
-            .merging(encodingBreakdownBlocks()) { first, _ in first }
+        [
+            "method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
+            "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
+            "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
+            "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it.",
+        ]
+        .merging(corpusAndJobs.blocks()) { first, _ in first }
+        .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }
+        .merging(overhead.blocks()) { first, _ in first }
+        .merging(encodingBreakdownBlocks()) { first, _ in first }
     }
 
     func encodingBreakdownBlocks() -> [String: String] {
@@ -148,7 +166,10 @@ package struct ReportFigures {
             let none = "No encodings.csv in this folder: `make encodings` measures it.\n"
             return ["encodings-floor": none, "encodings-residency": none]
         }
-        return ["encodings-floor": encodingBreakdown.floorTable(), "encodings-residency": encodingBreakdown.residencyTable()]
+        return [
+            "encodings-floor": encodingBreakdown.floorTable(),
+            "encodings-residency": encodingBreakdown.residencyTable(),
+        ]
     }
 
     /// The article's own table (iOS, Xcode's memory gauge), from ArticleReference.
@@ -157,9 +178,16 @@ package struct ReportFigures {
         var rows = [["idle app", String(format: "~%.0f", idle / Self.megabyte), "0"]]
         for article in ArticleCase.all {
             let over = Double(article.articleBytes)
-            rows.append([article.title, String(format: "~%.0f", (idle + over) / Self.megabyte), String(format: "~%.0f", over / Self.megabyte)])
+            rows.append([
+                article.title, String(format: "~%.0f", (idle + over) / Self.megabyte),
+                String(format: "~%.0f", over / Self.megabyte),
+            ])
         }
-        return MarkdownTable.render(header: ["case", "app total (MB)", "over the idle app (MB)"], rows: rows, leftAligned: 1)
+        return MarkdownTable.render(
+            header: ["case", "app total (MB)", "over the idle app (MB)"],
+            rows: rows,
+            leftAligned: 1
+        )
     }
 
     /// What `bench run` prints for its default matrix (the article's four cases, both allocators),
@@ -167,10 +195,15 @@ package struct ReportFigures {
     package func articleSummaryTable() -> String {
         let articleRuns = chart.trials.filter { run in ArticleCase.all.contains { $0.cell(run.allocator) == run.cell } }
         // Runs measured before trials.csv had floor_bytes get their floor by its rule.
-        let floored = RuleFloor.filled(articleRuns, sourceWidth: imageSize?.width, sourceHeight: imageSize?.height,
-                                       maxPixel: RuleFloor.maxPixel(command: context?.command))
+        let floored = RuleFloor.filled(
+            articleRuns,
+            sourceWidth: imageSize?.width,
+            sourceHeight: imageSize?.height,
+            maxPixel: RuleFloor.maxPixel(command: context?.command)
+        )
         let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(floored))
-        return "```\nCells ranked by median peak RSS delta, smallest first.\n" + SummaryTable.render(summaries) + "```\n"
+        return "```\nCells ranked by median peak RSS delta, smallest first.\n" + SummaryTable.render(summaries)
+            + "```\n"
     }
 
     /// Each strategy's peak RSS over baseline warmed up and cold, and the difference: what the
@@ -188,8 +221,10 @@ package struct ReportFigures {
                     row += ["–", "–", "–", "–"]
                     continue
                 }
-                row += [mb(cost.warm.median), mb(cost.cold.median), mb(cost.cold.median - cost.warm.median),
-                        cost.coldHeap.map { mb($0.median) } ?? "–"]
+                row += [
+                    mb(cost.warm.median), mb(cost.cold.median), mb(cost.cold.median - cost.warm.median),
+                    cost.coldHeap.map { mb($0.median) } ?? "–",
+                ]
             }
             return row
         }

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 
 /// Reads the committed reference folder (results/) and regenerates this repository's documents
@@ -17,20 +17,29 @@ package struct ResultsReport: ResultsFolder {
     /// The run's figures (trials.csv required) and every committed study the folder holds.
     package func load() throws -> ReportFigures {
         let runFigures = try run.load()
-        let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in try run.parse(url) { try TrialsCSV.parse($0) } }
+        let coldWarm = try ColdWarmComparison.load(from: coldWarmFolder) { url in
+            try run.parse(url) { try TrialsCSV.parse($0) }
+        }
         var validation: [[String: Double]]?
         if FileManager.default.fileExists(atPath: validationCSV.path) {
             validation = try run.parse(validationCSV) { text in
                 let rows = try CSV.parse(text).filter { $0 != [""] }
                 guard let header = rows.first else { return [] }
                 return rows.dropFirst().map { fields in
-                    Dictionary(zip(header, fields).compactMap { name, field in Double(field).map { (name, $0) } },
-                               uniquingKeysWith: { first, _ in first })
+                    Dictionary(
+                        zip(header, fields).compactMap { name, field in Double(field).map { (name, $0) } },
+                        uniquingKeysWith: { first, _ in first }
+                    )
                 }
             }
         }
-        var figures = ReportFigures(chart: runFigures.chart, context: runFigures.context, environment: runFigures.environment,
-                                    coldWarm: coldWarm, validation: validation)
+        var figures = ReportFigures(
+            chart: runFigures.chart,
+            context: runFigures.context,
+            environment: runFigures.environment,
+            coldWarm: coldWarm,
+            validation: validation
+        )
         figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
         figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
             try run.parse(url) { try TrialsCSV.parse($0) }
@@ -60,8 +69,11 @@ package struct ResultsReport: ResultsFolder {
     /// Writes the `.dat` files and `vars.gp` into `folder` (the run's, holders.dat and encodings.dat).
     @discardableResult
     package func writeChartData(_ figures: ReportFigures, to folder: URL) throws -> [URL] {
-        var files = RunFolderReport.chartFiles(figures.run, holders: figures.holdersChart,
-                                               residency: figures.residencyChart)
+        var files = RunFolderReport.chartFiles(
+            figures.run,
+            holders: figures.holdersChart,
+            residency: figures.residencyChart
+        )
         if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
         return try RunFolderReport.writeChartData(files, to: folder)
     }
@@ -69,6 +81,10 @@ package struct ResultsReport: ResultsFolder {
     /// Regenerates the marked parts of the document at `url` (REPORT.md or README.md).
     /// `extraBlocks`: blocks that come from the code rather than results/ (docs/OUTPUT.md's table of files).
     package func updateReport(_ figures: ReportFigures, at url: URL, extraBlocks: [String: String] = [:]) throws {
-        try RunFolderReport.update(at: url, blocks: figures.blocks().merging(extraBlocks) { $1 }, values: figures.values())
+        try RunFolderReport.update(
+            at: url,
+            blocks: figures.blocks().merging(extraBlocks) { $1 },
+            values: figures.values()
+        )
     }
 }

@@ -11,22 +11,45 @@ enum RuleFloor {
 
     /// The floor by role of a built-in cell, or nil when a rule is undeclared or a size is unknown.
     /// A strategy whose rule is the body in memory hands the renderer that body in memory.
-    static func parts(strategy: String, render: RenderMode, payloadBytes: Int?, sourceWidth: Int?, sourceHeight: Int?,
-                      maxPixel: Int = defaultMaxPixel) -> FloorParts? {
+    static func parts(
+        strategy: String,
+        render: RenderMode,
+        payloadBytes: Int?,
+        sourceWidth: Int?,
+        sourceHeight: Int?,
+        maxPixel: Int = defaultMaxPixel
+    ) -> FloorParts? {
         guard let fetch = StrategyCatalog.strategy(named: strategy)?.floor,
-              let shown = RendererCatalog.renderer(named: render.rawValue)?.floor, let payloadBytes else { return nil }
-        return FloorParts.of(fetch: fetch, render: shown, payloadBytes: payloadBytes,
-                             bodyInMemory: fetch == .bodyInMemory, imageWidth: sourceWidth, imageHeight: sourceHeight,
-                             maxPixel: maxPixel)
+            let shown = RendererCatalog.renderer(named: render.rawValue)?.floor, let payloadBytes
+        else { return nil }
+        return FloorParts.of(
+            fetch: fetch,
+            render: shown,
+            payloadBytes: payloadBytes,
+            bodyInMemory: fetch == .bodyInMemory,
+            imageWidth: sourceWidth,
+            imageHeight: sourceHeight,
+            maxPixel: maxPixel
+        )
     }
 
     /// The runs with `floorBytes` (and, from trials.json, `floorParts`) filled by rule where missing.
-    static func filled(_ runs: [TrialResult], sourceWidth: Int?, sourceHeight: Int?,
-                       maxPixel: Int = defaultMaxPixel) -> [TrialResult] {
+    static func filled(
+        _ runs: [TrialResult],
+        sourceWidth: Int?,
+        sourceHeight: Int?,
+        maxPixel: Int = defaultMaxPixel
+    ) -> [TrialResult] {
         runs.map { run in
             guard run.floorBytes == nil,
-                  let parts = parts(strategy: run.strategy, render: run.render, payloadBytes: run.payloadBytes,
-                                    sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxPixel: maxPixel)
+                let parts = parts(
+                    strategy: run.strategy,
+                    render: run.render,
+                    payloadBytes: run.payloadBytes,
+                    sourceWidth: sourceWidth,
+                    sourceHeight: sourceHeight,
+                    maxPixel: maxPixel
+                )
             else { return run }
             var filled = run
             filled.floorBytes = parts.totalBytes

@@ -36,14 +36,18 @@ package struct ScenarioDocument: Sendable {
         if let text = csvs[Self.faults] {
             addFaults(try ScenarioRows(text, path: path(Self.faults), varying: ["fault", "fault_every", "retries"]))
         }
-        if let text = csvs[Self.speed] { addSpeed(try ScenarioRows(text, path: path(Self.speed), varying: ["rows_per_second"])) }
+        if let text = csvs[Self.speed] {
+            addSpeed(try ScenarioRows(text, path: path(Self.speed), varying: ["rows_per_second"]))
+        }
     }
 
     /// From the CSVs present in `folder`.
     package init(folder: URL) throws {
         var csvs: [String: String] = [:]
         for name in Self.files {
-            if let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) { csvs[name] = text }
+            if let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) {
+                csvs[name] = text
+            }
         }
         try self.init(csvs: csvs, folder: folder)
     }
@@ -66,15 +70,21 @@ package struct ScenarioDocument: Sendable {
         return value.replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: ".", with: "_")
     }
     static func settingsLine(_ rows: ScenarioRows, runIDs: [String]) -> String {
-        let settings = rows.sharedSettings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(separator: ", ")
+        let settings = rows.sharedSettings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(
+            separator: ", "
+        )
         return "Settings: \(settings); runs: \(runIDs.isEmpty ? "not recorded" : runIDs.joined(separator: ", "))."
     }
     static func runIDs(_ rows: ScenarioRows) -> [String] { rows.ordered("run_id") }
     /// A failed row's reason, short: the signal of a crash report ("signal 4 (Illegal instruction)"),
     /// else its first clause.
     static func shortError(_ error: String) -> String {
-        if let signal = error.range(of: #"signal \d+ \([^)]*\)"#, options: .regularExpression) { return String(error[signal]) }
-        return (error.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+        if let signal = error.range(of: #"signal \d+ \([^)]*\)"#, options: .regularExpression) {
+            return String(error[signal])
+        }
+        return (error.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "").trimmingCharacters(
+            in: .whitespaces
+        )
     }
     /// A child that ended without a report: `crashed`, as a trial's row says; files measured before
     /// scenario rows shared the trials' statuses say `killed` (by a signal) or `failed` (an exit).
@@ -97,13 +107,15 @@ extension ScenarioDocument {
 
     mutating func addCaps(_ file: ScenarioRows) {
         let ok = file.rows.filter { $0["status"] == "ok" }
-        let strategies = file.ordered("strategy", in: ok), renders = file.ordered("render", in: ok)
+        let strategies = file.ordered("strategy", in: ok)
+        let renders = file.ordered("render", in: ok)
         let columns = renders.flatMap { render in strategies.map { (strategy: $0, render: render) } }
         let caps = file.ordered("max_concurrent", in: ok).sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
         func rows(_ strategy: String, _ render: String, _ cap: String) -> [[String: String]] {
             ok.filter { $0["strategy"] == strategy && $0["render"] == render && $0["max_concurrent"] == cap }
         }
-        func median(_ column: String, _ strategy: String, _ render: String, _ cap: String, scale: Double = 1) -> Double? {
+        func median(_ column: String, _ strategy: String, _ render: String, _ cap: String, scale: Double = 1) -> Double?
+        {
             ScenarioRows.median(ScenarioRows.numbers(column, of: rows(strategy, render, cap)).map { $0 * scale })
         }
         func peak(_ strategy: String, _ render: String, _ cap: String) -> Double? {
@@ -115,13 +127,19 @@ extension ScenarioDocument {
             var peaks: [Double] = []
             for cap in caps {
                 let name = "scenario_\(column.strategy)_\(column.render)_cap\(cap)_"
-                if let value = peak(column.strategy, column.render, cap) { values[name + "peak_mb"] = Self.f1(value); peaks.append(value) }
-                for (column: csvColumn, suffix: suffix, scale: scale) in [
+                if let value = peak(column.strategy, column.render, cap) {
+                    values[name + "peak_mb"] = Self.f1(value)
+                    peaks.append(value)
+                }
+                for (column:csvColumn, suffix:suffix, scale:scale) in [
                     ("time_to_image_median_ms", "tti_median_ms", 1.0), ("time_to_image_max_ms", "tti_max_ms", 1.0),
                     ("bytes_sent", "sent_mb", 1e-6), ("bytes_wasted", "wasted_mb", 1e-6),
-                    ("requests_started", "started", 1.0), ("requests_completed", "completed", 1.0), ("requests_cancelled", "cancelled", 1.0),
+                    ("requests_started", "started", 1.0), ("requests_completed", "completed", 1.0),
+                    ("requests_cancelled", "cancelled", 1.0),
                 ] {
-                    if let value = median(csvColumn, column.strategy, column.render, cap, scale: scale) { values[name + suffix] = Self.f0(value) }
+                    if let value = median(csvColumn, column.strategy, column.render, cap, scale: scale) {
+                        values[name + suffix] = Self.f0(value)
+                    }
                 }
             }
             values["scenario_\(column.strategy)_\(column.render)_peak_range_mb"] = Self.range(peaks)
@@ -136,12 +154,18 @@ extension ScenarioDocument {
         }
         // Full decodes: their medians at any cap, and what the largest cap adds to the smallest's.
         let full = columns.filter { $0.render == "full" }
-        values["scenario_full_peak_range_mb"] = Self.range(full.flatMap { column in caps.compactMap { peak(column.strategy, "full", $0) } })
+        values["scenario_full_peak_range_mb"] = Self.range(
+            full.flatMap { column in caps.compactMap { peak(column.strategy, "full", $0) } }
+        )
         if let smallest = caps.first, let largest = caps.last {
-            values["scenario_full_cap_added_range_mb"] = Self.range(full.compactMap { column in
-                guard let low = peak(column.strategy, "full", smallest), let high = peak(column.strategy, "full", largest) else { return nil }
-                return high - low
-            })
+            values["scenario_full_cap_added_range_mb"] = Self.range(
+                full.compactMap { column in
+                    guard let low = peak(column.strategy, "full", smallest),
+                        let high = peak(column.strategy, "full", largest)
+                    else { return nil }
+                    return high - low
+                }
+            )
         }
         // The rows' bytes, and the largest bitmap a full decode keeps (4 bytes a pixel of the largest size).
         if let payload = ScenarioRows.median(ScenarioRows.numbers("payload_bytes_all_rows", of: file.rows)) {
@@ -156,29 +180,45 @@ extension ScenarioDocument {
         // The floor of each renderer's scroll: the rows on screen's bitmaps (ScrollFloor), from the
         // rows' settings, so files written before the floor_bytes column have it too.
         for render in renders {
-            guard let row = ok.first(where: { $0["render"] == render }), let floor = ScrollFloor.bytes(row: row) else { continue }
+            guard let row = ok.first(where: { $0["render"] == render }), let floor = ScrollFloor.bytes(row: row) else {
+                continue
+            }
             values["scenario_floor_\(render)_mb"] = Self.f1(Self.mb(Double(floor)))
         }
 
         let settings = Self.settingsLine(file, runIDs: Self.runIDs(file))
-        var time = [settings, "", "| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |",
-                    "|---|" + columns.map { _ in "---|" }.joined()]
+        var time = [
+            settings, "",
+            "| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |",
+            "|---|" + columns.map { _ in "---|" }.joined(),
+        ]
         for cap in caps {
-            time.append("| \(cap) | " + columns.map { column in
-                guard let typical = median("time_to_image_median_ms", column.strategy, column.render, cap),
-                      let longest = median("time_to_image_max_ms", column.strategy, column.render, cap) else { return "–" }
-                return "\(Self.f0(typical)) / \(Self.f0(longest))"
-            }.joined(separator: " | ") + " |")
+            time.append(
+                "| \(cap) | "
+                    + columns.map { column in
+                        guard let typical = median("time_to_image_median_ms", column.strategy, column.render, cap),
+                            let longest = median("time_to_image_max_ms", column.strategy, column.render, cap)
+                        else { return "–" }
+                        return "\(Self.f0(typical)) / \(Self.f0(longest))"
+                    }.joined(separator: " | ") + " |"
+            )
         }
         blocks["scenario-time-to-image"] = time.joined(separator: "\n") + "\n"
 
         let (strategy, render) = Self.recommended
-        var requests = [settings, "", "| max concurrent | requests started / completed / cancelled | sent (MB) | wasted on cancelled (MB) |",
-                        "|---|---|---|---|"]
+        var requests = [
+            settings, "",
+            "| max concurrent | requests started / completed / cancelled | sent (MB) | wasted on cancelled (MB) |",
+            "|---|---|---|---|",
+        ]
         for cap in caps where !rows(strategy, render, cap).isEmpty {
-            let counts = ["requests_started", "requests_completed", "requests_cancelled"].map { Self.cell(median($0, strategy, render, cap), Self.f0) }
-            requests.append("| \(cap) | \(counts.joined(separator: " / ")) | \(Self.cell(median("bytes_sent", strategy, render, cap, scale: 1e-6))) | "
-                            + "\(Self.cell(median("bytes_wasted", strategy, render, cap, scale: 1e-6))) |")
+            let counts = ["requests_started", "requests_completed", "requests_cancelled"].map {
+                Self.cell(median($0, strategy, render, cap), Self.f0)
+            }
+            requests.append(
+                "| \(cap) | \(counts.joined(separator: " / ")) | \(Self.cell(median("bytes_sent", strategy, render, cap, scale: 1e-6))) | "
+                    + "\(Self.cell(median("bytes_wasted", strategy, render, cap, scale: 1e-6))) |"
+            )
         }
         blocks["scenario-requests"] = requests.joined(separator: "\n") + "\n"
     }
@@ -189,22 +229,30 @@ extension ScenarioDocument {
 extension ScenarioDocument {
     mutating func addMemoryLimit(_ file: ScenarioRows) {
         func limit(_ row: [String: String]) -> Double { row["memory_limit_bytes"].flatMap(Double.init) ?? .infinity }
-        let ordered = file.rows.enumerated().sorted { (limit($0.element), $0.offset) < (limit($1.element), $1.offset) }.map(\.element)
-        var table = [Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
-                     "| memory limit (MiB) | strategy, render | status | peak RSS over baseline (MB) | rows shown / entered | rows with a placeholder |",
-                     "|---|---|---|---|---|---|"]
+        let ordered = file.rows.enumerated().sorted { (limit($0.element), $0.offset) < (limit($1.element), $1.offset) }
+            .map(\.element)
+        var table = [
+            Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
+            "| memory limit (MiB) | strategy, render | status | peak RSS over baseline (MB) | rows shown / entered | rows with a placeholder |",
+            "|---|---|---|---|---|---|",
+        ]
         for row in ordered {
             let mib = limit(row).isFinite ? Self.f0(limit(row) / 1_048_576) : "none"
             let (strategy, render) = (row["strategy"] ?? "", row["render"] ?? "")
             // A killed child left no baseline: the last peak RSS it recorded is all there is.
             let baseline = row["baseline_rss_bytes"].flatMap(Double.init) ?? 0
             let peakBytes = row["peak_rss_bytes"].flatMap(Double.init) ?? 0
-            let peak = baseline > 0 ? Self.f1(Self.mb(peakBytes - baseline)) : "\(Self.f1(Self.mb(peakBytes))) (its last recorded peak RSS; no baseline)"
+            let peak =
+                baseline > 0
+                ? Self.f1(Self.mb(peakBytes - baseline))
+                : "\(Self.f1(Self.mb(peakBytes))) (its last recorded peak RSS; no baseline)"
             let name = "scenario_mem\(mib)_\(strategy)_\(render)_"
             values[name + "status"] = row["status"] ?? ""
             values[name + "peak_mb"] = Self.f0(Self.mb(baseline > 0 ? peakBytes - baseline : peakBytes))
             values[name + "placeholders"] = row["rows_fallback"] ?? ""
-            table.append("| \(mib) | \(strategy), \(render) | \(Self.status(row)) | \(peak) | \(row["rows_shown"] ?? "") / \(row["rows_entered"] ?? "") | \(row["rows_fallback"] ?? "") |")
+            table.append(
+                "| \(mib) | \(strategy), \(render) | \(Self.status(row)) | \(peak) | \(row["rows_shown"] ?? "") / \(row["rows_entered"] ?? "") | \(row["rows_fallback"] ?? "") |"
+            )
         }
         // Per limit: how many children were killed, how many rows showed a placeholder in all.
         let limits = ordered.map(limit).reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
@@ -222,20 +270,28 @@ extension ScenarioDocument {
     }
 
     mutating func addFaults(_ file: ScenarioRows) {
-        var table = [Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
-                     "| fault | retries | status | sent (MB) | requests started / completed / cancelled / failed | retried | rows with a placeholder "
-                        + "| peak heap over baseline (MB) | duration (s) | partial files removed | files left |",
-                     "|---|---|---|---|---|---|---|---|---|---|---|"]
+        var table = [
+            Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
+            "| fault | retries | status | sent (MB) | requests started / completed / cancelled / failed | retried | rows with a placeholder "
+                + "| peak heap over baseline (MB) | duration (s) | partial files removed | files left |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
         func number(_ row: [String: String], _ column: String) -> Double { row[column].flatMap(Double.init) ?? 0 }
         let faults = file.ordered("fault")
         for fault in faults {
-            for row in file.rows.filter({ $0["fault"] == fault }).sorted(by: { number($0, "retries") < number($1, "retries") }) {
+            for row in file.rows.filter({ $0["fault"] == fault }).sorted(by: {
+                number($0, "retries") < number($1, "retries")
+            }) {
                 let heap = Self.mb(number(row, "peak_heap_bytes") - number(row, "baseline_heap_bytes"))
                 let every = row["fault_every"].flatMap { $0.isEmpty ? nil : " every \($0)" } ?? ""
-                let requests = ["requests_started", "requests_completed", "requests_cancelled", "requests_failed"].map { row[$0] ?? "" }
-                table.append("| \(fault)\(every) | \(row["retries"] ?? "") | \(Self.status(row)) | \(Self.f1(Self.mb(number(row, "bytes_sent")))) | "
-                             + "\(requests.joined(separator: " / ")) | \(row["requests_retried"] ?? "") | \(row["rows_fallback"] ?? "") | "
-                             + "\(Self.f1(heap)) | \(Self.f1(number(row, "duration_s"))) | \(row["orphaned_files_removed"] ?? "") | \(row["leftover_files"] ?? "") |")
+                let requests = ["requests_started", "requests_completed", "requests_cancelled", "requests_failed"].map {
+                    row[$0] ?? ""
+                }
+                table.append(
+                    "| \(fault)\(every) | \(row["retries"] ?? "") | \(Self.status(row)) | \(Self.f1(Self.mb(number(row, "bytes_sent")))) | "
+                        + "\(requests.joined(separator: " / ")) | \(row["requests_retried"] ?? "") | \(row["rows_fallback"] ?? "") | "
+                        + "\(Self.f1(heap)) | \(Self.f1(number(row, "duration_s"))) | \(row["orphaned_files_removed"] ?? "") | \(row["leftover_files"] ?? "") |"
+                )
                 let name = "scenario_fault_\(Self.namePart(fault))_retries\(row["retries"] ?? "")_"
                 values[name + "sent_mb"] = Self.f0(Self.mb(number(row, "bytes_sent")))
                 values[name + "duration_s"] = Self.f1(number(row, "duration_s"))
@@ -244,8 +300,12 @@ extension ScenarioDocument {
                 values[name + "heap_mb"] = Self.f1(heap)
             }
         }
-        values["scenario_faults_orphans_range"] = Self.range(ScenarioRows.numbers("orphaned_files_removed", of: file.rows))
-        values["scenario_faults_leftover_max"] = Self.f0(ScenarioRows.numbers("leftover_files", of: file.rows).max() ?? 0)
+        values["scenario_faults_orphans_range"] = Self.range(
+            ScenarioRows.numbers("orphaned_files_removed", of: file.rows)
+        )
+        values["scenario_faults_leftover_max"] = Self.f0(
+            ScenarioRows.numbers("leftover_files", of: file.rows).max() ?? 0
+        )
         blocks["scenario-faults"] = table.joined(separator: "\n") + "\n"
     }
 
@@ -253,10 +313,12 @@ extension ScenarioDocument {
         func speed(_ value: String) -> Double { Double(value) ?? 0 }
         let speeds = file.ordered("rows_per_second").sorted { speed($0) < speed($1) }
         let strategies = file.ordered("strategy")
-        var table = [Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
-                     "| rows a second | strategy | peak RSS over baseline (MB) | sent (MB) | wasted on cancelled (MB) "
-                        + "| requests started / completed / cancelled | time to image, median / max (ms) |",
-                     "|---|---|---|---|---|---|---|"]
+        var table = [
+            Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
+            "| rows a second | strategy | peak RSS over baseline (MB) | sent (MB) | wasted on cancelled (MB) "
+                + "| requests started / completed / cancelled | time to image, median / max (ms) |",
+            "|---|---|---|---|---|---|---|",
+        ]
         var wastedBySpeed: [(speed: String, wasted: Double)] = []
         for rps in speeds {
             for strategy in strategies {
@@ -266,11 +328,15 @@ extension ScenarioDocument {
                     ScenarioRows.median(ScenarioRows.numbers(column, of: rows).map { $0 * scale })
                 }
                 let peak = ScenarioRows.median(ScenarioRows.peakOverBaselineMB(rows))
-                let counts = ["requests_started", "requests_completed", "requests_cancelled"].map { Self.cell(median($0), Self.f0) }
+                let counts = ["requests_started", "requests_completed", "requests_cancelled"].map {
+                    Self.cell(median($0), Self.f0)
+                }
                 let label = Self.namePart(rps)
-                table.append("| \(label) | \(strategy) | \(Self.cell(peak)) | \(Self.cell(median("bytes_sent", scale: 1e-6))) | "
-                             + "\(Self.cell(median("bytes_wasted", scale: 1e-6))) | \(counts.joined(separator: " / ")) | "
-                             + "\(Self.cell(median("time_to_image_median_ms"), Self.f0)) / \(Self.cell(median("time_to_image_max_ms"), Self.f0)) |")
+                table.append(
+                    "| \(label) | \(strategy) | \(Self.cell(peak)) | \(Self.cell(median("bytes_sent", scale: 1e-6))) | "
+                        + "\(Self.cell(median("bytes_wasted", scale: 1e-6))) | \(counts.joined(separator: " / ")) | "
+                        + "\(Self.cell(median("time_to_image_median_ms"), Self.f0)) / \(Self.cell(median("time_to_image_max_ms"), Self.f0)) |"
+                )
                 let name = "scenario_speed\(label)_\(strategy)_"
                 values[name + "peak_mb"] = Self.cell(peak, Self.f0)
                 values[name + "sent_mb"] = Self.cell(median("bytes_sent", scale: 1e-6), Self.f0)
@@ -279,7 +345,9 @@ extension ScenarioDocument {
                 if let wasted = median("bytes_wasted") { wastedBySpeed.append((rps, wasted)) }
             }
         }
-        if let most = wastedBySpeed.max(by: { $0.wasted < $1.wasted }) { values["scenario_speed_most_wasted_rps"] = Self.namePart(most.speed) }
+        if let most = wastedBySpeed.max(by: { $0.wasted < $1.wasted }) {
+            values["scenario_speed_most_wasted_rps"] = Self.namePart(most.speed)
+        }
         if let slowest = speeds.first, let fastest = speeds.last {
             values["scenario_speed_slowest_rps"] = Self.namePart(slowest)
             values["scenario_speed_fastest_rps"] = Self.namePart(fastest)

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Scenarios
 
 /// The rows of one scenario CSV, read for a document's figures: one settings group, or groups that
@@ -20,10 +20,15 @@ struct ScenarioRows {
                 let value = group.settings.first { $0.column == column }?.value ?? ""
                 if !values.contains(value) { values.append(value) }
             }
-            return values.count > 1 ? "\(column): \(values.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: " / "))" : nil
+            return values.count > 1
+                ? "\(column): \(values.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: " / "))" : nil
         }
         guard differing.isEmpty else {
-            throw ScenarioError.settingsBeyond(path: path, varying: ScenarioCSV.settingColumns.filter(varying.contains), differing: differing)
+            throw ScenarioError.settingsBeyond(
+                path: path,
+                varying: ScenarioCSV.settingColumns.filter(varying.contains),
+                differing: differing
+            )
         }
         rows = groups.flatMap(\.rows)
         sharedSettings = groups.first?.settings.filter { !varying.contains($0.column) } ?? []
@@ -49,7 +54,9 @@ struct ScenarioRows {
     /// Peak RSS over baseline of each row, in MB.
     static func peakOverBaselineMB(_ rows: [[String: String]]) -> [Double] {
         rows.compactMap { row in
-            guard let peak = row["peak_rss_bytes"].flatMap(Double.init), let base = row["baseline_rss_bytes"].flatMap(Double.init) else { return nil }
+            guard let peak = row["peak_rss_bytes"].flatMap(Double.init),
+                let base = row["baseline_rss_bytes"].flatMap(Double.init)
+            else { return nil }
             return (peak - base) / 1e6
         }
     }

@@ -33,7 +33,9 @@ package final class AppendedRows {
         }
         let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (keepRows ? 0 : O_TRUNC)
         descriptor = open(url.path, flags, 0o644)
-        guard descriptor >= 0 else { throw Failure(description: "cannot open \(url.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw Failure(description: "cannot open \(url.path): \(String(cString: strerror(errno)))")
+        }
         var size = keepRows ? Self.completeLength(url) : 0
         if keepRows, ftruncate(descriptor, off_t(size)) != 0 {
             let reason = String(cString: strerror(errno))
@@ -54,7 +56,9 @@ package final class AppendedRows {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: "cannot append to \(url.path): \(String(cString: strerror(errno)))")

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// Turns the results into the tidy, already aggregated files the gnuplot scripts read:
 /// whitespace-separated `.dat` tables (blocks split by two blank lines, gnuplot's `index`)
@@ -12,7 +12,11 @@ package struct ChartData {
 
     static let megabyte = 1_000_000.0
 
-    package init(trials: [TrialResult], timelines: [RunKey: [TimelinePoint]], sweep: [(step: SweepStep, result: TrialResult)]) {
+    package init(
+        trials: [TrialResult],
+        timelines: [RunKey: [TimelinePoint]],
+        sweep: [(step: SweepStep, result: TrialResult)]
+    ) {
         self.trials = trials
         summaries = CellSummary.summarize(trials)
         timelineRuns = TimelineRun.chosen(from: trials).compactMap { run in
@@ -74,7 +78,10 @@ package struct ChartData {
         for summary in summaries {
             guard let median = summary.peakRSSDelta?.median else { continue }
             let key = summary.cell.caseTitle
-            if medians[key] == nil { keys.append(key); cases[key] = (summary.cell.strategy, summary.cell.render) }
+            if medians[key] == nil {
+                keys.append(key)
+                cases[key] = (summary.cell.strategy, summary.cell.render)
+            }
             medians[key, default: []].append(median)
         }
         func mean(_ key: String) -> Double { medians[key]!.reduce(0, +) / Double(medians[key]!.count) }
@@ -105,9 +112,13 @@ package struct ChartData {
         timelineRuns.map { run in
             var lines = ["# \(run.key.cell) run \(run.key.run): t_ms rss_mb heap_mb"]
             for point in Self.thin(run.points, to: maxPoints) {
-                lines.append(row([point.seconds * 1000,
-                                  Double(point.residentBytes - run.baselineRSS) / Self.megabyte,
-                                  Double(point.allocatedBytes - run.baselineAllocated) / Self.megabyte]))
+                lines.append(
+                    row([
+                        point.seconds * 1000,
+                        Double(point.residentBytes - run.baselineRSS) / Self.megabyte,
+                        Double(point.allocatedBytes - run.baselineAllocated) / Self.megabyte,
+                    ])
+                )
             }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n\n\n") + "\n"
@@ -119,9 +130,13 @@ package struct ChartData {
         for (index, run) in timelineRuns.enumerated() {
             let fetched = run.fetchSeconds
             let point = run.points.last { $0.seconds <= fetched } ?? run.points[0]
-            lines.append(row([Double(index), fetched * 1000,
-                              Double(point.residentBytes - run.baselineRSS) / Self.megabyte,
-                              Double(point.allocatedBytes - run.baselineAllocated) / Self.megabyte]))
+            lines.append(
+                row([
+                    Double(index), fetched * 1000,
+                    Double(point.residentBytes - run.baselineRSS) / Self.megabyte,
+                    Double(point.allocatedBytes - run.baselineAllocated) / Self.megabyte,
+                ])
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -144,8 +159,12 @@ package struct ChartData {
         sweep.map { series in
             var lines = ["# \(series.title): payload_mb median_mb p10_mb p90_mb min_mb max_mb fit_mb"]
             for point in series.points {
-                lines.append(row([point.payloadBytes / Self.megabyte] + spread(point.peakRSSDelta)
-                                 + [series.fit.map { $0(point.payloadBytes) / Self.megabyte } ?? .nan]))
+                lines.append(
+                    row(
+                        [point.payloadBytes / Self.megabyte] + spread(point.peakRSSDelta)
+                            + [series.fit.map { $0(point.payloadBytes) / Self.megabyte } ?? .nan]
+                    )
+                )
             }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n\n\n") + "\n"
@@ -158,8 +177,10 @@ package struct ChartData {
         lines.append("allocator_count = \(allocators.count)")
         lines.append(array("allocator_title", allocators.map(\.title)))
         lines.append(array("case_title", ArticleCase.all.map(\.title)))
-        lines.append("array case_article_mb[\(ArticleCase.all.count)] = ["
-                     + ArticleCase.all.map { format(Double($0.articleBytes) / Self.megabyte) }.joined(separator: ", ") + "]")
+        lines.append(
+            "array case_article_mb[\(ArticleCase.all.count)] = ["
+                + ArticleCase.all.map { format(Double($0.articleBytes) / Self.megabyte) }.joined(separator: ", ") + "]"
+        )
         if let bitmap = bitmapBytes {
             lines.append("bitmap_mb = \(format(Double(bitmap) / Self.megabyte))")
         }
@@ -168,21 +189,42 @@ package struct ChartData {
         }
         let ranked = rankedCases
         lines.append("matrix_count = \(ranked.count)")
-        lines.append(array("matrix_title", ranked.map {
-            TrialCell(strategy: $0.strategy, render: $0.render, allocator: .system).caseTitle
-        }))
+        lines.append(
+            array(
+                "matrix_title",
+                ranked.map {
+                    TrialCell(strategy: $0.strategy, render: $0.render, allocator: .system).caseTitle
+                }
+            )
+        )
         lines.append("timeline_count = \(timelineRuns.count)")
-        lines.append(array("timeline_title", timelineRuns.map { run in
-            ArticleCase.all.first { $0.cell(run.key.cell.allocator) == run.key.cell }?.title ?? run.key.cell.caseTitle
-        }))
+        lines.append(
+            array(
+                "timeline_title",
+                timelineRuns.map { run in
+                    ArticleCase.all.first { $0.cell(run.key.cell.allocator) == run.key.cell }?.title
+                        ?? run.key.cell.caseTitle
+                }
+            )
+        )
         lines.append("timeline_allocator = \"\(timelineRuns.first?.key.cell.allocator.title ?? "")\"")
         lines.append("sweep_count = \(sweep.count)")
-        lines.append(array("sweep_title", sweep.map { series in
-            series.title(among: sweep) + (series.fit.map { String(format: ": %.2f B held per payload byte", $0.slope) } ?? "")
-        }))
+        lines.append(
+            array(
+                "sweep_title",
+                sweep.map { series in
+                    series.title(among: sweep)
+                        + (series.fit.map { String(format: ": %.2f B held per payload byte", $0.slope) } ?? "")
+                }
+            )
+        )
         if let render = sweep.first?.render {
-            let allocators = sweep.map(\.allocator).reduce(into: [Allocator]()) { if !$0.contains($1) { $0.append($1) } }
-            lines.append("sweep_condition = \"renderer \(render.rawValue), \(allocators.map(\.title).joined(separator: " and "))\"")
+            let allocators = sweep.map(\.allocator).reduce(into: [Allocator]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }
+            lines.append(
+                "sweep_condition = \"renderer \(render.rawValue), \(allocators.map(\.title).joined(separator: " and "))\""
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -190,7 +232,9 @@ package struct ChartData {
     // MARK: Formatting
 
     func spread(_ distribution: Distribution) -> [Double] {
-        [distribution.median, distribution.p10, distribution.p90, distribution.min, distribution.max].map { $0 / Self.megabyte }
+        [distribution.median, distribution.p10, distribution.p90, distribution.min, distribution.max].map {
+            $0 / Self.megabyte
+        }
     }
 
     func row(_ values: [Double]) -> String {
@@ -222,14 +266,21 @@ package struct TimelineRun: Sendable {
     static func chosen(from trials: [TrialResult]) -> [TimelineRun] {
         guard let allocator = trials.first?.allocator else { return [] }
         return ArticleCase.all.compactMap { article in
-            let runs = trials.filter { $0.cell == article.cell(allocator) && $0.isSuccess && $0.peakRSSDeltaBytes != nil }
-                .sorted { $0.peakRSSDeltaBytes! < $1.peakRSSDeltaBytes! }
+            let runs = trials.filter {
+                $0.cell == article.cell(allocator) && $0.isSuccess && $0.peakRSSDeltaBytes != nil
+            }
+            .sorted { $0.peakRSSDeltaBytes! < $1.peakRSSDeltaBytes! }
             guard !runs.isEmpty else { return nil }
             let median = runs[(runs.count - 1) / 2]
             guard let baselineRSS = median.baselineRSSBytes, let baselineAllocated = median.baselineAllocatedBytes,
-                  let fetchSeconds = median.fetchSeconds else { return nil }
-            return TimelineRun(key: RunKey(cell: median.cell, run: median.run), baselineRSS: baselineRSS,
-                               baselineAllocated: baselineAllocated, fetchSeconds: fetchSeconds)
+                let fetchSeconds = median.fetchSeconds
+            else { return nil }
+            return TimelineRun(
+                key: RunKey(cell: median.cell, run: median.run),
+                baselineRSS: baselineRSS,
+                baselineAllocated: baselineAllocated,
+                fetchSeconds: fetchSeconds
+            )
         }
     }
 
@@ -273,12 +324,18 @@ package struct SweepSeries: Sendable {
             let points = steps.sorted { $0.targetBytes < $1.targetBytes }.compactMap { step -> Point? in
                 let runs = mine.filter { $0.step == step }.map(\.result)
                 guard let delta = Distribution(runs.compactMap(\.peakRSSDeltaBytes)),
-                      let payload = runs.compactMap(\.payloadBytes).max() else { return nil }
+                    let payload = runs.compactMap(\.payloadBytes).max()
+                else { return nil }
                 return Point(step: step, payloadBytes: Double(payload), peakRSSDelta: delta)
             }
             guard !points.isEmpty else { return nil }
-            return SweepSeries(strategy: cell.strategy, render: cell.render, allocator: cell.allocator, points: points,
-                               fit: LinearFit(points.map { (x: $0.payloadBytes, y: $0.peakRSSDelta.median) }))
+            return SweepSeries(
+                strategy: cell.strategy,
+                render: cell.render,
+                allocator: cell.allocator,
+                points: points,
+                fit: LinearFit(points.map { (x: $0.payloadBytes, y: $0.peakRSSDelta.median) })
+            )
         }
     }
 }

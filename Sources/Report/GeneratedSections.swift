@@ -5,7 +5,8 @@
 /// `<!-- value:payload_mb -->13.1<!-- /value:payload_mb -->` for a number inside a sentence.
 /// Running it twice gives the same document, so the report can be regenerated at any time.
 package enum GeneratedSections {
-    package static func apply(to document: String, blocks: [String: String], values: [String: String]) throws -> String {
+    package static func apply(to document: String, blocks: [String: String], values: [String: String]) throws -> String
+    {
         var output = ""
         var rest = Substring(document)
         while let open = rest.range(of: "<!-- ") {
@@ -35,7 +36,8 @@ package enum GeneratedSections {
     /// The text between a block's markers, as last generated.
     package static func block(_ name: String, in document: String) -> String? {
         guard let open = document.range(of: "<!-- table:\(name) -->"),
-              let close = document[open.upperBound...].range(of: "<!-- /table:\(name) -->") else { return nil }
+            let close = document[open.upperBound...].range(of: "<!-- /table:\(name) -->")
+        else { return nil }
         return String(document[open.upperBound..<close.lowerBound])
     }
 }

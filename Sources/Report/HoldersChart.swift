@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// The "who holds the peak" chart's data: each article case under each allocator, at its median run
 /// (by exact heap peak), as one bar stacked by holder. The holders shown are the largest few across
@@ -20,14 +20,18 @@ package struct HoldersChart: Sendable {
     /// holders.dat: a header of column titles, then a row per bar; nil when no article case has holders.
     package func table() -> String? {
         let bars = ArticleCase.all.flatMap { article in
-            Allocator.allCases.compactMap { allocator in medianRun(article.cell(allocator)).map { (article, allocator, $0) } }
+            Allocator.allCases.compactMap { allocator in
+                medianRun(article.cell(allocator)).map { (article, allocator, $0) }
+            }
         }
         guard !bars.isEmpty else { return nil }
         var totals: [String: Int] = [:]
         for (_, _, run) in bars { for holder in run.holders { totals[holder.allocatedBy, default: 0] += holder.bytes } }
         let names = totals.keys.sorted { (totals[$0]!, $1) > (totals[$1]!, $0) }.prefix(Self.shown)
         func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\"" }
-        var lines = ([quoted("case")] + names.map(quoted) + [quoted("other holders"), quoted("small blocks")]).joined(separator: " ")
+        var lines = ([quoted("case")] + names.map(quoted) + [quoted("other holders"), quoted("small blocks")]).joined(
+            separator: " "
+        )
         for (article, allocator, run) in bars {
             var bytes = names.map { name in run.holders.filter { $0.allocatedBy == name }.reduce(0) { $0 + $1.bytes } }
             bytes.append(run.holders.filter { !names.contains($0.allocatedBy) }.reduce(0) { $0 + $1.bytes })

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// environment.txt: what a reader needs to place a run's numbers (machine, OS, toolchain, the
 /// measured libraries' versions), read by bench itself, its only writer,
@@ -46,7 +46,9 @@ package enum MachineEnvironment {
     static func glibc() -> String? {
         var buffer = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").last.map(String.init)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(
+            separator: " "
+        ).last.map(String.init)
     }
 
     static func cpuModel() -> String? {
@@ -58,14 +60,16 @@ package enum MachineEnvironment {
 
     static func memory() -> String? {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
-              let kB = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
+            let kB = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return nil }
         return String(format: "%.1f GiB", kB / 1_048_576)
     }
 
     static func osName() -> String? {
         guard let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") })
+        else { return nil }
         return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
     }
 
@@ -83,7 +87,9 @@ package enum MachineEnvironment {
         guard let text = try? String(contentsOfFile: "/var/lib/dpkg/status", encoding: .utf8) else { return [:] }
         var versions: [String: String] = [:]
         for stanza in text.components(separatedBy: "\n\n") {
-            var package: String?, version: String?, installed = false
+            var package: String?
+            var version: String?
+            var installed = false
             for line in stanza.split(separator: "\n") {
                 if line.hasPrefix("Package: ") { package = String(line.dropFirst(9)) }
                 if line.hasPrefix("Version: ") { version = String(line.dropFirst(9)) }

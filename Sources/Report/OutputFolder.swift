@@ -44,8 +44,13 @@ package final class OutputFolder: ResultsFolder, Sendable {
     /// Opens `out`, or a new folder under `runsRoot` when `out` is nil, and checks `files` there
     /// (`replacing`: an earlier run's rows may be overwritten).
     /// `runID`: the id of an interrupted run being resumed (default: a new one).
-    package static func open(out: String?, runsRoot: String = "runs", files: [File] = [], replacing: Bool = false,
-                            runID: String? = nil) throws -> OutputFolder {
+    package static func open(
+        out: String?,
+        runsRoot: String = "runs",
+        files: [File] = [],
+        replacing: Bool = false,
+        runID: String? = nil
+    ) throws -> OutputFolder {
         let folder = try open(out: out, runsRoot: runsRoot, runID: runID)
         try folder.check(files, replacing: replacing)
         return folder
@@ -65,10 +70,16 @@ package final class OutputFolder: ResultsFolder, Sendable {
                     return try OutputFolder(directory: folder, runID: runID, runsRoot: root)
                 }
                 guard errno == EEXIST else {
-                    throw Failure(kind: .cannotCreate, description: "cannot create the run folder \(folder.path): \(String(cString: strerror(errno)))")
+                    throw Failure(
+                        kind: .cannotCreate,
+                        description: "cannot create the run folder \(folder.path): \(String(cString: strerror(errno)))"
+                    )
                 }
             }
-            throw Failure(kind: .cannotCreate, description: "cannot create a run folder under \(root.path): 100 names taken")
+            throw Failure(
+                kind: .cannotCreate,
+                description: "cannot create a run folder under \(root.path): 100 names taken"
+            )
         }
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         try makeFolders(folder.path, shownAs: out)
@@ -82,13 +93,19 @@ package final class OutputFolder: ResultsFolder, Sendable {
         let lockPath = directory.appendingPathComponent(Self.lockFileName).path
         let descriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw Failure(kind: .cannotCreate, description: "cannot write into --out \(directory.path): \(String(cString: strerror(errno)))")
+            throw Failure(
+                kind: .cannotCreate,
+                description: "cannot write into --out \(directory.path): \(String(cString: strerror(errno)))"
+            )
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let holder = Self.readPID(descriptor)
             close(descriptor)
-            throw Failure(kind: .busy, description: "\(directory.path) is in use by another bench run\(holder.map { " (pid \($0))" } ?? ""); "
-                          + "wait for it to finish or choose another --out")
+            throw Failure(
+                kind: .busy,
+                description: "\(directory.path) is in use by another bench run\(holder.map { " (pid \($0))" } ?? ""); "
+                    + "wait for it to finish or choose another --out"
+            )
         }
         // The pid is both the holder's name for a refused run and the write test: on a full or
         // read-only file system this fails now, before any trial.
@@ -131,15 +148,28 @@ package final class OutputFolder: ResultsFolder, Sendable {
             switch SafeFile.kind(at: path) {
             case .missing, .characterDevice: continue
             case .regularFile: break
-            case .folder: throw Failure(kind: .cannotCreate, description: "cannot write \(shown): it is a folder, not a file; remove it or choose another --out")
+            case .folder:
+                throw Failure(
+                    kind: .cannotCreate,
+                    description: "cannot write \(shown): it is a folder, not a file; remove it or choose another --out"
+                )
             case .fifo, .socket, .blockDevice:
-                throw Failure(kind: .cannotCreate, description: "cannot write \(shown): it is not a regular file (a FIFO, socket or block device); choose another --out")
+                throw Failure(
+                    kind: .cannotCreate,
+                    description:
+                        "cannot write \(shown): it is not a regular file (a FIFO, socket or block device); choose another --out"
+                )
             }
-            guard file.replacesRows, !replacing, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber,
-                  size.intValue > 0 else { continue }
+            guard file.replacesRows, !replacing,
+                let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber,
+                size.intValue > 0
+            else { continue }
             let earlier = Self.recordedRunID(path).map { "run \($0)" } ?? "an earlier run"
-            throw Failure(kind: .cannotCreate, description: "--out \(directory.path) already holds \(file.name) of \(earlier); "
-                          + "choose a new folder (or no --out for a new runs/<UTC time>/), or add --replace to overwrite it")
+            throw Failure(
+                kind: .cannotCreate,
+                description: "--out \(directory.path) already holds \(file.name) of \(earlier); "
+                    + "choose a new folder (or no --out for a new runs/<UTC time>/), or add --replace to overwrite it"
+            )
         }
     }
 
@@ -150,8 +180,9 @@ package final class OutputFolder: ResultsFolder, Sendable {
         let head = String(decoding: (try? handle.read(upToCount: 1 << 16)) ?? Data(), as: UTF8.self)
         let lines = head.split(separator: "\n", maxSplits: 2).map(String.init)
         guard lines.count >= 2, let table = try? CSV.parse(lines[0] + "\n" + lines[1] + "\n"), table.count == 2,
-              let column = table[0].firstIndex(of: TrialsCSV.runIDColumn), column < table[1].count,
-              !table[1][column].isEmpty else { return nil }
+            let column = table[0].firstIndex(of: TrialsCSV.runIDColumn), column < table[1].count,
+            !table[1][column].isEmpty
+        else { return nil }
         return table[1][column]
     }
 
@@ -173,8 +204,15 @@ package final class OutputFolder: ResultsFolder, Sendable {
         var time = time_t(date.timeIntervalSince1970)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d-%02d-%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return String(
+            format: "%04d-%02d-%02dT%02d-%02d-%02dZ",
+            parts.tm_year + 1900,
+            parts.tm_mon + 1,
+            parts.tm_mday,
+            parts.tm_hour,
+            parts.tm_min,
+            parts.tm_sec
+        )
     }
 
     /// mkdir -p with the reason of the first failure, e.g. "… is a file, not a folder".
@@ -182,7 +220,10 @@ package final class OutputFolder: ResultsFolder, Sendable {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                throw Failure(kind: .cannotCreate, description: "--out \(shown) is a file, not a folder; choose a folder (it is created if missing)")
+                throw Failure(
+                    kind: .cannotCreate,
+                    description: "--out \(shown) is a file, not a folder; choose a folder (it is created if missing)"
+                )
             }
             return
         }
@@ -191,11 +232,17 @@ package final class OutputFolder: ResultsFolder, Sendable {
             current += "/\(component)"
             if mkdir(current, 0o755) != 0 && errno != EEXIST {
                 let reason = String(cString: strerror(errno))
-                throw Failure(kind: .cannotCreate, description: "cannot create --out \(shown) (at \(current)): \(reason)")
+                throw Failure(
+                    kind: .cannotCreate,
+                    description: "cannot create --out \(shown) (at \(current)): \(reason)"
+                )
             }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw Failure(kind: .cannotCreate, description: "cannot create --out \(shown): \(current) is a file, not a folder")
+                throw Failure(
+                    kind: .cannotCreate,
+                    description: "cannot create --out \(shown): \(current) is a file, not a folder"
+                )
             }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// Writes a run's files into its folder and, when that fails mid-run (disk full, folder gone),
 /// keeps them anyway: in a rescue folder under $TMPDIR, and as a last resort on stderr.
@@ -46,7 +46,9 @@ package final class RescuingWriter {
                 }
             } catch {
                 rescueFailed = true
-                StandardError.write("bench: the rescue folder \(rescueFolder.path) cannot be written either: \(error)\n")
+                StandardError.write(
+                    "bench: the rescue folder \(rescueFolder.path) cannot be written either: \(error)\n"
+                )
             }
         }
         if final {
@@ -65,7 +67,8 @@ package final class RescuingWriter {
         let url = folder.directory.appendingPathComponent(name)
         let line = CSV.line(header)
         do {
-            appended[name] = resuming ? try AppendedRows.reopen(url: url, header: line) : try AppendedRows(url: url, header: line)
+            appended[name] =
+                resuming ? try AppendedRows.reopen(url: url, header: line) : try AppendedRows(url: url, header: line)
         } catch {
             failure = String(describing: error)
             openRescueFolder()
@@ -91,15 +94,22 @@ package final class RescuingWriter {
     package func finishRows() { appended.removeAll() }
 
     private func openRescueFolder() {
-        let rescue = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rescue-\(folder.runID)", isDirectory: true)
+        let rescue = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-rescue-\(folder.runID)",
+            isDirectory: true
+        )
         do {
             try FileManager.default.createDirectory(at: rescue, withIntermediateDirectories: true)
             rescueFolder = rescue
-            StandardError.write("\nbench: \(failure ?? "cannot write"); the run goes on and its files are kept in "
-                                + "\(rescue.path) instead (exit status 74 at the end)\n")
+            StandardError.write(
+                "\nbench: \(failure ?? "cannot write"); the run goes on and its files are kept in "
+                    + "\(rescue.path) instead (exit status 74 at the end)\n"
+            )
         } catch {
             rescueFailed = true
-            StandardError.write("\nbench: \(failure ?? "cannot write"); no rescue folder either (\(error)): the files will be printed on stderr at the end\n")
+            StandardError.write(
+                "\nbench: \(failure ?? "cannot write"); no rescue folder either (\(error)): the files will be printed on stderr at the end\n"
+            )
         }
     }
 

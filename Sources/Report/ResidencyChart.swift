@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// The "how much of it is needed" chart's data: each article case under each allocator at its median
 /// run (by peak RSS), two bars side by side: its peak RSS stacked by residency category, and its
@@ -30,8 +30,9 @@ package struct ResidencyChart: Sendable {
     /// the exact heap peak over the baseline (small blocks less the baseline's). Nil without roles.
     func heapByRole(_ run: TrialResult) -> [HolderRole: Int]? {
         guard let heap = run.peakHeapExactDeltaBytes,
-              let held = holders.first(where: { $0.cell == run.cell && $0.run == run.run }),
-              held.holders.allSatisfy({ $0.role != nil }) else { return nil }
+            let held = holders.first(where: { $0.cell == run.cell && $0.run == run.run }),
+            held.holders.allSatisfy({ $0.role != nil })
+        else { return nil }
         var bytes: [HolderRole: Int] = [:]
         for holder in held.holders where holder.role != .other { bytes[holder.role!, default: 0] += holder.bytes }
         bytes[.other] = max(0, heap - bytes.values.reduce(0, +))
@@ -50,8 +51,10 @@ package struct ResidencyChart: Sendable {
         func quoted(_ text: String) -> String { "\"" + text + "\"" }
         func megabytes(_ bytes: Int) -> String { String(format: "%.3f", Double(max(0, bytes)) / 1e6) }
         let zeros = { (count: Int) in Array(repeating: "0", count: count) }
-        var lines = [([quoted("case")] + Self.categories.map { quoted("RSS: " + $0.rawValue) }
-                      + Self.roles.map { quoted("heap: " + $0.rawValue) } + [quoted("floor")]).joined(separator: " ")]
+        var lines = [
+            ([quoted("case")] + Self.categories.map { quoted("RSS: " + $0.rawValue) }
+                + Self.roles.map { quoted("heap: " + $0.rawValue) } + [quoted("floor")]).joined(separator: " ")
+        ]
         for (article, allocator, run) in cases {
             let what = article.render == .none ? article.strategy : "\(article.strategy) + \(article.render.rawValue)"
             let name = allocator == .system ? "glibc" : allocator.rawValue
@@ -60,7 +63,8 @@ package struct ResidencyChart: Sendable {
             let rss = Self.categories.map { category in megabytes(peak.first { $0.category == category }?.bytes ?? 0) }
             let label = quoted("\(what)\\n\(name) RSS")
             lines.append(([label] + rss + zeros(Self.roles.count) + [floor]).joined(separator: " "))
-            let heap = heapByRole(run).map { bytes in Self.roles.map { megabytes(bytes[$0] ?? 0) } }
+            let heap =
+                heapByRole(run).map { bytes in Self.roles.map { megabytes(bytes[$0] ?? 0) } }
                 ?? zeros(Self.roles.count)
             // The floor is drawn once, from the RSS bar across the heap bar.
             lines.append(([quoted("heap")] + zeros(Self.categories.count) + heap + ["NaN"]).joined(separator: " "))
@@ -77,7 +81,8 @@ extension RunFolderReport {
             let run = RunFolderReport(directory: folder)
             let residencyFile = folder.appendingPathComponent("residency.csv")
             guard FileManager.default.fileExists(atPath: residencyFile.path),
-                  FileManager.default.fileExists(atPath: run.trialsCSV.path) else { continue }
+                FileManager.default.fileExists(atPath: run.trialsCSV.path)
+            else { continue }
             let residency = try parse(residencyFile) { try ResidencyCSV.parse($0) }
             let trials = try parse(run.trialsCSV) { try TrialsFile.parseDroppingTornLine($0, path: run.trialsCSV.path) }
                 .map { trial in
@@ -86,7 +91,8 @@ extension RunFolderReport {
                     return filled
                 }
             let holdersFile = folder.appendingPathComponent("holders.csv")
-            let holders = FileManager.default.fileExists(atPath: holdersFile.path)
+            let holders =
+                FileManager.default.fileExists(atPath: holdersFile.path)
                 ? try parse(holdersFile) { try HoldersCSV.parse($0) } : []
             return ResidencyChart(trials: trials, holders: holders)
         }

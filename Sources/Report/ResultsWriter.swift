@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// Writes a run's exports into one folder: trials.csv, timeline.csv, summary.csv and trials.json,
 /// each with the run's id (a run_id column, trials.json's context) so that `bench report` can tell
@@ -55,32 +55,42 @@ package struct ResultsWriter: ResultsFolder {
         var context = context
         context.runID = runID ?? context.runID
         sink?.finishRows()
-        let rows: [(name: String, contents: Data)] = sink?.rowsAppended == true ? [] : [
-            ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
-            ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
-            ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
-            ("residency.csv", Data(ResidencyCSV.render(results, runID: runID).utf8)),
-        ]
-        try write(rows + [
-            ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
-            ("trials.json", try JSONExport(context: context, trials: results).encoded()),
-            ("holders.folded", Data(HoldersFolded.render(results).utf8)),
-            (Self.environmentFileName, Data(MachineEnvironment.describe().utf8)),
-        ], final: true)
+        let rows: [(name: String, contents: Data)] =
+            sink?.rowsAppended == true
+            ? []
+            : [
+                ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
+                ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
+                ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
+                ("residency.csv", Data(ResidencyCSV.render(results, runID: runID).utf8)),
+            ]
+        try write(
+            rows + [
+                ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
+                ("trials.json", try JSONExport(context: context, trials: results).encoded()),
+                ("holders.folded", Data(HoldersFolded.render(results).utf8)),
+                (Self.environmentFileName, Data(MachineEnvironment.describe().utf8)),
+            ],
+            final: true
+        )
     }
 
     /// The files as written: in the run's folder, or in the rescue folder after a failure.
     package var writtenFiles: [URL] {
         let folder = sink?.currentFolder ?? directory
-        return ["trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
-                "residency.csv", Self.environmentFileName].map { folder.appendingPathComponent($0) }
+        return [
+            "trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
+            "residency.csv", Self.environmentFileName,
+        ].map { folder.appendingPathComponent($0) }
     }
 
     private func write(_ files: [(name: String, contents: Data)], final: Bool) throws {
         if let sink {
             sink.write(files, final: final)
         } else {
-            for file in files { try AtomicFile.writeInFolder(file.contents, to: directory.appendingPathComponent(file.name)) }
+            for file in files {
+                try AtomicFile.writeInFolder(file.contents, to: directory.appendingPathComponent(file.name))
+            }
         }
     }
 }

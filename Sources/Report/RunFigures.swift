@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// The tables of one run's REPORT.md, computed from its results: what `bench report` writes into
 /// any run folder (the method, the article's four cases, every cell, the sweep).
@@ -20,8 +20,10 @@ package struct RunFigures {
 
     /// The blocks a run's REPORT.md has (`RunFolderReport.skeleton`).
     package func blocks() -> [String: String] {
-        ["method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
-         "sweep": sweepTable(), "sweep-sizes": sweepSizesTable()]
+        [
+            "method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
+            "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(),
+        ]
     }
 
     /// The article's four cases: its iOS figure beside our peak RSS over baseline (median and range)
@@ -29,7 +31,9 @@ package struct RunFigures {
     package func articleTable() -> String {
         var header = ["case", "article (iOS)"]
         for allocator in chart.allocators {
-            header += ["\(allocator.title): peak RSS", "\(allocator.title): heap peak", "\(allocator.title): final RSS"]
+            header += [
+                "\(allocator.title): peak RSS", "\(allocator.title): heap peak", "\(allocator.title): final RSS",
+            ]
         }
         var rows: [[String]] = []
         for article in ArticleCase.all {
@@ -48,18 +52,23 @@ package struct RunFigures {
 
     /// Every cell measured, smallest peak first.
     package func matrixTable() -> String {
-        let header = ["strategy + renderer", "allocator", "ok", "median", "p10", "p90", "min", "max", "CV", "heap peak", "final RSS", "B per payload B"]
+        let header = [
+            "strategy + renderer", "allocator", "ok", "median", "p10", "p90", "min", "max", "CV", "heap peak",
+            "final RSS", "B per payload B",
+        ]
         var rows: [[String]] = []
         for item in chart.rankedCases {
             for allocator in chart.allocators {
                 let cell = TrialCell(strategy: item.strategy, render: item.render, allocator: allocator)
                 guard let summary = chart.summary(cell), let rss = summary.peakRSSDelta else { continue }
-                rows.append([cell.caseTitle, allocator.title, "\(summary.succeeded)/\(summary.succeeded + summary.failed)",
-                             mb(rss.median), mb(rss.p10), mb(rss.p90), mb(rss.min), mb(rss.max),
-                             String(format: "%.1f%%", rss.coefficientOfVariation * 100),
-                             summary.heapPeakDelta.map { mb($0.distribution.median) } ?? "–",
-                             summary.finalRSSDelta.map { mb($0.median) } ?? "–",
-                             summary.bytesHeldPerPayloadByte.map { String(format: "%.2f", $0) } ?? "–"])
+                rows.append([
+                    cell.caseTitle, allocator.title, "\(summary.succeeded)/\(summary.succeeded + summary.failed)",
+                    mb(rss.median), mb(rss.p10), mb(rss.p90), mb(rss.min), mb(rss.max),
+                    String(format: "%.1f%%", rss.coefficientOfVariation * 100),
+                    summary.heapPeakDelta.map { mb($0.distribution.median) } ?? "–",
+                    summary.finalRSSDelta.map { mb($0.median) } ?? "–",
+                    summary.bytesHeldPerPayloadByte.map { String(format: "%.2f", $0) } ?? "–",
+                ])
             }
         }
         return "Peak RSS over baseline in MB over runs, heap peak and final RSS medians; "
@@ -72,25 +81,33 @@ package struct RunFigures {
         var header = ["strategy", "slope (B per payload B)", "intercept (MB)"]
         header += first.points.map { String(format: "%.1f MB", $0.payloadBytes / Self.megabyte) }
         let rows = chart.sweep.map { series -> [String] in
-            var row = [series.title, series.fit.map { String(format: "%.2f", $0.slope) } ?? "–",
-                       series.fit.map { mb($0.intercept) } ?? "–"]
+            var row = [
+                series.title, series.fit.map { String(format: "%.2f", $0.slope) } ?? "–",
+                series.fit.map { mb($0.intercept) } ?? "–",
+            ]
             row += first.points.map { point in
                 series.points.first { $0.step == point.step }.map { mb($0.peakRSSDelta.median) } ?? "–"
             }
             return row
         }
-        return "Median peak RSS over baseline (MB) per payload size, renderer \(first.render.rawValue), \(first.allocator.title); "
+        return
+            "Median peak RSS over baseline (MB) per payload size, renderer \(first.render.rawValue), \(first.allocator.title); "
             + "line fitted on the medians.\n\n" + MarkdownTable.render(header: header, rows: rows, leftAligned: 1)
     }
 
     package func sweepSizesTable() -> String {
         guard let first = chart.sweep.first else { return "No sweep.csv: run `make sweep`.\n" }
         let rows = first.points.map { point in
-            [mb(Double(point.step.targetBytes)), "\(point.step.width) x \(point.step.height)",
-             grouped(Int(point.payloadBytes)), mb(Double(point.step.width * point.step.height * 4))]
+            [
+                mb(Double(point.step.targetBytes)), "\(point.step.width) x \(point.step.height)",
+                grouped(Int(point.payloadBytes)), mb(Double(point.step.width * point.step.height * 4)),
+            ]
         }
-        return MarkdownTable.render(header: ["target (MB)", "fixture (px)", "payload (bytes)", "its bitmap (MB)"],
-                                    rows: rows, leftAligned: 0)
+        return MarkdownTable.render(
+            header: ["target (MB)", "fixture (px)", "payload (bytes)", "its bitmap (MB)"],
+            rows: rows,
+            leftAligned: 0
+        )
     }
 
     /// Runs planned per cell (trials.json), or the most any cell has.
@@ -113,9 +130,14 @@ package struct RunFigures {
         rows.append(["runs per cell", runsPerCell])
         rows.append(["allocators", chart.allocators.map(\.title).joined(separator: ", ")])
         rows.append(["trials (failed)", "\(chart.trials.count) (\(chart.trials.count - ok.count))"])
-        rows.append(["sampler rate achieved, median (min)",
-                     "\(hertz.map { String(format: "%.0f", $0.median) } ?? "–") Hz (\(hertz.map { String(format: "%.0f", $0.min) } ?? "–") Hz)"])
-        rows.append(["longest gap between samples", "\(ok.compactMap(\.maxSampleGapMillis).max().map { String(format: "%.1f", $0) } ?? "–") ms"])
+        rows.append([
+            "sampler rate achieved, median (min)",
+            "\(hertz.map { String(format: "%.0f", $0.median) } ?? "–") Hz (\(hertz.map { String(format: "%.0f", $0.min) } ?? "–") Hz)",
+        ])
+        rows.append([
+            "longest gap between samples",
+            "\(ok.compactMap(\.maxSampleGapMillis).max().map { String(format: "%.1f", $0) } ?? "–") ms",
+        ])
         var text = MarkdownTable.render(header: ["what", "value"], rows: rows, leftAligned: 2)
         if let environment, !environment.isEmpty {
             text += "\n```\n" + environment.trimmingCharacters(in: .whitespacesAndNewlines) + "\n```\n"
@@ -155,7 +177,8 @@ extension ChartData {
     /// The decoded image's width and height, from a successful full render.
     package var imageSize: (width: Int, height: Int)? {
         guard let run = trials.first(where: { $0.isSuccess && $0.render == .full && $0.imageWidth != nil }),
-              let width = run.imageWidth, let height = run.imageHeight else { return nil }
+            let width = run.imageWidth, let height = run.imageHeight
+        else { return nil }
         return (width, height)
     }
 

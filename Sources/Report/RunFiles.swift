@@ -17,14 +17,21 @@ package enum RunFiles {
     /// files is dropped with a note. `runID`: the folder's run, whose trials.json may be used;
     /// `holderThresholdBytes`: the run's --holder-threshold, recorded on trials that have holders.
     /// A row twice, or of another run than `runID` (as `runIDSource` records it), is refused.
-    package static func load(_ directory: URL, runID: String?, runIDSource: String = RunSettings.fileName,
-                             holderThresholdBytes: Int?) throws(Failure) -> [TrialResult] {
+    package static func load(
+        _ directory: URL,
+        runID: String?,
+        runIDSource: String = RunSettings.fileName,
+        holderThresholdBytes: Int?
+    ) throws(Failure) -> [TrialResult] {
         let folder = ResultsWriter(directory: directory)
         guard let text = read(folder.trialsCSV), text.contains("\n") else { return [] }
         var trials: [TrialResult]
         do {
-            trials = try TrialsFile.parseDroppingTornLine(text, path: folder.trialsCSV.path,
-                                                          runID: runID.map { ($0, runIDSource) })
+            trials = try TrialsFile.parseDroppingTornLine(
+                text,
+                path: folder.trialsCSV.path,
+                runID: runID.map { ($0, runIDSource) }
+            )
         } catch {
             throw Failure(path: folder.trialsCSV.path, problem: String(describing: error))
         }
@@ -45,8 +52,10 @@ package enum RunFiles {
                 throw Failure(path: holdersFile.path, problem: String(describing: error))
             }
             // The last rows of a run win: a run re-measured after a kill has its new holders last.
-            let byKey = Dictionary(runs.map { (RunKey(cell: $0.cell, run: $0.run), $0) },
-                                   uniquingKeysWith: { _, last in last })
+            let byKey = Dictionary(
+                runs.map { (RunKey(cell: $0.cell, run: $0.run), $0) },
+                uniquingKeysWith: { _, last in last }
+            )
             for index in trials.indices {
                 guard let run = byKey[key(trials[index])] else { continue }
                 trials[index].holders = run.holders
@@ -71,8 +80,9 @@ package enum RunFiles {
     /// Copies what only trials.json holds from an export of the same run, trial by trial.
     static func addDetail(from file: URL, runID: String?, to trials: inout [TrialResult]) {
         guard let runID, let data = FileManager.default.contents(atPath: file.path),
-              let export = try? JSONDecoder.trials.decode(JSONExport.self, from: data),
-              export.context.runID == runID else { return }
+            let export = try? JSONDecoder.trials.decode(JSONExport.self, from: data),
+            export.context.runID == runID
+        else { return }
         let byKey = Dictionary(export.trials.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
         for index in trials.indices {
             guard let detail = byKey[key(trials[index])] else { continue }

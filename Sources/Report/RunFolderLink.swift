@@ -37,7 +37,9 @@ package enum RunFolderLink {
             defer { close(descriptor) }
             let written = content.withUnsafeBytes { $0.isEmpty ? 0 : write(descriptor, $0.baseAddress, $0.count) }
             guard written == content.count else {
-                throw Failure(description: "cannot copy what the link \(url.path) showed: \(String(cString: strerror(errno)))")
+                throw Failure(
+                    description: "cannot copy what the link \(url.path) showed: \(String(cString: strerror(errno)))"
+                )
             }
         }
     }

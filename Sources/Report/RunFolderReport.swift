@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// Reads one run's folder and writes what is derived from it: the chart data that the gnuplot
 /// scripts draw and the tables of the run's REPORT.md (`bench report`).
@@ -13,7 +13,10 @@ package struct RunFolderReport: ResultsFolder {
     /// trials.csv is required; the timeline, sweep, context and environment are used when present.
     package func load() throws -> RunFigures {
         guard FileManager.default.fileExists(atPath: trialsCSV.path) else {
-            throw ReportError.missing(path: trialsCSV.path, hint: "run `make bench` (or `bench run --out \(directory.path)`) first")
+            throw ReportError.missing(
+                path: trialsCSV.path,
+                hint: "run `make bench` (or `bench run --out \(directory.path)`) first"
+            )
         }
         let trials = try parse(trialsCSV) { try TrialsFile.parseDroppingTornLine($0, path: trialsCSV.path) }
         guard !trials.isEmpty else { throw ReportError.noRows(path: trialsCSV.path) }
@@ -36,8 +39,11 @@ package struct RunFolderReport: ResultsFolder {
             context = try? decoder.decode(JSONExport.self, from: json).context
         }
         let environment = try? String(contentsOf: environmentText, encoding: .utf8)
-        return RunFigures(chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
-                          context: context, environment: environment)
+        return RunFigures(
+            chart: ChartData(trials: trials, timelines: timelines, sweep: sweep),
+            context: context,
+            environment: environment
+        )
     }
 
     /// The stacked bars of the holders chart from the first of `files` that exists (the run's own
@@ -52,8 +58,11 @@ package struct RunFolderReport: ResultsFolder {
 
     /// The `.dat` files and `vars.gp` of a run: its chart data and, with holders, holders.dat; with
     /// residency, residency.dat.
-    package static func chartFiles(_ figures: RunFigures, holders: HoldersChart?,
-                                   residency: ResidencyChart? = nil) -> [String: String] {
+    package static func chartFiles(
+        _ figures: RunFigures,
+        holders: HoldersChart?,
+        residency: ResidencyChart? = nil
+    ) -> [String: String] {
         var files = figures.chart.files()
         if let table = holders?.table() { files["holders.dat"] = table }
         if let table = residency?.table() { files["residency.dat"] = table }
@@ -61,8 +70,10 @@ package struct RunFolderReport: ResultsFolder {
     }
 
     /// Every name chart data is written under (a run's, the holders', the reference's encodings).
-    package static let chartFileNames: Set = ["article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
-                                             "sweep.dat", "holders.dat", "residency.dat", "encodings.dat", "vars.gp"]
+    package static let chartFileNames: Set = [
+        "article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
+        "sweep.dat", "holders.dat", "residency.dat", "encodings.dat", "vars.gp",
+    ]
 
     /// Writes `files` into `folder`, removing stale chart files this run did not write (a sweep.dat
     /// left from an older sweep.csv would be drawn as if it were current). Only those names: the
@@ -85,7 +96,8 @@ package struct RunFolderReport: ResultsFolder {
     /// document is started from the run report's skeleton.
     package static func update(at url: URL, blocks: [String: String], values: [String: String]) throws {
         // Only a regular file is read: a FIFO would wait for a writer, a device has no report in it.
-        let existing = SafeFile.kind(at: url.path) == .regularFile
+        let existing =
+            SafeFile.kind(at: url.path) == .regularFile
             ? (try? String(contentsOf: url, encoding: .utf8)) ?? skeleton : skeleton
         let updated = try GeneratedSections.apply(to: existing, blocks: blocks, values: values)
         if updated != existing { try AtomicFile.write(updated, to: url) }

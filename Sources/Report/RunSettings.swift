@@ -38,10 +38,13 @@ package struct RunSettings: Codable, Equatable, Sendable {
     /// Each setting that differs, "name: recorded then, now given", in the recorded order.
     package func differences(from recorded: RunSettings) -> [String] {
         var differences: [String] = []
-        if command != recorded.command { differences.append("command: `bench \(recorded.command)` then, `bench \(command)` now") }
+        if command != recorded.command {
+            differences.append("command: `bench \(recorded.command)` then, `bench \(command)` now")
+        }
         let old = Dictionary(recorded.settings.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(settings.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        for name in recorded.settings.map(\.name) + settings.map(\.name).filter({ old[$0] == nil }) where old[name] != new[name] {
+        for name in recorded.settings.map(\.name) + settings.map(\.name).filter({ old[$0] == nil })
+        where old[name] != new[name] {
             differences.append("\(name): \(old[name] ?? "(not set)") then, \(new[name] ?? "(not set)") now")
         }
         return differences

@@ -8,7 +8,9 @@ package struct ShardFolder: Sendable {
     package var shard: Shard
 
     package init(path: String, record: ShardRecord) throws(ShardRecord.ReadError) {
-        guard let shard = record.parsedShard else { throw .malformed(path: path, problem: "shard '\(record.shard)' is not i/n") }
+        guard let shard = record.parsedShard else {
+            throw .malformed(path: path, problem: "shard '\(record.shard)' is not i/n")
+        }
         self.path = path
         self.record = record
         self.shard = shard
@@ -57,23 +59,43 @@ package enum ShardMerge {
             case let (mine?, theirs?) where mine != theirs:
                 differ("was built from commit", mine, "from \(theirs)")
             case (nil, nil) where this.build != that.build:
-                differ("was measured by the bench binary with build ID", this.build ?? "(not recorded)",
-                       "by build ID \(that.build ?? "(not recorded)")")
+                differ(
+                    "was measured by the bench binary with build ID",
+                    this.build ?? "(not recorded)",
+                    "by build ID \(that.build ?? "(not recorded)")"
+                )
             case let (mine?, nil), let (nil, mine?):
-                differ("records", this.commit == nil ? "no commit" : "commit \(mine)",
-                       that.commit == nil ? "records none (set BENCH_COMMIT for every shard, or for none)"
-                                          : "records commit \(mine) (set BENCH_COMMIT for every shard, or for none)")
+                differ(
+                    "records",
+                    this.commit == nil ? "no commit" : "commit \(mine)",
+                    that.commit == nil
+                        ? "records none (set BENCH_COMMIT for every shard, or for none)"
+                        : "records commit \(mine) (set BENCH_COMMIT for every shard, or for none)"
+                )
             default: break
             }
-            for key in Set(this.libraries.keys).union(that.libraries.keys).sorted() where this.libraries[key] != that.libraries[key] {
-                differ("has \(key)", this.libraries[key] ?? "(not recorded)", "\(that.libraries[key] ?? "(not recorded)")")
+            for key in Set(this.libraries.keys).union(that.libraries.keys).sorted()
+            where this.libraries[key] != that.libraries[key] {
+                differ(
+                    "has \(key)",
+                    this.libraries[key] ?? "(not recorded)",
+                    "\(that.libraries[key] ?? "(not recorded)")"
+                )
             }
-            for key in Set(this.settings.keys).union(that.settings.keys).sorted() where this.settings[key] != that.settings[key] {
-                differ("was run with \(key)", Self.shown(this.settings[key]), "with \(key) \(Self.shown(that.settings[key]))")
+            for key in Set(this.settings.keys).union(that.settings.keys).sorted()
+            where this.settings[key] != that.settings[key] {
+                differ(
+                    "was run with \(key)",
+                    Self.shown(this.settings[key]),
+                    "with \(key) \(Self.shown(that.settings[key]))"
+                )
             }
             if this.corpusDigest != that.corpusDigest || this.corpusEntries != that.corpusEntries {
-                differ("measured a corpus of", "\(this.corpusEntries ?? 0) entries (digest \(this.corpusDigest ?? "none"))",
-                       "one of \(that.corpusEntries ?? 0) entries (digest \(that.corpusDigest ?? "none")): not the same files")
+                differ(
+                    "measured a corpus of",
+                    "\(this.corpusEntries ?? 0) entries (digest \(this.corpusDigest ?? "none"))",
+                    "one of \(that.corpusEntries ?? 0) entries (digest \(that.corpusDigest ?? "none")): not the same files"
+                )
             }
         }
         // Each shard once among the folders of the first one's kind (a folder of the other kind is named above).
@@ -83,8 +105,10 @@ package enum ShardMerge {
         }
         for (index, paths) in holders.sorted(by: { $0.key < $1.key }) where paths.count > 1 {
             let shard = "\(first.record.kind.rawValue) shard \(index)/\(first.shard.count)"
-            differences.append("\(shard) is in \(paths.count) folders "
-                               + "(\(paths.joined(separator: ", "))); give each shard once")
+            differences.append(
+                "\(shard) is in \(paths.count) folders "
+                    + "(\(paths.joined(separator: ", "))); give each shard once"
+            )
         }
         guard differences.isEmpty else { throw Mismatch(differences: differences) }
         return (1...first.shard.count).filter { holders[$0] == nil }
@@ -113,7 +137,8 @@ package struct IncompleteShard: Sendable, Codable {
     package var why: String
 
     package var description: String {
-        let count = missingRows.map { "\($0) of \(plannedRows ?? 0) planned rows missing" }
+        let count =
+            missingRows.map { "\($0) of \(plannedRows ?? 0) planned rows missing" }
             ?? "how many rows it lacks is unknown"
         return "shard \(shard) (\(folder)) is incomplete: \(count) (\(why))"
     }
@@ -129,10 +154,13 @@ extension ShardFolder {
         if let planned = record.plannedRows, let digest = record.plannedKeysDigest {
             let present = PlannedKeys(keys)
             if present.count > planned || (present.count == planned && present.digestText != digest) {
-                throw MergeInputError(missing: false, "shard \(record.shard) (\(path)) holds rows its plan does not "
-                                      + "name (\(present.count) distinct rows, \(planned) planned): "
-                                      + "not this shard's rows; "
-                                      + "measure it again")
+                throw MergeInputError(
+                    missing: false,
+                    "shard \(record.shard) (\(path)) holds rows its plan does not "
+                        + "name (\(present.count) distinct rows, \(planned) planned): "
+                        + "not this shard's rows; "
+                        + "measure it again"
+                )
             }
             missing = planned - present.count
         }
@@ -141,16 +169,25 @@ extension ShardFolder {
         if let live {
             why = "a live bench run\(live.pid.map { " (pid \($0))" } ?? "") is still writing it"
         } else if record.plannedRows == nil {
-            why = record.ended.map { "stopped by \($0) before its plan was known" }
+            why =
+                record.ended.map { "stopped by \($0) before its plan was known" }
                 ?? "its shard.json records no plan: written by an older bench, or stopped before its plan was known"
         } else if let ended = record.ended {
-            why = ended == ShardRecord.finished ? "its rows file lacks rows it had when it finished"
+            why =
+                ended == ShardRecord.finished
+                ? "its rows file lacks rows it had when it finished"
                 : "stopped by \(ended)"
         } else {
-            why = "it never recorded an end: killed (SIGKILL, out of memory, a CI timeout) while measuring, "
+            why =
+                "it never recorded an end: killed (SIGKILL, out of memory, a CI timeout) while measuring, "
                 + "or its folder could not be written"
         }
-        return IncompleteShard(shard: record.shard, folder: path, plannedRows: record.plannedRows,
-                               missingRows: missing, why: why)
+        return IncompleteShard(
+            shard: record.shard,
+            folder: path,
+            plannedRows: record.plannedRows,
+            missingRows: missing,
+            why: why
+        )
     }
 }

@@ -49,14 +49,22 @@ package struct ShardRecord: Codable, Sendable, Equatable {
     /// `ended` of a shard that ran to its end (its rows may still include failed runs).
     package static let finished = "finished"
 
-    package init(kind: Kind, shard: Shard, runID: String, settings: [String: String],
-                corpusEntries: Int? = nil, corpusDigest: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(
+        kind: Kind,
+        shard: Shard,
+        runID: String,
+        settings: [String: String],
+        corpusEntries: Int? = nil,
+        corpusDigest: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.kind = kind
         self.shard = shard.description
         machine = ProcessInfo.processInfo.hostName
         harness = Self.harnessVersion
-        commit = environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["GITHUB_SHA"].flatMap { $0.isEmpty ? nil : $0 }
+        commit =
+            environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["GITHUB_SHA"].flatMap { $0.isEmpty ? nil : $0 }
         build = ExecutableBuildID.current
         self.runID = runID
         self.settings = settings
@@ -109,7 +117,8 @@ package struct ShardRecord: Codable, Sendable, Equatable {
         package var description: String {
             switch self {
             case .notSharded(let folder):
-                return "\(folder) has no \(ShardRecord.fileName): it is not a folder written with --shard i/n (or not a results folder)"
+                return
+                    "\(folder) has no \(ShardRecord.fileName): it is not a folder written with --shard i/n (or not a results folder)"
             case .malformed(let path, let problem): return "\(path) is not a shard record: \(problem)"
             }
         }
@@ -122,7 +131,9 @@ package struct ShardRecord: Codable, Sendable, Equatable {
         do { record = try JSONDecoder().decode(ShardRecord.self, from: data) } catch {
             throw .malformed(path: url.path, problem: String(describing: error))
         }
-        guard record.parsedShard != nil else { throw .malformed(path: url.path, problem: "shard '\(record.shard)' is not i/n") }
+        guard record.parsedShard != nil else {
+            throw .malformed(path: url.path, problem: "shard '\(record.shard)' is not i/n")
+        }
         return record
     }
 }

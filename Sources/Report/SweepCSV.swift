@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// The fixture one sweep step measured: the payload size aimed at and the image that gives it.
 package struct SweepStep: Sendable, Equatable {
@@ -22,7 +22,10 @@ package enum SweepCSV {
     package static let keyColumns = ["target_bytes"] + TrialsCSV.keyColumns
 
     package static func render(_ rows: [(step: SweepStep, result: TrialResult)], runID: String? = nil) -> String {
-        let trials = TrialsCSV.render(rows.map(\.result), runID: runID).split(separator: "\n", omittingEmptySubsequences: false)
+        let trials = TrialsCSV.render(rows.map(\.result), runID: runID).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        )
         var lines = [CSV.line(stepColumns) + "," + trials[0]]
         for (offset, row) in rows.enumerated() {
             let step = [row.step.targetBytes, row.step.width, row.step.height].map(String.init)
@@ -32,8 +35,12 @@ package enum SweepCSV {
     }
 
     /// `runID`: the run every row must be of (a resumed folder's), else the first row's.
-    package static func parse(_ text: String, runID: (id: String, source: String)? = nil) throws
-        -> [(step: SweepStep, result: TrialResult)] {
+    package static func parse(
+        _ text: String,
+        runID: (id: String, source: String)? = nil
+    ) throws
+        -> [(step: SweepStep, result: TrialResult)]
+    {
         let results = try TrialsCSV.parse(text, key: keyColumns, runID: runID)
         let rows = try CSV.parse(text).filter { !($0.count == 1 && $0[0].isEmpty) }
         let header = rows[0]

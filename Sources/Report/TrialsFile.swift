@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// Reads a run's export back, whichever format it is in: trials.json (`{context, trials}`)
 /// or trials.csv. JSON is recognised by its first character, not by the file's name.
@@ -31,8 +31,11 @@ package enum TrialsFile {
     /// A file whose last line is cut short (a run killed while appending it) is read without that
     /// line, with a note; any other fault is the file's.
     /// `runID`: the run every row must be of (a resumed folder's, from settings.json).
-    package static func parseDroppingTornLine(_ text: String, path: String,
-                                              runID: (id: String, source: String)? = nil) throws -> [TrialResult] {
+    package static func parseDroppingTornLine(
+        _ text: String,
+        path: String,
+        runID: (id: String, source: String)? = nil
+    ) throws -> [TrialResult] {
         do {
             return try TrialsCSV.parse(text, runID: runID)
         } catch {
@@ -55,7 +58,9 @@ package enum TrialsFile {
 
     package static func load(_ path: String) throws -> [TrialResult] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw LoadError.missing(path: path) }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw LoadError.missing(path: path)
+        }
         if isFolder.boolValue { throw LoadError.folder(path: path) }
         let data: Data
         do { data = try readWhole(path) } catch {
@@ -84,7 +89,9 @@ package enum TrialsFile {
         }
         if trials.isEmpty { throw LoadError.empty(path: path) }
         // trials.json's figures get the checks trials.csv's get when parsed.
-        if let (index, impossible) = trials.enumerated().lazy.compactMap({ index, trial in trial.impossibleFigure.map { (index, $0) } }).first {
+        if let (index, impossible) = trials.enumerated().lazy.compactMap({ index, trial in
+            trial.impossibleFigure.map { (index, $0) }
+        }).first {
             throw LoadError.malformed(path: path, problem: "trial \(index + 1): \(impossible)")
         }
         // A run's export beside the other files of its run: they must agree (one run, no cut file).

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Harness
 import Imaging
 import LoopbackServer
@@ -28,7 +28,8 @@ package struct ListScrollScenario {
         package var faultEvery = 4
         package var memoryLimitBytes: Int?
 
-        package init(strategy: ScrollStrategy, render: RenderMode, fixtures: [FixtureSpec], fixtureCacheDirectory: URL) {
+        package init(strategy: ScrollStrategy, render: RenderMode, fixtures: [FixtureSpec], fixtureCacheDirectory: URL)
+        {
             self.strategy = strategy
             self.render = render
             self.fixtures = fixtures
@@ -39,7 +40,9 @@ package struct ListScrollScenario {
     /// The default fixtures: a photo library's mix, from 0.5 to 24 megapixels (seeds make them distinct).
     package static let defaultFixtures: [FixtureSpec] = [
         (6000, 4000), (800, 600), (4000, 3000), (1600, 1200), (3000, 2000), (1024, 768), (2400, 1600), (1200, 900),
-    ].enumerated().map { FixtureSpec(width: $0.element.0, height: $0.element.1, quality: 85, seed: UInt64(100 + $0.offset)) }
+    ].enumerated().map {
+        FixtureSpec(width: $0.element.0, height: $0.element.1, quality: 85, seed: UInt64(100 + $0.offset))
+    }
 
     package var settings: Settings
     package var launcher: ScenarioLauncher
@@ -50,25 +53,39 @@ package struct ListScrollScenario {
     }
 
     package func run(workDirectory: URL) throws -> ScrollResult {
-        let bodies = try settings.fixtures.map { try Data(contentsOf: FixtureGenerator.cachedFixture($0, in: settings.fixtureCacheDirectory)) }
-        let warmup = try Data(contentsOf: FixtureGenerator.cachedFixture(FixtureSpec(width: 64, height: 48, seed: 7),
-                                                                         in: settings.fixtureCacheDirectory))
+        let bodies = try settings.fixtures.map {
+            try Data(contentsOf: FixtureGenerator.cachedFixture($0, in: settings.fixtureCacheDirectory))
+        }
+        let warmup = try Data(
+            contentsOf: FixtureGenerator.cachedFixture(
+                FixtureSpec(width: 64, height: 48, seed: 7),
+                in: settings.fixtureCacheDirectory
+            )
+        )
         let server = LoopbackServer(configuration: .init(bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond))
         server.addResource(path: "/warmup.jpg", body: warmup, contentType: "image/jpeg")
         // One buffer per distinct body, shared by every row that shows it: `/row/N.jpg` serves
         // body N % count. (A copy per row held 1.19 GB at 400 rows, ~29 GB at 10,000.)
-        server.addResourceFamily(prefix: "/row/", suffix: ".jpg", count: settings.rows, bodies: bodies,
-                                 contentType: "image/jpeg")
+        server.addResourceFamily(
+            prefix: "/row/",
+            suffix: ".jpg",
+            count: settings.rows,
+            bodies: bodies,
+            contentType: "image/jpeg"
+        )
         let payloadBytesAllRows = (0..<settings.rows).reduce(0) { $0 + bodies[$1 % bodies.count].count }
         try server.start()
         defer { server.shutdown() }
 
-        let spec = makeSpec(rowURL: { row in
-                                let path = "/row/\(row).jpg"
-                                guard let fault = settings.fault, row % settings.faultEvery == 0 else { return server.url(for: path) }
-                                return server.url(for: path, fault: fault.serverFault(bodyBytes: bodies[row % bodies.count].count))
-                            },
-                            warmupURL: server.url(for: "/warmup.jpg"), workDirectory: workDirectory)
+        let spec = makeSpec(
+            rowURL: { row in
+                let path = "/row/\(row).jpg"
+                guard let fault = settings.fault, row % settings.faultEvery == 0 else { return server.url(for: path) }
+                return server.url(for: path, fault: fault.serverFault(bodyBytes: bodies[row % bodies.count].count))
+            },
+            warmupURL: server.url(for: "/warmup.jpg"),
+            workDirectory: workDirectory
+        )
         defer { try? FileManager.default.removeItem(at: workDirectory) }
 
         var result = launcher.launch(spec)
@@ -78,7 +95,8 @@ package struct ListScrollScenario {
         result.serverRequests = server.totalRequestCount - warmups
         result.payloadBytesAllRows = payloadBytesAllRows
         recordParentSettings(in: &result)
-        result.leftoverFiles = ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
+        result.leftoverFiles =
+            ((try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? [])
             .filter { $0 != MemoryBudget.peakFileName && $0 != ChildSpec.fileName }.count
         return result
     }
@@ -87,8 +105,13 @@ package struct ListScrollScenario {
     /// this scroll will say, known before it runs.
     package var plannedResult: ScrollResult {
         let placeholder = URL(string: "http://127.0.0.1/")!
-        var result = ScrollResult(spec: makeSpec(rowURL: { _ in placeholder }, warmupURL: nil,
-                                                 workDirectory: FileManager.default.temporaryDirectory))
+        var result = ScrollResult(
+            spec: makeSpec(
+                rowURL: { _ in placeholder },
+                warmupURL: nil,
+                workDirectory: FileManager.default.temporaryDirectory
+            )
+        )
         recordParentSettings(in: &result)
         return result
     }
@@ -96,17 +119,27 @@ package struct ListScrollScenario {
     private func recordParentSettings(in result: inout ScrollResult) {
         result.bandwidthBytesPerSecond = settings.bandwidthBytesPerSecond
         result.fixtureSizes = settings.fixtures.map { "\($0.width)x\($0.height)" }
-        result.floorBytes = ScrollFloor.bytes(sizes: settings.fixtures.map { ($0.width, $0.height) }, rows: settings.rows,
-                                              visibleRows: settings.visibleRows, render: settings.render,
-                                              maxPixel: settings.maxPixel)
+        result.floorBytes = ScrollFloor.bytes(
+            sizes: settings.fixtures.map { ($0.width, $0.height) },
+            rows: settings.rows,
+            visibleRows: settings.visibleRows,
+            render: settings.render,
+            maxPixel: settings.maxPixel
+        )
     }
 
     private func makeSpec(rowURL: (Int) -> URL, warmupURL: URL?, workDirectory: URL) -> ScrollSpec {
-        var spec = ScrollSpec(strategy: settings.strategy, render: settings.render,
-                              rowURLs: (0..<settings.rows).map(rowURL),
-                              warmupURL: warmupURL, visibleRows: settings.visibleRows,
-                              rowsPerSecond: settings.rowsPerSecond, maxConcurrent: settings.maxConcurrent,
-                              cacheLimitBytes: settings.cacheLimitBytes, workDirectory: workDirectory)
+        var spec = ScrollSpec(
+            strategy: settings.strategy,
+            render: settings.render,
+            rowURLs: (0..<settings.rows).map(rowURL),
+            warmupURL: warmupURL,
+            visibleRows: settings.visibleRows,
+            rowsPerSecond: settings.rowsPerSecond,
+            maxConcurrent: settings.maxConcurrent,
+            cacheLimitBytes: settings.cacheLimitBytes,
+            workDirectory: workDirectory
+        )
         spec.maxPixel = settings.maxPixel
         spec.maxImagePixels = settings.maxImagePixels
         spec.timeoutSeconds = settings.timeoutSeconds

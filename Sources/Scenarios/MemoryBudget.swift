@@ -37,14 +37,19 @@ package enum MemoryBudget {
     /// VmData from /proc/self/status: what RLIMIT_DATA counts.
     static func dataSegmentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmData:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmData:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return nil }
         return kilobytes * 1024
     }
 
     /// Writes VmHWM to `<folder>/peak-rss` every 10 ms (one open descriptor, 8 bytes, no allocation per write).
     package static func recordPeak(in folder: URL) -> DispatchSourceTimer? {
-        let descriptor = open(folder.appendingPathComponent(peakFileName).path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(
+            folder.appendingPathComponent(peakFileName).path,
+            O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+            0o644
+        )
         guard descriptor >= 0 else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "peak-rss"))
         timer.schedule(deadline: .now(), repeating: .milliseconds(10))
@@ -58,7 +63,9 @@ package enum MemoryBudget {
 
     /// The last peak a child recorded in `folder`, or nil.
     package static func recordedPeak(in folder: URL) -> Int? {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(peakFileName)), data.count == 8 else { return nil }
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(peakFileName)), data.count == 8 else {
+            return nil
+        }
         return Int(data.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
     }
 }

@@ -70,7 +70,9 @@ final class RowBoard: Sendable {
             state.timesToImage.append(MonotonicClock.now() - entered)
             return state.urls[row]
         }
-        if let url, let image { cache?.insert(image, for: CacheKey(url: url, size: cacheKeySize), cost: image.byteCount) }
+        if let url, let image {
+            cache?.insert(image, for: CacheKey(url: url, size: cacheKeySize), cost: image.byteCount)
+        }
     }
 
     func allShown(_ rows: Set<Int>) -> Bool {
@@ -87,7 +89,9 @@ final class RowBoard: Sendable {
             let sorted = state.timesToImage.sorted()
             if !sorted.isEmpty {
                 let middle = sorted.count / 2
-                let median = sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
+                let median =
+                    sorted.count % 2 == 1
+                    ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
                 result.timeToImageMedianMillis = median / 1e6
                 result.timeToImageMaxMillis = Double(sorted.last!) / 1e6
             }

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import BenchCore
-import FoundationNetworking
-#endif
 import Harness
 import Imaging
 import Strategies
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import BenchCore
+import FoundationNetworking
+#endif
 
 /// Fetches and decodes row images with at most `maxConcurrent` requests in progress, as an
 /// OperationQueue with maxConcurrentOperationCount would: a request holds its slot from the
@@ -45,8 +46,15 @@ package final class RowLoader: Sendable {
     }
     private let state = Mutex(State())
 
-    package init(strategy: ScrollStrategy, render: RenderMode, maxPixel: Int, maxConcurrent: Int, retries: Int = 0,
-                maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels, deliver: @escaping Delivery) {
+    package init(
+        strategy: ScrollStrategy,
+        render: RenderMode,
+        maxPixel: Int,
+        maxConcurrent: Int,
+        retries: Int = 0,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels,
+        deliver: @escaping Delivery
+    ) {
         self.maxImagePixels = maxImagePixels
         self.retries = retries
         self.strategy = strategy
@@ -106,15 +114,24 @@ package final class RowLoader: Sendable {
     }
 
     /// Makes the (not yet resumed) transfer; `completion` gets the decoded image, or the error, once.
-    private func makeTask(url: URL, completion: @escaping @Sendable (Result<DecodedImage?, Error>) -> Void) -> URLSessionTask {
-        let render = self.render, maxPixel = self.maxPixel, maxImagePixels = self.maxImagePixels
+    private func makeTask(
+        url: URL,
+        completion: @escaping @Sendable (Result<DecodedImage?, Error>) -> Void
+    ) -> URLSessionTask {
+        let render = self.render
+        let maxPixel = self.maxPixel
+        let maxImagePixels = self.maxImagePixels
         let decodeQueue = self.decodeQueue
         // Decoding leaves the session's (serial) delegate queue, as an app decodes off the main thread.
         let decode: @Sendable (Payload, Int) -> Void = { [weak self] payload, bytes in
             self?.state.withLock { $0.counters.bytesDelivered += bytes }
             decodeQueue.async {
                 defer { if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) } }
-                completion(Result { try Renderer.render(payload, mode: render, maxPixel: maxPixel, maxImagePixels: maxImagePixels) })
+                completion(
+                    Result {
+                        try Renderer.render(payload, mode: render, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+                    }
+                )
             }
         }
         switch strategy {
@@ -159,7 +176,8 @@ package final class RowLoader: Sendable {
 
     /// A failed request goes back to the front of the queue while it has retries left (as
     /// Combine's `retry(n)` resubscribes at once); after the last one the row gets its fallback.
-    private func finish(_ request: (row: Int, url: URL, attempt: Int), id: Int, _ result: Result<DecodedImage?, Error>) {
+    private func finish(_ request: (row: Int, url: URL, attempt: Int), id: Int, _ result: Result<DecodedImage?, Error>)
+    {
         let delivery: Result<DecodedImage?, Error>? = state.withLock { state in
             state.slotsInUse -= 1
             guard state.running[request.row]?.id == id else { return nil }  // cancelled meanwhile

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 
 /// `scenario.csv`: one row per list-scroll run, units in the column names, appended run after run.
 /// Every row says what produced it: every setting of the scroll (the server's bandwidth and the
@@ -64,7 +64,12 @@ package enum ScenarioCSV {
 
     /// The file with `results` of the invocation `runID` added after the rows it already has
     /// (`existing`: its text, empty for a new file). Refuses a file with other columns, naming `path`.
-    package static func appending(_ results: [ScrollResult], runID: String, to existing: String, path: String) throws -> String {
+    package static func appending(
+        _ results: [ScrollResult],
+        runID: String,
+        to existing: String,
+        path: String
+    ) throws -> String {
         let text = existing.isEmpty ? header + "\n" : existing
         guard text.hasPrefix(header + "\n") else {
             throw ScenarioError.foreignColumns(path: path)
@@ -77,9 +82,11 @@ package enum ScenarioCSV {
     /// What a chart or a table compares within one group: these may differ between its rows.
     package static let comparedColumns: Set<String> = ["strategy", "render", "max_concurrent"]
     /// Columns that say how a scroll was set up; rows that differ in any but `comparedColumns` are in different groups.
-    package static let settingColumns = ["allocator", "rows", "visible_rows", "rows_per_second", "cache_limit_bytes",
-                                        "max_pixel", "max_image_pixels", "bandwidth_bytes_per_second", "sizes",
-                                        "fault", "fault_every", "retries", "memory_limit_bytes"]
+    package static let settingColumns = [
+        "allocator", "rows", "visible_rows", "rows_per_second", "cache_limit_bytes",
+        "max_pixel", "max_image_pixels", "bandwidth_bytes_per_second", "sizes",
+        "fault", "fault_every", "retries", "memory_limit_bytes",
+    ]
     /// Settings that files written before they were recorded (no `run_id` column) do not have.
     package static let unrecordedInOldFiles = ["max_image_pixels", "bandwidth_bytes_per_second", "sizes"]
     /// The value `groups` gives a setting an old file did not record.
@@ -87,10 +94,14 @@ package enum ScenarioCSV {
 
     /// The header of files written before the settings columns and `run_id`: still read, their
     /// missing settings `notRecorded`.
-    static let oldHeader = CSV.line(columns.map(\.name).filter { !unrecordedInOldFiles.contains($0) && $0 != "floor_bytes" })
+    static let oldHeader = CSV.line(
+        columns.map(\.name).filter { !unrecordedInOldFiles.contains($0) && $0 != "floor_bytes" }
+    )
     /// The header of files written before `floor_bytes`: still read (`ScrollFloor.bytes(row:)`
     /// gives their floor from their settings).
-    static let headerBeforeFloor = CSV.line(columns.map(\.name).filter { $0 != "floor_bytes" } + [TrialsCSV.runIDColumn])
+    static let headerBeforeFloor = CSV.line(
+        columns.map(\.name).filter { $0 != "floor_bytes" } + [TrialsCSV.runIDColumn]
+    )
 
     /// One setting of a group, and rows of a file grouped by their settings.
     package struct Group: Equatable, Sendable {
@@ -119,7 +130,10 @@ package enum ScenarioCSV {
         var groups: [Group] = []
         for (offset, fields) in table.dropFirst().enumerated() {
             guard fields.count == names.count else {
-                throw ScenarioError.malformed(path: path, reason: "row \(offset + 1) has \(fields.count) fields, the header \(names.count)")
+                throw ScenarioError.malformed(
+                    path: path,
+                    reason: "row \(offset + 1) has \(fields.count) fields, the header \(names.count)"
+                )
             }
             var row = Dictionary(uniqueKeysWithValues: zip(names, fields))
             for column in unrecordedInOldFiles where row[column] == nil { row[column] = notRecorded }
@@ -148,8 +162,13 @@ package enum ScenarioCSV {
             }
             return values.count > 1 ? (column, values) : nil
         }
-        throw ScenarioError.mixedSettings(path: path, groups: all.count,
-                                          differing: differing.map { "\($0.column): \($0.values.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: " / "))" })
+        throw ScenarioError.mixedSettings(
+            path: path,
+            groups: all.count,
+            differing: differing.map {
+                "\($0.column): \($0.values.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: " / "))"
+            }
+        )
     }
 }
 
@@ -170,17 +189,28 @@ extension ScenarioCSV {
         }
         let columns = ordered("render").flatMap { render in ordered("strategy").map { (strategy: $0, render: render) } }
         let caps = ordered("max_concurrent").sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
-        let settings = group.settings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(separator: ", ")
-        var lines = ["Settings: \(settings); runs: \(group.runIDs.isEmpty ? "not recorded" : group.runIDs.joined(separator: ", ")).", ""]
-        lines.append("| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |")
+        let settings = group.settings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(
+            separator: ", "
+        )
+        var lines = [
+            "Settings: \(settings); runs: \(group.runIDs.isEmpty ? "not recorded" : group.runIDs.joined(separator: ", ")).",
+            "",
+        ]
+        lines.append(
+            "| max concurrent | " + columns.map { "\($0.strategy), \($0.render)" }.joined(separator: " | ") + " |"
+        )
         lines.append("|---|" + columns.map { _ in "---|" }.joined())
         for cap in caps {
             let cells = columns.map { column -> String in
-                let peaks = ok.filter { $0["strategy"] == column.strategy && $0["render"] == column.render && $0["max_concurrent"] == cap }
-                    .compactMap { row -> Double? in
-                        guard let peak = row["peak_rss_bytes"].flatMap(Double.init), let base = row["baseline_rss_bytes"].flatMap(Double.init) else { return nil }
-                        return (peak - base) / 1e6
-                    }
+                let peaks = ok.filter {
+                    $0["strategy"] == column.strategy && $0["render"] == column.render && $0["max_concurrent"] == cap
+                }
+                .compactMap { row -> Double? in
+                    guard let peak = row["peak_rss_bytes"].flatMap(Double.init),
+                        let base = row["baseline_rss_bytes"].flatMap(Double.init)
+                    else { return nil }
+                    return (peak - base) / 1e6
+                }
                 guard let peak = Distribution(peaks) else { return "–" }
                 return String(format: "%.1f [%.1f–%.1f]", peak.median, peak.min, peak.max)
             }

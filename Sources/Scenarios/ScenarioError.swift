@@ -20,7 +20,8 @@ package enum ScenarioError: Error, CustomStringConvertible, Equatable {
     package var description: String {
         switch self {
         case .memoryLimitTooSmall(let limit, let used):
-            return "--memory-limit \(limit) bytes leaves no room: the child already uses \(used) bytes of RLIMIT_DATA (VmData) before any work; allow at least 16 MiB more"
+            return
+                "--memory-limit \(limit) bytes leaves no room: the child already uses \(used) bytes of RLIMIT_DATA (VmData) before any work; allow at least 16 MiB more"
         case .memoryLimitNotSet(let limit, let errno):
             return "setrlimit(RLIMIT_DATA, \(limit)) failed: \(String(cString: strerror(errno)))"
         case .foreignColumns(let path):
@@ -31,7 +32,8 @@ package enum ScenarioError: Error, CustomStringConvertible, Equatable {
             return "\(path) mixes rows of \(groups) different settings (\(differing.joined(separator: "; "))); "
                 + "one chart would put them together: write each setting to its own --out folder"
         case .settingsBeyond(let path, let varying, let differing):
-            return "\(path) mixes rows that differ in more than \(varying.isEmpty ? "strategy, render and cap" : varying.joined(separator: ", ")) "
+            return
+                "\(path) mixes rows that differ in more than \(varying.isEmpty ? "strategy, render and cap" : varying.joined(separator: ", ")) "
                 + "(\(differing.joined(separator: "; "))); its figures would mix them: re-measure the file whole (make scenario-reference)"
         }
     }

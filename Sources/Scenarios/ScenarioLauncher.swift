@@ -27,7 +27,9 @@ package struct ScenarioLauncher {
             let output = try ChildProcess.run(
                 executable: executable,
                 arguments: [Self.subcommand] + ChildSpec.write(spec, in: spec.workDirectory),
-                environment: environment, timeoutSeconds: spec.scrollSeconds + spec.timeoutSeconds + 30)
+                environment: environment,
+                timeoutSeconds: spec.scrollSeconds + spec.timeoutSeconds + 30
+            )
             failed.pid = output.pid
             if !output.timedOut, let result = try? JSONDecoder().decode(ScrollResult.self, from: output.report) {
                 return result
@@ -36,13 +38,19 @@ package struct ScenarioLauncher {
             failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory) ?? 0
             if output.timedOut {
                 failed.status = .timeout
-                failed.error = "child left no report: killed after \(String(format: "%.0f", spec.scrollSeconds + spec.timeoutSeconds + 30)) s"
+                failed.error =
+                    "child left no report: killed after \(String(format: "%.0f", spec.scrollSeconds + spec.timeoutSeconds + 30)) s"
                     + (ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? "")
             } else {
                 // As a trial: a child that ended (by a signal or an exit) without a report crashed.
                 failed.status = .crashed
-                failed.error = "child left no report: " + ChildFailure.describe(
-                    exitStatus: output.exitStatus, signal: output.terminatingSignal, standardError: output.standardError)
+                failed.error =
+                    "child left no report: "
+                    + ChildFailure.describe(
+                        exitStatus: output.exitStatus,
+                        signal: output.terminatingSignal,
+                        standardError: output.standardError
+                    )
             }
         } catch {
             failed.error = String(describing: error)

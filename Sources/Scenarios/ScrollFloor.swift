@@ -7,8 +7,13 @@ import BenchCore
 /// working state and a cache beyond the rows on screen are excess over it.
 package enum ScrollFloor {
     /// Nil for a renderer without a bitmap rule (a user's) or when there are no fixtures.
-    package static func bytes(sizes: [(width: Int, height: Int)], rows: Int, visibleRows: Int, render: RenderMode,
-                              maxPixel: Int) -> Int? {
+    package static func bytes(
+        sizes: [(width: Int, height: Int)],
+        rows: Int,
+        visibleRows: Int,
+        render: RenderMode,
+        maxPixel: Int
+    ) -> Int? {
         guard !sizes.isEmpty, rows > 0, visibleRows > 0 else { return nil }
         let bitmaps: [Int]
         switch render {
@@ -36,7 +41,8 @@ package enum ScrollFloor {
             return sides.count == 2 ? (sides[0], sides[1]) : nil
         }
         guard let rows = row["rows"].flatMap(Int.init), let visible = row["visible_rows"].flatMap(Int.init),
-              let render = row["render"].flatMap(RenderMode.init(name:)), let maxPixel = row["max_pixel"].flatMap(Int.init)
+            let render = row["render"].flatMap(RenderMode.init(name:)),
+            let maxPixel = row["max_pixel"].flatMap(Int.init)
         else { return nil }
         return bytes(sizes: sizes, rows: rows, visibleRows: visible, render: render, maxPixel: maxPixel)
     }

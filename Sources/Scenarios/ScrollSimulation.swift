@@ -28,17 +28,28 @@ package enum ScrollSimulation {
         }
         defer { peakRecorder?.cancel() }
         let heap = try HeapCounters(expecting: spec.allocator)
-        let rows = RowBoard(cache: spec.cacheLimitBytes > 0 ? CostLimitedCache(costLimit: spec.cacheLimitBytes) : nil,
-                            cacheKeySize: [.thumbnail, .stream].contains(spec.render) ? spec.maxPixel : 0)
-        let loader = RowLoader(strategy: spec.strategy, render: spec.render, maxPixel: spec.maxPixel,
-                               maxConcurrent: spec.maxConcurrent, retries: spec.retries,
-                               maxImagePixels: spec.maxImagePixels) { row, result in
+        let rows = RowBoard(
+            cache: spec.cacheLimitBytes > 0 ? CostLimitedCache(costLimit: spec.cacheLimitBytes) : nil,
+            cacheKeySize: [.thumbnail, .stream].contains(spec.render) ? spec.maxPixel : 0
+        )
+        let loader = RowLoader(
+            strategy: spec.strategy,
+            render: spec.render,
+            maxPixel: spec.maxPixel,
+            maxConcurrent: spec.maxConcurrent,
+            retries: spec.retries,
+            maxImagePixels: spec.maxImagePixels
+        ) { row, result in
             rows.deliver(row: row, result: result)
         }
         if let warmupURL = spec.warmupURL { try loader.warmUp(url: warmupURL) }
 
-        let window = try MeasurementWindow(heap: heap, exactHeap: ExactHeapPeak(), intervalNanos: spec.sampleIntervalNanos,
-                                           maximumDurationSeconds: spec.scrollSeconds + spec.timeoutSeconds + 5)
+        let window = try MeasurementWindow(
+            heap: heap,
+            exactHeap: ExactHeapPeak(),
+            intervalNanos: spec.sampleIntervalNanos,
+            maximumDurationSeconds: spec.scrollSeconds + spec.timeoutSeconds + 5
+        )
         let baseline = window.baseline
 
         var visible = Set<Int>()

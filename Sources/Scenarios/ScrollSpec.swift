@@ -1,7 +1,7 @@
-import Foundation
 import BenchCore
-import Imaging
+import Foundation
 import Harness
+import Imaging
 import Probe
 
 /// The URLSession task kinds a scrolling row can cancel: a task's `cancel()` stops its transfer.
@@ -51,8 +51,17 @@ package struct ScrollSpec: Codable, Sendable, Equatable {
         settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
     }
 
-    package init(strategy: ScrollStrategy, render: RenderMode, rowURLs: [URL], warmupURL: URL?, visibleRows: Int,
-                rowsPerSecond: Double, maxConcurrent: Int, cacheLimitBytes: Int, workDirectory: URL) {
+    package init(
+        strategy: ScrollStrategy,
+        render: RenderMode,
+        rowURLs: [URL],
+        warmupURL: URL?,
+        visibleRows: Int,
+        rowsPerSecond: Double,
+        maxConcurrent: Int,
+        cacheLimitBytes: Int,
+        workDirectory: URL
+    ) {
         self.strategy = strategy
         self.render = render
         self.rowURLs = rowURLs

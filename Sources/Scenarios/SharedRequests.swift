@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import OpenCombine
 import OpenCombineFoundation
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Request coalescing: every subscriber asking for a URL while its transfer is in flight gets
 /// the same `share()`d data-task publisher, so N subscribers cause one request and one body.
@@ -24,9 +25,14 @@ package final class SharedRequests: @unchecked Sendable {
     package func publisher(for url: URL) -> AnyPublisher<Data, URLError> {
         var publisher: AnyPublisher<Data, URLError>?
         lock.withLock { _ in
-            if let shared = inFlight[url] { publisher = shared; return }
+            if let shared = inFlight[url] {
+                publisher = shared
+                return
+            }
             // Once finished or cancelled the entry goes, so a later subscriber starts a fresh transfer.
-            let forget: () -> Void = { [weak self] in self?.lock.withLock { _ in _ = self?.inFlight.removeValue(forKey: url) } }
+            let forget: () -> Void = { [weak self] in
+                self?.lock.withLock { _ in _ = self?.inFlight.removeValue(forKey: url) }
+            }
             let shared = session.ocombine.dataTaskPublisher(for: url)
                 .map(\.data)
                 .handleEvents(receiveCompletion: { _ in forget() }, receiveCancel: forget)

@@ -1,8 +1,9 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import Synchronization
 
 /// Calibration, not a way of fetching: a realloc that must move its block, the growth step of
 /// an NSMutableData (or any growing buffer) under study, with a known answer. The allocator
@@ -17,7 +18,8 @@ import Synchronization
 /// jemalloc (which ignores glibc's mallopt) a large block that grows moves anyway.
 package final class CalibrationReallocStrategy: FetchStrategy {
     package static let name = "calibration-realloc"
-    package static let summary = "calibration: malloc 10 MB, a 64 KiB neighbour in the way, realloc to 20 MB (a moving copy), free; fetches nothing (checks the probe)"
+    package static let summary =
+        "calibration: malloc 10 MB, a 64 KiB neighbour in the way, realloc to 20 MB (a moving copy), free; fetches nothing (checks the probe)"
 
     package static let oldBytes = 10_000_000
     package static let newBytes = 20_000_000

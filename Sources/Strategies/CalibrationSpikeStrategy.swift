@@ -1,15 +1,17 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import Synchronization
 
 /// Calibration, not a way of fetching: a heap spike of known size and length, to check the
 /// probe against a known answer. It mallocs `spikeBytes`, touches every page, holds the block
 /// for `holdNanos` (busy, so the thread stays on its core), frees it and returns an empty body.
 package final class CalibrationSpikeStrategy: FetchStrategy {
     package static let name = "calibration-spike"
-    package static let summary = "calibration: malloc 50 MB, touch every page, hold 2 ms, free; fetches nothing (checks the probe)"
+    package static let summary =
+        "calibration: malloc 50 MB, touch every page, hold 2 ms, free; fetches nothing (checks the probe)"
 
     package static let spikeBytes = 50_000_000
     package static let holdNanos: UInt64 = 2_000_000

@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // URLSessionConfiguration on Linux
 #endif
@@ -126,8 +127,10 @@ public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
         }
         let nsError = error as NSError
         let message = nsError.userInfo[NSLocalizedDescriptionKey] as? String ?? String(describing: error)
-        self = .urlSession(code: nsError.domain == NSURLErrorDomain ? nsError.code : URLError.Code.unknown.rawValue,
-                           message: message)
+        self = .urlSession(
+            code: nsError.domain == NSURLErrorDomain ? nsError.code : URLError.Code.unknown.rawValue,
+            message: message
+        )
     }
 
     public var description: String {
@@ -138,7 +141,9 @@ public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let followed, let limit):
             return "too many redirects (gave up after following \(followed); the limit is \(limit))"
         case .contentsOf(let code, let message):
-            if let code, let timeout = Self.timeout(code: code) { return "Data(contentsOf:) failed with URLError \(code): \(timeout)" }
+            if let code, let timeout = Self.timeout(code: code) {
+                return "Data(contentsOf:) failed with URLError \(code): \(timeout)"
+            }
             return "Data(contentsOf:) failed (it does not say why or with which status): \(message)"
         case .noHTTPResponse: return "no HTTP response"
         case .noValue: return "the publisher finished without a value"
@@ -152,6 +157,9 @@ public enum TransportFailure: Sendable, Equatable, CustomStringConvertible {
     static func timeout(code: Int) -> String? {
         guard code == URLError.Code.timedOut.rawValue else { return nil }
         let seconds = URLSessionConfiguration.default.timeoutIntervalForRequest
-        return String(format: "timed out after %.0f s without data from the server (URLSession's timeoutIntervalForRequest)", seconds)
+        return String(
+            format: "timed out after %.0f s without data from the server (URLSession's timeoutIntervalForRequest)",
+            seconds
+        )
     }
 }

@@ -21,7 +21,8 @@ extension StrategyCatalog {
 
     /// Adds `strategies` to the catalog. A name must be new (not a built-in, a calibration
     /// strategy, `all` or another of the user's) and usable on a command line and in a CSV cell (``CatalogName``).
-    package static func registerUserStrategies(_ strategies: [any FetchStrategy.Type]) throws(StrategyRegistrationError) {
+    package static func registerUserStrategies(_ strategies: [any FetchStrategy.Type]) throws(StrategyRegistrationError)
+    {
         let taken = (all + calibration).map { $0.name } + ["all"]
         var names: [String] = []
         for strategy in strategies {
@@ -30,8 +31,10 @@ extension StrategyCatalog {
                 throw StrategyRegistrationError("strategy name '\(name)' must be \(CatalogName.rule)")
             }
             guard !taken.contains(name), !names.contains(name) else {
-                throw StrategyRegistrationError("strategy name '\(name)' is already taken; names in use: "
-                                                + (taken + names).joined(separator: ", "))
+                throw StrategyRegistrationError(
+                    "strategy name '\(name)' is already taken; names in use: "
+                        + (taken + names).joined(separator: ", ")
+                )
             }
             names.append(name)
         }

@@ -15,7 +15,9 @@ public enum StrategyCatalog {
     ]
 
     /// Known-answer strategies that check the probe; runnable by name, left out of `all`.
-    package static let calibration: [any FetchStrategy.Type] = [CalibrationSpikeStrategy.self, CalibrationReallocStrategy.self]
+    package static let calibration: [any FetchStrategy.Type] = [
+        CalibrationSpikeStrategy.self, CalibrationReallocStrategy.self,
+    ]
 
     /// The built-in strategies and the user's (`registerUserStrategies`), by name.
     package static var names: [String] { available.map { $0.name } }

@@ -9,7 +9,11 @@ import Testing
         #expect(line.hasPrefix("x,\""))
         let rows = try CSV.parse(line + "\n")
         #expect(rows.count == 1)
-        #expect(rows.first == ["x", field.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: ""), "y"]
-                || rows.first == ["x", field, "y"])
+        #expect(
+            rows.first == [
+                "x", field.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: ""), "y",
+            ]
+                || rows.first == ["x", field, "y"]
+        )
     }
 }

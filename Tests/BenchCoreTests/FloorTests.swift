@@ -21,34 +21,81 @@ import Testing
     /// The body once for an in-memory API, a fixed buffer for a streaming one; a bitmap beside the
     /// body when decoding from memory, alone from a file; the larger of fetch and render.
     @Test func theFloorOfEachRuleAndWhereTheBodyIs() throws {
-        let body = 13_108_402, width = 6000, height = 4000
+        let body = 13_108_402
+        let width = 6000
+        let height = 4000
         func floor(_ fetch: FetchFloor, _ render: RenderFloor, inMemory: Bool) -> FloorParts? {
-            FloorParts.of(fetch: fetch, render: render, payloadBytes: body, bodyInMemory: inMemory,
-                          imageWidth: width, imageHeight: height, maxPixel: 1024)
+            FloorParts.of(
+                fetch: fetch,
+                render: render,
+                payloadBytes: body,
+                bodyInMemory: inMemory,
+                imageWidth: width,
+                imageHeight: height,
+                maxPixel: 1024
+            )
         }
         let buffer = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
         #expect(floor(.bodyInMemory, .nothing, inMemory: true) == FloorParts(bodyBytes: body))
-        #expect(floor(buffer, .nothing, inMemory: false)
-                == FloorParts(bodyBufferBytes: FetchFloor.fileStreamingBufferBytes))
-        #expect(floor(.bodyInMemory, .fullBitmap, inMemory: true)
-                == FloorParts(bodyBytes: body, bitmapBytes: width * height * 4))
+        #expect(
+            floor(buffer, .nothing, inMemory: false)
+                == FloorParts(bodyBufferBytes: FetchFloor.fileStreamingBufferBytes)
+        )
+        #expect(
+            floor(.bodyInMemory, .fullBitmap, inMemory: true)
+                == FloorParts(bodyBytes: body, bitmapBytes: width * height * 4)
+        )
         #expect(floor(buffer, .fullBitmap, inMemory: false) == FloorParts(bitmapBytes: width * height * 4))
         #expect(floor(buffer, .scaledBitmap, inMemory: false)?.totalBytes == 1024 * 683 * 4)
         #expect(floor(.bodyInMemory, .scaledBitmap, inMemory: true)?.totalBytes == body + 1024 * 683 * 4)
         // A thumbnail smaller than a streaming buffer: the fetch's buffer is the larger need.
-        let tiny = FloorParts.of(fetch: buffer, render: .scaledBitmap, payloadBytes: 500, bodyInMemory: false,
-                                 imageWidth: 64, imageHeight: 48, maxPixel: 16)
+        let tiny = FloorParts.of(
+            fetch: buffer,
+            render: .scaledBitmap,
+            payloadBytes: 500,
+            bodyInMemory: false,
+            imageWidth: 64,
+            imageHeight: 48,
+            maxPixel: 16
+        )
         #expect(tiny == FloorParts(bodyBufferBytes: FetchFloor.fileStreamingBufferBytes))
     }
 
     /// An undeclared rule, or a bitmap of an image whose size is unknown, gives no floor.
     @Test func anUndeclaredRuleOrAnUnknownSizeGivesNoFloor() {
-        #expect(FloorParts.of(fetch: .undeclared, render: .nothing, payloadBytes: 10, bodyInMemory: true,
-                              imageWidth: nil, imageHeight: nil, maxPixel: 1024) == nil)
-        #expect(FloorParts.of(fetch: .bodyInMemory, render: .undeclared, payloadBytes: 10, bodyInMemory: true,
-                              imageWidth: 10, imageHeight: 10, maxPixel: 1024) == nil)
-        #expect(FloorParts.of(fetch: .bodyInMemory, render: .fullBitmap, payloadBytes: 10, bodyInMemory: true,
-                              imageWidth: nil, imageHeight: nil, maxPixel: 1024) == nil)
+        #expect(
+            FloorParts.of(
+                fetch: .undeclared,
+                render: .nothing,
+                payloadBytes: 10,
+                bodyInMemory: true,
+                imageWidth: nil,
+                imageHeight: nil,
+                maxPixel: 1024
+            ) == nil
+        )
+        #expect(
+            FloorParts.of(
+                fetch: .bodyInMemory,
+                render: .undeclared,
+                payloadBytes: 10,
+                bodyInMemory: true,
+                imageWidth: 10,
+                imageHeight: 10,
+                maxPixel: 1024
+            ) == nil
+        )
+        #expect(
+            FloorParts.of(
+                fetch: .bodyInMemory,
+                render: .fullBitmap,
+                payloadBytes: 10,
+                bodyInMemory: true,
+                imageWidth: nil,
+                imageHeight: nil,
+                maxPixel: 1024
+            ) == nil
+        )
     }
 
     /// trials.csv's last column is floor_bytes: written, read back; the committed files, from
@@ -68,17 +115,33 @@ import Testing
     /// read back; a file from before them (the same rows without the two columns) reads with no roles.
     @Test func roleIsHoldersCSVsLastColumnAndOldFilesStillRead() throws {
         #expect(Array(HoldersCSV.header.suffix(2)) == ["role", "resident_bytes"])
-        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: 1,
-                             url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+        let spec = TrialSpec(
+            strategy: "data",
+            render: .none,
+            allocator: .system,
+            run: 1,
+            url: URL(fileURLWithPath: "/"),
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/")
+        )
         var result = TrialResult(spec: spec, pid: 1)
         result.peakHeapExactBytes = 3_000
-        result.holders = [PeakHolder(bytes: 2_000, blocks: 1, allocatedBy: "a", module: "m", stack: ["a"],
-                                     role: .bodyBuffer)]
+        result.holders = [
+            PeakHolder(
+                bytes: 2_000,
+                blocks: 1,
+                allocatedBy: "a",
+                module: "m",
+                stack: ["a"],
+                role: .bodyBuffer
+            )
+        ]
         let written = HoldersCSV.render([result], runID: "x")
         let run = try #require(try HoldersCSV.parse(written).first)
         #expect(run.holders.map(\.role) == [.bodyBuffer])
         #expect(HoldersCSV.rows(of: result).last?.role == .other, "the small blocks")
-        let oldText = try CSV.parse(written).filter { $0 != [""] }.map { CSV.line(Array($0.dropLast(2))) + "\n" }.joined()
+        let oldText = try CSV.parse(written).filter { $0 != [""] }.map { CSV.line(Array($0.dropLast(2))) + "\n" }
+            .joined()
         let old = try HoldersCSV.parse(oldText)
         #expect(old.count == 1 && old.allSatisfy { $0.holders.count == 1 && $0.holders.allSatisfy { $0.role == nil } })
     }
@@ -86,14 +149,27 @@ import Testing
     /// The excess by role: each role's bytes at the peak less its part of the floor; `other` takes
     /// the rest, so that the roles add up to the exact heap peak over the floor.
     @Test func theExcessByRoleAddsUpToTheHeapPeakOverTheFloor() throws {
-        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: 1,
-                             url: URL(fileURLWithPath: "/"), warmupURL: nil, workDirectory: URL(fileURLWithPath: "/"))
+        let spec = TrialSpec(
+            strategy: "data",
+            render: .none,
+            allocator: .system,
+            run: 1,
+            url: URL(fileURLWithPath: "/"),
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/")
+        )
         var result = TrialResult(spec: spec, pid: 1)
         result.baselineHeapExactBytes = 400_000
         result.peakHeapExactBytes = 30_500_000
         result.holders = [
-            PeakHolder(bytes: 16_781_296, blocks: 1, allocatedBy: "byAppending", module: "", stack: [],
-                       role: .bodyBuffer),
+            PeakHolder(
+                bytes: 16_781_296,
+                blocks: 1,
+                allocatedBy: "byAppending",
+                module: "",
+                stack: [],
+                role: .bodyBuffer
+            ),
             PeakHolder(bytes: 13_111_280, blocks: 1, allocatedBy: "completeTask", module: "", stack: [], role: .body),
         ]
         result.floorParts = FloorParts(bodyBytes: 13_108_402)

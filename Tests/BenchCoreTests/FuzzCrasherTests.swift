@@ -19,7 +19,8 @@ import Testing
             "\(error)".contains("missing column(s) baseline_rss_bytes, peak_rss_bytes")
         }
         // The same pid in a file with every required column reaches the conversion that trapped.
-        let complete = "strategy,render,allocator,run,pid,baseline_rss_bytes,peak_rss_bytes,status\n"
+        let complete =
+            "strategy,render,allocator,run,pid,baseline_rss_bytes,peak_rss_bytes,status\n"
             + "data,none,system,1,2553708401,,,ok\n"
         #expect { try TrialsCSV.parse(complete) } throws: { error in
             "\(error)".contains("pid '2553708401'")

@@ -1,20 +1,33 @@
 import Foundation
 import Testing
+
 @testable import BenchCore
 
 /// The gate's rule on rows made in memory; the command's exit codes are tested on files in HarnessTests.
 @Suite struct GateComparisonTests {
     static let thresholds = GateThresholds(
-        significanceLevel: 0.05, cvWarningPercent: 10,
-        metrics: [.peakRSSDelta: Tolerance(absoluteBytes: 2_000_000, relativePercent: 5)])
+        significanceLevel: 0.05,
+        cvWarningPercent: 10,
+        metrics: [.peakRSSDelta: Tolerance(absoluteBytes: 2_000_000, relativePercent: 5)]
+    )
 
     /// Rows of one cell whose peak RSS delta are `peaks`, in bytes.
-    func runs(_ peaks: [Int], strategy: String = "data", render: RenderMode = .full,
-              status: TrialStatus = .ok) -> [TrialResult] {
+    func runs(
+        _ peaks: [Int],
+        strategy: String = "data",
+        render: RenderMode = .full,
+        status: TrialStatus = .ok
+    ) -> [TrialResult] {
         peaks.enumerated().map { index, peak in
-            let spec = TrialSpec(strategy: strategy, render: render, allocator: .system, run: index + 1,
-                                 url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil,
-                                 workDirectory: URL(fileURLWithPath: "/tmp"))
+            let spec = TrialSpec(
+                strategy: strategy,
+                render: render,
+                allocator: .system,
+                run: index + 1,
+                url: URL(string: "http://127.0.0.1/x")!,
+                warmupURL: nil,
+                workDirectory: URL(fileURLWithPath: "/tmp")
+            )
             var row = TrialResult(spec: spec, pid: 1)
             row.status = status
             if status == .ok {
@@ -82,8 +95,10 @@ import Testing
 
     /// The committed settings: level 0.005.
     static let committedLevel = GateThresholds(
-        significanceLevel: 0.005, cvWarningPercent: 10,
-        metrics: [.peakRSSDelta: Tolerance(absoluteBytes: 2_000_000, relativePercent: 5)])
+        significanceLevel: 0.005,
+        cvWarningPercent: 10,
+        metrics: [.peakRSSDelta: Tolerance(absoluteBytes: 2_000_000, relativePercent: 5)]
+    )
 
     /// Peak RSS in whole 4 KiB pages, as the kernel counts it: runs tie.
     func pages(_ megabytes: [Double]) -> [Int] { megabytes.map { Int($0 * 1e6 / 4096) * 4096 } }
@@ -124,14 +139,20 @@ import Testing
         #expect(regressedAndMissing.cellVerdicts.map(\.verdict) == [.regression, .missing])
         #expect(regressedAndMissing.exitCode == .runFailed)
 
-        let failed = compare(baseline, runs(around100MB(count: 4)) + runs([0], status: .httpError)
-                             + runs(around100MB(), render: .none))
+        let failed = compare(
+            baseline,
+            runs(around100MB(count: 4)) + runs([0], status: .httpError)
+                + runs(around100MB(), render: .none)
+        )
         #expect(failed.cellVerdicts.map(\.verdict) == [.failed, .ok])
         #expect(failed.exitCode == .runFailed)
     }
 
     @Test func cellsOnlyCurrentHasAreNewAndPass() {
-        let gate = compare(runs(around100MB()), runs(around100MB(count: 5)) + runs([1_000_000], strategy: "curl-memory"))
+        let gate = compare(
+            runs(around100MB()),
+            runs(around100MB(count: 5)) + runs([1_000_000], strategy: "curl-memory")
+        )
         #expect(gate.cellVerdicts.map(\.verdict).sorted() == [.ok, .new])
         #expect(gate.exitCode == .success)
     }
@@ -145,10 +166,16 @@ import Testing
     @Test func highSpreadWarnsOnlyWhereItCanMatter() {
         let noisyLarge = [60_000_000, 100_000_000, 140_000_000, 80_000_000, 120_000_000]
         let noisySmall = [100_000, 300_000, 500_000, 200_000, 400_000]
-        let gate = compare(runs(around100MB()) + runs(noisySmall, render: .none),
-                           runs(noisyLarge) + runs(noisySmall, render: .none))
+        let gate = compare(
+            runs(around100MB()) + runs(noisySmall, render: .none),
+            runs(noisyLarge) + runs(noisySmall, render: .none)
+        )
         #expect(gate.warnings.filter { $0.contains("unstable") }.count == 1)
-        #expect(gate.warnings.contains { $0.contains("data+full [system]") && $0.contains("unstable in CURRENT") && $0.contains("--runs") })
+        #expect(
+            gate.warnings.contains {
+                $0.contains("data+full [system]") && $0.contains("unstable in CURRENT") && $0.contains("--runs")
+            }
+        )
     }
 
     /// A p just below the level must not print as the level itself ("%.3f" prints 0.005).
@@ -159,8 +186,10 @@ import Testing
     }
 
     @Test func theTableNamesEveryCellAndTheRegressedOne() {
-        let gate = compare(runs(around100MB()) + runs(around100MB(), render: .none),
-                           runs(around100MB(13_000_000, count: 5)) + runs(around100MB(count: 5), render: .none))
+        let gate = compare(
+            runs(around100MB()) + runs(around100MB(), render: .none),
+            runs(around100MB(13_000_000, count: 5)) + runs(around100MB(count: 5), render: .none)
+        )
         let text = GateReport.render(gate, format: .text)
         #expect(text.contains("data+full [system]") && text.contains("data+none [system]"))
         #expect(text.contains("REGRESSION"))
@@ -175,7 +204,11 @@ extension GateComparisonTests {
     /// A cold first request costs a few MB more than a warmed-up one: such runs measured different things.
     @Test func warmAndColdRunsDoNotCompare() {
         func rows(warmedUp: Bool?) -> [TrialResult] {
-            runs([26_000_000, 26_100_000]).map { var row = $0; row.warmedUp = warmedUp; return row }
+            runs([26_000_000, 26_100_000]).map {
+                var row = $0
+                row.warmedUp = warmedUp
+                return row
+            }
         }
         let refused = GateCompatibility.differences(baseline: rows(warmedUp: true), current: rows(warmedUp: false))
         #expect(refused.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchCore
 
 /// `bench compare` says each kind of warning once, with the cells counted; `--verbose` lists each.
@@ -10,8 +11,10 @@ import Testing
     /// Four cells of two runs a side: too few for the test at 0.05 (the smallest p is 1/6), each warned about.
     var fourThinCells: GateComparison {
         let strategies = ["data", "download", "async-data", "curl-memory"]
-        return rows.compare(strategies.flatMap { rows.runs([100_000_000, 100_100_000], strategy: $0) },
-                            strategies.flatMap { rows.runs([100_050_000, 100_120_000], strategy: $0) })
+        return rows.compare(
+            strategies.flatMap { rows.runs([100_000_000, 100_100_000], strategy: $0) },
+            strategies.flatMap { rows.runs([100_050_000, 100_120_000], strategy: $0) }
+        )
     }
 
     static func warningLines(_ text: String, prefix: String = "warning: ") -> [String] {
@@ -23,7 +26,10 @@ import Testing
         #expect(gate.cellWarnings.count == 4)
         let lines = Self.warningLines(GateReport.render(gate, format: .text))
         #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.contains("4 cells have too few runs for the significance test at 0.05") == true, "\(lines)")
+        #expect(
+            lines.first?.contains("4 cells have too few runs for the significance test at 0.05") == true,
+            "\(lines)"
+        )
         #expect(lines.first?.contains("--verbose lists all 4") == true, "\(lines)")
         let markdown = Self.warningLines(GateReport.render(gate, format: .markdown), prefix: "- ")
         #expect(markdown.count == 1, "\(markdown)")
@@ -35,7 +41,12 @@ import Testing
         let lines = Self.warningLines(verbose)
         #expect(lines.count == 4, "\(lines)")
         for strategy in ["data", "download", "async-data", "curl-memory"] {
-            #expect(lines.contains { $0.contains("\(strategy)+full [system]") && $0.contains("too few for the significance test") }, "\(strategy)")
+            #expect(
+                lines.contains {
+                    $0.contains("\(strategy)+full [system]") && $0.contains("too few for the significance test")
+                },
+                "\(strategy)"
+            )
         }
         // Only the warnings differ: the table and the verdict are the same text.
         let grouped = GateReport.render(gate, format: .text)
@@ -55,10 +66,12 @@ import Testing
     @Test func eachKindHasItsOwnLine() {
         let noisy = [60_000_000, 100_000_000, 140_000_000, 80_000_000, 120_000_000]
         let thin = ["data", "download", "async-data", "curl-memory"]
-        let baseline = thin.flatMap { rows.runs([100_000_000, 100_100_000], strategy: $0) }
+        let baseline =
+            thin.flatMap { rows.runs([100_000_000, 100_100_000], strategy: $0) }
             + rows.runs(noisy, strategy: "a") + rows.runs(noisy, strategy: "b")
             + rows.runs(rows.around100MB(), strategy: "c") + rows.runs(rows.around100MB(), strategy: "d")
-        let current = thin.flatMap { rows.runs([100_050_000, 100_120_000], strategy: $0) }
+        let current =
+            thin.flatMap { rows.runs([100_050_000, 100_120_000], strategy: $0) }
             + rows.runs(noisy, strategy: "a") + rows.runs(noisy, strategy: "b")
             + rows.runs(rows.around100MB(count: 4), strategy: "c") + rows.runs([0], strategy: "c", status: .timeout)
             + rows.runs(rows.around100MB(count: 4), strategy: "d") + rows.runs([0], strategy: "d", status: .crashed)

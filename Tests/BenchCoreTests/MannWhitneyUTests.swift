@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BenchCore
 
 /// Reference values from scipy 1.17.1: `mannwhitneyu(x, y, alternative="greater", method=...)` without ties,
@@ -60,7 +61,8 @@ import Testing
     /// C(6, 5) = 6 splits of 252 reach the largest U, so no arrangement of these values can go
     /// below 6/252 = 0.0238. The gate must know that (its "too few runs" warning).
     @Test func smallestPValueFollowsTheTiesAcrossTheSamples() throws {
-        let sample: [Double] = [100, 100, 100, 100, 100], reference: [Double] = [1, 1, 1, 1, 100]
+        let sample: [Double] = [100, 100, 100, 100, 100]
+        let reference: [Double] = [1, 1, 1, 1, 100]
         let result = try test(sample, reference)
         #expect(result.u == 22.5)
         #expect(abs(result.pValue - 6.0 / 252) < 1e-15)
@@ -82,7 +84,8 @@ import Testing
         ]
         for (sample, reference) in cases {
             let pooled = sample + reference
-            var atLeast = 0, splits = 0
+            var atLeast = 0
+            var splits = 0
             let observed = MannWhitneyU.twiceUStatistic(sample, reference)
             // Every subset of n1 indices of the pooled values.
             for mask in 0..<(1 << pooled.count) where mask.nonzeroBitCount == sample.count {
@@ -139,11 +142,14 @@ import Testing
 
     /// Without ties, P(U >= u) + P(U <= u - 1) = 1, and U is symmetric about n1 n2 / 2.
     @Test func exactTailsOfTheTwoDirectionsAddUp() throws {
-        let x: [Double] = [3, 8, 9, 12], y: [Double] = [1, 2, 5, 6, 10]
-        let greater = try test(x, y), less = try test(y, x)
+        let x: [Double] = [3, 8, 9, 12]
+        let y: [Double] = [1, 2, 5, 6, 10]
+        let greater = try test(x, y)
+        let less = try test(y, x)
         #expect(greater.u + less.u == 20)
         #expect(abs(greater.pValue - 0.14285714285714285) < 1e-12)
-        let pointMass = MannWhitneyU.exactUpperTail(u: Int(greater.u), n1: 4, n2: 5)
+        let pointMass =
+            MannWhitneyU.exactUpperTail(u: Int(greater.u), n1: 4, n2: 5)
             - MannWhitneyU.exactUpperTail(u: Int(greater.u) + 1, n1: 4, n2: 5)
         #expect(abs(greater.pValue + less.pValue - 1 - pointMass) < 1e-12)
     }

@@ -1,16 +1,27 @@
+import BenchCore
 import Foundation
 import Testing
-import BenchCore
 
 /// Ranking cells by their median peak, and the per-strategy "copies" table.
 @Suite struct RankingTests {
     static let payload = 10_000_000
 
-    static func rows(_ strategy: String, _ render: RenderMode, _ allocator: Allocator = .system,
-                     peaks: [Int], failed: Int = 0) -> [TrialResult] {
-        let spec = TrialSpec(strategy: strategy, render: render, allocator: allocator, run: 1,
-                             url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil,
-                             workDirectory: URL(fileURLWithPath: "/tmp"))
+    static func rows(
+        _ strategy: String,
+        _ render: RenderMode,
+        _ allocator: Allocator = .system,
+        peaks: [Int],
+        failed: Int = 0
+    ) -> [TrialResult] {
+        let spec = TrialSpec(
+            strategy: strategy,
+            render: render,
+            allocator: allocator,
+            run: 1,
+            url: URL(string: "http://127.0.0.1/x")!,
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/tmp")
+        )
         let ok = peaks.map { peak -> TrialResult in
             var row = TrialResult(spec: spec, pid: 1)
             row.baselineRSSBytes = 5_000_000
@@ -27,7 +38,8 @@ import BenchCore
     }
 
     @Test func cellsAreRankedByMedianPeakWithFailedCellsLast() {
-        let results = Self.rows("data", .none, peaks: [20_000_000, 21_000_000, 40_000_000])
+        let results =
+            Self.rows("data", .none, peaks: [20_000_000, 21_000_000, 40_000_000])
             + Self.rows("broken", .none, peaks: [], failed: 2)
             + Self.rows("download", .none, peaks: [300_000, 200_000, 90_000_000])
             + Self.rows("curl-memory", .none, peaks: [10_000_000])
@@ -41,7 +53,8 @@ import BenchCore
     }
 
     @Test func copiesTableDividesTheMedianPeakByThePayload() {
-        let results = Self.rows("data", .none, peaks: [20_000_000, 21_000_000, 19_000_000])
+        let results =
+            Self.rows("data", .none, peaks: [20_000_000, 21_000_000, 19_000_000])
             + Self.rows("data", .full, .jemalloc, peaks: [116_000_000])
             + Self.rows("curl-file", .none, peaks: [500_000])
         let table = PayloadCopiesTable.render(CellSummary.summarize(results))

@@ -6,9 +6,15 @@ import Testing
 /// sort after the built-in renderers, and a name that no renderer could have must still be refused.
 @Suite struct RenderModeTests {
     static func row(render: String) -> TrialResult {
-        let spec = TrialSpec(strategy: "download", render: RenderMode(rawValue: render), allocator: .system, run: 1,
-                             url: URL(string: "http://127.0.0.1:1/fixture.jpg")!, warmupURL: nil,
-                             workDirectory: URL(fileURLWithPath: "/tmp"))
+        let spec = TrialSpec(
+            strategy: "download",
+            render: RenderMode(rawValue: render),
+            allocator: .system,
+            run: 1,
+            url: URL(string: "http://127.0.0.1:1/fixture.jpg")!,
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/tmp")
+        )
         var result = TrialResult(spec: spec, pid: 42)
         result.status = .ok
         return result
@@ -27,7 +33,9 @@ import Testing
     }
 
     @Test func builtInRenderersComeFirstThenTheOthersByName() {
-        let order = RenderMode.ordered([RenderMode(rawValue: "zoom"), .thumbnail, RenderMode(rawValue: "decode-then-resize"), .none, .thumbnail])
+        let order = RenderMode.ordered([
+            RenderMode(rawValue: "zoom"), .thumbnail, RenderMode(rawValue: "decode-then-resize"), .none, .thumbnail,
+        ])
         #expect(order.map(\.rawValue) == ["none", "thumbnail", "decode-then-resize", "zoom"])
     }
 }

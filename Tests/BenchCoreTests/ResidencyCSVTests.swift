@@ -6,12 +6,22 @@ import Testing
 /// and the files of earlier versions (without the new columns) still read.
 struct ResidencyCSVTests {
     static func result(run: Int) -> TrialResult {
-        let spec = TrialSpec(strategy: "data", render: .none, allocator: .system, run: run, url: URL(string: "http://127.0.0.1/")!,
-                             warmupURL: nil, workDirectory: URL(fileURLWithPath: "/tmp"))
+        let spec = TrialSpec(
+            strategy: "data",
+            render: .none,
+            allocator: .system,
+            run: run,
+            url: URL(string: "http://127.0.0.1/")!,
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/tmp")
+        )
         var result = TrialResult(spec: spec, pid: 1)
-        result.residency = ResidencyRow.rows(moment: .rssPeak, rssDelta: 1000, deltas: [.heapHolders: 600, .fileBacked: 300])
+        result.residency =
+            ResidencyRow.rows(moment: .rssPeak, rssDelta: 1000, deltas: [.heapHolders: 600, .fileBacked: 300])
             + ResidencyRow.rows(moment: .end, rssDelta: 500, deltas: [.heapHolders: 480])
-        result.holders = [PeakHolder(bytes: 4096, blocks: 1, allocatedBy: "f", module: "m", stack: ["a", "f"], residentBytes: 1024)]
+        result.holders = [
+            PeakHolder(bytes: 4096, blocks: 1, allocatedBy: "f", module: "m", stack: ["a", "f"], residentBytes: 1024)
+        ]
         result.peakHeapExactBytes = 5000
         result.timeline = [TimelinePoint(seconds: 0.5, residentBytes: 9000, allocatedBytes: 100, fileBytes: 4000)]
         return result
@@ -25,17 +35,22 @@ struct ResidencyCSVTests {
     }
 
     @Test func residencyRowsReadBackAndARunsLaterRowsWin() throws {
-        let first = Self.result(run: 1), second = Self.result(run: 2)
+        let first = Self.result(run: 1)
+        let second = Self.result(run: 2)
         var text = ResidencyCSV.render([first, second], runID: "r")
         var again = second
-        again.residency = ResidencyRow.rows(moment: .rssPeak, rssDelta: 7, deltas: [:]) + ResidencyRow.rows(moment: .end, rssDelta: 3, deltas: [:])
+        again.residency =
+            ResidencyRow.rows(moment: .rssPeak, rssDelta: 7, deltas: [:])
+            + ResidencyRow.rows(moment: .end, rssDelta: 3, deltas: [:])
         text += ResidencyCSV.lines(again, runID: "r")
         let runs = try ResidencyCSV.parse(text)
         #expect(runs[RunKey(cell: first.cell, run: 1)] == first.residency)
         #expect(runs[RunKey(cell: second.cell, run: 2)] == again.residency)
         let kept = try #require(try ResidencyCSV.keeping(text, runs: [RunKey(cell: first.cell, run: 1)]))
         #expect(try ResidencyCSV.parse(kept).keys.map(\.run) == [1])
-        #expect(throws: CSVError.self) { try ResidencyCSV.parse(text.replacingOccurrences(of: "heap-holders", with: "heap")) }
+        #expect(throws: CSVError.self) {
+            try ResidencyCSV.parse(text.replacingOccurrences(of: "heap-holders", with: "heap"))
+        }
     }
 
     @Test func holdersResidentBytesReadBackAndOlderFilesStillRead() throws {
@@ -43,9 +58,10 @@ struct ResidencyCSVTests {
         let text = HoldersCSV.render([result], runID: "r")
         let run = try #require(try HoldersCSV.parse(text).first)
         #expect(run.holders.first?.residentBytes == 1024)
-        let older = text.split(separator: "\n").map { line in
-            String(line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ","))
-        }.joined(separator: "\n") + "\n"
+        let older =
+            text.split(separator: "\n").map { line in
+                String(line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ","))
+            }.joined(separator: "\n") + "\n"
         let olderRun = try #require(try HoldersCSV.parse(older).first)
         #expect(olderRun.holders.first?.bytes == 4096 && olderRun.holders.first?.residentBytes == nil)
     }

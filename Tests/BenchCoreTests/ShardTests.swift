@@ -8,11 +8,15 @@ struct ShardTests {
         for (text, index, count) in [("1/1", 1, 1), ("2/4", 2, 4), ("4/4", 4, 4), ("10/12", 10, 12)] {
             #expect(Shard(text) == Shard(index: index, count: count) && Shard(text)?.description == text, "\(text)")
         }
-        for text in ["0/4", "5/4", "1/0", "0/0", "-1/4", "1/-4", "2/", "/4", "/", "2/4/1", "a/b", "2:4", " 2/4", "2/4 ",
-                     "+2/4", "", "2", "२/४", "1/9999999999", "0x1/4"] {
+        for text in [
+            "0/4", "5/4", "1/0", "0/0", "-1/4", "1/-4", "2/", "/4", "/", "2/4/1", "a/b", "2:4", " 2/4", "2/4 ",
+            "+2/4", "", "2", "२/४", "1/9999999999", "0x1/4",
+        ] {
             #expect(Shard(text) == nil, "'\(text)' is refused")
         }
-        #expect(Shard(index: 0, count: 1) == nil && Shard(index: 2, count: 1) == nil && Shard(index: 1, count: 0) == nil)
+        #expect(
+            Shard(index: 0, count: 1) == nil && Shard(index: 2, count: 1) == nil && Shard(index: 1, count: 0) == nil
+        )
     }
 
     /// n is at most Shard.maximumCount: `bench merge` lists the shards 1...n, and n = 999999999 (nine
@@ -49,7 +53,10 @@ struct ShardTests {
             }
             // Balanced: every shard within 25% of an even share (3000 items, so far from chance).
             let even = 3000.0 / Double(count)
-            #expect(sizes.allSatisfy { Double($0) > even * 0.75 && Double($0) < even * 1.25 }, "\(count) shards: \(sizes)")
+            #expect(
+                sizes.allSatisfy { Double($0) > even * 0.75 && Double($0) < even * 1.25 },
+                "\(count) shards: \(sizes)"
+            )
         }
     }
 

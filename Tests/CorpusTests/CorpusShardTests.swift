@@ -1,15 +1,21 @@
 import BenchCore
 import Foundation
 import Testing
+
 @testable import Corpus
 
 /// Which shard measures a corpus file: its bytes decide, not its name or the walk's order.
 @Suite struct CorpusShardTests {
     static func folder(_ files: [String: [UInt8]]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-shard-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "corpus-shard-\(UUID().uuidString.prefix(8))"
+        )
         for (name, bytes) in files {
             let url = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try Data(bytes).write(to: url)
         }
         return folder
@@ -28,7 +34,9 @@ import Testing
             let chosen = parts.flatMap { $0.entries.map(\.name) }
             #expect(chosen.sorted() == entries.map(\.name).sorted(), "\(count) shards: every file once")
             #expect(Set(parts.map(\.corpusDigest)).count == 1 && parts.allSatisfy { $0.corpusEntries == 201 })
-            if count > 1 { #expect(parts.allSatisfy { !$0.entries.isEmpty }, "\(count): \(parts.map(\.entries.count))") }
+            if count > 1 {
+                #expect(parts.allSatisfy { !$0.entries.isEmpty }, "\(count): \(parts.map(\.entries.count))")
+            }
         }
     }
 
@@ -37,7 +45,9 @@ import Testing
         for item in 0..<40 { files["a/\(item).jpg"] = Array("pixels \(item)".utf8) }
         let first = try Self.folder(files)
         // The same bytes under other names, in another order of the walk.
-        let renamed = try Self.folder(Dictionary(uniqueKeysWithValues: files.map { ("zz/\(String($0.key.reversed())).img", $0.value) }))
+        let renamed = try Self.folder(
+            Dictionary(uniqueKeysWithValues: files.map { ("zz/\(String($0.key.reversed())).img", $0.value) })
+        )
         defer {
             try? FileManager.default.removeItem(at: first)
             try? FileManager.default.removeItem(at: renamed)

@@ -1,11 +1,12 @@
 import DownloadPublisher
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import OpenCombine
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The article's publisher against the real loopback server: demand, cancellation before and
 /// during the transfer, typed errors, and exactly one value then `.finished`.

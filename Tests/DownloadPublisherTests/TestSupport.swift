@@ -1,10 +1,11 @@
 import DownloadPublisher
 import Foundation
+import LoopbackServer
+import OpenCombine
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LoopbackServer
-import OpenCombine
 
 /// A server with one body at /body, a fresh destination folder, and subscriptions to the publisher.
 struct Harness {
@@ -63,15 +64,19 @@ final class Recorder {
     private(set) var subscriber: RetainingSubscriber<DownloadTaskPublisher.Output, URLError>!
 
     init(demand: Subscribers.Demand) {
-        subscriber = RetainingSubscriber(demand: demand, receiveValue: { [unowned self] output in
-            record(.value(output.url, output.response))
-        }, receiveCompletion: { [unowned self] completion in
-            switch completion {
-            case .finished: record(.finished)
-            case .failure(let error): record(.failure(error))
+        subscriber = RetainingSubscriber(
+            demand: demand,
+            receiveValue: { [unowned self] output in
+                record(.value(output.url, output.response))
+            },
+            receiveCompletion: { [unowned self] completion in
+                switch completion {
+                case .finished: record(.finished)
+                case .failure(let error): record(.failure(error))
+                }
+                completed.signal()
             }
-            completed.signal()
-        })
+        )
     }
 
     private func record(_ event: Event) {

@@ -5,7 +5,9 @@ import Testing
 /// trials.json and named in a warning, never silent.
 @Suite(.serialized) struct AllocatorEnvironmentTests {
     static func context(_ folder: URL) throws -> [String: Any] {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("out/trials.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("out/trials.json")))
+            as? [String: Any]
         return try #require(json?["context"] as? [String: Any])
     }
 
@@ -13,8 +15,13 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["run", "--width", "320", "--height", "240", "--out", "out"] + ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"],
-                                          workingDirectory: folder, extraEnvironment: environment)
+        let output = try BenchProcess.run(
+            ["run", "--width", "320", "--height", "240", "--out", "out"] + [
+                "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",
+            ],
+            workingDirectory: folder,
+            extraEnvironment: environment
+        )
         return (output, try context(folder))
     }
 
@@ -26,13 +33,20 @@ import Testing
         #expect(output.status == 0, "\(output.standardError)")
         let recorded = context["allocatorEnvironment"] as? [String]
         #expect(recorded == ["GLIBC_TUNABLES=\(tunable)", "MALLOC_ARENA_MAX=2"], "\(String(describing: recorded))")
-        let warnings = (output.standardOutput + output.standardError).components(separatedBy: "\n").filter { $0.contains("GLIBC_TUNABLES=\(tunable)") }
+        let warnings = (output.standardOutput + output.standardError).components(separatedBy: "\n").filter {
+            $0.contains("GLIBC_TUNABLES=\(tunable)")
+        }
         #expect(warnings.count == 1, "one warning line: \(output.standardOutput)\(output.standardError)")
-        #expect(warnings.first?.contains("MALLOC_ARENA_MAX=2") == true && warnings.first?.contains("trials.json") == true, "\(warnings)")
+        #expect(
+            warnings.first?.contains("MALLOC_ARENA_MAX=2") == true && warnings.first?.contains("trials.json") == true,
+            "\(warnings)"
+        )
     }
 
     @Test func noSettingNoWarning() throws {
-        let inherited = ProcessInfo.processInfo.environment.keys.filter { $0 == "GLIBC_TUNABLES" || $0.hasPrefix("MALLOC_") }
+        let inherited = ProcessInfo.processInfo.environment.keys.filter {
+            $0 == "GLIBC_TUNABLES" || $0.hasPrefix("MALLOC_")
+        }
         try #require(inherited.isEmpty, "the test runner's own environment sets \(inherited)")
         let (output, context) = try Self.measure(environment: [:])
         #expect(output.status == 0, "\(output.standardError)")
@@ -46,10 +60,18 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000",
-                                           "--sizes", "64x64", "--render", "none", "--out", "out"],
-                                          workingDirectory: folder, extraEnvironment: ["MALLOC_ARENA_MAX": "1"])
+        let output = try BenchProcess.run(
+            [
+                "scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000",
+                "--sizes", "64x64", "--render", "none", "--out", "out",
+            ],
+            workingDirectory: folder,
+            extraEnvironment: ["MALLOC_ARENA_MAX": "1"]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardError.contains("MALLOC_ARENA_MAX=1 (not recorded in scenario.csv)"), "\(output.standardError)")
+        #expect(
+            output.standardError.contains("MALLOC_ARENA_MAX=1 (not recorded in scenario.csv)"),
+            "\(output.standardError)"
+        )
     }
 }

@@ -1,20 +1,27 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import Harness
 import Imaging
 import Probe
 import Report
+import Testing
 
 /// The article's claims as robust relations, measured for real: children spawned from the
 /// `bench` binary, fetching the 6000x4000 fixture from the loopback server, under both allocators.
 @Suite(.serialized) struct ArticleRelationTests {
     /// The harness's own failure (server or fixture) is kept, not hidden: every test rethrows it.
     static let measured = Result {
-        let plan = BenchmarkPlan(strategies: ["data", "download"], renders: [.none, .full],
-                                 allocators: Allocator.allCases, runs: 3)
-        let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let plan = BenchmarkPlan(
+            strategies: ["data", "download"],
+            renders: [.none, .full],
+            allocators: Allocator.allCases,
+            runs: 3
+        )
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try runner.run()
     }
     static var results: [TrialResult] { get throws { try measured.get() } }
@@ -22,7 +29,10 @@ import Report
     static func median(_ strategy: String, _ render: RenderMode, _ allocator: Allocator) throws -> Double {
         let deltas = try results.filter { $0.strategy == strategy && $0.render == render && $0.allocator == allocator }
             .compactMap(\.peakRSSDeltaBytes)
-        return try #require(Distribution(deltas), "no successful \(strategy)+\(render.rawValue) [\(allocator.rawValue)] run").median
+        return try #require(
+            Distribution(deltas),
+            "no successful \(strategy)+\(render.rawValue) [\(allocator.rawValue)] run"
+        ).median
     }
 
     static var payload: Double { get throws { Double(try results.compactMap(\.payloadBytes).max() ?? 0) } }
@@ -51,7 +61,10 @@ import Report
         let payload = try Self.payload
         let held = data - download
         #expect(held >= 0.6 * payload, "data \(data) vs download \(download), payload \(payload)")
-        #expect(held <= 2.8 * payload, "data \(data) vs download \(download): more than two copies of a \(payload)-byte payload")
+        #expect(
+            held <= 2.8 * payload,
+            "data \(data) vs download \(download): more than two copies of a \(payload)-byte payload"
+        )
     }
 
     /// A render adds one bitmap: the download task holds the bitmap and a few allocator pages more; the
@@ -62,8 +75,14 @@ import Report
         let payload = try Self.payload
         let download = try Self.median("download", .full, allocator)
         let data = try Self.median("data", .full, allocator)
-        #expect(download >= bitmap && download <= bitmap + 0.25 * payload, "download+full \(download), bitmap \(bitmap)")
-        #expect(data >= bitmap + payload && data <= bitmap + 1.8 * payload, "data+full \(data), bitmap \(bitmap), payload \(payload)")
+        #expect(
+            download >= bitmap && download <= bitmap + 0.25 * payload,
+            "download+full \(download), bitmap \(bitmap)"
+        )
+        #expect(
+            data >= bitmap + payload && data <= bitmap + 1.8 * payload,
+            "data+full \(data), bitmap \(bitmap), payload \(payload)"
+        )
     }
 
     @Test func fullRenderDecodedTheWholeImage() throws {

@@ -1,8 +1,8 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import LoopbackServer
 import Report
+import Testing
 
 /// Bad input must give a clear message and a distinct status, never a crash of the parent;
 /// a failing run is a CSV row with its status. Each case runs the real binary.
@@ -19,11 +19,16 @@ import Report
     @Test func unknownRendererNamesTheValidChoices() throws {
         let output = try BenchProcess.run(["--render", "sideways"])
         #expect(output.status == 64)
-        #expect(output.standardError.contains("--render 'sideways' is not valid; valid: none, full, thumbnail"), "\(output.standardError)")
+        #expect(
+            output.standardError.contains("--render 'sideways' is not valid; valid: none, full, thumbnail"),
+            "\(output.standardError)"
+        )
     }
 
-    @Test(arguments: [["--runs", "0"], ["--url", "not a url"], ["--url", "ftp://127.0.0.1/x.jpg"],
-                      ["--warmup-url", "http://127.0.0.1/w"], ["--quality", "0"]])
+    @Test(arguments: [
+        ["--runs", "0"], ["--url", "not a url"], ["--url", "ftp://127.0.0.1/x.jpg"],
+        ["--warmup-url", "http://127.0.0.1/w"], ["--quality", "0"],
+    ])
     func invalidOptionsAreUsageErrors(arguments: [String]) throws {
         let output = try BenchProcess.run(arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")
@@ -31,9 +36,11 @@ import Report
     }
 
     /// An unknown encoding names every valid one; --progressive is an alias that cannot contradict --encoding.
-    @Test(arguments: [(["--encoding", "gif"], "jpeg-progressive-444"),
-                      (["--progressive", "--encoding", "png-rgb"], "--progressive means --encoding jpeg-progressive"),
-                      (["--encoding", "webp-lossless", "--width", "20000"], "WebP is at most 16383 pixels a side")])
+    @Test(arguments: [
+        (["--encoding", "gif"], "jpeg-progressive-444"),
+        (["--progressive", "--encoding", "png-rgb"], "--progressive means --encoding jpeg-progressive"),
+        (["--encoding", "webp-lossless", "--width", "20000"], "WebP is at most 16383 pixels a side"),
+    ])
     func badEncodingsAreUsageErrorsNamingTheChoices(arguments: [String], message: String) throws {
         let output = try BenchProcess.run(arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")
@@ -44,8 +51,12 @@ import Report
     func expectFailedRows(url: String, render: String = "none", extra: [String] = [], status: String) throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["--url", url, "--strategy", "data", "--strategy", "download",
-                                           "--render", render, "--out", folder.path] + Self.quick + extra)
+        let output = try BenchProcess.run(
+            [
+                "--url", url, "--strategy", "data", "--strategy", "download",
+                "--render", render, "--out", folder.path,
+            ] + Self.quick + extra
+        )
         #expect(output.status == 3, "\(output.standardError)")
         let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
         let statusColumn = try #require(rows.first?.firstIndex(of: "status"))
@@ -74,8 +85,11 @@ import Report
         server.addResource(path: "/text.jpg", body: Data(String(repeating: "not a jpeg ", count: 1000).utf8))
         try server.start()
         defer { server.shutdown() }
-        try expectFailedRows(url: server.url(for: "/text.jpg").absoluteString,
-                             render: "full", status: "decode_error")
+        try expectFailedRows(
+            url: server.url(for: "/text.jpg").absoluteString,
+            render: "full",
+            status: "decode_error"
+        )
     }
 
     @Test func truncatedBodyIsNotMeasuredAsASuccess() throws {
@@ -83,8 +97,10 @@ import Report
         server.addResource(path: "/image.jpg", body: Data(repeating: 0xFF, count: 2_000_000))
         try server.start()
         defer { server.shutdown() }
-        try expectFailedRows(url: server.url(for: "/image.jpg").absoluteString + "?fault=truncate&afterBytes=500000",
-                             status: "transport_error")
+        try expectFailedRows(
+            url: server.url(for: "/image.jpg").absoluteString + "?fault=truncate&afterBytes=500000",
+            status: "transport_error"
+        )
     }
 
     @Test func hangingServerIsATimeoutRow() throws {
@@ -92,8 +108,11 @@ import Report
         server.addResource(path: "/slow.jpg", body: Data(repeating: 0, count: 1000))
         try server.start()
         defer { server.shutdown() }
-        try expectFailedRows(url: server.url(for: "/slow.jpg").absoluteString + "?fault=slowFirstByte&delayMs=8000",
-                             extra: ["--timeout", "2"], status: "timeout")
+        try expectFailedRows(
+            url: server.url(for: "/slow.jpg").absoluteString + "?fault=slowFirstByte&delayMs=8000",
+            extra: ["--timeout", "2"],
+            status: "timeout"
+        )
     }
 }
 
@@ -110,13 +129,19 @@ import Report
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "strategy,render\ndata,none\n".write(to: folder.appendingPathComponent("trials.csv"), atomically: true, encoding: .utf8)
+        try "strategy,render\ndata,none\n".write(
+            to: folder.appendingPathComponent("trials.csv"),
+            atomically: true,
+            encoding: .utf8
+        )
         let output = try BenchProcess.run(["report", "--results", folder.path])
         #expect(output.status == 65)
         #expect(output.standardError.contains("missing column(s) allocator, run, status"))
     }
 
-    @Test(arguments: [["--sizes", "1,x"], ["--sizes", ""], ["--sizes", "1000"], ["--strategy", "pigeon"], ["--render", "sideways"]])
+    @Test(arguments: [
+        ["--sizes", "1,x"], ["--sizes", ""], ["--sizes", "1000"], ["--strategy", "pigeon"], ["--render", "sideways"],
+    ])
     func sweepRejectsBadOptions(arguments: [String]) throws {
         let output = try BenchProcess.run(["sweep"] + arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")

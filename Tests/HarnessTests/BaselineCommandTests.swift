@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Report
+import Testing
 
 /// `bench baseline update --from`: the export becomes a baseline that `bench compare` accepts,
 /// and a run with failed trials is refused.
@@ -22,8 +22,10 @@ import Report
             #expect(update.standardOutput.contains("4 cells, 40 runs"))
             #expect(try TrialsFile.load(baseline.path).count == 40)
 
-            let compare = try BenchProcess.run(["compare", baseline.path, csv.path,
-                                                "--thresholds", CompareCommandTests.thresholdsFile])
+            let compare = try BenchProcess.run([
+                "compare", baseline.path, csv.path,
+                "--thresholds", CompareCommandTests.thresholdsFile,
+            ])
             #expect(compare.status == 0, "\(compare.standardOutput)")
         }
     }
@@ -31,7 +33,11 @@ import Report
     @Test func exportWithFailedRunsIsRefused() throws {
         try withFolder { folder in
             let csv = folder.appendingPathComponent("trials.csv")
-            try CompareCommandTests.trials(runs: 3, failing: "data/full/system").write(to: csv, atomically: true, encoding: .utf8)
+            try CompareCommandTests.trials(runs: 3, failing: "data/full/system").write(
+                to: csv,
+                atomically: true,
+                encoding: .utf8
+            )
             let baseline = folder.appendingPathComponent("baseline.json")
             let update = try BenchProcess.run(["baseline", "update", "--from", csv.path, "--baseline", baseline.path])
             #expect(update.status == 3)

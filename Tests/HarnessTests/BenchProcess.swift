@@ -16,8 +16,13 @@ enum BenchProcess {
     /// Runs `bench arguments...` (or `program arguments...`: another executable, such as a user's
     /// own bench) in `workingDirectory` when given, with `extraEnvironment` added to this process's
     /// environment, and waits for it (bounded: killed after `timeout` seconds).
-    static func run(_ arguments: [String], program: String? = nil, workingDirectory: URL? = nil,
-                    extraEnvironment: [String: String] = [:], timeout: TimeInterval = 300) throws -> Output {
+    static func run(
+        _ arguments: [String],
+        program: String? = nil,
+        workingDirectory: URL? = nil,
+        extraEnvironment: [String: String] = [:],
+        timeout: TimeInterval = 300
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program ?? executable)
         process.arguments = arguments
@@ -25,13 +30,15 @@ enum BenchProcess {
         if !extraEnvironment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
         // Drain the pipes on other threads so a chatty child cannot block on a full pipe.
-        let outData = PipeContents(), errData = PipeContents()
+        let outData = PipeContents()
+        let errData = PipeContents()
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { outData.data = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
@@ -39,9 +46,11 @@ enum BenchProcess {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         group.wait()  // orders the reader threads' writes before these reads
-        return Output(status: process.terminationStatus,
-                      standardOutput: String(decoding: outData.data, as: UTF8.self),
-                      standardError: String(decoding: errData.data, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outData.data, as: UTF8.self),
+            standardError: String(decoding: errData.data, as: UTF8.self)
+        )
     }
 
     /// What one reader thread collected.

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
 
 /// `scripts/plots.sh` on a copy of the committed results, with the real `bench report` and gnuplot:
 /// every chart is drawn as a real PNG and a well-formed SVG, and gnuplot says nothing on stderr.
@@ -17,8 +18,10 @@ import Testing
         let folder = BenchProcess.temporaryFolder().appendingPathComponent("it's results")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "scenario.csv"] {
-            try? FileManager.default.copyItem(at: root.appendingPathComponent("results/\(name)"),
-                                              to: folder.appendingPathComponent(name))
+            try? FileManager.default.copyItem(
+                at: root.appendingPathComponent("results/\(name)"),
+                to: folder.appendingPathComponent(name)
+            )
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

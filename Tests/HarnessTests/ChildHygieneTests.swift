@@ -12,8 +12,10 @@ import Testing
 
     /// One run of `strategy` on the embedded fixture paced at 100 kB/s: its trial lasts seconds.
     static func slowRun(_ strategy: String, _ extra: [String] = []) -> [String] {
-        ["run", "--strategy", strategy, "--render", "none", "--allocator", "system", "--runs", "1",
-         "--bandwidth", "100k", "--out", "out"] + extra
+        [
+            "run", "--strategy", strategy, "--render", "none", "--allocator", "system", "--runs", "1",
+            "--bandwidth", "100k", "--out", "out",
+        ] + extra
     }
 
     /// A process's command line, its arguments joined by spaces ("" when it is gone).
@@ -29,8 +31,11 @@ import Testing
     }
 
     /// Waits (bounded) for a child of `bench` that runs `subcommand`: exec'd, past the spawn.
-    static func waitForChild(of bench: RunningBench, running subcommand: String = "_trial",
-                             limit: TimeInterval = 60) -> Int32? {
+    static func waitForChild(
+        of bench: RunningBench,
+        running subcommand: String = "_trial",
+        limit: TimeInterval = 60
+    ) -> Int32? {
         let deadline = Date().addingTimeInterval(limit)
         while Date() < deadline && bench.isRunning {
             if let child = bench.children.first(where: { commandLine($0).contains(" \(subcommand) ") }) { return child }
@@ -57,7 +62,7 @@ import Testing
         var found: [Int32: String] = [:]
         for name in names {
             guard let number = Int32(name),
-                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
             else { continue }
             found[number] = target
         }
@@ -75,7 +80,10 @@ import Testing
     /// server's listening socket included, which SwiftNIO opens without close-on-exec.
     @Test func aTrialChildHoldsNoneOfItsParentsOtherDescriptors() throws {
         let bench = try RunningBench(Self.slowRun("curl-memory"))
-        defer { bench.signal(SIGKILL); _ = bench.wait() }
+        defer {
+            bench.signal(SIGKILL)
+            _ = bench.wait()
+        }
         let child = try #require(Self.waitForChild(of: bench), "a trial starts: \(bench.standardError)")
         let parents = Self.descriptors(of: bench.pid)
         let shareable = parents.values.filter { $0.hasPrefix("socket:[") || $0.hasPrefix("pipe:[") }
@@ -105,8 +113,10 @@ import Testing
 
     /// The same for `bench scenario list-scroll`'s child.
     @Test func aScenarioChildDiesWithItsKilledParent() throws {
-        let bench = try RunningBench(["scenario", "list-scroll", "--sizes", "64x48", "--rows", "4", "--visible", "2",
-                                      "--strategy", "data", "--bandwidth", "1k", "--out", "out"])
+        let bench = try RunningBench([
+            "scenario", "list-scroll", "--sizes", "64x48", "--rows", "4", "--visible", "2",
+            "--strategy", "data", "--bandwidth", "1k", "--out", "out",
+        ])
         let child = Self.waitForChild(of: bench, running: "_scenario")
         bench.signal(SIGKILL)
         _ = bench.wait()
@@ -124,8 +134,10 @@ import Testing
         let orphan = try BenchProcess.run(spec, extraEnvironment: ["BENCH_PARENT_PID": "1"], timeout: 60)
         #expect(orphan.status == BenchExitCode.internalError.rawValue, "\(orphan.status) \(orphan.standardError)")
         #expect(!orphan.standardError.contains("child-spec.json"), "it read its spec: \(orphan.standardError)")
-        #expect(orphan.standardError.contains("its parent, pid 1 (BENCH_PARENT_PID), is gone"),
-                "\(orphan.standardError)")
+        #expect(
+            orphan.standardError.contains("its parent, pid 1 (BENCH_PARENT_PID), is gone"),
+            "\(orphan.standardError)"
+        )
         let owned = try BenchProcess.run(spec, extraEnvironment: ["BENCH_PARENT_PID": String(getpid())], timeout: 60)
         #expect(owned.standardError.contains("child-spec.json"), "\(owned.status) \(owned.standardError)")
     }

@@ -25,8 +25,14 @@ import Testing
 
     /// Spawns `bench arguments...` in `folder` (its cwd), with TMPDIR `folder/tmp`, `environment`
     /// added, default signal dispositions and no signal blocked (as a shell starts it), and waits.
-    static func run(_ arguments: [String], in folder: URL, stdout: Destination, stderr: Destination,
-                    environment extra: [String: String] = [:], limit: TimeInterval = 300) throws -> Finished {
+    static func run(
+        _ arguments: [String],
+        in folder: URL,
+        stdout: Destination,
+        stderr: Destination,
+        environment extra: [String: String] = [:],
+        limit: TimeInterval = 300
+    ) throws -> Finished {
         let scratch = folder.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         var actions = posix_spawn_file_actions_t()
@@ -38,8 +44,13 @@ import Testing
         for (descriptor, destination) in [(Int32(1), stdout), (Int32(2), stderr)] {
             switch destination {
             case .file(let name):
-                posix_spawn_file_actions_addopen(&actions, descriptor, folder.appendingPathComponent(name).path,
-                                                 O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                posix_spawn_file_actions_addopen(
+                    &actions,
+                    descriptor,
+                    folder.appendingPathComponent(name).path,
+                    O_WRONLY | O_CREAT | O_TRUNC,
+                    0o644
+                )
             case .pipeWithoutReader:
                 var ends: [Int32] = [0, 0]
                 guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
@@ -54,7 +65,8 @@ import Testing
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noMask = sigset_t(), defaults = sigset_t()
+        var noMask = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&noMask)
         sigemptyset(&defaults)
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
@@ -64,7 +76,8 @@ import Testing
 
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["TMPDIR"] = scratch.path
-        let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
+        let argv =
+            (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
@@ -95,27 +108,43 @@ import Testing
         #expect(finished.signal == nil && finished.status == 0, "\(note): \(finished)")
         let out = folder.appendingPathComponent("out")
         for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json"] {
-            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(note): \(name) missing")
+            #expect(
+                FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path),
+                "\(note): \(name) missing"
+            )
         }
         let trials = (try? rows(out.appendingPathComponent("trials.csv"))) ?? []
         #expect(trials.count == 3, "\(note): a header and both runs: \(trials.count) rows")
-        let json = (try? JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("trials.json")))) as? [String: Any]
+        let json =
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("trials.json"))))
+            as? [String: Any]
         #expect((json?["trials"] as? [Any])?.count == 2, "\(note): both runs in trials.json")
-        let scratch = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("tmp").path)) ?? []
+        let scratch =
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("tmp").path)) ?? []
         #expect(scratch.filter { $0.hasPrefix("bench-") }.isEmpty, "\(note): scratch left: \(scratch)")
     }
 
-    static let twoQuickRuns = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
-                               "--width", "960", "--height", "640", "--out", "out"]
+    static let twoQuickRuns = [
+        "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
+        "--width", "960", "--height", "640", "--out", "out",
+    ]
 
     /// With stderr a pipe nobody reads, the run goes on: every run, every file, and the summary on stdout.
     @Test func aStderrWithoutReaderLosesNothing() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let finished = try Self.run(Self.twoQuickRuns, in: folder, stdout: .file("stdout.txt"), stderr: .pipeWithoutReader)
+        let finished = try Self.run(
+            Self.twoQuickRuns,
+            in: folder,
+            stdout: .file("stdout.txt"),
+            stderr: .pipeWithoutReader
+        )
         try Self.expectWholeRun(in: folder, finished, "stderr a pipe without reader")
         let summary = (try? String(contentsOf: folder.appendingPathComponent("stdout.txt"), encoding: .utf8)) ?? ""
-        #expect(summary.contains("Cells ranked by median peak RSS delta"), "the summary still goes to stdout: \(summary)")
+        #expect(
+            summary.contains("Cells ranked by median peak RSS delta"),
+            "the summary still goes to stdout: \(summary)"
+        )
     }
 
     /// With fd 2 closed, every row is kept, and no progress line lands in a file that took descriptor 2.
@@ -125,15 +154,24 @@ import Testing
         let finished = try Self.run(Self.twoQuickRuns, in: folder, stdout: .file("stdout.txt"), stderr: .closed)
         try Self.expectWholeRun(in: folder, finished, "stderr closed")
         // Nothing meant for stderr lands in a file that took descriptor 2.
-        let trialsCSV = (try? String(contentsOf: folder.appendingPathComponent("out/trials.csv"), encoding: .utf8)) ?? ""
-        #expect(!trialsCSV.contains("[2/2]") && !trialsCSV.contains("[1/2]"), "progress lines in trials.csv: \(trialsCSV)")
+        let trialsCSV =
+            (try? String(contentsOf: folder.appendingPathComponent("out/trials.csv"), encoding: .utf8)) ?? ""
+        #expect(
+            !trialsCSV.contains("[2/2]") && !trialsCSV.contains("[1/2]"),
+            "progress lines in trials.csv: \(trialsCSV)"
+        )
     }
 
     /// With stdout and stderr pipes nobody reads, or both closed, the run still ends with status 0 and every file.
     @Test func aStdoutWithoutReaderAndNoStderrLoseNothing() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let finished = try Self.run(Self.twoQuickRuns, in: folder, stdout: .pipeWithoutReader, stderr: .pipeWithoutReader)
+        let finished = try Self.run(
+            Self.twoQuickRuns,
+            in: folder,
+            stdout: .pipeWithoutReader,
+            stderr: .pipeWithoutReader
+        )
         try Self.expectWholeRun(in: folder, finished, "stdout and stderr pipes without reader")
         let closed = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: closed) }
@@ -145,7 +183,12 @@ import Testing
     @Test func aUsageErrorWithoutReaderIsStill64() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let finished = try Self.run(["run", "--runs", "0"], in: folder, stdout: .pipeWithoutReader, stderr: .pipeWithoutReader)
+        let finished = try Self.run(
+            ["run", "--runs", "0"],
+            in: folder,
+            stdout: .pipeWithoutReader,
+            stderr: .pipeWithoutReader
+        )
         #expect(finished.signal == nil && finished.status == 64, "\(finished)")
     }
 }

@@ -1,8 +1,8 @@
 import BenchCore
 import Foundation
-import Testing
 import LoopbackServer
 import Report
+import Testing
 
 /// `bench corpus` over real files made here: generated JPEGs (baseline and progressive), a cut
 /// JPEG, a text file; and over a URL list against a real loopback server.
@@ -11,9 +11,15 @@ import Report
     /// first 3000 bytes), notes.txt, and a hidden file that is skipped.
     static func makeCorpus() throws -> URL {
         let folder = BenchProcess.temporaryFolder()
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"),
+            withIntermediateDirectories: true
+        )
         for (name, extra) in [("a.jpg", [String]()), ("sub/b.jpg", ["--progressive"])] {
-            let made = try BenchProcess.run(["fixture", "--width", "1200", "--height", "800", "--out", folder.appendingPathComponent(name).path] + extra)
+            let made = try BenchProcess.run(
+                ["fixture", "--width", "1200", "--height", "800", "--out", folder.appendingPathComponent(name).path]
+                    + extra
+            )
             try #require(made.status == 0, "\(made.standardError)")
         }
         let baseline = try Data(contentsOf: folder.appendingPathComponent("a.jpg"))
@@ -37,9 +43,16 @@ import Report
         for file in ["a.jpg", "sub/b.jpg"] {
             let runs = try #require(byFile[file])
             #expect(runs.count == 4)
-            #expect(runs.allSatisfy { $0["status"] == "ok" && $0["strategy"] == "download" && $0["allocator"] == "system" })
+            #expect(
+                runs.allSatisfy { $0["status"] == "ok" && $0["strategy"] == "download" && $0["allocator"] == "system" }
+            )
             #expect(Set(runs.map { $0["render"]! }) == ["full", "thumbnail"])
-            #expect(runs.allSatisfy { $0["width"] == "1200" && $0["height"] == "800" && $0["format"] == "jpeg" && $0["chroma_subsampling"] == "4:2:0" })
+            #expect(
+                runs.allSatisfy {
+                    $0["width"] == "1200" && $0["height"] == "800" && $0["format"] == "jpeg"
+                        && $0["chroma_subsampling"] == "4:2:0"
+                }
+            )
         }
         #expect(byFile["sub/b.jpg"]!.allSatisfy { $0["progressive"] == "1" })
         #expect(byFile["a.jpg"]!.allSatisfy { $0["progressive"] == "0" })
@@ -52,7 +65,9 @@ import Report
         // and less than twice as much (a bitmap is 4 bytes a pixel, the coefficients 3 at 4:2:0).
         let summary = try JobsTests.rows(out, file: "corpus-summary.csv")
         #expect(summary.first?["file"] == "sub/b.jpg", "the worst per pixel first: \(summary)")
-        let perPixel = Dictionary(uniqueKeysWithValues: summary.map { ($0["file"]!, Double($0["full_bytes_per_pixel"]!) ?? 0) })
+        let perPixel = Dictionary(
+            uniqueKeysWithValues: summary.map { ($0["file"]!, Double($0["full_bytes_per_pixel"]!) ?? 0) }
+        )
         let ratio = perPixel["sub/b.jpg"]! / perPixel["a.jpg"]!
         #expect(ratio > 1.3 && ratio < 2.5, "progressive over baseline, per pixel: \(ratio)")
         #expect(output.standardOutput.contains("worst per pixel (full): sub/b.jpg"))
@@ -67,11 +82,15 @@ import Report
         for jobs in [1, 2] {
             let out = BenchProcess.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: out) }
-            let output = try BenchProcess.run(["corpus", corpus.path, "--runs", "2", "--strategy", "download", "--strategy", "data",
-                                               "--jobs", String(jobs), "--out", out.path])
+            let output = try BenchProcess.run([
+                "corpus", corpus.path, "--runs", "2", "--strategy", "download", "--strategy", "data",
+                "--jobs", String(jobs), "--out", out.path,
+            ])
             #expect(output.status == 3, "\(output.standardError)")
             let rows = try JobsTests.rows(out, file: "corpus.csv")
-            keys[jobs] = rows.map { row in ["file", "strategy", "render", "allocator", "run", "status"].map { row[$0]! }.joined(separator: "/") }.sorted()
+            keys[jobs] = rows.map { row in
+                ["file", "strategy", "render", "allocator", "run", "status"].map { row[$0]! }.joined(separator: "/")
+            }.sorted()
             let pids = rows.compactMap { $0["pid"] }.filter { !$0.isEmpty }
             #expect(Set(pids).count == pids.count && pids.count == 24, "one child per run: \(pids.count)")
         }
@@ -88,7 +107,10 @@ import Report
         try server.start()
         defer { server.shutdown() }
         let list = corpus.appendingPathComponent("urls.txt")
-        try Data("# two images\n\(server.url(for: "/a.jpg").absoluteString)\n\n\(server.url(for: "/gone.jpg").absoluteString)\n".utf8).write(to: list)
+        try Data(
+            "# two images\n\(server.url(for: "/a.jpg").absoluteString)\n\n\(server.url(for: "/gone.jpg").absoluteString)\n"
+                .utf8
+        ).write(to: list)
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let output = try BenchProcess.run(["corpus", list.path, "--runs", "1", "--render", "full", "--out", out.path])
@@ -115,7 +137,9 @@ import Report
         #expect(nothing.standardError.contains("has no files"))
 
         let list = empty.appendingPathComponent("urls.txt")
-        try Data("http://127.0.0.1:1/a.jpg\nhttp://example.com/b.jpg\nnot a url\nftp://127.0.0.1/c.jpg\n".utf8).write(to: list)
+        try Data("http://127.0.0.1:1/a.jpg\nhttp://example.com/b.jpg\nnot a url\nftp://127.0.0.1/c.jpg\n".utf8).write(
+            to: list
+        )
         let badList = try BenchProcess.run(["corpus", list.path])
         #expect(badList.status == 64)
         for line in ["line 2: 'example.com' is not a loopback host", "line 3:", "line 4:"] {

@@ -10,12 +10,16 @@ import Testing
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: corpus) }
         for (name, encoding) in [("a.jpg", "jpeg"), ("b.png", "png-rgb")] {
-            let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--encoding", encoding,
-                                             "--out", corpus.appendingPathComponent(name).path])
+            let made = try BenchProcess.run([
+                "fixture", "--width", "64", "--height", "48", "--encoding", encoding,
+                "--out", corpus.appendingPathComponent(name).path,
+            ])
             try #require(made.status == 0, "\(made.standardError)")
         }
         let quick = ["--runs", "1", "--render", "none", "--allocator", "system"]
-        let first = try BenchProcess.run(["corpus", corpus.path, "--out", corpus.appendingPathComponent("results").path] + quick)
+        let first = try BenchProcess.run(
+            ["corpus", corpus.path, "--out", corpus.appendingPathComponent("results").path] + quick
+        )
         #expect(first.status == 0, "\(first.standardError)")
 
         // The second run names the same folder through a link: the paths are compared resolved.
@@ -23,7 +27,9 @@ import Testing
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: corpus)
         defer { try? FileManager.default.removeItem(at: link) }
         // --replace: the first run's files are there, and replacing them is what this run is for.
-        let second = try BenchProcess.run(["corpus", corpus.path, "--out", link.appendingPathComponent("results").path, "--replace"] + quick)
+        let second = try BenchProcess.run(
+            ["corpus", corpus.path, "--out", link.appendingPathComponent("results").path, "--replace"] + quick
+        )
         #expect(second.status == 0, "\(second.standardError)")
         let files = try JobsTests.rows(corpus.appendingPathComponent("results"), file: "corpus.csv").map { $0["file"]! }
         #expect(files.sorted() == ["a.jpg", "b.png"], "\(files)")

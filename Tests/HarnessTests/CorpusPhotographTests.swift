@@ -18,19 +18,26 @@ import Testing
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
         for photograph in Self.photographs {
             let source = Self.backgrounds.appendingPathComponent(photograph)
-            try #require(FileManager.default.fileExists(atPath: source.path),
-                         "\(source.path) is missing: scripts/setup.sh installs mate-backgrounds (make test runs it)")
+            try #require(
+                FileManager.default.fileExists(atPath: source.path),
+                "\(source.path) is missing: scripts/setup.sh installs mate-backgrounds (make test runs it)"
+            )
             try FileManager.default.copyItem(at: source, to: corpus.appendingPathComponent(source.lastPathComponent))
         }
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         // Thumbnails at most 256 pixels a side: a small fraction of these 2-5 MP pictures, so that the
         // thumbnail's own bitmap does not hide whether the path ever held the full one.
-        let output = try BenchProcess.run(["corpus", corpus.path, "--runs", "1", "--max-pixel", "256", "--out", out.path])
+        let output = try BenchProcess.run([
+            "corpus", corpus.path, "--runs", "1", "--max-pixel", "256", "--out", out.path,
+        ])
         #expect(output.status == 0, "\(output.standardError)")
         let rows = try JobsTests.rows(out, file: "corpus.csv")
         #expect(rows.count == 6, "3 photographs x full and thumbnail")
-        #expect(rows.allSatisfy { $0["status"] == "ok" && !($0["peak_heap_exact_delta_bytes"] ?? "").isEmpty }, "\(rows)")
+        #expect(
+            rows.allSatisfy { $0["status"] == "ok" && !($0["peak_heap_exact_delta_bytes"] ?? "").isEmpty },
+            "\(rows)"
+        )
 
         func row(_ file: String, _ render: String) throws -> [String: String] {
             try #require(rows.first { $0["file"] == file && $0["render"] == render }, "\(file) \(render)")
@@ -44,13 +51,24 @@ import Testing
 
         // The headers' facts, as the files are (Debian 12's mate-backgrounds 1.26).
         let wood = try row("Wood.jpg", "full")
-        #expect([wood["format"], wood["width"], wood["height"], wood["progressive"], wood["chroma_subsampling"]]
-                == ["jpeg", "2560", "1920", "0", "4:2:2"])
+        #expect(
+            [wood["format"], wood["width"], wood["height"], wood["progressive"], wood["chroma_subsampling"]]
+                == ["jpeg", "2560", "1920", "0", "4:2:2"]
+        )
         let elephants = try row("Elephants.jpg", "full")
-        #expect([elephants["format"], elephants["width"], elephants["height"], elephants["progressive"], elephants["chroma_subsampling"]]
-                == ["jpeg", "1920", "1080", "1", "4:4:4"])
+        #expect(
+            [
+                elephants["format"], elephants["width"], elephants["height"], elephants["progressive"],
+                elephants["chroma_subsampling"],
+            ]
+                == ["jpeg", "1920", "1080", "1", "4:4:4"]
+        )
         let wallpaper = try row("Ubuntu-Mate-Cold-no-logo.png", "full")
-        #expect([wallpaper["format"], wallpaper["width"], wallpaper["height"], wallpaper["alpha"]] == ["png", "1920", "1280", "0"])
+        #expect(
+            [wallpaper["format"], wallpaper["width"], wallpaper["height"], wallpaper["alpha"]] == [
+                "png", "1920", "1280", "0",
+            ]
+        )
 
         // Full: the bitmap (4 B/px) and little else; a progressive 4:4:4 JPEG also holds 6 B/px of coefficients.
         for file in ["Wood.jpg", "Ubuntu-Mate-Cold-no-logo.png"] {
@@ -67,6 +85,9 @@ import Testing
             #expect(thumbnail > 0 && thumbnail < 1.0, "\(file) thumbnail: \(thumbnail) B/px")
         }
         let progressiveThumbnail = try heapPerPixel("Elephants.jpg", "thumbnail")
-        #expect(progressiveThumbnail >= 6.0 && progressiveThumbnail < 7.0, "Elephants.jpg thumbnail: \(progressiveThumbnail) B/px")
+        #expect(
+            progressiveThumbnail >= 6.0 && progressiveThumbnail < 7.0,
+            "Elephants.jpg thumbnail: \(progressiveThumbnail) B/px"
+        )
     }
 }

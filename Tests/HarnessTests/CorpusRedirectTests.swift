@@ -15,7 +15,10 @@ import Testing
         let list = folder.appendingPathComponent("urls.txt")
         try Data("http://127.0.0.1:\(server.port)/away.jpg\n".utf8).write(to: list)
         let out = folder.appendingPathComponent("out")
-        let output = try BenchProcess.run(["corpus", list.path, "--render", "none", "--runs", "1", "--out", out.path], timeout: 120)
+        let output = try BenchProcess.run(
+            ["corpus", list.path, "--render", "none", "--runs", "1", "--out", out.path],
+            timeout: 120
+        )
         #expect(output.status == 3, "\(output.standardError)")
         let rows = try JobsTests.rows(out, file: "corpus.csv")
         #expect(rows.count == 1)
@@ -23,7 +26,10 @@ import Testing
         #expect(row["status"] == "fetch_error", "\(row)")
         #expect(row["error"]?.contains("refused a redirect to http://192.0.2.1/x") == true, "\(row)")
         #expect(row["error"]?.contains("loopback") == true, "\(row)")
-        #expect(server.requests >= 1 && server.requests <= 2, "the parent asked the loopback server, and no child did: \(server.requests)")
+        #expect(
+            server.requests >= 1 && server.requests <= 2,
+            "the parent asked the loopback server, and no child did: \(server.requests)"
+        )
     }
 }
 
@@ -42,7 +48,9 @@ final class RedirectingServer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 8) == 0 else { throw SetUpFailed() }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -15,8 +15,12 @@ import Testing
         let tiny = folder.appendingPathComponent("tiny.jpg")
         let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "64", "--out", tiny.path])
         try #require(made.status == 0, "\(made.standardError)")
-        for index in 0..<images { try FileManager.default.copyItem(at: tiny, to: corpus.appendingPathComponent("img\(index).jpg")) }
-        for index in 0..<notes { try Data("not an image \(index)\n".utf8).write(to: corpus.appendingPathComponent("note\(index).txt")) }
+        for index in 0..<images {
+            try FileManager.default.copyItem(at: tiny, to: corpus.appendingPathComponent("img\(index).jpg"))
+        }
+        for index in 0..<notes {
+            try Data("not an image \(index)\n".utf8).write(to: corpus.appendingPathComponent("note\(index).txt"))
+        }
         return corpus
     }
 
@@ -41,7 +45,10 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try Self.corpus(images: 8, notes: 2, in: folder)
-        let arguments = ["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "2", "--jobs", "2", "--out", "out"]
+        let arguments = [
+            "corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "2", "--jobs", "2", "--out",
+            "out",
+        ]
         let csv = folder.appendingPathComponent("out/corpus.csv")
 
         let first = try RowsKeptTests.RunningBench(arguments, folder: folder)
@@ -65,11 +72,16 @@ import Testing
         #expect(second.status == 3, "the text files are rows that were not measured: \(second.standardError)")
         #expect(second.standardError.contains("of 18 rows done"), "\(second.standardError)")
         let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
-        let keys = rows.map { [$0["file"]!, $0["strategy"]!, $0["render"]!, $0["allocator"]!, $0["run"]!].joined(separator: " ") }
+        let keys = rows.map {
+            [$0["file"]!, $0["strategy"]!, $0["render"]!, $0["allocator"]!, $0["run"]!].joined(separator: " ")
+        }
         #expect(rows.count == 18 && Set(keys).count == 18, "every planned row once: \(keys.sorted())")
         #expect(rows.filter { $0["status"] == "ok" }.count == 16, "\(rows.map { $0["status"]! })")
         #expect(Set(rows.map { $0["run_id"]! }).count == 1, "a resumed run writes its rows with the folder's run id")
-        #expect(rows.map { $0["file"]! } == rows.map { $0["file"]! }.sorted(), "the final file is in the corpus's order")
+        #expect(
+            rows.map { $0["file"]! } == rows.map { $0["file"]! }.sorted(),
+            "the final file is in the corpus's order"
+        )
     }
 
     @Test func appendedFilesParseAfterAKillAtARandomMoment() throws {
@@ -77,13 +89,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let delay = Double.random(in: 0...3)
-        let bench = try RowsKeptTests.RunningBench(["run", "--strategy", "data", "--render", "none", "--allocator", "system",
-                                                    "--runs", "40", "--width", "64", "--height", "64", "--out", "out"], folder: folder)
+        let bench = try RowsKeptTests.RunningBench(
+            [
+                "run", "--strategy", "data", "--render", "none", "--allocator", "system",
+                "--runs", "40", "--width", "64", "--height", "64", "--out", "out",
+            ],
+            folder: folder
+        )
         // A random moment once the first row is written (a loaded machine may take seconds to start the run).
         let trialsFile = folder.appendingPathComponent("out/trials.csv")
-        func rowsWritten() -> Int { (FileManager.default.contents(atPath: trialsFile.path) ?? Data()).filter { $0 == 10 }.count - 1 }
+        func rowsWritten() -> Int {
+            (FileManager.default.contents(atPath: trialsFile.path) ?? Data()).filter { $0 == 10 }.count - 1
+        }
         var waited = 0
-        while rowsWritten() < 1 && waited < 600 { usleep(50_000); waited += 1 }
+        while rowsWritten() < 1 && waited < 600 {
+            usleep(50_000)
+            waited += 1
+        }
         usleep(UInt32(delay * 1e6))
         bench.signal(SIGKILL)
         Self.reap(bench.pid)
@@ -94,7 +116,10 @@ import Testing
         let timeline = try String(contentsOf: out.appendingPathComponent("timeline.csv"), encoding: .utf8)
         let keys = Set(trials.map { RunKey(cell: $0.cell, run: $0.run) })
         let samples = try TimelineCSV.parse(timeline, keep: keys)
-        #expect(Set(samples.keys) == keys, "killed after \(delay) s: \(samples.keys.count) runs with samples, \(keys.count) rows")
+        #expect(
+            Set(samples.keys) == keys,
+            "killed after \(delay) s: \(samples.keys.count) runs with samples, \(keys.count) rows"
+        )
 
         // A row cut short mid-write is dropped with a note, and the report finishes the folder.
         let handle = try FileHandle(forWritingTo: out.appendingPathComponent("trials.csv"))
@@ -110,8 +135,10 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let arguments = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
-                         "--width", "64", "--height", "64", "--out", "out"]
+        let arguments = [
+            "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
+            "--width", "64", "--height", "64", "--out", "out",
+        ]
         let first = try BenchProcess.run(arguments, workingDirectory: folder)
         try #require(first.status == 0, "\(first.standardError)")
         let trials = folder.appendingPathComponent("out/trials.csv")
@@ -127,10 +154,16 @@ import Testing
         #expect(!refused.standardError.contains("--allocator:"), "only what differs is named: \(refused.standardError)")
 
         // The settle rule changes the final readings: a resume under the other one is refused too.
-        let otherSettle = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder,
-                                               extraEnvironment: ["BENCH_SETTLE": "fixed"])
+        let otherSettle = try BenchProcess.run(
+            arguments + ["--resume"],
+            workingDirectory: folder,
+            extraEnvironment: ["BENCH_SETTLE": "fixed"]
+        )
         #expect(otherSettle.status == 64, "\(otherSettle.standardError)")
-        #expect(otherSettle.standardError.contains("BENCH_SETTLE: rule then, fixed now"), "\(otherSettle.standardError)")
+        #expect(
+            otherSettle.standardError.contains("BENCH_SETTLE: rule then, fixed now"),
+            "\(otherSettle.standardError)"
+        )
 
         let done = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(done.status == 0, "\(done.standardError)")
@@ -142,10 +175,18 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try Self.corpus(images: 1, notes: 1200, in: folder)
-        let output = try BenchProcess.run(["corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1",
-                                           "--out", "out"], workingDirectory: folder)
+        let output = try BenchProcess.run(
+            [
+                "corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1",
+                "--out", "out",
+            ],
+            workingDirectory: folder
+        )
         #expect(output.status == 3, "\(output.standardError)")
-        #expect(output.standardError.contains("bench: 1,200 files are not images (rows in corpus.csv)"), "\(output.standardError.suffix(2000))")
+        #expect(
+            output.standardError.contains("bench: 1,200 files are not images (rows in corpus.csv)"),
+            "\(output.standardError.suffix(2000))"
+        )
         #expect(!output.standardError.contains("note7.txt"), "no line a file")
         #expect(output.standardError.utf8.count < 4000, "\(output.standardError.utf8.count) bytes of stderr")
         let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")

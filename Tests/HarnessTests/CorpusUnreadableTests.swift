@@ -12,12 +12,17 @@ import Testing
     @Test func anUnreadableFolderAndOddNamesAreRowsNotGaps() throws {
         let scratch = BenchProcess.temporaryFolder()
         let corpus = scratch.appendingPathComponent("corpus")
-        try FileManager.default.createDirectory(at: corpus.appendingPathComponent("private"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: corpus.appendingPathComponent("private"),
+            withIntermediateDirectories: true
+        )
         defer {
             chmod(corpus.appendingPathComponent("private").path, 0o755)
             try? FileManager.default.removeItem(at: scratch)
         }
-        let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--out", corpus.appendingPathComponent("a.jpg").path])
+        let made = try BenchProcess.run([
+            "fixture", "--width", "64", "--height", "48", "--out", corpus.appendingPathComponent("a.jpg").path,
+        ])
         try #require(made.status == 0, "\(made.standardError)")
         let jpeg = try Data(contentsOf: corpus.appendingPathComponent("a.jpg"))
         try jpeg.write(to: corpus.appendingPathComponent("private/b.jpg"))
@@ -28,7 +33,8 @@ import Testing
         #expect(chmod(corpus.appendingPathComponent("secret.jpg").path, 0) == 0)
 
         // Where nobody may write: the results, TMPDIR (the children's scratch) and HOME.
-        let out = scratch.appendingPathComponent("out"), temporary = scratch.appendingPathComponent("tmp")
+        let out = scratch.appendingPathComponent("out")
+        let temporary = scratch.appendingPathComponent("tmp")
         for folder in [out, temporary] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             #expect(chown(folder.path, Self.nobody, Self.nobody) == 0)
@@ -37,20 +43,31 @@ import Testing
         // only root can enter (a clone in root's home), and the test must pass from any checkout.
         let executable = try Self.copyReachableByAnyone(BenchProcess.executable, into: scratch)
         let output = try BenchProcess.run(
-            ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/env", "TMPDIR=\(temporary.path)", "HOME=\(temporary.path)",
-             executable, "corpus", corpus.path, "--render", "full", "--runs", "1", "--out", out.path],
-            program: "/usr/bin/setpriv")
+            [
+                "--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/env", "TMPDIR=\(temporary.path)",
+                "HOME=\(temporary.path)",
+                executable, "corpus", corpus.path, "--render", "full", "--runs", "1", "--out", out.path,
+            ],
+            program: "/usr/bin/setpriv"
+        )
         #expect(output.status == 3, "the unreadable folder is a failed row: \(output.standardError)")
 
         let rows = try JobsTests.rows(out, file: "corpus.csv")
         let byFile = Dictionary(grouping: rows, by: { $0["file"]! })
-        #expect(Set(byFile.keys) == ["a.jpg", #"a\xff.jpg"#, #"new\nline.jpg"#, "private/", "secret.jpg"], "\(rows.map { $0["file"]! })")
+        #expect(
+            Set(byFile.keys) == ["a.jpg", #"a\xff.jpg"#, #"new\nline.jpg"#, "private/", "secret.jpg"],
+            "\(rows.map { $0["file"]! })"
+        )
         for name in ["a.jpg", #"a\xff.jpg"#, #"new\nline.jpg"#] {
             #expect(byFile[name]?.map { $0["status"] } == ["ok"], "\(name): \(byFile[name] ?? [])")
         }
         for name in ["private/", "secret.jpg"] {
             let row = try #require(byFile[name]?.first)
-            #expect(byFile[name]?.count == 1 && row["status"] == "read_error" && row["error"]!.contains("Permission denied"), "\(row)")
+            #expect(
+                byFile[name]?.count == 1 && row["status"] == "read_error"
+                    && row["error"]!.contains("Permission denied"),
+                "\(row)"
+            )
         }
         #expect(output.standardError.contains("corpus: 5 files, 3 images to measure"), "\(output.standardError)")
 
@@ -59,7 +76,10 @@ import Testing
         let rule = try #require(table.firstIndex { $0.hasPrefix("----") }, "\(output.standardOutput)")
         let body = table[(rule + 1)...].prefix { !$0.hasPrefix("worst") && !$0.isEmpty }
         #expect(body.count == 3, "\(output.standardOutput)")
-        #expect(body.allSatisfy { $0.trimmingCharacters(in: .whitespaces).first?.isNumber == true }, "\(output.standardOutput)")
+        #expect(
+            body.allSatisfy { $0.trimmingCharacters(in: .whitespaces).first?.isNumber == true },
+            "\(output.standardOutput)"
+        )
         #expect(output.standardOutput.contains(#"new\nline.jpg"#) && output.standardOutput.contains(#"a\xff.jpg"#))
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
 import Testing
 
@@ -53,10 +53,14 @@ import Testing
         // (where download tasks write), is there. The ~1 MB body does not fit in 512 KiB.
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = tmpfs.path
-        let status = Self.run(BenchProcess.executable,
-                              ["--strategy", "download", "--render", "none", "--allocator", "system", "--runs", "1",
-                               "--width", "1600", "--height", "1200", "--fixture-cache", cache.path, "--out", out.path],
-                              environment: environment)
+        let status = Self.run(
+            BenchProcess.executable,
+            [
+                "--strategy", "download", "--render", "none", "--allocator", "system", "--runs", "1",
+                "--width", "1600", "--height", "1200", "--fixture-cache", cache.path, "--out", out.path,
+            ],
+            environment: environment
+        )
         #expect(status == 3, "a failed run, not a crash of the parent")
         let rows = try CSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
         let header = try #require(rows.first)

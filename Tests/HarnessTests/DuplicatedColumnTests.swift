@@ -13,19 +13,27 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(at: committed.appendingPathComponent("trials.csv"), to: folder.appendingPathComponent("trials.csv"))
+        try FileManager.default.copyItem(
+            at: committed.appendingPathComponent("trials.csv"),
+            to: folder.appendingPathComponent("trials.csv")
+        )
         let lines = try String(contentsOf: committed.appendingPathComponent("encodings.csv"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
         try (edit(lines[0], Array(lines.dropFirst())).joined(separator: "\n") + "\n")
             .write(to: folder.appendingPathComponent("encodings.csv"), atomically: true, encoding: .utf8)
-        return try BenchProcess.run(["--results", folder.path, "--data-out", folder.appendingPathComponent("data").path],
-                                    program: builtExecutable(named: "bench-reference"))
+        return try BenchProcess.run(
+            ["--results", folder.path, "--data-out", folder.appendingPathComponent("data").path],
+            program: builtExecutable(named: "bench-reference")
+        )
     }
 
     @Test func aColumnNamedTwiceIsADataErrorNamingIt() throws {
         let output = try Self.report { header, rows in [header + ",status"] + rows.map { $0 + ",ok" } }
         #expect(output.status == 65, "\(output.status): \(output.standardError.suffix(600))")
-        #expect(output.standardError.contains("encodings.csv names the column 'status' twice"), "\(output.standardError.suffix(600))")
+        #expect(
+            output.standardError.contains("encodings.csv names the column 'status' twice"),
+            "\(output.standardError.suffix(600))"
+        )
     }
 
     @Test func sizesWhoseProductOverflowsAreADataError() throws {
@@ -43,14 +51,19 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let lines = try String(contentsOf: DuplicatedColumnTests.committed.appendingPathComponent("trials.csv"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        let lines = try String(
+            contentsOf: DuplicatedColumnTests.committed.appendingPathComponent("trials.csv"),
+            encoding: .utf8
+        )
+        .split(separator: "\n").map(String.init)
         let pidColumn = try #require(lines[0].split(separator: ",").firstIndex(of: "pid"))
         var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         fields[pidColumn] = "2553708401"
         try ([lines[0], fields.joined(separator: ",")] + lines.dropFirst(2)).joined(separator: "\n")
             .appending("\n").write(to: folder.appendingPathComponent("trials.csv"), atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run(["report", "--results", folder.path, "--no-report", "--data-out", folder.appendingPathComponent("data").path])
+        let output = try BenchProcess.run([
+            "report", "--results", folder.path, "--no-report", "--data-out", folder.appendingPathComponent("data").path,
+        ])
         #expect(output.status == 65, "\(output.status): \(output.standardError.suffix(600))")
         #expect(output.standardError.contains("pid '2553708401'"), "\(output.standardError.suffix(600))")
     }

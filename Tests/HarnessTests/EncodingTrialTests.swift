@@ -20,10 +20,17 @@ import Testing
         var settings = TrialSettings()
         settings.maxPixel = 600  // 2/8: 600x400
         let spec = FixtureSpec(width: width, height: height, encoding: encoding)
-        let runner = BenchmarkRunner(plan: BenchmarkPlan(strategies: ["download"], renders: [.thumbnail, .full],
-                                                         allocators: [.system], runs: 1),
-                                     source: .embedded(fixture: spec, bandwidthBytesPerSecond: nil), settings: settings,
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let runner = BenchmarkRunner(
+            plan: BenchmarkPlan(
+                strategies: ["download"],
+                renders: [.thumbnail, .full],
+                allocators: [.system],
+                runs: 1
+            ),
+            source: .embedded(fixture: spec, bandwidthBytesPerSecond: nil),
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try runner.run()
     }
 
@@ -41,7 +48,10 @@ import Testing
         #expect(heap < Self.fullBitmap / 4, "\(encoding): thumbnail heap peak \(heap) B")
         // The control: the full decode's heap does hold a full bitmap.
         let fullHeap = try #require(full.peakHeapExactDeltaBytes)
-        #expect(fullHeap >= Self.fullBitmap && fullHeap < Self.fullBitmap * 3, "\(encoding): full heap peak \(fullHeap) B")
+        #expect(
+            fullHeap >= Self.fullBitmap && fullHeap < Self.fullBitmap * 3,
+            "\(encoding): full heap peak \(fullHeap) B"
+        )
     }
 
     /// Where the format does not allow it: progressive JPEG keeps every coefficient (3 B/px at
@@ -63,10 +73,17 @@ import Testing
     /// 6000x4000; without the operator new wrappers, 0.69 at 6000x4000.
     @Test func heicExactHeapPeakIsTheSameUnderBothAllocators() throws {
         let spec = FixtureSpec(width: Self.width, height: Self.height, encoding: .heic)
-        let runner = BenchmarkRunner(plan: BenchmarkPlan(strategies: ["download"], renders: [.full],
-                                                         allocators: [.system, .jemalloc], runs: 1),
-                                     source: .embedded(fixture: spec, bandwidthBytesPerSecond: nil), settings: TrialSettings(),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let runner = BenchmarkRunner(
+            plan: BenchmarkPlan(
+                strategies: ["download"],
+                renders: [.full],
+                allocators: [.system, .jemalloc],
+                runs: 1
+            ),
+            source: .embedded(fixture: spec, bandwidthBytesPerSecond: nil),
+            settings: TrialSettings(),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         let rows = try runner.run()
         let glibc = try #require(rows.first { $0.allocator == .system }?.peakHeapExactDeltaBytes)
         let jemalloc = try #require(rows.first { $0.allocator == .jemalloc }?.peakHeapExactDeltaBytes)
@@ -76,7 +93,12 @@ import Testing
     }
 
     func decodeErrorRow(body: Data, name: String) throws -> (status: Int32, row: [String: String]) {
-        try runServedBody(body, name: name, contentType: "application/octet-stream", ["--strategy", "data", "--render", "full"])
+        try runServedBody(
+            body,
+            name: name,
+            contentType: "application/octet-stream",
+            ["--strategy", "data", "--render", "full"]
+        )
     }
 
     @Test func aCorruptPNGIsADecodeErrorRowNamingWhatLibpngFound() throws {

@@ -17,9 +17,15 @@ struct ExampleLoaderTests {
     /// The example's executable, built in release as `make example` builds it.
     static func build() throws -> String {
         let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_EXAMPLE"] ?? "swift"
-        let output = try BenchProcess.run([swift, "build", "-c", "release", "--package-path", example.path],
-                                          program: "/usr/bin/env", timeout: 1800)
-        #expect(output.status == 0, "swift build of the example failed:\n\(output.standardOutput)\n\(output.standardError)")
+        let output = try BenchProcess.run(
+            [swift, "build", "-c", "release", "--package-path", example.path],
+            program: "/usr/bin/env",
+            timeout: 1800
+        )
+        #expect(
+            output.status == 0,
+            "swift build of the example failed:\n\(output.standardOutput)\n\(output.standardError)"
+        )
         return example.appendingPathComponent(".build/release/ahc-bench").path
     }
 
@@ -29,7 +35,10 @@ struct ExampleLoaderTests {
         #expect(list.status == 0)
         let lines = list.standardOutput.split(separator: "\n").map(String.init)
         for name in ["ahc-collect", "ahc-file"] {
-            #expect(lines.contains { $0.hasPrefix("  \(name) ") && $0.contains("[yours]") }, "\(name) missing or unmarked")
+            #expect(
+                lines.contains { $0.hasPrefix("  \(name) ") && $0.contains("[yours]") },
+                "\(name) missing or unmarked"
+            )
         }
         #expect(lines.contains { $0.hasPrefix("  download ") && !$0.contains("[yours]") })
         let renderers = try #require(lines.firstIndex(of: "Renderers (--render):"))
@@ -43,9 +52,12 @@ struct ExampleLoaderTests {
         let output = try BenchProcess.run(["run", "--render", "sideways"], program: executable)
         #expect(output.status == 64)
         #expect(output.standardError.contains("ahc-bench run"), "\(output.standardError)")
-        let valid = output.standardError.components(separatedBy: "valid: ").dropFirst().first?.prefix { $0 != "\n" } ?? ""
-        #expect(valid.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains("decode-then-resize"),
-                "the user's renderer is a valid choice: \(output.standardError)")
+        let valid =
+            output.standardError.components(separatedBy: "valid: ").dropFirst().first?.prefix { $0 != "\n" } ?? ""
+        #expect(
+            valid.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains("decode-then-resize"),
+            "the user's renderer is a valid choice: \(output.standardError)"
+        )
     }
 
     /// The example's own renderer, run in the user's children beside the built-in full decode: it
@@ -54,13 +66,21 @@ struct ExampleLoaderTests {
         let executable = try Self.build()
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try BenchProcess.run(["run", "--strategy", "download", "--render", "decode-then-resize", "--render", "full",
-                                        "--allocator", "system", "--runs", "2", "--out", out.path],
-                                       program: executable, timeout: 600)
+        let run = try BenchProcess.run(
+            [
+                "run", "--strategy", "download", "--render", "decode-then-resize", "--render", "full",
+                "--allocator", "system", "--runs", "2", "--out", out.path,
+            ],
+            program: executable,
+            timeout: 600
+        )
         #expect(run.status == 0, "\(run.standardError)")
         let rows = try TrialsCSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
         #expect(rows.count == 4)
-        #expect(rows.allSatisfy { $0.isSuccess && $0.peakHeapExactDeltaBytes != nil }, "\(rows.map { "\($0.render) \($0.status) \($0.error)" })")
+        #expect(
+            rows.allSatisfy { $0.isSuccess && $0.peakHeapExactDeltaBytes != nil },
+            "\(rows.map { "\($0.render) \($0.status) \($0.error)" })"
+        )
         #expect(Set(rows.map(\.pid)).count == rows.count, "every run needs a child of its own")
         try ExampleRelation.checkRenderer(rows, maxPixel: 1024)
     }
@@ -71,9 +91,14 @@ struct ExampleLoaderTests {
         let executable = try Self.build()
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try BenchProcess.run(["run", "--strategy", "ahc-collect", "--strategy", "ahc-file", "--strategy", "download",
-                                        "--render", "none", "--allocator", "system", "--runs", "2", "--out", out.path],
-                                       program: executable, timeout: 600)
+        let run = try BenchProcess.run(
+            [
+                "run", "--strategy", "ahc-collect", "--strategy", "ahc-file", "--strategy", "download",
+                "--render", "none", "--allocator", "system", "--runs", "2", "--out", out.path,
+            ],
+            program: executable,
+            timeout: 600
+        )
         #expect(run.status == 0, "\(run.standardError)")
         let rows = try TrialsCSV.parse(String(contentsOf: out.appendingPathComponent("trials.csv"), encoding: .utf8))
         #expect(rows.count == 6)
@@ -88,13 +113,17 @@ struct ExampleLoaderTests {
 
         // A user's strategy gets the same holders: the collected body's largest is NIO's ByteBuffer
         // storage (statically linked into the user's executable), at least a payload.
-        let holders = try HoldersCSV.parse(String(contentsOf: out.appendingPathComponent("holders.csv"), encoding: .utf8))
+        let holders = try HoldersCSV.parse(
+            String(contentsOf: out.appendingPathComponent("holders.csv"), encoding: .utf8)
+        )
         let payload = try #require(rows.compactMap(\.payloadBytes).max())
         for run in holders where run.cell.strategy == "ahc-collect" {
             let largest = try #require(run.holders.first, "ahc-collect run \(run.run) has no holders")
             #expect(largest.stack.contains { $0.contains("ByteBuffer") }, "\(largest.allocatedBy): \(largest.stack)")
-            #expect(largest.module == "ahc-bench" && largest.bytes >= payload && largest.bytes <= 2 * payload,
-                    "\(largest.bytes) B by \(largest.allocatedBy) in \(largest.module)")
+            #expect(
+                largest.module == "ahc-bench" && largest.bytes >= payload && largest.bytes <= 2 * payload,
+                "\(largest.bytes) B by \(largest.allocatedBy) in \(largest.module)"
+            )
         }
         #expect(holders.filter { $0.cell.strategy == "ahc-collect" }.count == 2)
 
@@ -123,7 +152,10 @@ enum ExampleRelation {
         let payload = Double(try #require(rows.compactMap(\.payloadBytes).max()))
         let extra = try medianHeap("ahc-collect") - medianHeap("ahc-file")
         #expect(extra >= payload, "ahc-collect holds \(extra) bytes more heap than ahc-file; a payload is \(payload)")
-        #expect(extra <= 3 * payload, "ahc-collect holds \(extra) bytes more heap than ahc-file, over 3 payloads (\(payload))")
+        #expect(
+            extra <= 3 * payload,
+            "ahc-collect holds \(extra) bytes more heap than ahc-file, over 3 payloads (\(payload))"
+        )
     }
 
     /// The example's decode-then-resize renderer: its row records the small bitmap's size; its heap
@@ -133,23 +165,45 @@ enum ExampleRelation {
     static func checkRenderer(_ rows: [TrialResult], maxPixel: Int) throws {
         let resized = rows.filter { $0.render.rawValue == "decode-then-resize" }
         let full = rows.filter { $0.render == .full }
-        let width = try #require(full.first?.imageWidth), height = try #require(full.first?.imageHeight)
+        let width = try #require(full.first?.imageWidth)
+        let height = try #require(full.first?.imageHeight)
         let bitmap = Double(width * height * 4)
         for row in resized {
-            #expect(max(row.imageWidth ?? 0, row.imageHeight ?? 0) == maxPixel, "\(row.imageWidth ?? 0)x\(row.imageHeight ?? 0)")
+            #expect(
+                max(row.imageWidth ?? 0, row.imageHeight ?? 0) == maxPixel,
+                "\(row.imageWidth ?? 0)x\(row.imageHeight ?? 0)"
+            )
             // The renderer's declared floor: the bitmap at --max-pixel, aspect kept.
             let (floorWidth, floorHeight) = FloorParts.scaledSize(width: width, height: height, maxPixel: maxPixel)
             #expect(row.floorBytes == floorWidth * floorHeight * 4, "decode-then-resize's floor")
         }
-        let small = Double(try #require(resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
+        let small = Double(
+            try #require(
+                resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }
+            )
+        )
         func median(_ rows: [TrialResult], _ value: (TrialResult) -> Int?) throws -> Double {
             try #require(Distribution(rows.compactMap(value).map(Double.init))).median
         }
-        let resizedPeak = try median(resized, \.peakHeapExactDeltaBytes), fullPeak = try median(full, \.peakHeapExactDeltaBytes)
-        #expect(resizedPeak >= bitmap + small, "decode-then-resize's heap peak \(resizedPeak) is under the full bitmap and the small one (\(bitmap + small))")
-        #expect(resizedPeak <= fullPeak + small + 1_000_000, "decode-then-resize's heap peak \(resizedPeak) is over full's \(fullPeak) + the small bitmap + 1 MB")
-        let resizedFinal = try median(resized, \.finalRSSDeltaBytes), fullFinal = try median(full, \.finalRSSDeltaBytes)
-        #expect(resizedFinal <= fullFinal - bitmap * 0.9, "decode-then-resize ends at \(resizedFinal) bytes over baseline, full at \(fullFinal)")
-        #expect(resizedFinal >= small * 0.5, "decode-then-resize ends at \(resizedFinal) bytes over baseline, under half the small bitmap it keeps (\(small))")
+        let resizedPeak = try median(resized, \.peakHeapExactDeltaBytes)
+        let fullPeak = try median(full, \.peakHeapExactDeltaBytes)
+        #expect(
+            resizedPeak >= bitmap + small,
+            "decode-then-resize's heap peak \(resizedPeak) is under the full bitmap and the small one (\(bitmap + small))"
+        )
+        #expect(
+            resizedPeak <= fullPeak + small + 1_000_000,
+            "decode-then-resize's heap peak \(resizedPeak) is over full's \(fullPeak) + the small bitmap + 1 MB"
+        )
+        let resizedFinal = try median(resized, \.finalRSSDeltaBytes)
+        let fullFinal = try median(full, \.finalRSSDeltaBytes)
+        #expect(
+            resizedFinal <= fullFinal - bitmap * 0.9,
+            "decode-then-resize ends at \(resizedFinal) bytes over baseline, full at \(fullFinal)"
+        )
+        #expect(
+            resizedFinal >= small * 0.5,
+            "decode-then-resize ends at \(resizedFinal) bytes over baseline, under half the small bitmap it keeps (\(small))"
+        )
     }
 }

@@ -26,9 +26,15 @@ import Testing
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         let xdg = home.appendingPathComponent("xdg")
-        let output = try BenchProcess.run(Self.small, extraEnvironment: ["HOME": home.path, "XDG_CACHE_HOME": xdg.path])
+        let output = try BenchProcess.run(
+            Self.small,
+            extraEnvironment: ["HOME": home.path, "XDG_CACHE_HOME": xdg.path]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardOutput.hasPrefix(xdg.appendingPathComponent("image-memory-bench/fixtures").path + "/"), "\(output.standardOutput)")
+        #expect(
+            output.standardOutput.hasPrefix(xdg.appendingPathComponent("image-memory-bench/fixtures").path + "/"),
+            "\(output.standardOutput)"
+        )
     }
 
     @Test func aCacheThatCannotBeMadeIsNamedWithTheOptionToChooseAnother() throws {

@@ -9,7 +9,10 @@ import Testing
     @Test func anExistingFolderKeepsItsFilesAndGetsTheFixtureInside() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"),
+            withIntermediateDirectories: true
+        )
         try Data("precious".utf8).write(to: folder.appendingPathComponent("keep.txt"))
         let output = try BenchProcess.run(Self.small + ["--out", folder.path])
         #expect(output.status == 0, "\(output.standardError)")

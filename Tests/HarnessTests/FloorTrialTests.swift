@@ -6,8 +6,12 @@ import Testing
 /// cell's rules (docs/MEASUREMENT.md, "The floor"), the roles come from the holders' frames, and
 /// the summary and `bench compare` show the excess over the floor by role.
 @Suite(.serialized) struct FloorTrialTests {
-    static func measure(_ arguments: [String], environment: [String: String] = [:])
-        throws -> (folder: URL, trials: [TrialResult], holders: [HolderRun], output: String) {
+    static func measure(
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    )
+        throws -> (folder: URL, trials: [TrialResult], holders: [HolderRun], output: String)
+    {
         let folder = BenchProcess.temporaryFolder()
         let output = try BenchProcess.run(["run"] + arguments + ["--out", folder.path], extraEnvironment: environment)
         #expect(output.status == 0, "\(output.standardError)")
@@ -25,8 +29,10 @@ import Testing
     /// today's thumbnail keeps the JPEG's cheapest DCT scale (1500 x 1000), and the summary shows the
     /// difference as `bitmap` excess.
     @Test func downloadThumbnailsFloorIsTheBitmapAtMaxPixelAndTheRestIsBitmapExcess() throws {
-        let run = try Self.measure(["--strategy", "download", "--render", "thumbnail", "--allocator", "system",
-                                    "--runs", "1"])
+        let run = try Self.measure([
+            "--strategy", "download", "--render", "thumbnail", "--allocator", "system",
+            "--runs", "1",
+        ])
         defer { try? FileManager.default.removeItem(at: run.folder) }
         let trial = try #require(run.trials.first)
         #expect(trial.floorBytes == 1024 * 683 * 4)
@@ -45,8 +51,10 @@ import Testing
     /// The article's four cells on a small image: the body once (data), the fixed buffer (download),
     /// the bitmap beside the body when decoding from memory, alone from a file.
     @Test func theArticlesCellsFloorsFollowTheirRules() throws {
-        let run = try Self.measure(["--strategy", "data,download", "--render", "none,full", "--allocator", "system",
-                                    "--runs", "1", "--width", "1200", "--height", "800"])
+        let run = try Self.measure([
+            "--strategy", "data,download", "--render", "none,full", "--allocator", "system",
+            "--runs", "1", "--width", "1200", "--height", "800",
+        ])
         defer { try? FileManager.default.removeItem(at: run.folder) }
         #expect(run.trials.count == 4)
         let bitmap = 1200 * 800 * 4
@@ -60,8 +68,10 @@ import Testing
             default: expected = bitmap
             }
             #expect(trial.floorBytes == expected, "\(trial.cell)")
-            #expect(run.output.contains("  \(trial.cell): floor \(Self.mb(expected)) MB;"),
-                    "\(trial.cell): \(run.output)")
+            #expect(
+                run.output.contains("  \(trial.cell): floor \(Self.mb(expected)) MB;"),
+                "\(trial.cell): \(run.output)"
+            )
         }
     }
 
@@ -69,8 +79,10 @@ import Testing
     /// the payload's size; a file's strategy has none; the decoded image is the `bitmap`; no holder
     /// of a megabyte or more is left as `other`; the small blocks are `other`.
     @Test func everyBuiltInStrategysHoldersHaveRoles() throws {
-        let run = try Self.measure(["--strategy", "all", "--render", "full", "--allocator", "system", "--runs", "1",
-                                    "--width", "2400", "--height", "1600"])
+        let run = try Self.measure([
+            "--strategy", "all", "--render", "full", "--allocator", "system", "--runs", "1",
+            "--width", "2400", "--height", "1600",
+        ])
         defer { try? FileManager.default.removeItem(at: run.folder) }
         let inMemory: Set = ["data", "async-data", "data-publisher", "future", "contents-of", "curl-memory"]
         let toFile: Set = ["download", "async-download", "download-publisher", "data-stream", "curl-file"]
@@ -85,15 +97,19 @@ import Testing
             if inMemory.contains(trial.strategy) {
                 #expect(bodies.count == 1, "\(trial.cell): \(described)")
                 if let body = bodies.first {
-                    #expect(body.bytes >= payload && Double(body.bytes) <= Double(payload) * 1.01,
-                            "\(trial.cell): \(described)")
+                    #expect(
+                        body.bytes >= payload && Double(body.bytes) <= Double(payload) * 1.01,
+                        "\(trial.cell): \(described)"
+                    )
                 }
             } else {
                 #expect(bodies.isEmpty, "\(trial.cell): \(described)")
             }
             let bitmaps = holders.filter { $0.role == .bitmap }
-            #expect(bitmaps.count == 1 && bitmaps.allSatisfy { $0.bytes >= 2400 * 1600 * 4 },
-                    "\(trial.cell): \(described)")
+            #expect(
+                bitmaps.count == 1 && bitmaps.allSatisfy { $0.bytes >= 2400 * 1600 * 4 },
+                "\(trial.cell): \(described)"
+            )
             #expect(!holders.contains { $0.bytes >= 1_000_000 && $0.role == .other }, "\(trial.cell): \(described)")
         }
         let csv = try String(contentsOf: run.folder.appendingPathComponent("holders.csv"), encoding: .utf8)
@@ -108,21 +124,27 @@ import Testing
     /// libcurl's in-memory fetch: URLSession's transfer buffer may or may not still be alive during the
     /// decode, which would make the copy's change race with it.
     @Test func anInjectedCopyIsBodyBufferExcessInCompare() throws {
-        let matrix = ["--strategy", "curl-memory", "--render", "full", "--allocator", "system", "--runs", "2",
-                      "--width", "2400", "--height", "1600"]
+        let matrix = [
+            "--strategy", "curl-memory", "--render", "full", "--allocator", "system", "--runs", "2",
+            "--width", "2400", "--height", "1600",
+        ]
         let baseline = try Self.measure(matrix)
         defer { try? FileManager.default.removeItem(at: baseline.folder) }
         let current = try Self.measure(matrix, environment: ["BENCH_INJECT_REGRESSION": "extra-copy"])
         defer { try? FileManager.default.removeItem(at: current.folder) }
         let payload = try #require(current.trials.first?.payloadBytes)
         let thresholds = PeakHoldersTests.packageRoot.appendingPathComponent("results/thresholds.json").path
-        let compared = try BenchProcess.run(["compare", baseline.folder.appendingPathComponent("trials.json").path,
-                                             current.folder.appendingPathComponent("trials.json").path,
-                                             "--thresholds", thresholds])
+        let compared = try BenchProcess.run([
+            "compare", baseline.folder.appendingPathComponent("trials.json").path,
+            current.folder.appendingPathComponent("trials.json").path,
+            "--thresholds", thresholds,
+        ])
         #expect(compared.status == 0 || compared.status == 2, "\(compared.standardOutput)\(compared.standardError)")
         let lines = compared.standardOutput.split(separator: "\n")
-        let line = try #require(lines.first { $0.hasPrefix("  curl-memory+full [system]: BASELINE ") },
-                                "\(compared.standardOutput)")
+        let line = try #require(
+            lines.first { $0.hasPrefix("  curl-memory+full [system]: BASELINE ") },
+            "\(compared.standardOutput)"
+        )
         let change = try #require(line.components(separatedBy: ": ").last, "\(line)")
         let first = try #require(change.split(separator: ";").first, "\(line)")
         #expect(first.contains(" MB body-buffer (") && first.contains("InjectedRegression.apply(to:)"), "\(line)")

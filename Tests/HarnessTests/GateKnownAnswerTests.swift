@@ -1,9 +1,9 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import Harness
-import Report
 import Probe
+import Report
+import Testing
 
 /// The gate's known answer in real processes: the real `bench` measures the data task with the
 /// full render in fresh children, both allocators, at the default run count (5), once as it is
@@ -21,16 +21,21 @@ import Probe
         let baseline = folder.appendingPathComponent("baseline.json")
         let matrix = ["--strategy", "data", "--render", "full"]
 
-        let measured = try BenchProcess.run(["baseline", "update"] + matrix
-                                            + ["--out", folder.appendingPathComponent("baseline-run").path, "--baseline", baseline.path])
+        let measured = try BenchProcess.run(
+            ["baseline", "update"] + matrix
+                + ["--out", folder.appendingPathComponent("baseline-run").path, "--baseline", baseline.path]
+        )
         #expect(measured.status == 0, "\(measured.standardError)")
         let current = folder.appendingPathComponent("current")
-        let injected = try BenchProcess.run(["run"] + matrix + ["--out", current.path],
-                                            extraEnvironment: [InjectedRegression.environmentVariable: "extra-copy"])
+        let injected = try BenchProcess.run(
+            ["run"] + matrix + ["--out", current.path],
+            extraEnvironment: [InjectedRegression.environmentVariable: "extra-copy"]
+        )
         #expect(injected.status == 0, "\(injected.standardError)")
         #expect(injected.standardError.contains("a deliberate regression is injected"))
 
-        let old = try TrialsFile.load(baseline.path), new = try TrialsFile.load(current.appendingPathComponent("trials.json").path)
+        let old = try TrialsFile.load(baseline.path)
+        let new = try TrialsFile.load(current.appendingPathComponent("trials.json").path)
         let thresholdsFile = CompareCommandTests.thresholdsFile
         let thresholds = try GateThresholds.load(from: URL(fileURLWithPath: thresholdsFile))
         #expect(thresholds.significanceLevel == 0.005, "the committed level")
@@ -47,12 +52,17 @@ import Probe
         }
 
         // The command says the same, with its exit status.
-        let compare = try BenchProcess.run(["compare", baseline.path, current.appendingPathComponent("trials.json").path,
-                                            "--thresholds", thresholdsFile])
+        let compare = try BenchProcess.run([
+            "compare", baseline.path, current.appendingPathComponent("trials.json").path,
+            "--thresholds", thresholdsFile,
+        ])
         #expect(compare.status == 2, "\(compare.standardOutput)\(compare.standardError)")
         let rssRows = compare.standardOutput.split(separator: "\n").filter { $0.contains("peak RSS") }
         #expect(rssRows.count == 2)
-        #expect(rssRows.allSatisfy { $0.hasPrefix("data+full [") && $0.hasSuffix("REGRESSION") }, "\(compare.standardOutput)")
+        #expect(
+            rssRows.allSatisfy { $0.hasPrefix("data+full [") && $0.hasSuffix("REGRESSION") },
+            "\(compare.standardOutput)"
+        )
         // The peak-RSS test is decided by the significance test, not the threshold alone. (Other
         // metrics may warn: the exact heap peak often ties run for run, which leaves too few ranks.)
         let tooFewForRSS = (compare.standardOutput + compare.standardError).split(separator: "\n")

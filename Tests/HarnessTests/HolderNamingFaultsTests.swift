@@ -6,7 +6,10 @@ import Testing
 /// cost a run its rows; without one, holders are not all named after the malloc wrapper; reading
 /// the holders must not become part of the peak they describe.
 @Suite(.serialized) struct HolderNamingFaultsTests {
-    static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "600", "--height", "400"]
+    static let quick = [
+        "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "600", "--height",
+        "400",
+    ]
 
     static func script(_ body: String) throws -> URL {
         let url = BenchProcess.temporaryFolder().appendingPathExtension("sh")
@@ -21,14 +24,24 @@ import Testing
     func aHostileSymbolizerIsKilledAndTheRunKeepsItsRows(body: String) throws {
         let symbolizer = try Self.script(body)
         let folder = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: symbolizer) }
-        let output = try BenchProcess.run(Self.quick + ["--out", folder.path],
-                                          extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path], timeout: 120)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: symbolizer)
+        }
+        let output = try BenchProcess.run(
+            Self.quick + ["--out", folder.path],
+            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path],
+            timeout: 120
+        )
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardError.contains("holders are named without it"), "\(output.standardError)")
-        let trials = try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
+        let trials = try TrialsCSV.parse(
+            String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)
+        )
         #expect(trials.count == 1 && trials.allSatisfy(\.isSuccess))
-        let holders = try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+        let holders = try HoldersCSV.parse(
+            String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
+        )
         #expect(holders.first?.totalBytes == trials.first?.peakHeapExactBytes)
     }
 
@@ -37,10 +50,15 @@ import Testing
     @Test func withoutASymbolizerHoldersAreNotNamedAfterTheWrapper() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--out", folder.path],
-                                          extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": "/nonexistent"])
+        let output = try BenchProcess.run(
+            ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--out", folder.path],
+            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": "/nonexistent"]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        let run = try #require(try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)).first)
+        let run = try #require(
+            try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+                .first
+        )
         #expect(run.holders.count == 2, "\(run.holders.map(\.allocatedBy))")
         for holder in run.holders {
             #expect(holder.module == "libFoundationNetworking.so", "\(holder.allocatedBy) in \(holder.module)")
@@ -53,14 +71,24 @@ import Testing
     @Test func readingTheHoldersIsNotPartOfThePeak() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(Self.quick + ["--render", "full", "--holder-threshold", "1", "--out", folder.path])
+        let output = try BenchProcess.run(
+            Self.quick + ["--render", "full", "--holder-threshold", "1", "--out", folder.path]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        let trials = try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
-        let runs = try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+        let trials = try TrialsCSV.parse(
+            String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)
+        )
+        let runs = try HoldersCSV.parse(
+            String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
+        )
         #expect(runs.count == trials.count)
         for run in runs {
-            #expect(!run.holders.contains { $0.allocatedBy.contains("PeakBlocks") || $0.stack.contains { $0.contains("PeakBlocks.atPeak") } },
-                    "\(run.cell): \(run.holders.prefix(3).map(\.allocatedBy))")
+            #expect(
+                !run.holders.contains {
+                    $0.allocatedBy.contains("PeakBlocks") || $0.stack.contains { $0.contains("PeakBlocks.atPeak") }
+                },
+                "\(run.cell): \(run.holders.prefix(3).map(\.allocatedBy))"
+            )
             #expect(run.smallBlocksBytes >= 0)
         }
     }
@@ -69,8 +97,10 @@ import Testing
     @Test func aMalformedTableSizeIsIgnored() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--out", folder.path],
-                                          extraEnvironment: ["BENCH_HOLDER_TABLE_SIZE": "abc"])
+        let output = try BenchProcess.run(
+            ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--out", folder.path],
+            extraEnvironment: ["BENCH_HOLDER_TABLE_SIZE": "abc"]
+        )
         #expect(output.status == 0, "\(output.standardError)")
         let csv = try String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
         #expect(!csv.contains("did not record"), "\(csv)")
@@ -85,7 +115,9 @@ import Testing
         let fifo = folder.appendingPathComponent("report.fifo")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         let data = folder.appendingPathComponent("data")
-        let output = try BenchProcess.run(["report", "--results", folder.path, "--report-file", fifo.path, "--data-out", data.path])
+        let output = try BenchProcess.run([
+            "report", "--results", folder.path, "--report-file", fifo.path, "--data-out", data.path,
+        ])
         #expect(output.status == 73, "\(output.standardError)")
         #expect(!FileManager.default.fileExists(atPath: data.path), "chart data written before the refusal")
     }

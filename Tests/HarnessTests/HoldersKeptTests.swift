@@ -10,8 +10,10 @@ import Testing
     /// One cell that decodes a 320x240 image (a bitmap far above the threshold), each block of
     /// 4 KiB or more recorded: every successful run has holders.
     static func arguments(runs: Int, out: String, shard: String? = nil) -> [String] {
-        ["run", "--strategy", "data", "--render", "full", "--allocator", "system", "--runs", String(runs),
-         "--width", "320", "--height", "240", "--holder-threshold", "4096", "--out", out]
+        [
+            "run", "--strategy", "data", "--render", "full", "--allocator", "system", "--runs", String(runs),
+            "--width", "320", "--height", "240", "--holder-threshold", "4096", "--out", out,
+        ]
             + (shard.map { ["--shard", $0] } ?? [])
     }
 
@@ -19,31 +21,39 @@ import Testing
     static func expectResidency(_ folder: URL, of runs: Set<String>) throws {
         let rows = try JobsTests.rows(folder, file: "residency.csv")
         #expect(try Self.runs(folder, file: "residency.csv") == runs, "residency.csv breaks down every run's RSS")
-        #expect(rows.count == runs.count * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count,
-                "\(rows.count) rows for \(runs.count) runs")
+        #expect(
+            rows.count == runs.count * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count,
+            "\(rows.count) rows for \(runs.count) runs"
+        )
     }
 
     /// "strategy/render/allocator/run" of every row of `file` (a key column set both files share).
     static func runs(_ folder: URL, file: String) throws -> Set<String> {
-        Set(try JobsTests.rows(folder, file: file).map { row in
-            ["strategy", "render", "allocator", "run"].map { row[$0] ?? "" }.joined(separator: "/")
-        })
+        Set(
+            try JobsTests.rows(folder, file: file).map { row in
+                ["strategy", "render", "allocator", "run"].map { row[$0] ?? "" }.joined(separator: "/")
+            }
+        )
     }
 
     static func successfulRuns(_ folder: URL) throws -> Set<String> {
-        Set(try JobsTests.rows(folder).filter { $0["status"] == "ok" }.map { row in
-            ["strategy", "render", "allocator", "run"].map { row[$0] ?? "" }.joined(separator: "/")
-        })
+        Set(
+            try JobsTests.rows(folder).filter { $0["status"] == "ok" }.map { row in
+                ["strategy", "render", "allocator", "run"].map { row[$0] ?? "" }.joined(separator: "/")
+            }
+        )
     }
 
     /// Runs of trials.json that carry holders.
     static func runsWithHoldersInJSON(_ folder: URL) throws -> Set<String> {
         let json = try ShardCompletenessTests.json(folder.appendingPathComponent("trials.json"))
         let trials = try #require(json["trials"] as? [[String: Any]])
-        return Set(trials.filter { ($0["holders"] as? [Any]) != nil }.map { trial in
-            let cell = ["strategy", "render", "allocator"].map { trial[$0] as? String ?? "" }
-            return (cell + ["\(trial["run"] as? Int ?? 0)"]).joined(separator: "/")
-        })
+        return Set(
+            trials.filter { ($0["holders"] as? [Any]) != nil }.map { trial in
+                let cell = ["strategy", "render", "allocator"].map { trial[$0] as? String ?? "" }
+                return (cell + ["\(trial["run"] as? Int ?? 0)"]).joined(separator: "/")
+            }
+        )
     }
 
     /// Waits until `bench` has appended `rows` rows to trials.csv, then kills it (SIGKILL).
@@ -78,8 +88,10 @@ import Testing
         let kept = try Self.kill(bench, after: 2, in: out)
         try #require(kept >= 2 && kept < 6, "killed after \(kept) of 6 runs: \(bench.standardError)")
 
-        let resumed = try BenchProcess.run(Self.arguments(runs: 6, out: "out") + ["--resume"],
-                                            workingDirectory: bench.folder)
+        let resumed = try BenchProcess.run(
+            Self.arguments(runs: 6, out: "out") + ["--resume"],
+            workingDirectory: bench.folder
+        )
         #expect(resumed.status == 0, "\(resumed.standardError)")
         let measured = try Self.successfulRuns(out)
         #expect(measured.count == 6, "\(measured)")
@@ -88,20 +100,26 @@ import Testing
         try Self.expectResidency(out, of: measured)
         let folded = try String(contentsOf: out.appendingPathComponent("holders.folded"), encoding: .utf8)
         // cell;run N;stack bytes
-        let foldedRuns = Set(folded.split(separator: "\n").compactMap { line in
-            line.split(separator: ";").dropFirst().first.map(String.init)
-        })
+        let foldedRuns = Set(
+            folded.split(separator: "\n").compactMap { line in
+                line.split(separator: ";").dropFirst().first.map(String.init)
+            }
+        )
         #expect(foldedRuns == Set((1...6).map { "run \($0)" }), "\(foldedRuns)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("environment.txt").path))
 
         for file in ["holders.folded", "trials.json", "environment.txt", "summary.csv"] {
             try FileManager.default.removeItem(at: out.appendingPathComponent(file))
         }
-        let again = try BenchProcess.run(Self.arguments(runs: 6, out: "out") + ["--resume"],
-                                            workingDirectory: bench.folder)
+        let again = try BenchProcess.run(
+            Self.arguments(runs: 6, out: "out") + ["--resume"],
+            workingDirectory: bench.folder
+        )
         #expect(again.status == 0, "\(again.standardError)")
-        #expect(try Self.runsWithHoldersInJSON(out) == measured,
-                "a complete folder's resume rebuilds trials.json with its holders")
+        #expect(
+            try Self.runsWithHoldersInJSON(out) == measured,
+            "a complete folder's resume rebuilds trials.json with its holders"
+        )
         #expect(try String(contentsOf: out.appendingPathComponent("holders.folded"), encoding: .utf8) == folded)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("environment.txt").path))
     }
@@ -124,8 +142,10 @@ import Testing
         let record = try ShardCompletenessTests.json(partial.appendingPathComponent("merge.json"))
         #expect(record["missingRows"] as? Int == 6 - kept, "\(record)")
 
-        let resumed = try BenchProcess.run(Self.arguments(runs: 6, out: "shard", shard: "1/1") + ["--resume"],
-                                           workingDirectory: bench.folder)
+        let resumed = try BenchProcess.run(
+            Self.arguments(runs: 6, out: "shard", shard: "1/1") + ["--resume"],
+            workingDirectory: bench.folder
+        )
         #expect(resumed.status == 0, "\(resumed.standardError)")
         let whole = bench.folder.appendingPathComponent("whole")
         let merge = try BenchProcess.run(["merge", shard.path, "--out", whole.path])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `bench corpus` inspects every header in the parent: files whose headers claim absurd or zero
 /// sizes must each be a row naming the size, and the parent must go on to measure the good image.
@@ -9,7 +9,9 @@ import TestSupport
         let corpus = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: corpus) }
-        let made = try BenchProcess.run(["fixture", "--width", "320", "--height", "200", "--out", corpus.appendingPathComponent("good.jpg").path])
+        let made = try BenchProcess.run([
+            "fixture", "--width", "320", "--height", "200", "--out", corpus.appendingPathComponent("good.jpg").path,
+        ])
         try #require(made.status == 0, "\(made.standardError)")
         let hostile: [String: (bytes: Data, names: String)] = [
             "huge.png": (HostileHeaders.png(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF), "4294967295x4294967295"),

@@ -1,8 +1,8 @@
 import BenchCore
 import Foundation
-import Testing
 import LoopbackServer
 import Report
+import Testing
 
 /// `--jobs N`: the same rows as a serial run, from distinct children, and bad values refused.
 @Suite(.serialized) struct JobsTests {
@@ -18,16 +18,23 @@ import Report
         for jobs in [1, 2] {
             let folder = BenchProcess.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let output = try BenchProcess.run(["run", "--strategy", "data", "--strategy", "download", "--strategy", "curl-file",
-                                               "--render", "none", "--render", "thumbnail", "--allocator", "system",
-                                               "--runs", "2", "--width", "960", "--height", "640", "--jobs", String(jobs),
-                                               "--out", folder.path])
+            let output = try BenchProcess.run([
+                "run", "--strategy", "data", "--strategy", "download", "--strategy", "curl-file",
+                "--render", "none", "--render", "thumbnail", "--allocator", "system",
+                "--runs", "2", "--width", "960", "--height", "640", "--jobs", String(jobs),
+                "--out", folder.path,
+            ])
             #expect(output.status == 0, "\(output.standardError)")
             let rows = try Self.rows(folder)
-            keys[jobs] = rows.map { [$0["strategy"]!, $0["render"]!, $0["allocator"]!, $0["run"]!, $0["status"]!].joined(separator: "/") }.sorted()
+            keys[jobs] = rows.map {
+                [$0["strategy"]!, $0["render"]!, $0["allocator"]!, $0["run"]!, $0["status"]!].joined(separator: "/")
+            }.sorted()
             let pids = rows.compactMap { $0["pid"] }
             #expect(Set(pids).count == rows.count && !pids.contains("0"), "one child per run: \(pids)")
-            let context = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json"))) as? [String: Any])?["context"] as? [String: Any])
+            let context = try #require(
+                (try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json")))
+                    as? [String: Any])?["context"] as? [String: Any]
+            )
             #expect(context["jobs"] as? Int == jobs)
         }
         #expect(keys[1]?.count == 12)
@@ -39,7 +46,10 @@ import Report
         for command in ["run", "sweep", "corpus"] {
             let output = try BenchProcess.run([command] + (command == "corpus" ? ["/nonexistent"] : []) + arguments)
             #expect(output.status == 64, "\(command) \(arguments): \(output.standardError)")
-            #expect(output.standardError.contains("--jobs") || output.standardError.contains("jobs"), "\(output.standardError)")
+            #expect(
+                output.standardError.contains("--jobs") || output.standardError.contains("jobs"),
+                "\(output.standardError)"
+            )
         }
     }
 
@@ -58,9 +68,11 @@ import Report
         try server.start()
         defer { server.shutdown() }
         let url = server.url(for: "/hang.jpg").absoluteString + "?fault=slowFirstByte&delayMs=60000"
-        let bench = try RowsKeptTests.RunningBench(["run", "--url", url, "--strategy", "data", "--strategy", "download",
-                                                    "--render", "none", "--allocator", "system", "--runs", "1",
-                                                    "--jobs", "2", "--timeout", "600", "--out", "out"])
+        let bench = try RowsKeptTests.RunningBench([
+            "run", "--url", url, "--strategy", "data", "--strategy", "download",
+            "--render", "none", "--allocator", "system", "--runs", "1",
+            "--jobs", "2", "--timeout", "600", "--out", "out",
+        ])
         let deadline = Date().addingTimeInterval(60)
         while server.requestCount(path: "/hang.jpg") < 2 && Date() < deadline { usleep(10_000) }
         let children = bench.children

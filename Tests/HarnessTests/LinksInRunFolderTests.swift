@@ -4,7 +4,9 @@ import Testing
 /// A symlink placed in a run's folder is replaced by the run's file, never written through: neither
 /// `--replace` nor `--resume` may write a file outside the folder.
 @Suite struct LinksInRunFolderTests {
-    static let run = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--width", "64", "--height", "48"]
+    static let run = [
+        "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--width", "64", "--height", "48",
+    ]
 
     /// Files outside the folder, each named by a link inside it, and what they held.
     struct Outside {
@@ -15,7 +17,8 @@ import Testing
         mutating func link(_ names: [String], in run: URL) throws {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for name in names {
-                let inside = run.appendingPathComponent(name), outside = folder.appendingPathComponent(name)
+                let inside = run.appendingPathComponent(name)
+                let outside = folder.appendingPathComponent(name)
                 let data = FileManager.default.contents(atPath: inside.path) ?? Data("not bench's\n".utf8)
                 try data.write(to: outside)
                 try? FileManager.default.removeItem(at: inside)
@@ -26,8 +29,10 @@ import Testing
 
         func expectUntouched(_ step: String) {
             for (name, data) in contents {
-                #expect(FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) == data,
-                        "\(step) wrote through the link \(name)")
+                #expect(
+                    FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) == data,
+                    "\(step) wrote through the link \(name)"
+                )
             }
         }
     }
@@ -50,7 +55,10 @@ import Testing
         outside.expectUntouched("--replace")
         for name in outside.contents.keys {
             let file = out.appendingPathComponent(name)
-            #expect(!Self.isLink(file) && FileManager.default.fileExists(atPath: file.path), "\(name) is the run's own file")
+            #expect(
+                !Self.isLink(file) && FileManager.default.fileExists(atPath: file.path),
+                "\(name) is the run's own file"
+            )
         }
     }
 
@@ -84,10 +92,14 @@ import Testing
         let outside = scratch.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: scratch)
-        let corpusOut = scratch.appendingPathComponent("corpus-out"), runOut = scratch.appendingPathComponent("run-out")
+        let corpusOut = scratch.appendingPathComponent("corpus-out")
+        let runOut = scratch.appendingPathComponent("run-out")
         for folder in [corpusOut, runOut] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("charts"), withDestinationURL: outside)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("charts"),
+                withDestinationURL: outside
+            )
         }
         let measured = try BenchProcess.run(RowKeyTests.corpusRun(corpus, out: corpusOut.path))
         #expect(measured.status == 0, "\(measured.standardError)")
@@ -98,7 +110,11 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "written through the link")
         for folder in [corpusOut, runOut] {
             #expect(!Self.isLink(folder.appendingPathComponent("charts")))
-            #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("charts/data").path)) ?? []).isEmpty)
+            #expect(
+                !((try? FileManager.default.contentsOfDirectory(
+                    atPath: folder.appendingPathComponent("charts/data").path
+                )) ?? []).isEmpty
+            )
         }
     }
 }

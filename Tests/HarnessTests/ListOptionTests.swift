@@ -9,8 +9,11 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try BenchProcess.run(arguments + ["--out", folder.appendingPathComponent("out").path],
-                                    workingDirectory: folder, timeout: 120)
+        return try BenchProcess.run(
+            arguments + ["--out", folder.appendingPathComponent("out").path],
+            workingDirectory: folder,
+            timeout: 120
+        )
     }
 
     /// A scroll that takes a moment, should a refused list start it after all.
@@ -24,7 +27,9 @@ import Testing
         #expect(output.standardError.contains(option), "\(option) '\(value)': \(output.standardError)")
     }
 
-    @Test(arguments: [("--sizes", "64x64,,96x64"), ("--strategy", "data,"), ("--render", ",none"), ("--max-concurrent", "1,,2")])
+    @Test(arguments: [
+        ("--sizes", "64x64,,96x64"), ("--strategy", "data,"), ("--render", ",none"), ("--max-concurrent", "1,,2"),
+    ])
     func anEmptyEntryIsAUsageError(option: String, value: String) throws {
         let output = try Self.run(Self.quickScroll + ["--sizes", "64x64", option, value])
         #expect(output.status == 64, "\(option) '\(value)': \(output.status) \(output.standardError)")
@@ -51,9 +56,15 @@ import Testing
 
     /// A list that is fine still runs: the guard is not a blanket refusal.
     @Test func aGoodScenarioListRuns() throws {
-        let output = try Self.run(Self.quickScroll + ["--sizes", "64x64,96x64", "--render", "none", "--strategy", "data,download"])
+        let output = try Self.run(
+            Self.quickScroll + ["--sizes", "64x64,96x64", "--render", "none", "--strategy", "data,download"]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("data") || $0.hasPrefix("download") }.count == 2,
-                "\(output.standardOutput)")
+        #expect(
+            output.standardOutput.components(separatedBy: "\n").filter {
+                $0.hasPrefix("data") || $0.hasPrefix("download")
+            }.count == 2,
+            "\(output.standardOutput)"
+        )
     }
 }

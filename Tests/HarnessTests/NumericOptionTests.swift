@@ -19,14 +19,18 @@ import Testing
         (["serve", "--bandwidth", "inf"], "--bandwidth"), (["serve", "--port", "70000"], "--port"),
         (["serve", "--seconds", "inf"], "--seconds"), (["serve", "--seconds", "nan"], "--seconds"),
         (["serve", "--seconds", "-1"], "--seconds"), (["serve", "--max-connections", "0"], "--max-connections"),
-        (["serve", "--request-timeout", "nan"], "--request-timeout"), (["serve", "--idle-timeout", "inf"], "--idle-timeout"),
+        (["serve", "--request-timeout", "nan"], "--request-timeout"),
+        (["serve", "--idle-timeout", "inf"], "--idle-timeout"),
         (scenario + ["--bandwidth", "inf"], "--bandwidth"), (scenario + ["--bandwidth", "1e30"], "--bandwidth"),
         (scenario + ["--speed", "1e-300"], "--speed"), (scenario + ["--speed", "nan"], "--speed"),
         (scenario + ["--speed", "inf"], "--speed"), (scenario + ["--rows", "10001"], "--rows"),
-        (scenario + ["--cache-limit", "1e30"], "--cache-limit"), (scenario + ["--memory-limit", "inf"], "--memory-limit"),
-        (scenario + ["--timeout", "inf"], "--timeout"), (scenario + ["--max-image-pixels", "-1"], "--max-image-pixels"),
+        (scenario + ["--cache-limit", "1e30"], "--cache-limit"),
+        (scenario + ["--memory-limit", "inf"], "--memory-limit"),
+        (scenario + ["--timeout", "inf"], "--timeout"),
+        (scenario + ["--max-image-pixels", "-1"], "--max-image-pixels"),
         (["scenario", "list-scroll", "--sizes", "1e30x5"], "--sizes"),
-        (["sweep", "--sizes", "inf"], "--sizes"), (["sweep", "--sizes", "nan"], "--sizes"), (["sweep", "--runs", "0"], "--runs"),
+        (["sweep", "--sizes", "inf"], "--sizes"), (["sweep", "--sizes", "nan"], "--sizes"),
+        (["sweep", "--runs", "0"], "--runs"),
         (["fixture", "--width", "-1"], "--width"),
     ]
 
@@ -37,7 +41,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         // Every case fails validation, before any fixture is made or child started; --out keeps
         // a run that wrongly passes away from the committed results.
-        let output = try BenchProcess.run(arguments + (arguments.first == "serve" ? [] : ["--out", out.path]), timeout: 120)
+        let output = try BenchProcess.run(
+            arguments + (arguments.first == "serve" ? [] : ["--out", out.path]),
+            timeout: 120
+        )
         #expect(output.status == 64, "\(arguments): status \(output.status): \(output.standardError.suffix(400))")
         #expect(output.standardError.contains(mentions), "\(arguments): \(output.standardError.prefix(400))")
     }

@@ -7,7 +7,9 @@ import Testing
 /// shared option keeps each command's default.
 @Suite(.serialized) struct OptionFormsTests {
     static let tinyRun = ["run", "--allocator", "system", "--runs", "1", "--width", "64", "--height", "48"]
-    static let quickScroll = ["scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000", "--sizes", "64x48"]
+    static let quickScroll = [
+        "scenario", "list-scroll", "--rows", "4", "--visible", "2", "--speed", "1000", "--sizes", "64x48",
+    ]
 
     /// Runs bench with `--out` in a scratch folder; returns the output and the folder (removed by the caller).
     static func run(_ arguments: [String]) throws -> (output: BenchProcess.Output, out: URL) {
@@ -26,8 +28,10 @@ import Testing
 
     /// sweep's --render takes several renderers, as commas and as repeated flags.
     @Test func sweepRenderTakesCommasAndRepeatedFlags() throws {
-        let (output, out) = try Self.run(["sweep", "--strategy", "data", "--runs", "1", "--sizes", "0.05",
-                                          "--render", "none,full", "--render", "thumbnail"])
+        let (output, out) = try Self.run([
+            "sweep", "--strategy", "data", "--runs", "1", "--sizes", "0.05",
+            "--render", "none,full", "--render", "thumbnail",
+        ])
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(output.standardError.suffix(600))")
         let renders = try Self.csvRows(out.appendingPathComponent("sweep.csv")).compactMap { $0["render"] }
@@ -36,7 +40,9 @@ import Testing
 
     /// run's --render takes repeated flags and commas in one command line.
     @Test func runMixesBothForms() throws {
-        let (output, out) = try Self.run(Self.tinyRun + ["--strategy", "data", "--render", "none", "--render", "full,thumbnail"])
+        let (output, out) = try Self.run(
+            Self.tinyRun + ["--strategy", "data", "--render", "none", "--render", "full,thumbnail"]
+        )
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(output.standardError.suffix(600))")
         let renders = try Self.csvRows(out.appendingPathComponent("trials.csv")).compactMap { $0["render"] }
@@ -45,7 +51,9 @@ import Testing
 
     /// list-scroll's --strategy takes repeated flags, and every flag's strategy is measured.
     @Test func scenarioTakesRepeatedFlags() throws {
-        let (output, out) = try Self.run(Self.quickScroll + ["--render", "none", "--strategy", "data", "--strategy", "download"])
+        let (output, out) = try Self.run(
+            Self.quickScroll + ["--render", "none", "--strategy", "data", "--strategy", "download"]
+        )
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(output.standardError.suffix(600))")
         let strategies = try Self.csvRows(out.appendingPathComponent("scenario.csv")).compactMap { $0["strategy"] }
@@ -69,7 +77,9 @@ import Testing
 
     /// An empty entry in a matrix list (`data,`) is a usage error that says the entry is empty,
     /// not that an unknown name was given, as in the scenario's lists.
-    @Test(arguments: [["run", "--strategy", "data,"], ["corpus", ".", "--allocator", ",system"], ["sweep", "--render", ""]])
+    @Test(arguments: [
+        ["run", "--strategy", "data,"], ["corpus", ".", "--allocator", ",system"], ["sweep", "--render", ""],
+    ])
     func anEmptyEntryIsAUsageError(arguments: [String]) throws {
         let (output, out) = try Self.run(arguments)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -80,26 +90,42 @@ import Testing
     /// One byte-size rule, read back from what each option recorded: k/M/G decimal, Ki/Mi/Gi binary,
     /// digits bytes, letters in any case: 20M is 20,000,000 bytes and 20Mi 20 MiB on every option.
     @Test(arguments: [
-        (["--cache-limit", "20M", "--memory-limit", "200M", "--bandwidth", "20M"], ["20000000", "200000000", "20000000"]),
-        (["--cache-limit", "20Mi", "--memory-limit", "200Mi", "--bandwidth", "20Mi"], ["20971520", "209715200", "20971520"]),
-        (["--cache-limit", "1000", "--memory-limit", "1g", "--bandwidth", "500kib"], ["1000", "1000000000", "512000"]),
+        (
+            ["--cache-limit", "20M", "--memory-limit", "200M", "--bandwidth", "20M"],
+            ["20000000", "200000000", "20000000"]
+        ),
+        (
+            ["--cache-limit", "20Mi", "--memory-limit", "200Mi", "--bandwidth", "20Mi"],
+            ["20971520", "209715200", "20971520"]
+        ),
+        (
+            ["--cache-limit", "1000", "--memory-limit", "1g", "--bandwidth", "500kib"],
+            ["1000", "1000000000", "512000"]
+        ),
     ])
     func scenarioByteSizesFollowOneRule(arguments: [String], expected: [String]) throws {
         let (output, out) = try Self.run(Self.quickScroll + ["--render", "none"] + arguments)
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(arguments): \(output.standardError.suffix(600))")
         let row = try #require(try Self.csvRows(out.appendingPathComponent("scenario.csv")).first)
-        #expect([row["cache_limit_bytes"], row["memory_limit_bytes"], row["bandwidth_bytes_per_second"]].map { $0 ?? "" } == expected,
-                "\(arguments): \(row)")
+        #expect(
+            [row["cache_limit_bytes"], row["memory_limit_bytes"], row["bandwidth_bytes_per_second"]].map { $0 ?? "" }
+                == expected,
+            "\(arguments): \(row)"
+        )
     }
 
     /// --holder-threshold follows the byte-size rule: 64k, 64Ki and plain digits.
     @Test(arguments: [("64k", 64_000), ("64Ki", 65_536), ("65536", 65_536)])
     func holderThresholdFollowsTheRule(value: String, bytes: Int) throws {
-        let (output, out) = try Self.run(Self.tinyRun + ["--strategy", "data", "--render", "none", "--holder-threshold", value])
+        let (output, out) = try Self.run(
+            Self.tinyRun + ["--strategy", "data", "--render", "none", "--holder-threshold", value]
+        )
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(value): \(output.standardError.suffix(600))")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("trials.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("trials.json")))
+            as? [String: Any]
         let trials = try #require(json?["trials"] as? [[String: Any]])
         #expect(trials.compactMap { $0["holderThresholdBytes"] as? Int } == [bytes], "\(value): \(trials.first ?? [:])")
     }
@@ -113,13 +139,17 @@ import Testing
         let (output, out) = try Self.run(Self.quickScroll + arguments)
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 64, "\(arguments): \(output.status)")
-        #expect(output.standardError.contains(option) && output.standardError.contains("Ki, Mi, Gi"), "\(output.standardError.prefix(400))")
+        #expect(
+            output.standardError.contains(option) && output.standardError.contains("Ki, Mi, Gi"),
+            "\(output.standardError.prefix(400))"
+        )
     }
 
     /// A shared option keeps each command's default, and its help says why that one.
     @Test(arguments: [
         ("run", "--runs", "5", "with 4 it cannot"), ("corpus", "--runs", "3", "a corpus has many images"),
-        ("sweep", "--runs", "3", "fitted over every size"), ("scenario list-scroll", "--runs", "1", "one scroll is a long run"),
+        ("sweep", "--runs", "3", "fitted over every size"),
+        ("scenario list-scroll", "--runs", "1", "one scroll is a long run"),
         ("run", "--max-pixel", "1024", "a detail view"), ("corpus", "--max-pixel", "1024", "a detail view"),
         ("scenario list-scroll", "--max-pixel", "256", "a list row"),
     ])
@@ -129,7 +159,10 @@ import Testing
         // ArgumentParser wraps help: join the option's lines up to the next option.
         let text = output.standardOutput.replacingOccurrences(of: "\n", with: " ")
             .split(separator: " ").joined(separator: " ")
-        let start = try #require(text.range(of: "\(option) <", options: .backwards), "\(command): \(option) not in help")
+        let start = try #require(
+            text.range(of: "\(option) <", options: .backwards),
+            "\(command): \(option) not in help"
+        )
         let rest = text[start.upperBound...]
         let entry = rest.prefix(upTo: rest.range(of: " --")?.lowerBound ?? rest.endIndex)
         #expect(entry.contains("(default: \(value))"), "\(command) \(option): \(entry)")

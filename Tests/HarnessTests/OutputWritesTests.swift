@@ -8,7 +8,8 @@ import Testing
 /// cleared by the next. The real `bench` binary on real device nodes, FIFOs, links and a full tmpfs.
 @Suite(.serialized) struct OutputWritesTests {
     static let tiny = ["--width", "64", "--height", "48"]
-    static let quickRun = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"] + tiny
+    static let quickRun =
+        ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"] + tiny
 
     /// A scratch folder holding a character device (a /dev/null clone: mknod c 1 3), a FIFO, and a
     /// symlink `link.out` to `target.out` ("old").
@@ -24,7 +25,10 @@ import Testing
 
         init() throws {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try #require(mknod(device, S_IFCHR | 0o666, Self.nullDevice) == 0, "mknod needs root: \(String(cString: strerror(errno)))")
+            try #require(
+                mknod(device, S_IFCHR | 0o666, Self.nullDevice) == 0,
+                "mknod needs root: \(String(cString: strerror(errno)))"
+            )
             try #require(mkfifo(fifo, 0o644) == 0)
             try Data("old".utf8).write(to: URL(fileURLWithPath: target))
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.out")
@@ -75,7 +79,10 @@ import Testing
         let read = Self.drain(reader)
         close(reader)
         #expect(throughFIFO.status == 0, "\(throughFIFO.standardError)")
-        #expect(read.starts(with: [0xFF, 0xD8]) && read.count > 1000 && read.count < 65536, "\(read.count) bytes through the FIFO")
+        #expect(
+            read.starts(with: [0xFF, 0xD8]) && read.count > 1000 && read.count < 65536,
+            "\(read.count) bytes through the FIFO"
+        )
 
         let linked = try BenchProcess.run(["fixture"] + Self.tiny + ["--out", specials.link])
         #expect(linked.status == 0, "\(linked.standardError)")
@@ -124,13 +131,17 @@ import Testing
         // A dangling link: the report is made at the target it names, and the link stays.
         try FileManager.default.removeItem(atPath: specials.target)
         for destination in [specials.device, specials.link] {
-            let output = try BenchProcess.run(["report", "--results", run.path, "--data-out", data, "--report-file", destination])
+            let output = try BenchProcess.run([
+                "report", "--results", run.path, "--data-out", data, "--report-file", destination,
+            ])
             #expect(output.status == 0, "\(destination): \(output.standardError)")
         }
         let report = try String(contentsOfFile: specials.target, encoding: .utf8)
         #expect(report.contains("<!-- table:article -->"), "the link's target holds the report")
         specials.expectIntact("bench report")
-        let intoFolder = try BenchProcess.run(["report", "--results", run.path, "--data-out", data, "--report-file", folder.path])
+        let intoFolder = try BenchProcess.run([
+            "report", "--results", run.path, "--data-out", data, "--report-file", folder.path,
+        ])
         #expect(intoFolder.status == 73, "\(intoFolder.standardError)")
         #expect(specials.entries == ["a-folder", "data", "fifo", "link.out", "null", "run", "target.out"])
     }
@@ -150,8 +161,12 @@ import Testing
         let cache = mount.path.appendingPathComponent("cache")
         let cached = try BenchProcess.run(big + ["--fixture-cache", cache.path])
         #expect(cached.status == 73, "\(cached.standardError)")
-        #expect(cached.standardError.contains("cannot write the fixture cache file") && cached.standardError.contains("No space left on device")
-                && cached.standardError.contains("--fixture-cache"), "\(cached.standardError)")
+        #expect(
+            cached.standardError.contains("cannot write the fixture cache file")
+                && cached.standardError.contains("No space left on device")
+                && cached.standardError.contains("--fixture-cache"),
+            "\(cached.standardError)"
+        )
         #expect(!cached.standardError.contains("NSCocoaErrorDomain"), "\(cached.standardError)")
         #expect((try FileManager.default.contentsOfDirectory(atPath: cache.path)) == [])
     }
@@ -162,16 +177,21 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let commands = [["fixture"] + Self.tiny, Self.quickRun,
-                        ["sweep", "--strategy", "data", "--sizes", "0.05", "--runs", "1"],
-                        ["corpus", folder.path, "--runs", "1", "--render", "none"],
-                        ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"]]
+        let commands = [
+            ["fixture"] + Self.tiny, Self.quickRun,
+            ["sweep", "--strategy", "data", "--sizes", "0.05", "--runs", "1"],
+            ["corpus", folder.path, "--runs", "1", "--render", "none"],
+            ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"],
+        ]
         for command in commands {
             let output = try BenchProcess.run(command + ["--out", ""], workingDirectory: folder)
             #expect(output.status == 64, "\(command[0]): \(output.standardError)")
             #expect(output.standardError.contains("--out is empty"), "\(command[0]): \(output.standardError)")
         }
-        #expect((try FileManager.default.contentsOfDirectory(atPath: folder.path)) == [], "nothing written into the working folder")
+        #expect(
+            (try FileManager.default.contentsOfDirectory(atPath: folder.path)) == [],
+            "nothing written into the working folder"
+        )
     }
 
     /// A second run into a folder that holds a run's rows is refused (73) naming that run and --replace;
@@ -187,8 +207,11 @@ import Testing
 
         let second = try BenchProcess.run(Self.quickRun + ["--out", out.path])
         #expect(second.status == 73, "\(second.standardError)")
-        #expect(second.standardError.contains("already holds trials.csv of run \(firstID)") && second.standardError.contains("--replace"),
-                "\(second.standardError)")
+        #expect(
+            second.standardError.contains("already holds trials.csv of run \(firstID)")
+                && second.standardError.contains("--replace"),
+            "\(second.standardError)"
+        )
         #expect(try Data(contentsOf: trials) == before, "the first run's rows are kept")
 
         let replaced = try BenchProcess.run(Self.quickRun + ["--out", out.path, "--replace"])
@@ -201,11 +224,17 @@ import Testing
     @Test func aFolderWhereAFileGoesIsRefusedBeforeTheFirstTrial() throws {
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        try FileManager.default.createDirectory(at: out.appendingPathComponent("summary.csv"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: out.appendingPathComponent("summary.csv"),
+            withIntermediateDirectories: true
+        )
         let output = try BenchProcess.run(Self.quickRun + ["--out", out.path])
         #expect(output.status == 73, "\(output.standardError)")
-        #expect(output.standardError.contains("cannot write summary.csv in --out") && output.standardError.contains("it is a folder"),
-                "\(output.standardError)")
+        #expect(
+            output.standardError.contains("cannot write summary.csv in --out")
+                && output.standardError.contains("it is a folder"),
+            "\(output.standardError)"
+        )
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("trials.csv").path), "no trial ran")
     }
 
@@ -213,8 +242,10 @@ import Testing
     /// other names, rescue folders and a live process's scratch stay.
     @Test func theNextRunRemovesTheScratchOfAKilledRun() throws {
         // A 1600x1200 fixture (about 600 kB) at 100 kB/s: the child is mid-download for seconds.
-        let slow = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",
-                    "--width", "1600", "--height", "1200", "--bandwidth", "100k"]
+        let slow = [
+            "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",
+            "--width", "1600", "--height", "1200", "--bandwidth", "100k",
+        ]
         let killed = try RowsKeptTests.RunningBench(slow + ["--out", "killed"])
         defer { try? FileManager.default.removeItem(at: killed.folder) }
         let deadline = Date().addingTimeInterval(120)
@@ -228,7 +259,12 @@ import Testing
         try #require(left.count == 1 && left[0].hasPrefix("bench-\(killed.pid)-"), "the killed run's scratch: \(left)")
         // Not ours to remove: another user's name, a rescue folder, a live process's scratch.
         let keep = ["bench-rescue-x", "bench-test-12345678", "bench-\(getpid())-ABCDEF12"]
-        for name in keep { try FileManager.default.createDirectory(at: killed.scratch.appendingPathComponent(name), withIntermediateDirectories: true) }
+        for name in keep {
+            try FileManager.default.createDirectory(
+                at: killed.scratch.appendingPathComponent(name),
+                withIntermediateDirectories: true
+            )
+        }
 
         let next = try RowsKeptTests.RunningBench(Self.quickRun + ["--out", "next"], folder: killed.folder)
         #expect(next.wait() == 0, "\(next.standardError)")

@@ -2,6 +2,7 @@ import BenchCore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Harness
 
 /// The pool alone, with a launch that records how many trials are in flight: jobs bound the
@@ -18,7 +19,11 @@ import Testing
             let current = now.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
             var seen = most.load(ordering: .sequentiallyConsistent)
             while current > seen {
-                let (exchanged, original) = most.compareExchange(expected: seen, desired: current, ordering: .sequentiallyConsistent)
+                let (exchanged, original) = most.compareExchange(
+                    expected: seen,
+                    desired: current,
+                    ordering: .sequentiallyConsistent
+                )
                 if exchanged { break }
                 seen = original
             }
@@ -36,9 +41,18 @@ import Testing
     }
 
     static func result(_ run: Int) -> TrialResult {
-        var result = TrialResult(spec: TrialSpec(strategy: "download", render: .none, allocator: .system, run: run,
-                                                 url: URL(string: "http://127.0.0.1/")!, warmupURL: nil,
-                                                 workDirectory: URL(fileURLWithPath: "/tmp")), pid: Int32(run))
+        var result = TrialResult(
+            spec: TrialSpec(
+                strategy: "download",
+                render: .none,
+                allocator: .system,
+                run: run,
+                url: URL(string: "http://127.0.0.1/")!,
+                warmupURL: nil,
+                workDirectory: URL(fileURLWithPath: "/tmp")
+            ),
+            pid: Int32(run)
+        )
         result.status = .ok
         return result
     }
@@ -47,13 +61,19 @@ import Testing
         let flight = InFlight()
         let met = Mutex(0)
         var delivered: [Int] = []
-        ParallelTrials.run(Array(0..<8), jobs: 2, shouldStop: { false }, launch: { index, _ in
-            _ = flight.enter()
-            if flight.waitFor(2) { met.withLock { $0 += 1 } }
-            usleep(2000)
-            flight.leave()
-            return Self.result(index)
-        }, onResult: { index, _ in delivered.append(index) })
+        ParallelTrials.run(
+            Array(0..<8),
+            jobs: 2,
+            shouldStop: { false },
+            launch: { index, _ in
+                _ = flight.enter()
+                if flight.waitFor(2) { met.withLock { $0 += 1 } }
+                usleep(2000)
+                flight.leave()
+                return Self.result(index)
+            },
+            onResult: { index, _ in delivered.append(index) }
+        )
         #expect(delivered.sorted() == Array(0..<8), "every item once")
         #expect(flight.most.load(ordering: .sequentiallyConsistent) == 2, "at most two at once, and two did meet")
         #expect(met.withLock { $0 } >= 2)
@@ -62,12 +82,18 @@ import Testing
     @Test func oneJobIsSerial() {
         let flight = InFlight()
         var delivered: [Int] = []
-        ParallelTrials.run(Array(0..<5), jobs: 1, shouldStop: { false }, launch: { index, _ in
-            _ = flight.enter()
-            usleep(1000)
-            flight.leave()
-            return Self.result(index)
-        }, onResult: { index, _ in delivered.append(index) })
+        ParallelTrials.run(
+            Array(0..<5),
+            jobs: 1,
+            shouldStop: { false },
+            launch: { index, _ in
+                _ = flight.enter()
+                usleep(1000)
+                flight.leave()
+                return Self.result(index)
+            },
+            onResult: { index, _ in delivered.append(index) }
+        )
         #expect(delivered == Array(0..<5), "in order")
         #expect(flight.most.load(ordering: .sequentiallyConsistent) == 1)
     }
@@ -76,16 +102,26 @@ import Testing
         let flight = InFlight()
         var delivered: [Int] = []
         // Items 3 and 7 are exclusive: nothing else may be in flight while they run.
-        ParallelTrials.run(Array(0..<10), jobs: 3, exclusive: { $0 == 3 || $0 == 7 }, shouldStop: { false }, launch: { index, item in
-            let inFlight = flight.enter()
-            if item == 3 || item == 7 { flight.duringExclusive.withLock { $0.append(inFlight) } }
-            usleep(3000)
-            flight.leave()
-            return Self.result(index)
-        }, onResult: { index, _ in delivered.append(index) })
+        ParallelTrials.run(
+            Array(0..<10),
+            jobs: 3,
+            exclusive: { $0 == 3 || $0 == 7 },
+            shouldStop: { false },
+            launch: { index, item in
+                let inFlight = flight.enter()
+                if item == 3 || item == 7 { flight.duringExclusive.withLock { $0.append(inFlight) } }
+                usleep(3000)
+                flight.leave()
+                return Self.result(index)
+            },
+            onResult: { index, _ in delivered.append(index) }
+        )
         #expect(delivered.sorted() == Array(0..<10))
         #expect(flight.duringExclusive.withLock { $0 } == [1, 1], "alone")
-        #expect((2...3).contains(flight.most.load(ordering: .sequentiallyConsistent)), "the others still run in parallel, at most 3")
+        #expect(
+            (2...3).contains(flight.most.load(ordering: .sequentiallyConsistent)),
+            "the others still run in parallel, at most 3"
+        )
     }
 
     @Test func segmentsSplitAroundExclusiveItems() {
@@ -97,14 +133,23 @@ import Testing
         let stop = Atomic<Bool>(false)
         let launched = Atomic<Int>(0)
         var delivered: [Int] = []
-        ParallelTrials.run(Array(0..<20), jobs: 2, shouldStop: { stop.load(ordering: .sequentiallyConsistent) }, launch: { index, _ in
-            launched.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            if index == 3 { stop.store(true, ordering: .sequentiallyConsistent) }
-            var result = Self.result(index)
-            if index == 3 { result.status = .crashed }  // killed by the interruption: not a row
-            return result
-        }, onResult: { index, _ in delivered.append(index) })
+        ParallelTrials.run(
+            Array(0..<20),
+            jobs: 2,
+            shouldStop: { stop.load(ordering: .sequentiallyConsistent) },
+            launch: { index, _ in
+                launched.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                if index == 3 { stop.store(true, ordering: .sequentiallyConsistent) }
+                var result = Self.result(index)
+                if index == 3 { result.status = .crashed }  // killed by the interruption: not a row
+                return result
+            },
+            onResult: { index, _ in delivered.append(index) }
+        )
         #expect(!delivered.contains(3))
-        #expect(launched.load(ordering: .sequentiallyConsistent) <= 5, "at most the one in flight beside it started after")
+        #expect(
+            launched.load(ordering: .sequentiallyConsistent) <= 5,
+            "at most the one in flight beside it started after"
+        )
     }
 }

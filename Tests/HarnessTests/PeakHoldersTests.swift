@@ -9,7 +9,9 @@ import Testing
     static let mebibytes16 = 16 * 1_048_576.0
 
     static func rows(_ strategy: String, _ render: RenderMode) throws -> [TrialResult] {
-        let rows = try ArticleRelationTests.results.filter { $0.strategy == strategy && $0.render == render && $0.isSuccess }
+        let rows = try ArticleRelationTests.results.filter {
+            $0.strategy == strategy && $0.render == render && $0.isSuccess
+        }
         #expect(rows.count == 6)
         return rows
     }
@@ -26,10 +28,14 @@ import Testing
         for row in try Self.rows("data", .none) {
             let holders = try #require(row.holders, "\(row.cell) run \(row.run) has no holders")
             let networking = holders.filter { $0.module == "libFoundationNetworking.so" }
-            #expect(networking.contains { Self.matches($0.bytes, Self.mebibytes16, row.allocator) && $0.blocks == 1 },
-                    "\(row.cell) run \(row.run): no 16 MiB body buffer in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })")
-            #expect(networking.contains { Self.matches($0.bytes, payload, row.allocator) && $0.blocks == 1 },
-                    "\(row.cell) run \(row.run): no copy of the \(payload)-byte payload in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })")
+            #expect(
+                networking.contains { Self.matches($0.bytes, Self.mebibytes16, row.allocator) && $0.blocks == 1 },
+                "\(row.cell) run \(row.run): no 16 MiB body buffer in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })"
+            )
+            #expect(
+                networking.contains { Self.matches($0.bytes, payload, row.allocator) && $0.blocks == 1 },
+                "\(row.cell) run \(row.run): no copy of the \(payload)-byte payload in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })"
+            )
             #expect(networking.contains { $0.stack.contains("NSMutableData.append(_:)") })
         }
     }
@@ -38,7 +44,10 @@ import Testing
         let bitmap = Double(ArticleReference.bitmapBytes)
         for row in try Self.rows("download", .full) {
             let largest = try #require(row.holders?.first, "\(row.cell) run \(row.run) has no holders")
-            #expect(Self.matches(largest.bytes, bitmap, row.allocator), "\(row.cell) run \(row.run): \(largest.bytes) B")
+            #expect(
+                Self.matches(largest.bytes, bitmap, row.allocator),
+                "\(row.cell) run \(row.run): \(largest.bytes) B"
+            )
             #expect(largest.allocatedBy.hasPrefix("DecodedImage.init"), "\(largest.allocatedBy)")
             #expect(largest.stack.contains { $0.contains("JPEGDecoder.decodeFull") }, "\(largest.stack)")
         }
@@ -63,10 +72,17 @@ import Testing
     @Test func anInjectedCopyIsAHolderNamingInjectedRegression() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["--strategy", "data", "--render", "full", "--allocator", "jemalloc", "--runs", "3",
-                                           "--out", folder.path], extraEnvironment: ["BENCH_INJECT_REGRESSION": "extra-copy"])
+        let output = try BenchProcess.run(
+            [
+                "--strategy", "data", "--render", "full", "--allocator", "jemalloc", "--runs", "3",
+                "--out", folder.path,
+            ],
+            extraEnvironment: ["BENCH_INJECT_REGRESSION": "extra-copy"]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        let trials = try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
+        let trials = try TrialsCSV.parse(
+            String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)
+        )
         let payload = Double(try #require(trials.first?.payloadBytes))
         let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
         let header = try #require(rows.first)
@@ -81,24 +97,37 @@ import Testing
         }
         #expect(output.standardOutput.contains("InjectedRegression"), "the summary names it")
         for trial in trials {
-            let total = rows.dropFirst().filter { $0[column("run")] == String(trial.run) }.reduce(0) { $0 + Int($1[column("bytes")])! }
+            let total = rows.dropFirst().filter { $0[column("run")] == String(trial.run) }.reduce(0) {
+                $0 + Int($1[column("bytes")])!
+            }
             #expect(total == trial.peakHeapExactBytes, "run \(trial.run)")
         }
 
         // The gate names what grew: against a run without the injection, the copy's holder, by its size.
         let baseline = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: baseline) }
-        let measured = try BenchProcess.run(["--strategy", "data", "--render", "full", "--allocator", "jemalloc", "--runs", "3",
-                                             "--out", baseline.path])
+        let measured = try BenchProcess.run([
+            "--strategy", "data", "--render", "full", "--allocator", "jemalloc", "--runs", "3",
+            "--out", baseline.path,
+        ])
         #expect(measured.status == 0, "\(measured.standardError)")
-        let compared = try BenchProcess.run(["compare", baseline.appendingPathComponent("trials.json").path,
-                                             folder.appendingPathComponent("trials.json").path,
-                                             "--thresholds", "results/thresholds.json"], workingDirectory: Self.packageRoot)
+        let compared = try BenchProcess.run(
+            [
+                "compare", baseline.appendingPathComponent("trials.json").path,
+                folder.appendingPathComponent("trials.json").path,
+                "--thresholds", "results/thresholds.json",
+            ],
+            workingDirectory: Self.packageRoot
+        )
         #expect(compared.status == 2, "\(compared.standardOutput)\(compared.standardError)")
-        let grew = try #require(compared.standardOutput.split(separator: "\n").first { $0.hasPrefix("  data+full [jemalloc]: ") },
-                                "\(compared.standardOutput)")
-        let named = try #require(grew.split(separator: ";").first { $0.contains("InjectedRegression.apply(to:) [bench]") },
-                                 "the copy's holder is among what changed: \(grew)")
+        let grew = try #require(
+            compared.standardOutput.split(separator: "\n").first { $0.hasPrefix("  data+full [jemalloc]: ") },
+            "\(compared.standardOutput)"
+        )
+        let named = try #require(
+            grew.split(separator: ";").first { $0.contains("InjectedRegression.apply(to:) [bench]") },
+            "the copy's holder is among what changed: \(grew)"
+        )
         let growth = try #require(named.split(separator: " ").first { $0.hasPrefix("+") }, "\(grew)")
         let megabytes = try #require(Double(growth.dropFirst()), "\(grew)")
         #expect(abs(megabytes * 1e6 / Double(copyBytes) - 1) <= 0.01, "\(grew)")
@@ -118,19 +147,36 @@ import Testing
     @Test func aFullTableSaysWhatItDidNotRecord() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",
-                                           "--out", folder.path], extraEnvironment: ["BENCH_HOLDER_TABLE_SIZE": "1"])
+        let output = try BenchProcess.run(
+            [
+                "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1",
+                "--out", folder.path,
+            ],
+            extraEnvironment: ["BENCH_HOLDER_TABLE_SIZE": "1"]
+        )
         #expect(output.status == 0, "\(output.standardError)")
-        let trial = try #require(try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)).first)
-        let run = try #require(try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)).first)
+        let trial = try #require(
+            try TrialsCSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)).first
+        )
+        let run = try #require(
+            try HoldersCSV.parse(String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+                .first
+        )
         #expect(run.holders.count == 1, "\(run.holders.map(\.allocatedBy))")
         #expect(run.totalBytes == trial.peakHeapExactBytes)
-        #expect(run.smallBlocksBytes > 13_000_000, "the unrecorded block's bytes are in the small blocks: \(run.smallBlocksBytes)")
+        #expect(
+            run.smallBlocksBytes > 13_000_000,
+            "the unrecorded block's bytes are in the small blocks: \(run.smallBlocksBytes)"
+        )
         let csv = try String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
-        #expect(csv.contains(",small blocks and ") && csv.contains(" large blocks the full table did not record,"), "\(csv)")
+        #expect(
+            csv.contains(",small blocks and ") && csv.contains(" large blocks the full table did not record,"),
+            "\(csv)"
+        )
     }
 
     static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 }

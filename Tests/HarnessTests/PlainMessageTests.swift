@@ -9,11 +9,20 @@ import Testing
 @Suite(.serialized) struct PlainMessageTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"]
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> BenchProcess.Output {
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        timeout: TimeInterval = 120
+    ) throws -> BenchProcess.Output {
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try BenchProcess.run(arguments, workingDirectory: folder, extraEnvironment: environment, timeout: timeout)
+        return try BenchProcess.run(
+            arguments,
+            workingDirectory: folder,
+            extraEnvironment: environment,
+            timeout: timeout
+        )
     }
 
     /// serve on a port in use exits with the busy status and names the port, without an errno.
@@ -21,7 +30,9 @@ import Testing
         let holder = LoopbackServer()
         try holder.start()
         defer { holder.shutdown() }
-        let output = try Self.run(["serve", "--port", String(holder.port), "--seconds", "5", "--width", "64", "--height", "64"])
+        let output = try Self.run([
+            "serve", "--port", String(holder.port), "--seconds", "5", "--width", "64", "--height", "64",
+        ])
         #expect(output.status == BenchExitCode.outputBusy.rawValue, "\(output.status) \(output.standardError)")
         #expect(output.standardError.contains("port \(holder.port) on 127.0.0.1 is in use"), "\(output.standardError)")
         #expect(!output.standardError.contains("errno"), "\(output.standardError)")
@@ -37,11 +48,18 @@ import Testing
     }
 
     @Test func aWarmupURLWithAPortOutOfRangeIsRefused() throws {
-        let output = try Self.run(["run", "--url", "http://127.0.0.1:8080/x.jpg", "--warmup-url", "http://127.0.0.1:65536/",
-                                   "--out", "out"] + Self.quick)
+        let output = try Self.run(
+            [
+                "run", "--url", "http://127.0.0.1:8080/x.jpg", "--warmup-url", "http://127.0.0.1:65536/",
+                "--out", "out",
+            ] + Self.quick
+        )
         #expect(output.status == 64, "\(output.status) \(output.standardError)")
-        #expect(output.standardError.contains("--warmup-url") && output.standardError.contains("port 65536 is out of range (1-65535)"),
-                "\(output.standardError)")
+        #expect(
+            output.standardError.contains("--warmup-url")
+                && output.standardError.contains("port 65536 is out of range (1-65535)"),
+            "\(output.standardError)"
+        )
     }
 
     /// A listener that never accepts or answers: the kernel completes the handshake, the request
@@ -62,7 +80,10 @@ import Testing
                         && getsockname(descriptor, generic, &length) == 0
                 }
             }
-            guard bound else { close(descriptor); throw POSIXError(.EADDRNOTAVAIL) }
+            guard bound else {
+                close(descriptor)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
             self.descriptor = descriptor
             port = Int(UInt16(bigEndian: address.sin_port))
         }
@@ -77,10 +98,15 @@ import Testing
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["run", "--url", "http://127.0.0.1:\(listener.port)/x.jpg", "--cold",
-                                           "--strategy", "data", "--strategy", "contents-of", "--render", "none",
-                                           "--allocator", "system", "--runs", "1", "--jobs", "2", "--timeout", "150",
-                                           "--out", folder.path], timeout: 240)
+        let output = try BenchProcess.run(
+            [
+                "run", "--url", "http://127.0.0.1:\(listener.port)/x.jpg", "--cold",
+                "--strategy", "data", "--strategy", "contents-of", "--render", "none",
+                "--allocator", "system", "--runs", "1", "--jobs", "2", "--timeout", "150",
+                "--out", folder.path,
+            ],
+            timeout: 240
+        )
         #expect(output.status == 3, "\(output.standardError)")
         let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
         let errorColumn = try #require(rows.first?.firstIndex(of: "error"))
@@ -101,10 +127,15 @@ import Testing
         try CompareCommandTests.trials(runs: 3).write(to: baseline, atomically: true, encoding: .utf8)
         let runFolder = folder.appendingPathComponent("a run")
         try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
-        for (arguments, which) in [([baseline.path, runFolder.path], "current"), ([runFolder.path, baseline.path], "baseline")] {
+        for (arguments, which) in [
+            ([baseline.path, runFolder.path], "current"), ([runFolder.path, baseline.path], "baseline"),
+        ] {
             let output = try Self.run(["compare"] + arguments + ["--thresholds", CompareCommandTests.thresholdsFile])
             #expect(output.status == 3, "\(which): \(output.status) \(output.standardError)")
-            #expect(output.standardError.contains("\(runFolder.path) is a folder, not a trials.csv or trials.json"), "\(which): \(output.standardError)")
+            #expect(
+                output.standardError.contains("\(runFolder.path) is a folder, not a trials.csv or trials.json"),
+                "\(which): \(output.standardError)"
+            )
             #expect(!output.standardError.contains("NSCocoaErrorDomain"), "\(output.standardError)")
         }
     }

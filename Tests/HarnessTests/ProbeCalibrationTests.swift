@@ -1,9 +1,9 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import Harness
 import Probe
 import Strategies
+import Testing
 
 /// The probe against a known answer: a 50 MB block, every page touched, held for 2 ms, freed.
 /// The exact heap peak (the allocation wrappers linked into bench) must be right to within 1%; VmHWM must catch the RSS
@@ -12,10 +12,17 @@ import Strategies
 @Suite(.serialized) struct ProbeCalibrationTests {
     /// The harness's own error, if any, fails the tests that read the rows (never an empty list).
     static let outcome: Result<[TrialResult], any Error> = Result {
-        let plan = BenchmarkPlan(strategies: [CalibrationSpikeStrategy.name], renders: [.none],
-                                 allocators: Allocator.allCases, runs: 3)
-        let runner = BenchmarkRunner(plan: plan, source: .external(url: URL(string: "http://127.0.0.1:1/unused")!, warmupURL: nil),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let plan = BenchmarkPlan(
+            strategies: [CalibrationSpikeStrategy.name],
+            renders: [.none],
+            allocators: Allocator.allCases,
+            runs: 3
+        )
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .external(url: URL(string: "http://127.0.0.1:1/unused")!, warmupURL: nil),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try runner.run()
     }
     static var results: [TrialResult] { get throws { try outcome.get() } }
@@ -64,10 +71,17 @@ import Strategies
         defer { try? FileManager.default.removeItem(at: folder) }
         let alone = folder.appendingPathComponent("bench").path
         try FileManager.default.copyItem(atPath: BenchProcess.executable, toPath: alone)
-        let plan = BenchmarkPlan(strategies: [CalibrationSpikeStrategy.name], renders: [.none],
-                                 allocators: Allocator.allCases, runs: 1)
-        let runner = BenchmarkRunner(plan: plan, source: .external(url: URL(string: "http://127.0.0.1:1/unused")!, warmupURL: nil),
-                                     launcher: ChildProcessLauncher(executable: alone, exactHeapPeak: exactHeapPeak))
+        let plan = BenchmarkPlan(
+            strategies: [CalibrationSpikeStrategy.name],
+            renders: [.none],
+            allocators: Allocator.allCases,
+            runs: 1
+        )
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .external(url: URL(string: "http://127.0.0.1:1/unused")!, warmupURL: nil),
+            launcher: ChildProcessLauncher(executable: alone, exactHeapPeak: exactHeapPeak)
+        )
         return try runner.run()
     }
 
@@ -76,7 +90,9 @@ import Strategies
         #expect(Set(rows.map(\.allocator)) == Set(Allocator.allCases))
         for row in rows {
             try #require(row.isSuccess, "\(row.cell): \(row.status.rawValue) \(row.error)")
-            let delta = Double(try #require(row.peakHeapExactDeltaBytes, "\(row.cell): no exact heap peak from bench alone"))
+            let delta = Double(
+                try #require(row.peakHeapExactDeltaBytes, "\(row.cell): no exact heap peak from bench alone")
+            )
             #expect(abs(delta - Self.spike) <= 0.01 * Self.spike, "\(row.cell): exact delta \(delta)")
         }
     }
@@ -86,7 +102,10 @@ import Strategies
         #expect(rows.count == Allocator.allCases.count)
         for row in rows {
             try #require(row.isSuccess, "\(row.cell): \(row.status.rawValue) \(row.error)")
-            #expect(row.peakHeapExactDeltaBytes == nil, "\(row.cell): exact peak \(String(describing: row.peakHeapExactDeltaBytes)) with the counting off")
+            #expect(
+                row.peakHeapExactDeltaBytes == nil,
+                "\(row.cell): exact peak \(String(describing: row.peakHeapExactDeltaBytes)) with the counting off"
+            )
             #expect(row.lifetimePeakHeapExactBytes == nil)
             let sampled = try #require(row.peakAllocatedDeltaBytes)
             #expect(Double(sampled) <= 1.01 * Self.spike + 1_000_000, "\(row.cell): sampled \(sampled)")

@@ -1,9 +1,9 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import Harness
 import Probe
 import Strategies
+import Testing
 
 /// The exact heap peak against a known answer for realloc: a 10,000,000-byte block grown to
 /// 20,000,000 bytes with a 64 KiB neighbour in the way, so the allocator must copy it into a new
@@ -16,10 +16,17 @@ import Strategies
     static let runsPerAllocator = 3
 
     static let results: Result<[TrialResult], any Error> = Result {
-        let plan = BenchmarkPlan(strategies: [CalibrationReallocStrategy.name], renders: [.none],
-                                 allocators: Allocator.allCases, runs: runsPerAllocator)
-        let runner = BenchmarkRunner(plan: plan, source: .external(url: URL(string: "http://127.0.0.1:1/unused")!, warmupURL: nil),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let plan = BenchmarkPlan(
+            strategies: [CalibrationReallocStrategy.name],
+            renders: [.none],
+            allocators: Allocator.allCases,
+            runs: runsPerAllocator
+        )
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .external(url: URL(string: "http://127.0.0.1:1/unused")!, warmupURL: nil),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try runner.run()
     }
 
@@ -44,7 +51,10 @@ import Strategies
                 continue
             }
             let delta = try #require(row.peakHeapExactDeltaBytes, "\(row.cell): no exact heap peak")
-            #expect(delta >= Self.bothBlocks, "\(row.cell) run \(row.run): exact peak over baseline \(delta) misses the copy (both blocks: \(Self.bothBlocks))")
+            #expect(
+                delta >= Self.bothBlocks,
+                "\(row.cell) run \(row.run): exact peak over baseline \(delta) misses the copy (both blocks: \(Self.bothBlocks))"
+            )
             #expect(delta <= upper, "\(row.cell) run \(row.run): exact peak over baseline \(delta) above \(upper)")
         }
     }

@@ -41,8 +41,12 @@ import Testing
     }
 
     @Test func untypeableNamesAreRefused() {
-        #expect(throws: RendererRegistrationError.self) { try RendererCatalog.registerUserRenderers([Named<SpacedName>.self]) }
-        #expect(throws: RendererRegistrationError.self) { try RendererCatalog.registerUserRenderers([Named<EmptyName>.self]) }
+        #expect(throws: RendererRegistrationError.self) {
+            try RendererCatalog.registerUserRenderers([Named<SpacedName>.self])
+        }
+        #expect(throws: RendererRegistrationError.self) {
+            try RendererCatalog.registerUserRenderers([Named<EmptyName>.self])
+        }
         #expect(RendererCatalog.user.isEmpty)
     }
 

@@ -15,8 +15,11 @@ import Testing
             #expect(library != nil, "no libjemalloc.so.2 to preload")
             environment["LD_PRELOAD"] = library ?? ""
         }
-        let output = try BenchProcess.run(["_residency-check", "--allocator", allocator.rawValue],
-                                          extraEnvironment: environment, timeout: 60)
+        let output = try BenchProcess.run(
+            ["_residency-check", "--allocator", allocator.rawValue],
+            extraEnvironment: environment,
+            timeout: 60
+        )
         #expect(output.status == 0, "\(output.standardError)")
         return try JSONDecoder().decode(ResidencyKnownAnswer.Report.self, from: Data(output.standardOutput.utf8))
     }
@@ -32,13 +35,20 @@ import Testing
         let slack = 64 << 10
         let rows = report.rows.map { "\($0.category.rawValue) \($0.bytes)" }.joined(separator: ", ")
         #expect(report.rows.reduce(0) { $0 + $1.bytes } == report.rssDeltaBytes)
-        #expect(abs(report.smapsRSSDeltaBytes - report.rssDeltaBytes) <= 2 * slack,
-                "smaps_rollup Rss delta \(report.smapsRSSDeltaBytes), statm's \(report.rssDeltaBytes)")
-        #expect(abs(report.smapsAnonymousDeltaBytes - report.anonymousDeltaBytes) <= 2 * slack,
-                "smaps_rollup Anonymous delta \(report.smapsAnonymousDeltaBytes), statm's \(report.anonymousDeltaBytes)")
+        #expect(
+            abs(report.smapsRSSDeltaBytes - report.rssDeltaBytes) <= 2 * slack,
+            "smaps_rollup Rss delta \(report.smapsRSSDeltaBytes), statm's \(report.rssDeltaBytes)"
+        )
+        #expect(
+            abs(report.smapsAnonymousDeltaBytes - report.anonymousDeltaBytes) <= 2 * slack,
+            "smaps_rollup Anonymous delta \(report.smapsAnonymousDeltaBytes), statm's \(report.anonymousDeltaBytes)"
+        )
         // The large blocks: as pagemap says, and the touched share of each (plus the edge pages).
         let holders = Self.bytes(report, .heapHolders)
-        #expect(abs(holders - report.pagemapBlockResidentBytes) <= 4096, "holders \(holders), pagemap \(report.pagemapBlockResidentBytes)")
+        #expect(
+            abs(holders - report.pagemapBlockResidentBytes) <= 4096,
+            "holders \(holders), pagemap \(report.pagemapBlockResidentBytes)"
+        )
         #expect(holders >= report.touchedBlockBytes && holders <= report.touchedBlockBytes + slack, "\(rows)")
         let file = Self.bytes(report, .fileBacked)
         #expect(file >= report.touchedFileBytes && file <= report.touchedFileBytes + 2 * slack, "\(rows)")
@@ -52,8 +62,11 @@ import Testing
 
     static let dataTask = Result {
         let plan = BenchmarkPlan(strategies: ["data"], renders: [.none], allocators: [.system], runs: 2)
-        let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try runner.run()
     }
 
@@ -64,8 +77,10 @@ import Testing
             #expect(row.isSuccess, "\(row.status): \(row.error)")
             let payload = Double(try #require(row.payloadBytes))
             let holders = try #require(row.holders, "run \(row.run) has no holders")
-            let buffer = try #require(holders.first { $0.module == "libFoundationNetworking.so" && $0.bytes >= 16_000_000 },
-                                      "no 16 MiB buffer in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })")
+            let buffer = try #require(
+                holders.first { $0.module == "libFoundationNetworking.so" && $0.bytes >= 16_000_000 },
+                "no 16 MiB buffer in \(holders.map { "\($0.bytes) \($0.allocatedBy)" })"
+            )
             let resident = Double(try #require(buffer.residentBytes))
             #expect(buffer.bytes >= 16_700_000 && buffer.bytes <= 16_900_000)
             #expect(abs(resident / payload - 1) <= 0.05, "resident \(resident) of \(buffer.bytes), payload \(payload)")
@@ -83,7 +98,10 @@ import Testing
             }
             let peak = row.residency(at: .rssPeak)
             let snapshot = peak.reduce(0) { $0 + $1.bytes }
-            #expect(snapshot <= peakDelta && peakDelta - snapshot <= tolerance, "snapshot \(snapshot), peak \(peakDelta)")
+            #expect(
+                snapshot <= peakDelta && peakDelta - snapshot <= tolerance,
+                "snapshot \(snapshot), peak \(peakDelta)"
+            )
             let unattributed = try #require(peak.last?.bytes)
             #expect(abs(unattributed) <= tolerance, "\(peak.map { "\($0.category.rawValue) \($0.bytes)" })")
         }
@@ -96,8 +114,10 @@ import Testing
     @Test func aRunWritesAndPrintsEachCellsBreakdown() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["run", "--strategy", "data", "--render", "full", "--allocator", "system",
-                                           "--runs", "2", "--width", "320", "--height", "240", "--out", folder.path])
+        let output = try BenchProcess.run([
+            "run", "--strategy", "data", "--render", "full", "--allocator", "system",
+            "--runs", "2", "--width", "320", "--height", "240", "--out", folder.path,
+        ])
         #expect(output.status == 0, "\(output.standardError)")
         let rows = try JobsTests.rows(folder, file: "residency.csv")
         #expect(rows.count == 2 * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count)

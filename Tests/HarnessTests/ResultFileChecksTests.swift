@@ -13,10 +13,14 @@ import Testing
     static func corpusCSV(in folder: URL) throws -> URL {
         let corpus = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
-        let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--out", corpus.appendingPathComponent("a.jpg").path])
+        let made = try BenchProcess.run([
+            "fixture", "--width", "64", "--height", "48", "--out", corpus.appendingPathComponent("a.jpg").path,
+        ])
         try #require(made.status == 0, "\(made.standardError)")
         let out = folder.appendingPathComponent("corpus-out")
-        let measured = try BenchProcess.run(["corpus", corpus.path, "--render", "none", "--runs", "1", "--out", out.path])
+        let measured = try BenchProcess.run([
+            "corpus", corpus.path, "--render", "none", "--runs", "1", "--out", out.path,
+        ])
         try #require(measured.status == 0, "\(measured.standardError)")
         return out.appendingPathComponent("corpus.csv")
     }
@@ -29,7 +33,10 @@ import Testing
         let baseline = folder.appendingPathComponent("baseline.json")
         let update = try BenchProcess.run(["baseline", "update", "--from", corpusCSV.path, "--baseline", baseline.path])
         #expect(update.status == BenchExitCode.badInput.rawValue, "\(update.status): \(update.standardError)")
-        #expect(update.standardError.contains(corpusCSV.path) && update.standardError.contains("baseline_rss_bytes"), "\(update.standardError)")
+        #expect(
+            update.standardError.contains(corpusCSV.path) && update.standardError.contains("baseline_rss_bytes"),
+            "\(update.standardError)"
+        )
         #expect(!FileManager.default.fileExists(atPath: baseline.path))
 
         let results = folder.appendingPathComponent("results")
@@ -37,21 +44,27 @@ import Testing
         try FileManager.default.copyItem(at: corpusCSV, to: results.appendingPathComponent("trials.csv"))
         let report = try BenchProcess.run(["report", "--results", results.path])
         #expect(report.status == BenchExitCode.badInput.rawValue, "\(report.status): \(report.standardError)")
-        #expect(report.standardError.contains("trials.csv") && report.standardError.contains("peak_rss_bytes"), "\(report.standardError)")
+        #expect(
+            report.standardError.contains("trials.csv") && report.standardError.contains("peak_rss_bytes"),
+            "\(report.standardError)"
+        )
         #expect(!FileManager.default.fileExists(atPath: results.appendingPathComponent("REPORT.md").path))
     }
 
     /// A real run's trials.csv with one figure made impossible: a negative byte count, a NaN or
     /// infinite time, a peak below its baseline.
-    @Test(arguments: [("peak_rss_bytes", "-5"), ("duration_s", "nan"), ("duration_s", "inf"), ("final_rss_bytes", "-1"),
-                      ("peak_rss_bytes", "1000")])
+    @Test(arguments: [
+        ("peak_rss_bytes", "-5"), ("duration_s", "nan"), ("duration_s", "inf"), ("final_rss_bytes", "-1"),
+        ("peak_rss_bytes", "1000"),
+    ])
     func impossibleFiguresAreRefusedNamingTheColumn(column: String, value: String) throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = folder.appendingPathComponent("run")
         let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
-        var table = try CSV.parse(String(contentsOf: run.appendingPathComponent("trials.csv"), encoding: .utf8)).filter { $0 != [""] }
+        var table = try CSV.parse(String(contentsOf: run.appendingPathComponent("trials.csv"), encoding: .utf8)).filter
+        { $0 != [""] }
         let index = try #require(table[0].firstIndex(of: column))
         table[1][index] = value
         let results = folder.appendingPathComponent("results")
@@ -61,7 +74,10 @@ import Testing
 
         let report = try BenchProcess.run(["report", "--results", results.path])
         #expect(report.status == BenchExitCode.badInput.rawValue, "\(report.status): \(report.standardError)")
-        #expect(report.standardError.contains(trials.path) && report.standardError.contains(column), "\(report.standardError)")
+        #expect(
+            report.standardError.contains(trials.path) && report.standardError.contains(column),
+            "\(report.standardError)"
+        )
         let baseline = folder.appendingPathComponent("baseline.json")
         let update = try BenchProcess.run(["baseline", "update", "--from", trials.path, "--baseline", baseline.path])
         #expect(update.status == BenchExitCode.badInput.rawValue, "\(update.status): \(update.standardError)")
@@ -78,10 +94,17 @@ import Testing
         let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
         let baseline = folder.appendingPathComponent("baseline.json")
-        let update = try BenchProcess.run(["baseline", "update", "--from", run.appendingPathComponent("trials.json").path,
-                                           "--baseline", baseline.path] + extra)
+        let update = try BenchProcess.run(
+            [
+                "baseline", "update", "--from", run.appendingPathComponent("trials.json").path,
+                "--baseline", baseline.path,
+            ] + extra
+        )
         #expect(update.status == BenchExitCode.usage.rawValue, "\(update.status): \(update.standardError)")
-        #expect(update.standardError.contains(extra[0]) && update.standardError.contains("--from"), "\(update.standardError)")
+        #expect(
+            update.standardError.contains(extra[0]) && update.standardError.contains("--from"),
+            "\(update.standardError)"
+        )
         #expect(!FileManager.default.fileExists(atPath: baseline.path))
     }
 
@@ -93,12 +116,23 @@ import Testing
         let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
         let missing = folder.appendingPathComponent("missing.md")
-        let report = try BenchProcess.run(["--results", run.path, "--document", missing.path],
-                                          program: builtExecutable(named: "bench-reference"))
+        let report = try BenchProcess.run(
+            ["--results", run.path, "--document", missing.path],
+            program: builtExecutable(named: "bench-reference")
+        )
         #expect(report.status == BenchExitCode.noInput.rawValue, "\(report.status): \(report.standardError)")
-        #expect(report.standardError.contains("--document") && report.standardError.contains(missing.path), "\(report.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path), "nothing written")
-        #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path), "nothing written")
+        #expect(
+            report.standardError.contains("--document") && report.standardError.contains(missing.path),
+            "\(report.standardError)"
+        )
+        #expect(
+            !FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path),
+            "nothing written"
+        )
+        #expect(
+            !FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path),
+            "nothing written"
+        )
     }
 
     /// A --document that is a folder is refused (73) before anything is written: no REPORT.md, no chart data.
@@ -108,11 +142,19 @@ import Testing
         let run = folder.appendingPathComponent("run")
         let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
-        let report = try BenchProcess.run(["--results", run.path, "--document", folder.path],
-                                          program: builtExecutable(named: "bench-reference"))
+        let report = try BenchProcess.run(
+            ["--results", run.path, "--document", folder.path],
+            program: builtExecutable(named: "bench-reference")
+        )
         #expect(report.status == BenchExitCode.cannotCreateOutput.rawValue, "\(report.status): \(report.standardError)")
         #expect(report.standardError.contains("--document \(folder.path) is a folder"), "\(report.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path), "nothing written")
-        #expect(!FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path), "nothing written")
+        #expect(
+            !FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path),
+            "nothing written"
+        )
+        #expect(
+            !FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path),
+            "nothing written"
+        )
     }
 }

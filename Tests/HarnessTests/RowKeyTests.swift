@@ -1,7 +1,7 @@
 import BenchCore
 import Corpus
-import Harness
 import Foundation
+import Harness
 import LoopbackServer
 import Report
 import Testing
@@ -9,14 +9,18 @@ import Testing
 /// Every reader of a per-run file knows its key and refuses a row that would count a run twice or
 /// mix two runs (65, naming the file, the line and the key); a folder belongs to one command.
 @Suite(.serialized) struct RowKeyTests {
-    static let tiny = ["--strategy", "data", "--render", "none", "--allocator", "system",
-                       "--width", "64", "--height", "48"]
+    static let tiny = [
+        "--strategy", "data", "--render", "none", "--allocator", "system",
+        "--width", "64", "--height", "48",
+    ]
     static let repeated = "line 4 repeats the key of line 2"
 
     /// `bench report` over `out`, its files written beside it in `folder`.
     static func report(_ out: URL, in folder: URL) throws -> BenchProcess.Output {
-        try BenchProcess.run(["report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
-                              "--report-file", folder.appendingPathComponent("REPORT.md").path])
+        try BenchProcess.run([
+            "report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
+            "--report-file", folder.appendingPathComponent("REPORT.md").path,
+        ])
     }
 
     /// A fixture of `width` x `height` at `file` (a JPEG).
@@ -50,9 +54,16 @@ import Testing
         for written in ["01", "+1"] {
             var copy = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             copy[3] = written
-            try ((lines + [copy.joined(separator: ",")]).joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
+            try ((lines + [copy.joined(separator: ",")]).joined(separator: "\n") + "\n").write(
+                to: trials,
+                atomically: true,
+                encoding: .utf8
+            )
             let report = try Self.report(out, in: folder)
-            #expect(report.status == 65 && report.standardError.contains(Self.repeated), "run \(written): \(report.standardError)")
+            #expect(
+                report.status == 65 && report.standardError.contains(Self.repeated),
+                "run \(written): \(report.standardError)"
+            )
         }
     }
 
@@ -72,19 +83,29 @@ import Testing
 
         let report = try Self.report(out, in: folder)
         #expect(report.status == 65, "\(report.standardError)")
-        #expect(report.standardError.contains(trials.path) && report.standardError.contains(Self.repeated)
-                && report.standardError.contains(key), "\(report.standardError)")
+        #expect(
+            report.standardError.contains(trials.path) && report.standardError.contains(Self.repeated)
+                && report.standardError.contains(key),
+            "\(report.standardError)"
+        )
 
-        let compare = try BenchProcess.run(["compare", out.appendingPathComponent("trials.json").path, trials.path,
-                                            "--thresholds", CompareCommandTests.thresholdsFile])
+        let compare = try BenchProcess.run([
+            "compare", out.appendingPathComponent("trials.json").path, trials.path,
+            "--thresholds", CompareCommandTests.thresholdsFile,
+        ])
         #expect(compare.status == 65, "\(compare.standardError)")
-        #expect(compare.standardError.contains("trials.csv") && compare.standardError.contains(Self.repeated)
-                && compare.standardError.contains(key), "\(compare.standardError)")
+        #expect(
+            compare.standardError.contains("trials.csv") && compare.standardError.contains(Self.repeated)
+                && compare.standardError.contains(key),
+            "\(compare.standardError)"
+        )
 
         let resume = try BenchProcess.run(run + ["--resume"])
         #expect(resume.status == 65, "\(resume.standardError)")
-        #expect(resume.standardError.contains(Self.repeated) && resume.standardError.contains(key),
-                "\(resume.standardError)")
+        #expect(
+            resume.standardError.contains(Self.repeated) && resume.standardError.contains(key),
+            "\(resume.standardError)"
+        )
         #expect(!resume.standardError.contains("runs done"), "nothing counted: \(resume.standardError)")
 
         // Without trials.json to compare with, the file's own rows still say it.
@@ -101,16 +122,21 @@ import Testing
             .write(to: trials, atomically: true, encoding: .utf8)
         let mixed = try BenchProcess.run(run + ["--resume"])
         #expect(mixed.status == 65, "\(mixed.standardError)")
-        #expect(mixed.standardError.contains("line 4") && mixed.standardError.contains("is a row of run another-run")
-                && mixed.standardError.contains("settings.json"), "\(mixed.standardError)")
+        #expect(
+            mixed.standardError.contains("line 4") && mixed.standardError.contains("is a row of run another-run")
+                && mixed.standardError.contains("settings.json"),
+            "\(mixed.standardError)"
+        )
     }
 
     /// sweep.csv's key adds the size: a copied row is refused by --resume.
     @Test func aDuplicatedSweepRowIsRefusedByResume() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sweep = ["sweep", "--strategy", "data", "--render", "none", "--runs", "2", "--sizes", "0.05",
-                     "--out", folder.appendingPathComponent("out").path]
+        let sweep = [
+            "sweep", "--strategy", "data", "--render", "none", "--runs", "2", "--sizes", "0.05",
+            "--out", folder.appendingPathComponent("out").path,
+        ]
         let first = try BenchProcess.run(sweep)
         try #require(first.status == 0, "\(first.standardError)")
         let rows = folder.appendingPathComponent("out/sweep.csv")
@@ -120,8 +146,11 @@ import Testing
         let resume = try BenchProcess.run(sweep + ["--resume"])
         #expect(resume.status == 65, "\(resume.standardError)")
         let key = "target_bytes \(size), strategy data, render none, allocator system, run 1"
-        #expect(resume.standardError.contains(rows.path) && resume.standardError.contains(Self.repeated)
-                && resume.standardError.contains(key), "\(resume.standardError)")
+        #expect(
+            resume.standardError.contains(rows.path) && resume.standardError.contains(Self.repeated)
+                && resume.standardError.contains(key),
+            "\(resume.standardError)"
+        )
     }
 
     /// corpus.csv's key is the file, the cell and the run: a copied row is refused by --resume
@@ -139,8 +168,11 @@ import Testing
         let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(resume.status == 65, "\(resume.standardError)")
         let key = "file img0.jpg, strategy download, render none, allocator system, run 1"
-        #expect(resume.standardError.contains("corpus.csv") && resume.standardError.contains(Self.repeated)
-                && resume.standardError.contains(key), "\(resume.standardError)")
+        #expect(
+            resume.standardError.contains("corpus.csv") && resume.standardError.contains(Self.repeated)
+                && resume.standardError.contains(key),
+            "\(resume.standardError)"
+        )
         let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path])
         #expect(report.status == 65 && report.standardError.contains(Self.repeated), "\(report.standardError)")
     }
@@ -164,8 +196,10 @@ import Testing
         let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
         #expect(resume.status == 0, "\(resume.standardError)")
         #expect(resume.standardError.contains("img0.jpg changed since the interrupted run"), "\(resume.standardError)")
-        #expect(resume.standardError.contains("no longer in the corpus are dropped: img2.jpg"),
-                "\(resume.standardError)")
+        #expect(
+            resume.standardError.contains("no longer in the corpus are dropped: img2.jpg"),
+            "\(resume.standardError)"
+        )
         #expect(resume.standardError.contains("1 of 2 rows done, 1 to go"), "\(resume.standardError)")
         let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
         #expect(rows.map { $0["file"] ?? "" } == ["img0.jpg", "img1.jpg"], "\(rows)")
@@ -190,9 +224,11 @@ import Testing
         server.addResource(path: "/photo.jpg", body: bodies[0], contentType: "image/jpeg")
         try server.start()
         defer { server.shutdown() }
-        let run = ["run", "--url", server.url(for: "/photo.jpg").absoluteString, "--strategy", "data",
-                   "--render", "none", "--allocator", "system", "--runs", "2",
-                   "--out", folder.appendingPathComponent("out").path]
+        let run = [
+            "run", "--url", server.url(for: "/photo.jpg").absoluteString, "--strategy", "data",
+            "--render", "none", "--allocator", "system", "--runs", "2",
+            "--out", folder.appendingPathComponent("out").path,
+        ]
         let first = try BenchProcess.run(run)
         try #require(first.status == 0, "\(first.standardError)")
         let same = try BenchProcess.run(run + ["--resume"])
@@ -202,9 +238,11 @@ import Testing
         let changed = try BenchProcess.run(run + ["--resume"])
         #expect(changed.status == 64, "\(changed.standardError)")
         let (then, now) = (bodies[0], bodies[1])
-        #expect(changed.standardError.contains("\(then.count) bytes, FNV-1a-64 \(StableHash.digest(of: then)) then")
+        #expect(
+            changed.standardError.contains("\(then.count) bytes, FNV-1a-64 \(StableHash.digest(of: then)) then")
                 && changed.standardError.contains("\(now.count) bytes, FNV-1a-64 \(StableHash.digest(of: now)) now"),
-                "\(changed.standardError)")
+            "\(changed.standardError)"
+        )
 
         // Rows of both versions in one file.
         let trials = folder.appendingPathComponent("out/trials.csv")
@@ -216,7 +254,8 @@ import Testing
         try text.write(to: trials, atomically: true, encoding: .utf8)
         let report = try Self.report(folder.appendingPathComponent("out"), in: folder)
         #expect(report.status == 65, "\(report.standardError)")
-        let mixed = "trials.csv mixes payloads of 2 sizes (\(then.count) bytes from line 2, "
+        let mixed =
+            "trials.csv mixes payloads of 2 sizes (\(then.count) bytes from line 2, "
             + "\(now.count) bytes from line 3)"
         #expect(report.standardError.contains(mixed), "\(report.standardError)")
     }
@@ -240,24 +279,35 @@ import Testing
         let sharded = try BenchProcess.run(Self.corpusRun(corpus, out: shard.path) + ["--shard", "1/1"])
         try #require(sharded.status == 0, "\(sharded.standardError)")
         let merged = try BenchProcess.run(["merge", shard.path, "--out", out.path])
-        #expect(merged.status == 73 && merged.standardError.contains("is a `bench run` folder"), "\(merged.standardError)")
+        #expect(
+            merged.status == 73 && merged.standardError.contains("is a `bench run` folder"),
+            "\(merged.standardError)"
+        )
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
 
         let refused = try BenchProcess.run(corpusRun)
         #expect(refused.status == 73, "\(refused.standardError)")
-        #expect(refused.standardError.contains("is a `bench run` folder")
+        #expect(
+            refused.standardError.contains("is a `bench run` folder")
                 && refused.standardError.contains("--replace"),
-                "\(refused.standardError)")
-        #expect(try Data(contentsOf: out.appendingPathComponent("settings.json")) == settings,
-                "the run's settings are kept")
+            "\(refused.standardError)"
+        )
+        #expect(
+            try Data(contentsOf: out.appendingPathComponent("settings.json")) == settings,
+            "the run's settings are kept"
+        )
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
 
         let replaced = try BenchProcess.run(corpusRun + ["--replace"])
         #expect(replaced.status == 0, "\(replaced.standardError)")
         // environment.txt is every measuring command's: the corpus wrote its own.
-        for name in ["trials.csv", "timeline.csv", "summary.csv", "trials.json", "REPORT.md", "charts/data/article.dat"] {
-            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path),
-                    "\(name) of the run is removed")
+        for name in [
+            "trials.csv", "timeline.csv", "summary.csv", "trials.json", "REPORT.md", "charts/data/article.dat",
+        ] {
+            #expect(
+                !FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path),
+                "\(name) of the run is removed"
+            )
         }
         #expect(try RunSettings.read(from: out)?.command == "corpus")
     }
@@ -280,9 +330,11 @@ import Testing
         """.write(to: list, atomically: true, encoding: .utf8)
         let output = try BenchProcess.run(["corpus", list.path, "--out", folder.appendingPathComponent("out").path])
         #expect(output.status == 64, "\(output.standardError)")
-        for problem in ["line 3: http://127.0.0.1:9/a.jpg is also on line 1",
-                        "line 5: http://***@127.0.0.1:9/c.jpg is also on line 4",
-                        "line 6: 'http://127.0.0.1:99999/d.jpg': port 99999 is out of range (1-65535)"] {
+        for problem in [
+            "line 3: http://127.0.0.1:9/a.jpg is also on line 1",
+            "line 5: http://***@127.0.0.1:9/c.jpg is also on line 4",
+            "line 6: 'http://127.0.0.1:99999/d.jpg': port 99999 is out of range (1-65535)",
+        ] {
             #expect(output.standardError.contains(problem), "\(output.standardError)")
         }
         #expect(!output.standardError.contains("secret"), "\(output.standardError)")
@@ -310,8 +362,10 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent("out/\(name)"), encoding: .utf8)
             #expect(!text.contains("s3cr3t") && !text.contains("alice"), "\(name): \(text)")
         }
-        #expect(!output.standardOutput.contains("s3cr3t") && !output.standardError.contains("s3cr3t"),
-                "\(output.standardOutput)")
+        #expect(
+            !output.standardOutput.contains("s3cr3t") && !output.standardError.contains("s3cr3t"),
+            "\(output.standardOutput)"
+        )
     }
 }
 
@@ -341,9 +395,11 @@ import Testing
             #expect(row.result?.status == .changed, "\(String(describing: row.result))")
             #expect(row.result?.peakRSSBytes == nil, "not measured")
             let error = row.result?.error ?? ""
-            #expect(error.contains("\(before.count) bytes (FNV-1a-64 \(StableHash.digest(of: before))) then")
+            #expect(
+                error.contains("\(before.count) bytes (FNV-1a-64 \(StableHash.digest(of: before))) then")
                     && error.contains("\(after.count) bytes (FNV-1a-64 \(StableHash.digest(of: after))) when served"),
-                    "\(error)")
+                "\(error)"
+            )
         }
     }
 }
@@ -354,7 +410,10 @@ import Testing
     @Test func mergeRefusesARowTwiceOrInTwoShards() throws {
         let source = try ShardMergeTests.makeCorpus()
         let work = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: source); try? FileManager.default.removeItem(at: work) }
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: work)
+        }
         let shards = [work.appendingPathComponent("s1"), work.appendingPathComponent("s2")]
         for (index, shard) in shards.enumerated() {
             let output = try ShardMergeTests.corpus(source, shard: "\(index + 1)/2", out: shard)
@@ -367,8 +426,10 @@ import Testing
         try RowKeyTests.duplicateFirstRow(of: rows[1])
         let twice = try BenchProcess.run(merge)
         #expect(twice.status == 65, "\(twice.standardError)")
-        #expect(twice.standardError.contains(rows[1].path) && twice.standardError.contains("repeats the key of line 2"),
-                "\(twice.standardError)")
+        #expect(
+            twice.standardError.contains(rows[1].path) && twice.standardError.contains("repeats the key of line 2"),
+            "\(twice.standardError)"
+        )
 
         // Shard 1's first row, as if shard 2 had measured it too (shard 2's run id).
         var table = try CSV.parse(original)
@@ -381,8 +442,10 @@ import Testing
         try text.write(to: rows[1], atomically: true, encoding: .utf8)
         let overlap = try BenchProcess.run(merge)
         #expect(overlap.status == 65, "\(overlap.standardError)")
-        #expect(overlap.standardError.contains("both hold \(copied[0])") && overlap.standardError.contains("overlap"),
-                "\(overlap.standardError)")
+        #expect(
+            overlap.standardError.contains("both hold \(copied[0])") && overlap.standardError.contains("overlap"),
+            "\(overlap.standardError)"
+        )
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("merged/corpus.csv").path))
     }
 }

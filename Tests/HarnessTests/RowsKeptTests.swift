@@ -1,8 +1,8 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import LoopbackServer
 import Report
+import Testing
 
 /// Nothing measured is lost and nothing is left behind: the real `bench` binary, real children,
 /// real signals, a real unwritable folder and a real full tmpfs. Each test fails on the
@@ -23,8 +23,11 @@ import Report
         private var exitStatus: Int32?
         private var exited = false
 
-        init(_ arguments: [String], folder: URL = BenchProcess.temporaryFolder(),
-             extraEnvironment: [String: String] = [:]) throws {
+        init(
+            _ arguments: [String],
+            folder: URL = BenchProcess.temporaryFolder(),
+            extraEnvironment: [String: String] = [:]
+        ) throws {
             self.folder = folder
             scratch = folder.appendingPathComponent("tmp")
             outputFile = folder.appendingPathComponent("stdout.txt")
@@ -40,7 +43,8 @@ import Report
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            var noMask = sigset_t(), defaults = sigset_t()
+            var noMask = sigset_t()
+            var defaults = sigset_t()
             sigemptyset(&noMask)
             sigemptyset(&defaults)
             for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
@@ -52,13 +56,17 @@ import Report
             var environment = ProcessInfo.processInfo.environment
             environment["TMPDIR"] = scratch.path
             environment.merge(extraEnvironment) { $1 }
-            let argv = (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
+            let argv =
+                (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { for pointer in argv + envp { free(pointer) } }
             var pid: pid_t = 0
             let status = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
             guard status == 0 else {
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "posix_spawn: \(String(cString: strerror(status)))"])
+                throw CocoaError(
+                    .executableLoad,
+                    userInfo: [NSLocalizedDescriptionKey: "posix_spawn: \(String(cString: strerror(status)))"]
+                )
             }
             self.pid = pid
         }
@@ -106,13 +114,17 @@ import Report
 
         /// Scratch folders (bench-*) left in this run's TMPDIR.
         var scratchLeft: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).filter { $0.hasPrefix("bench-") && !$0.hasPrefix("bench-rescue-") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).filter {
+                $0.hasPrefix("bench-") && !$0.hasPrefix("bench-rescue-")
+            }
         }
 
         static func processes() -> [(pid: Int32, parent: Int32, state: Character)] {
             ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
-                guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { return nil }
+                guard let pid = Int32(name),
+                    let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { return nil }
                 let fields = stat[stat.index(after: close)...].split(separator: " ")
                 guard fields.count > 2, let parent = Int32(fields[1]), let state = fields[0].first else { return nil }
                 return (pid, parent, state)
@@ -122,7 +134,8 @@ import Report
         /// Running or sleeping (an exited, reaped process has no /proc entry; a zombie does not count).
         static func isAlive(_ pid: Int32) -> Bool {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
+                let close = stat.lastIndex(of: ")")
+            else { return false }
             let state = stat[stat.index(after: close)...].split(separator: " ").first?.first
             return state != "Z" && state != "X"
         }
@@ -142,7 +155,9 @@ import Report
     }
 
     static func context(_ folder: URL) throws -> [String: Any] {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appendingPathComponent("trials.json"))
+        )
         return try #require((json as? [String: Any])?["context"] as? [String: Any])
     }
 
@@ -151,7 +166,10 @@ import Report
         let deadline = Date().addingTimeInterval(limit)
         while Date() < deadline && bench.isRunning {
             if let text = try? String(contentsOf: file, encoding: .utf8),
-               text.split(separator: "\n").count >= lines { return true }
+                text.split(separator: "\n").count >= lines
+            {
+                return true
+            }
             usleep(20_000)
         }
         return false
@@ -164,29 +182,44 @@ import Report
     @Test func runWithoutOutWritesItsOwnRunFolderNeverResults() throws {
         let folder = BenchProcess.temporaryFolder()
         let reference = folder.appendingPathComponent("results/trials.csv")
-        try FileManager.default.createDirectory(at: reference.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: reference.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try "the committed reference\n".write(to: reference, atomically: true, encoding: .utf8)
 
         let bench = try RunningBench(["run"] + Self.quick + ["--runs", "2"], folder: folder)
         #expect(bench.wait() == 0, "\(bench.standardError)")
-        #expect(try String(contentsOf: reference, encoding: .utf8) == "the committed reference\n", "results/ was rewritten")
+        #expect(
+            try String(contentsOf: reference, encoding: .utf8) == "the committed reference\n",
+            "results/ was rewritten"
+        )
 
         let latest = folder.appendingPathComponent("runs/latest")
         let target = try FileManager.default.destinationOfSymbolicLink(atPath: latest.path)
-        #expect(target.range(of: #"^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$"#, options: .regularExpression) != nil, "runs/<UTC time>: \(target)")
+        #expect(
+            target.range(of: #"^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$"#, options: .regularExpression) != nil,
+            "runs/<UTC time>: \(target)"
+        )
         let trials = try Self.rows(latest.appendingPathComponent("trials.csv"))
         #expect(trials.count == 3, "a header and two rows")
         let idColumn = try #require(trials.first?.firstIndex(of: "run_id"))
         let context = try Self.context(latest)
-        #expect(trials.dropFirst().allSatisfy { $0[idColumn] == context["runID"] as? String }, "one run id in trials.csv and trials.json")
+        #expect(
+            trials.dropFirst().allSatisfy { $0[idColumn] == context["runID"] as? String },
+            "one run id in trials.csv and trials.json"
+        )
         // Every CSV of the run carries its id in a last run_id column.
         for name in ["timeline.csv", "summary.csv"] {
             let rows = try Self.rows(latest.appendingPathComponent(name))
             #expect(rows.first?.last == "run_id" && rows.count > 1, "\(name)")
             #expect(rows.dropFirst().allSatisfy { $0.last == context["runID"] as? String }, "\(name)")
         }
-        #expect(bench.standardOutput.contains("results in \(folder.appendingPathComponent("runs").path)/\(target)")
-                || bench.standardOutput.contains("runs/\(target)"), "says where the results are")
+        #expect(
+            bench.standardOutput.contains("results in \(folder.appendingPathComponent("runs").path)/\(target)")
+                || bench.standardOutput.contains("runs/\(target)"),
+            "says where the results are"
+        )
     }
 
     // MARK: 2. An unwritable --out is found before the first trial
@@ -213,11 +246,16 @@ import Report
         for out in [mount.path.path, mount.path.appendingPathComponent("sub").path] {
             let output = try BenchProcess.run(["run"] + Self.quick + ["--runs", "1", "--out", out])
             #expect(output.status == 73, "\(out): \(output.standardError)")
-            #expect(output.standardError.contains(out) && output.standardError.contains("Read-only file system"), "\(output.standardError)")
+            #expect(
+                output.standardError.contains(out) && output.standardError.contains("Read-only file system"),
+                "\(output.standardError)"
+            )
             #expect(!output.standardError.contains("[1/1]"), "no trial ran")
         }
-        for command in [["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
-                        ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"]] {
+        for command in [
+            ["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
+            ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"],
+        ] {
             let output = try BenchProcess.run(command + ["--out", mount.path.path])
             #expect(output.status == 73, "\(command[0]): \(output.standardError)")
         }
@@ -239,8 +277,11 @@ import Report
         #expect(status == 74, "\(bench.standardError)")
         #expect(bench.standardError.contains("No space left on device"), "\(bench.standardError)")
         let rescue = try #require(
-            (try FileManager.default.contentsOfDirectory(atPath: bench.scratch.path)).first { $0.hasPrefix("bench-rescue-") },
-            "a rescue folder in TMPDIR")
+            (try FileManager.default.contentsOfDirectory(atPath: bench.scratch.path)).first {
+                $0.hasPrefix("bench-rescue-")
+            },
+            "a rescue folder in TMPDIR"
+        )
         #expect(bench.standardError.contains(rescue), "the message says where the rows are")
         let rescued = bench.scratch.appendingPathComponent(rescue)
         #expect(try Self.rows(rescued.appendingPathComponent("trials.csv")).count == 3, "both rows kept")
@@ -259,13 +300,17 @@ import Report
         defer { _ = bench.wait() }
         let out = bench.folder.appendingPathComponent("shared")
         #expect(bench.waitForChild() != nil, "the first run's trial starts")
-        for command in [["run"] + Self.quick + ["--runs", "1"],
-                        ["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
-                        ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"]] {
+        for command in [
+            ["run"] + Self.quick + ["--runs", "1"],
+            ["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
+            ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"],
+        ] {
             let second = try BenchProcess.run(command + ["--out", out.path])
             #expect(second.status == 75, "\(command[0]): \(second.standardError)")
-            #expect(second.standardError.contains(out.path) && second.standardError.contains("pid \(bench.pid)"),
-                    "names the folder and the other run: \(second.standardError)")
+            #expect(
+                second.standardError.contains(out.path) && second.standardError.contains("pid \(bench.pid)"),
+                "names the folder and the other run: \(second.standardError)"
+            )
         }
         #expect(bench.wait() == 0, "\(bench.standardError)")
         #expect(try Self.rows(out.appendingPathComponent("trials.csv")).count == 2, "the first run's row")
@@ -278,7 +323,10 @@ import Report
     @Test func sigtermWritesEveryFileStopsTheChildAndRemovesScratch() throws {
         let bench = try RunningBench(["run"] + Self.quick + ["--runs", "3", "--bandwidth", "4M", "--out", "out"])
         let out = bench.folder.appendingPathComponent("out")
-        #expect(Self.waitForLines(out.appendingPathComponent("trials.csv"), 2, while: bench), "the first run is recorded")
+        #expect(
+            Self.waitForLines(out.appendingPathComponent("trials.csv"), 2, while: bench),
+            "the first run is recorded"
+        )
         let first = Set(try Self.rows(out.appendingPathComponent("trials.csv")).dropFirst().compactMap { Int32($0[4]) })
         let child = try #require(bench.waitForChild(except: first), "the second trial's child")
         bench.signal(SIGTERM)
@@ -293,8 +341,10 @@ import Report
         #expect(context["interruptedBy"] as? String == "SIGTERM")
         #expect(context["completedRuns"] as? Int == 1 && context["plannedRuns"] as? Int == 3)
         // The files are one consistent set: bench report accepts them.
-        let report = try BenchProcess.run(["report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
-                                           "--report-file", bench.folder.appendingPathComponent("REPORT.md").path])
+        let report = try BenchProcess.run([
+            "report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
+            "--report-file", bench.folder.appendingPathComponent("REPORT.md").path,
+        ])
         #expect(report.status == 0, "\(report.standardError)")
     }
 
@@ -324,8 +374,10 @@ import Report
         try server.start()
         defer { server.shutdown() }
         let url = server.url(for: "/hang.jpg").absoluteString + "?fault=slowFirstByte&delayMs=60000"
-        let bench = try RunningBench(["run", "--url", url, "--strategy", "data", "--render", "none", "--allocator", "system",
-                                      "--runs", "1", "--timeout", "600", "--out", "out"])
+        let bench = try RunningBench([
+            "run", "--url", url, "--strategy", "data", "--render", "none", "--allocator", "system",
+            "--runs", "1", "--timeout", "600", "--out", "out",
+        ])
         let child = try #require(bench.waitForChild(), "the trial's child")
         // Warm-up done and the fetch waiting for its first byte: the server has seen the request.
         let deadline = Date().addingTimeInterval(60)
@@ -339,8 +391,10 @@ import Report
 
     /// SIGINT on `bench scenario` kills its child too, and the scroll cut short is no row.
     @Test func sigintOnAScenarioKillsItsChild() throws {
-        let bench = try RunningBench(["scenario", "list-scroll", "--sizes", "64x48", "--rows", "100", "--visible", "1",
-                                      "--speed", "1", "--out", "out"])
+        let bench = try RunningBench([
+            "scenario", "list-scroll", "--sizes", "64x48", "--rows", "100", "--visible", "1",
+            "--speed", "1", "--out", "out",
+        ])
         let child = try #require(bench.waitForChild(), "the scenario's child")
         bench.signal(SIGINT)
         #expect(bench.wait(limit: 60) == 130, "\(bench.standardError)")
@@ -364,8 +418,10 @@ import Report
         let out = bench.folder.appendingPathComponent("out")
         let trials = out.appendingPathComponent("trials.csv")
         let original = try String(contentsOf: trials, encoding: .utf8)
-        let report = ["report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
-                      "--report-file", bench.folder.appendingPathComponent("REPORT.md").path]
+        let report = [
+            "report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
+            "--report-file", bench.folder.appendingPathComponent("REPORT.md").path,
+        ]
         #expect(try BenchProcess.run(report).status == 0, "the whole run is accepted")
 
         let lines = original.split(separator: "\n")
@@ -378,12 +434,18 @@ import Report
         let header = try #require(lines.first).split(separator: ",")
         #expect(header.last == "run_id")
         let foreign = lines.enumerated().map { offset, line in
-            offset == 0 ? String(line) : line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") + ",another-run"
+            offset == 0
+                ? String(line)
+                : line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+                    + ",another-run"
         }
         try (foreign.joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
         let mixed = try BenchProcess.run(report)
         #expect(mixed.status == 65, "\(mixed.standardError)")
-        #expect(mixed.standardError.contains("trials.csv is from run another-run but trials.json from run"), "\(mixed.standardError)")
+        #expect(
+            mixed.standardError.contains("trials.csv is from run another-run but trials.json from run"),
+            "\(mixed.standardError)"
+        )
     }
 }
 
@@ -400,7 +462,10 @@ struct TinyMount {
         try mount.run()
         mount.waitUntilExit()
         guard mount.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "mount -t tmpfs -o \(options) failed"])
+            throw CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSLocalizedDescriptionKey: "mount -t tmpfs -o \(options) failed"]
+            )
         }
     }
 

@@ -9,8 +9,10 @@ import Testing
     @Test func aPNGFixtureIsServedAsFixturePNG() throws {
         let cache = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let server = try ServeProcess(["--encoding", "png-rgb", "--width", "64", "--height", "48",
-                                       "--fixture-cache", cache.path, "--seconds", "300"])
+        let server = try ServeProcess([
+            "--encoding", "png-rgb", "--width", "64", "--height", "48",
+            "--fixture-cache", cache.path, "--seconds", "300",
+        ])
         #expect(server.servingLine.contains("http://127.0.0.1:\(server.port)/fixture.png "), "\(server.servingLine)")
         #expect(try server.curl("/fixture.png") == 200)
         #expect(try server.curl("/fixture.jpg") == 404, "a PNG is not served under .jpg")
@@ -19,8 +21,10 @@ import Testing
     @Test func aJPEGFixtureKeepsFixtureJPG() throws {
         let cache = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let server = try ServeProcess(["--encoding", "jpeg-progressive", "--width", "64", "--height", "48",
-                                       "--fixture-cache", cache.path, "--seconds", "300"])
+        let server = try ServeProcess([
+            "--encoding", "jpeg-progressive", "--width", "64", "--height", "48",
+            "--fixture-cache", cache.path, "--seconds", "300",
+        ])
         #expect(server.servingLine.contains("http://127.0.0.1:\(server.port)/fixture.jpg "), "\(server.servingLine)")
         #expect(try server.curl("/fixture.jpg") == 200)
     }
@@ -35,7 +39,8 @@ import Testing
     @Test func theEmbeddedServerNamesTheFixtureByItsEncoding() {
         let expected: [FixtureEncoding: String] = [
             .jpeg: "/fixture.jpg", .jpegProgressive444: "/fixture.jpg", .pngRGB: "/fixture.png",
-            .pngRGBAInterlaced: "/fixture.png", .webpLossless: "/fixture.webp", .heic: "/fixture.heic", .avif: "/fixture.avif",
+            .pngRGBAInterlaced: "/fixture.png", .webpLossless: "/fixture.webp", .heic: "/fixture.heic",
+            .avif: "/fixture.avif",
         ]
         for (encoding, path) in expected { #expect(BenchmarkRunner.fixturePath(encoding) == path, "\(encoding)") }
     }

@@ -22,7 +22,8 @@ final class ServeProcess {
             text += String(decoding: chunk, as: UTF8.self)
         }
         guard let range = text.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression),
-              let port = Int(text[range].split(separator: ":")[1]) else {
+            let port = Int(text[range].split(separator: ":")[1])
+        else {
             process.terminate()
             struct NoPort: Error { var output: String }
             throw NoPort(output: text)
@@ -31,13 +32,19 @@ final class ServeProcess {
         servingLine = text.split(separator: "\n").first.map(String.init) ?? ""
     }
 
-    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
 
     /// Runs `/usr/bin/curl` (bounded by --max-time) and returns the HTTP status it saw (0 if none).
     func curl(_ pathAndQuery: String, _ extra: [String] = []) throws -> Int {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["--silent", "--max-time", "15", "--output", "/dev/null", "--write-out", "%{http_code}"]
+        curl.arguments =
+            ["--silent", "--max-time", "15", "--output", "/dev/null", "--write-out", "%{http_code}"]
             + extra + ["http://127.0.0.1:\(port)\(pathAndQuery)"]
         let out = Pipe()
         curl.standardOutput = out

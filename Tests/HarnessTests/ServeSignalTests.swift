@@ -10,7 +10,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BenchProcess.executable)
         process.arguments = ["serve", "--port", "0", "--width", "64", "--height", "64"]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -26,7 +27,10 @@ import Testing
         kill(process.processIdentifier, signal)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(process.terminationStatus): \(message)")
+        #expect(
+            process.terminationReason == .exit && process.terminationStatus == status,
+            "\(process.terminationStatus): \(message)"
+        )
         #expect(message.contains("stopped by \(name)"), "\(message)")
         #expect(!message.contains("child") && !message.contains("measured"), "the run's wording: \(message)")
     }

@@ -8,14 +8,24 @@ import Testing
     /// Seven small images (distinct bytes, one PNG), a copy of one under another name, and a text file.
     static func makeCorpus() throws -> URL {
         let folder = BenchProcess.temporaryFolder()
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"),
+            withIntermediateDirectories: true
+        )
         for seed in 1...7 {
             let name = seed == 7 ? "sub/g.png" : "img-\(seed).jpg"
-            let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--seed", String(seed),
-                                             "--out", folder.appendingPathComponent(name).path] + (seed == 7 ? ["--encoding", "png-rgb"] : []))
+            let made = try BenchProcess.run(
+                [
+                    "fixture", "--width", "64", "--height", "48", "--seed", String(seed),
+                    "--out", folder.appendingPathComponent(name).path,
+                ] + (seed == 7 ? ["--encoding", "png-rgb"] : [])
+            )
             try #require(made.status == 0, "\(made.standardError)")
         }
-        try FileManager.default.copyItem(at: folder.appendingPathComponent("img-1.jpg"), to: folder.appendingPathComponent("sub/copy-of-1.jpg"))
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("img-1.jpg"),
+            to: folder.appendingPathComponent("sub/copy-of-1.jpg")
+        )
         try Data("not an image\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         return folder
     }
@@ -30,7 +40,11 @@ import Testing
     }
 
     static func corpus(_ source: URL, shard: String?, out: URL, extra: [String] = []) throws -> BenchProcess.Output {
-        try BenchProcess.run(["corpus", source.path] + corpusOptions + extra + (shard.map { ["--shard", $0] } ?? []) + ["--out", out.path])
+        try BenchProcess.run(
+            ["corpus", source.path] + corpusOptions + extra + (shard.map { ["--shard", $0] } ?? []) + [
+                "--out", out.path,
+            ]
+        )
     }
 
     /// Two and four corpus shards, each its own process, merged: the rows of the unsharded run,
@@ -58,14 +72,23 @@ import Testing
             let files = try JobsTests.rows(folder, file: "corpus.csv").map { $0["file"]! }
             filesSeen += files
             for file in files { shardOf[file] = index }
-            let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("shard.json"))) as? [String: Any])
+            let record = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("shard.json")))
+                    as? [String: Any]
+            )
             #expect(record["shard"] as? String == "\(index)/\(count)")
             #expect((record["machine"] as? String)?.isEmpty == false)
             folders.append(folder.path)
         }
-        #expect(filesSeen.sorted() == expected.map { String($0.split(separator: "|", omittingEmptySubsequences: false)[0]) }.sorted(),
-                "every file in exactly one shard")
-        #expect(shardOf["img-1.jpg"] != nil && shardOf["img-1.jpg"] == shardOf["sub/copy-of-1.jpg"], "the same bytes, the same shard: \(shardOf)")
+        #expect(
+            filesSeen.sorted()
+                == expected.map { String($0.split(separator: "|", omittingEmptySubsequences: false)[0]) }.sorted(),
+            "every file in exactly one shard"
+        )
+        #expect(
+            shardOf["img-1.jpg"] != nil && shardOf["img-1.jpg"] == shardOf["sub/copy-of-1.jpg"],
+            "the same bytes, the same shard: \(shardOf)"
+        )
         let merged = work.appendingPathComponent("merged")
         let merge = try BenchProcess.run(["merge"] + folders.reversed() + ["--out", merged.path])
         #expect(merge.status == 0, "\(merge.standardError)")
@@ -84,9 +107,11 @@ import Testing
     @Test func shardsOfAMatrixMergeAndCompareWithTheUnshardedRun() throws {
         let work = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let matrix = ["run", "--strategy", "data", "--strategy", "download", "--strategy", "curl-file",
-                      "--render", "none", "--render", "full", "--allocator", "system",
-                      "--runs", "2", "--width", "320", "--height", "240"]
+        let matrix = [
+            "run", "--strategy", "data", "--strategy", "download", "--strategy", "curl-file",
+            "--render", "none", "--render", "full", "--allocator", "system",
+            "--runs", "2", "--width", "320", "--height", "240",
+        ]
         let whole = work.appendingPathComponent("whole")
         let unsharded = try BenchProcess.run(matrix + ["--out", whole.path])
         try #require(unsharded.status == 0, "\(unsharded.standardError)")
@@ -97,26 +122,35 @@ import Testing
             let output = try BenchProcess.run(matrix + ["--shard", "\(index)/3", "--out", folder.path])
             #expect(output.status == 0, "\(output.standardError)")
             cells.append(Set(try JobsTests.rows(folder).map { "\($0["strategy"]!)/\($0["render"]!)" }))
-            let context = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json"))) as? [String: Any])?["context"] as? [String: Any])
+            let context = try #require(
+                (try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("trials.json")))
+                    as? [String: Any])?["context"] as? [String: Any]
+            )
             #expect(context["shard"] as? String == "\(index)/3")
             folders.append(folder.path)
         }
-        #expect(cells.map(\.count).reduce(0, +) == 6 && cells.reduce(Set<String>()) { $0.union($1) }.count == 6,
-                "each of the 6 cells in exactly one shard: \(cells)")
+        #expect(
+            cells.map(\.count).reduce(0, +) == 6 && cells.reduce(Set<String>()) { $0.union($1) }.count == 6,
+            "each of the 6 cells in exactly one shard: \(cells)"
+        )
         let merged = work.appendingPathComponent("merged")
         let merge = try BenchProcess.run(["merge"] + folders + ["--out", merged.path])
         try #require(merge.status == 0, "\(merge.standardError)")
         func keys(_ folder: URL) throws -> [String] {
-            try JobsTests.rows(folder).map { row in ["strategy", "render", "allocator", "run", "status"].map { row[$0]! }.joined(separator: "|") }.sorted()
+            try JobsTests.rows(folder).map { row in
+                ["strategy", "render", "allocator", "run", "status"].map { row[$0]! }.joined(separator: "|")
+            }.sorted()
         }
         #expect(try keys(merged) == keys(whole))
         #expect(try JobsTests.rows(merged).allSatisfy { $0["machine"]?.isEmpty == false })
         for file in ["summary.csv", "timeline.csv", "holders.csv", "REPORT.md", "environment.txt", "merge.json"] {
             #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent(file).path), "\(file)")
         }
-        let compare = try BenchProcess.run(["compare", whole.appendingPathComponent("trials.json").path,
-                                            merged.appendingPathComponent("trials.json").path,
-                                            "--thresholds", CompareCommandTests.thresholdsFile])
+        let compare = try BenchProcess.run([
+            "compare", whole.appendingPathComponent("trials.json").path,
+            merged.appendingPathComponent("trials.json").path,
+            "--thresholds", CompareCommandTests.thresholdsFile,
+        ])
         #expect(compare.status == 0, "\(compare.standardOutput)\(compare.standardError)")
         let report = try BenchProcess.run(["report", "--results", merged.path, "--no-report"])
         #expect(report.status == 0, "bench report reads the merged folder: \(report.standardError)")
@@ -131,41 +165,70 @@ import Testing
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
-        let first = work.appendingPathComponent("first"), second = work.appendingPathComponent("second")
+        let first = work.appendingPathComponent("first")
+        let second = work.appendingPathComponent("second")
         #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
-        #expect([0, 3].contains(try Self.corpus(corpus, shard: "2/2", out: second, extra: ["--max-pixel", "512"]).status))
+        #expect(
+            [0, 3].contains(try Self.corpus(corpus, shard: "2/2", out: second, extra: ["--max-pixel", "512"]).status)
+        )
         let out = work.appendingPathComponent("merged")
 
         let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
         #expect(mixed.status == 6, "\(mixed.standardError)")
-        #expect(mixed.standardError.contains("shard 2/2 (\(second.path)) was run with --max-pixel 512, shard 1/2 (\(first.path)) with --max-pixel 1024"),
-                "\(mixed.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path), "nothing written")
+        #expect(
+            mixed.standardError.contains(
+                "shard 2/2 (\(second.path)) was run with --max-pixel 512, shard 1/2 (\(first.path)) with --max-pixel 1024"
+            ),
+            "\(mixed.standardError)"
+        )
+        #expect(
+            !FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path),
+            "nothing written"
+        )
 
         let twice = try BenchProcess.run(["merge", first.path, first.path + "/", "--out", out.path])
-        #expect(twice.status == 6 && twice.standardError.contains("shard 1/2 is in 2 folders"), "\(twice.standardError)")
+        #expect(
+            twice.status == 6 && twice.standardError.contains("shard 1/2 is in 2 folders"),
+            "\(twice.standardError)"
+        )
 
         let missing = try BenchProcess.run(["merge", first.path, "--out", out.path])
         #expect(missing.status == 7 && missing.standardError.contains("shard 2/2 missing"), "\(missing.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path), "nothing written")
+        #expect(
+            !FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path),
+            "nothing written"
+        )
 
         let partial = try BenchProcess.run(["merge", first.path, "--out", out.path, "--partial"])
-        #expect(partial.status == 0 && partial.standardError.contains("warning: shard 2/2 missing"), "\(partial.standardError)")
+        #expect(
+            partial.status == 0 && partial.standardError.contains("warning: shard 2/2 missing"),
+            "\(partial.standardError)"
+        )
         #expect(try JobsTests.rows(out, file: "corpus.csv").count == JobsTests.rows(first, file: "corpus.csv").count)
 
         let unsharded = work.appendingPathComponent("unsharded")
         _ = try Self.corpus(corpus, shard: nil, out: unsharded)
-        let notShard = try BenchProcess.run(["merge", first.path, unsharded.path, "--out", work.appendingPathComponent("m2").path])
-        #expect(notShard.status == 65 && notShard.standardError.contains("has no shard.json"), "\(notShard.standardError)")
+        let notShard = try BenchProcess.run([
+            "merge", first.path, unsharded.path, "--out", work.appendingPathComponent("m2").path,
+        ])
+        #expect(
+            notShard.status == 65 && notShard.standardError.contains("has no shard.json"),
+            "\(notShard.standardError)"
+        )
     }
 
     /// Each malformed i/n is a usage error (64) that states the form --shard takes.
     @Test(arguments: ["0/4", "5/4", "1/0", "0/0", "-1/4", "2/", "/4", "2/4/1", "a/b", "2:4", " 2/4", "+2/4", "2"])
     func malformedShardsAreUsageErrors(text: String) throws {
         for command in ["run", "corpus"] {
-            let output = try BenchProcess.run([command] + (command == "corpus" ? ["/nonexistent"] : []) + ["--shard=\(text)"])
+            let output = try BenchProcess.run(
+                [command] + (command == "corpus" ? ["/nonexistent"] : []) + ["--shard=\(text)"]
+            )
             #expect(output.status == 64, "\(command) --shard '\(text)': \(output.standardError)")
-            #expect(output.standardError.contains("--shard takes i/n with 1 <= i <= n, e.g. 2/4"), "\(output.standardError)")
+            #expect(
+                output.standardError.contains("--shard takes i/n with 1 <= i <= n, e.g. 2/4"),
+                "\(output.standardError)"
+            )
         }
     }
 }
@@ -180,12 +243,14 @@ extension ShardMergeTests {
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
-        let shard = work.appendingPathComponent("shard"), merged = work.appendingPathComponent("merged")
+        let shard = work.appendingPathComponent("shard")
+        let merged = work.appendingPathComponent("merged")
         #expect(try Self.corpus(corpus, shard: "1/1", out: shard, extra: ["--render", "thumbnail"]).status == 3)
         let merge = try BenchProcess.run(["merge", shard.path, "--out", merged.path])
         try #require(merge.status == 0, "\(merge.standardError)")
         for file in ["corpus.csv", "corpus-summary.csv"] {
-            let before = try JobsTests.rows(shard, file: file), after = try JobsTests.rows(merged, file: file)
+            let before = try JobsTests.rows(shard, file: file)
+            let after = try JobsTests.rows(merged, file: file)
             #expect(before.count == after.count && !before.isEmpty, "\(file)")
             for (old, new) in zip(before, after) {
                 var kept = new
@@ -194,8 +259,10 @@ extension ShardMergeTests {
                 #expect(kept == old, "\(file): \(old) became \(new)")
             }
         }
-        #expect(try String(contentsOf: merged.appendingPathComponent("charts/data/corpus.dat"), encoding: .utf8)
-                == String(contentsOf: shard.appendingPathComponent("charts/data/corpus.dat"), encoding: .utf8))
+        #expect(
+            try String(contentsOf: merged.appendingPathComponent("charts/data/corpus.dat"), encoding: .utf8)
+                == String(contentsOf: shard.appendingPathComponent("charts/data/corpus.dat"), encoding: .utf8)
+        )
     }
 }
 
@@ -205,16 +272,24 @@ extension ShardMergeTests {
     @Test func aShardWithNoCellMerges() throws {
         let work = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let matrix = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "64", "--height", "48"]
+        let matrix = [
+            "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "64",
+            "--height", "48",
+        ]
         var sizes: [Int] = []
         for index in 1...2 {
-            let output = try BenchProcess.run(matrix + ["--shard", "\(index)/2", "--out", work.appendingPathComponent("s\(index)").path])
+            let output = try BenchProcess.run(
+                matrix + ["--shard", "\(index)/2", "--out", work.appendingPathComponent("s\(index)").path]
+            )
             #expect(output.status == 0, "\(output.standardError)")
             sizes.append(try JobsTests.rows(work.appendingPathComponent("s\(index)")).count)
         }
         #expect(sizes.sorted() == [0, 1], "\(sizes)")
         let merged = work.appendingPathComponent("merged")
-        let merge = try BenchProcess.run(["merge", work.appendingPathComponent("s1").path, work.appendingPathComponent("s2").path, "--out", merged.path])
+        let merge = try BenchProcess.run([
+            "merge", work.appendingPathComponent("s1").path, work.appendingPathComponent("s2").path, "--out",
+            merged.path,
+        ])
         #expect(merge.status == 0, "\(merge.standardError)")
         #expect(try JobsTests.rows(merged).count == 1)
     }

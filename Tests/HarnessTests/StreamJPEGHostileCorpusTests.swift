@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// `bench corpus --render stream` over JPEGs the stream decoder must refuse: each is a
 /// decode_error row naming the feature it does not support or where the file stops making
@@ -18,8 +18,10 @@ import TestSupport
     static func hostileFiles() throws -> [String: (bytes: Data, says: String)] {
         let baseline = try baseline()
         // Large enough that each scan's entropy data is hundreds of bytes.
-        let progressive = try JPEGScans.transcode(try FixtureGenerator.makeJPEG(FixtureSpec(width: 640, height: 480)),
-                                                  to: .libjpegProgressive)
+        let progressive = try JPEGScans.transcode(
+            try FixtureGenerator.makeJPEG(FixtureSpec(width: 640, height: 480)),
+            to: .libjpegProgressive
+        )
 
         var claimsLarger = baseline  // a 64x48 scan under a frame header that claims 640x480
         let frame = try after(0xC0, in: claimsLarger)
@@ -57,11 +59,19 @@ import TestSupport
         var twelveBit = baseline
         twelveBit[try after(0xC0, in: twelveBit) + 2] = 12  // the frame's sample precision
 
-        let arithmetic = try TestImages.jpeg(width: 64, height: 48, space: .rgb, color: [10, 200, 30], arithmetic: true)
+        let arithmetic = try TestImages.jpeg(
+            width: 64,
+            height: 48,
+            space: .rgb,
+            color: [10, 200, 30],
+            arithmetic: true
+        )
         return [
             "claims-larger.jpg": (claimsLarger, "scan 1: its entropy data ends early, at marker 0xFFD9 (MCU row 0)"),
-            "claims-smaller.jpg": (claimsSmaller,
-                                   "scan 1: entropy data goes on after the last block of the 64x16 frame"),
+            "claims-smaller.jpg": (
+                claimsSmaller,
+                "scan 1: entropy data goes on after the last block of the 64x16 frame"
+            ),
             "cut-in-scan-3.jpg": (Data(cut), "the file ends inside the entropy data of scan 3"),
             "marker-inside.jpg": (markerInside, "scan 1: its entropy data ends early, at marker 0xFFD9"),
             "no-huffman-tables.jpg": (noTables, "uses DC Huffman table 0, which no DHT defined"),
@@ -82,8 +92,13 @@ import TestSupport
 
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let output = try BenchProcess.run(["corpus", corpus.path, "--render", "stream", "--runs", "1",
-                                           "--out", out.path], timeout: 300)
+        let output = try BenchProcess.run(
+            [
+                "corpus", corpus.path, "--render", "stream", "--runs", "1",
+                "--out", out.path,
+            ],
+            timeout: 300
+        )
         #expect(output.status == 3, "some runs failed, none trapped: \(output.standardError)")
         let rows = try JobsTests.rows(out, file: "corpus.csv")
         let byFile = Dictionary(grouping: rows, by: { $0["file"]! })

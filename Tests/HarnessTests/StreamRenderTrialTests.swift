@@ -2,8 +2,8 @@ import BenchCore
 import Foundation
 import Harness
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// The stream renderer measured for real: a child fetches the 6000x4000 fixture over loopback to
 /// a file and decodes it to 1024 on the long side. Whatever the scan structure, its exact heap
@@ -17,11 +17,17 @@ import TestSupport
     @Test(arguments: [FixtureEncoding.jpegProgressive, .jpegProgressive444, .jpeg])
     func heapPeakIsTheOutputBitmapAndLittleMore(_ encoding: FixtureEncoding) throws {
         let spec = FixtureSpec(encoding: encoding)
-        let runner = BenchmarkRunner(plan: BenchmarkPlan(strategies: ["download"], renders: [.stream],
-                                                         allocators: [.system], runs: 1),
-                                     source: .embedded(fixture: spec, bandwidthBytesPerSecond: nil),
-                                     settings: TrialSettings(),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let runner = BenchmarkRunner(
+            plan: BenchmarkPlan(
+                strategies: ["download"],
+                renders: [.stream],
+                allocators: [.system],
+                runs: 1
+            ),
+            source: .embedded(fixture: spec, bandwidthBytesPerSecond: nil),
+            settings: TrialSettings(),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         let row = try #require(try runner.run().first)
         #expect(row.isSuccess, "\(row.error)")
         #expect((row.imageWidth, row.imageHeight) == (Self.output.width, Self.output.height))
@@ -39,7 +45,8 @@ import TestSupport
         let row = try Self.measure(encoding, strategy: "curl-file")
         #expect(row.isSuccess, "\(row.error)")
         #expect((row.imageWidth, row.imageHeight) == (Self.output.width, Self.output.height))
-        let heap = try #require(row.peakHeapExactDeltaBytes), rss = try #require(row.peakRSSDeltaBytes)
+        let heap = try #require(row.peakHeapExactDeltaBytes)
+        let rss = try #require(row.peakRSSDeltaBytes)
         #expect(heap >= Self.outputBitmap, "\(encoding): \(heap) B")
         #expect(heap <= Self.outputBitmap * 3 / 2, "\(encoding): \(heap) B")
         #expect(rss >= Self.outputBitmap * 9 / 10, "\(encoding): \(rss) B")
@@ -48,12 +55,20 @@ import TestSupport
 
     /// One child of `strategy` and the stream renderer on the 6000x4000 fixture, system allocator.
     static func measure(_ encoding: FixtureEncoding, strategy: String) throws -> TrialResult {
-        let runner = BenchmarkRunner(plan: BenchmarkPlan(strategies: [strategy], renders: [.stream],
-                                                         allocators: [.system], runs: 1),
-                                     source: .embedded(fixture: FixtureSpec(encoding: encoding),
-                                                       bandwidthBytesPerSecond: nil),
-                                     settings: TrialSettings(),
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let runner = BenchmarkRunner(
+            plan: BenchmarkPlan(
+                strategies: [strategy],
+                renders: [.stream],
+                allocators: [.system],
+                runs: 1
+            ),
+            source: .embedded(
+                fixture: FixtureSpec(encoding: encoding),
+                bandwidthBytesPerSecond: nil
+            ),
+            settings: TrialSettings(),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try #require(try runner.run().first)
     }
 
@@ -81,8 +96,12 @@ import TestSupport
             (Data(manyScans), "more than \(StreamJPEGDecoder.maxScans) scans"),
         ]
         for (body, message) in cases {
-            let (status, row) = try runServedBody(body, name: "photo.jpg", contentType: "image/jpeg",
-                                                  ["--strategy", strategy, "--render", "stream"])
+            let (status, row) = try runServedBody(
+                body,
+                name: "photo.jpg",
+                contentType: "image/jpeg",
+                ["--strategy", strategy, "--render", "stream"]
+            )
             #expect(status == 3)
             #expect(row["status"] == "decode_error", "\(row)")
             #expect(row["error"]?.contains(message) == true, "\(row)")
@@ -98,12 +117,16 @@ import TestSupport
         let image = folder.appendingPathComponent("photo.jpg")
         try Self.progressive().write(to: image)
         let expected = try ImageDecoder.decodeStreaming(.file(path: image.path), maxPixel: 300)
-        let bytes = UnsafeBufferPointer(start: expected.pixels.assumingMemoryBound(to: UInt8.self),
-                                        count: expected.byteCount)
+        let bytes = UnsafeBufferPointer(
+            start: expected.pixels.assumingMemoryBound(to: UInt8.self),
+            count: expected.byteCount
+        )
         for format in ["pam", "ppm"] {
             let out = folder.appendingPathComponent("render.\(format)")
-            let run = try BenchProcess.run(["render", image.path, "--render", "stream", "--max-pixel", "300",
-                                            "--out", out.path])
+            let run = try BenchProcess.run([
+                "render", image.path, "--render", "stream", "--max-pixel", "300",
+                "--out", out.path,
+            ])
             #expect(run.status == 0, "\(run.standardError)")
             let written = try BitmapFile.decode(Data(contentsOf: out))
             #expect((written.width, written.height) == (300, 225))
@@ -124,8 +147,10 @@ import TestSupport
         try Self.progressive().prefix(2000).write(to: image)
         let out = folder.appendingPathComponent("out.pam").path
         let none = try BenchProcess.run(["render", image.path, "--render", "none", "--out", out])
-        #expect(none.status == 64 && none.standardError.contains("valid: full, thumbnail, stream"),
-                "\(none.standardError)")
+        #expect(
+            none.status == 64 && none.standardError.contains("valid: full, thumbnail, stream"),
+            "\(none.standardError)"
+        )
         let gif = try BenchProcess.run(["render", image.path, "--render", "stream", "--out", folder.path + "/out.gif"])
         #expect(gif.status == 64 && gif.standardError.contains("ppm, pam, png"), "\(gif.standardError)")
         let missing = try BenchProcess.run(["render", folder.path + "/none.jpg", "--render", "stream", "--out", out])

@@ -3,8 +3,10 @@ import Testing
 
 /// What a run prints for a person: the summary's article column and the progress line on a terminal.
 @Suite struct SummaryAndProgressTests {
-    static let tinyRun = ["run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "3",
-                          "--width", "64", "--height", "48"]
+    static let tinyRun = [
+        "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "3",
+        "--width", "64", "--height", "48",
+    ]
 
     /// The article's iOS figure stands only beside a cell that measured the article's image: beside a
     /// 64 x 48 fixture it would compare nothing, so the column is empty in the table and in summary.csv.
@@ -13,7 +15,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = try BenchProcess.run(Self.tinyRun + ["--out", folder.path])
         try #require(output.status == 0, "\(output.standardError)")
-        let line = try #require(output.standardOutput.split(separator: "\n").first { $0.hasPrefix("data+none [system]") })
+        let line = try #require(
+            output.standardOutput.split(separator: "\n").first { $0.hasPrefix("data+none [system]") }
+        )
         #expect(!line.contains("~"), "\(line)")
         let rows = try JobsTests.rows(folder, file: "summary.csv")
         #expect(rows.count == 1 && rows.first?["article_over_baseline_bytes"] == "", "\(rows)")
@@ -24,10 +28,14 @@ import Testing
     @Test func theProgressLineFitsANarrowTerminal() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let command = ([BenchProcess.executable] + Self.tinyRun + ["--out", folder.path]).map { "'\($0)'" }.joined(separator: " ")
+        let command = ([BenchProcess.executable] + Self.tinyRun + ["--out", folder.path]).map { "'\($0)'" }.joined(
+            separator: " "
+        )
         // script(1) gives bench a pseudo-terminal 40 columns wide as its stderr; stdout is not read.
-        let output = try BenchProcess.run(["-q", "-e", "-c", "stty cols 40 rows 24; exec \(command) > /dev/null", "/dev/null"],
-                                          program: "/usr/bin/script")
+        let output = try BenchProcess.run(
+            ["-q", "-e", "-c", "stty cols 40 rows 24; exec \(command) > /dev/null", "/dev/null"],
+            program: "/usr/bin/script"
+        )
         try #require(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         let updates = output.standardOutput.components(separatedBy: "\r")
             .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }

@@ -1,14 +1,16 @@
 import Foundation
-import Testing
 import Report
+import Testing
 
 /// `bench sweep` for real: fixtures of two sizes, real children, the data and download tasks.
 @Suite struct SweepTests {
     @Test func sweepMeasuresEachSizeAndTheDataTaskGrowsWithIt() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["sweep", "--strategy", "data", "--strategy", "download",
-                                           "--sizes", "1,4", "--runs", "1", "--out", folder.path])
+        let output = try BenchProcess.run([
+            "sweep", "--strategy", "data", "--strategy", "download",
+            "--sizes", "1,4", "--runs", "1", "--out", folder.path,
+        ])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("bytes held per payload byte"))
 
@@ -18,8 +20,10 @@ import Report
             #expect(row.result.isSuccess, "\(row.result.error)")
             let payload = Double(row.result.payloadBytes ?? 0)
             // Sized from the article fixture's bytes per pixel: close to the target, not exact.
-            #expect(abs(payload - Double(row.step.targetBytes)) < 0.3 * Double(row.step.targetBytes),
-                    "\(row.step): \(payload) bytes")
+            #expect(
+                abs(payload - Double(row.step.targetBytes)) < 0.3 * Double(row.step.targetBytes),
+                "\(row.step): \(payload) bytes"
+            )
             #expect(row.step.width % 16 == 0 && row.step.height % 16 == 0)
         }
         let data = rows.filter { $0.result.strategy == "data" }.sorted { $0.step.targetBytes < $1.step.targetBytes }
@@ -34,13 +38,18 @@ import Report
     @Test func sweepTakesAListOfAllocators() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["sweep", "--strategy", "download", "--allocator", "system,jemalloc",
-                                           "--sizes", "0.05", "--runs", "1", "--out", folder.path])
+        let output = try BenchProcess.run([
+            "sweep", "--strategy", "download", "--allocator", "system,jemalloc",
+            "--sizes", "0.05", "--runs", "1", "--out", folder.path,
+        ])
         #expect(output.status == 0, "\(output.standardError)")
         let rows = try SweepCSV.parse(String(contentsOf: folder.appendingPathComponent("sweep.csv"), encoding: .utf8))
         #expect(rows.map(\.result.allocator.rawValue).sorted() == ["jemalloc", "system"], "\(rows.map(\.result.cell))")
-        #expect(output.standardOutput.contains("download [system]:") && output.standardOutput.contains("download [jemalloc]:"),
-                "\(output.standardOutput)")
+        #expect(
+            output.standardOutput.contains("download [system]:")
+                && output.standardOutput.contains("download [jemalloc]:"),
+            "\(output.standardOutput)"
+        )
     }
 
     /// Its help names every exit status it can end with, SIGHUP's 129 among them.

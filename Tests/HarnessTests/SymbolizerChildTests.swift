@@ -20,10 +20,18 @@ import Testing
         let sleep = Self.uniqueSleep()
         let symbolizer = try HolderNamingFaultsTests.script(sleep)
         let folder = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: symbolizer) }
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: symbolizer)
+        }
         let started = Date()
-        let output = try BenchProcess.run(Self.quick + ["--out", folder.path], extraEnvironment: [
-            "BENCH_LLVM_SYMBOLIZER": symbolizer.path, "BENCH_SYMBOLIZER_TIMEOUT": "2"], timeout: 60)
+        let output = try BenchProcess.run(
+            Self.quick + ["--out", folder.path],
+            extraEnvironment: [
+                "BENCH_LLVM_SYMBOLIZER": symbolizer.path, "BENCH_SYMBOLIZER_TIMEOUT": "2",
+            ],
+            timeout: 60
+        )
         let took = Date().timeIntervalSince(started)
         let left = ChildHygieneTests.processes(mentioning: sleep)
         ChildHygieneTests.killAll(left)
@@ -54,13 +62,18 @@ import Testing
         }
         let variable = problem == "empty variable" ? "" : program.path
         let out = folder.appendingPathComponent("out")
-        let output = try BenchProcess.run(Self.quick + ["--runs", "2", "--out", out.path],
-                                          extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": variable], timeout: 120)
+        let output = try BenchProcess.run(
+            Self.quick + ["--runs", "2", "--out", out.path],
+            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": variable],
+            timeout: 120
+        )
         #expect(output.status == 0, "\(output.standardError)")
         let warnings = output.standardError.split(separator: "\n").filter { $0.contains("BENCH_LLVM_SYMBOLIZER") }
         #expect(warnings.count == 1, "\(output.standardError)")
-        #expect(warnings.allSatisfy { $0.hasPrefix("warning: ") && $0.contains("holders are named without") },
-                "\(warnings)")
+        #expect(
+            warnings.allSatisfy { $0.hasPrefix("warning: ") && $0.contains("holders are named without") },
+            "\(warnings)"
+        )
         let csv = try String(contentsOf: out.appendingPathComponent("holders.csv"), encoding: .utf8)
         let holders = try HoldersCSV.parse(csv)
         #expect(holders.count == 2 && holders.allSatisfy { !$0.holders.isEmpty }, "\(holders.map(\.holders.count))")
@@ -70,25 +83,37 @@ import Testing
     /// (`\n`, `\x00`) in holders.csv, holders.folded and the terminal; no line is broken.
     @Test func aNewlineOrNulInASymbolNameIsEscaped() throws {
         let symbolizer = try HolderNamingFaultsTests.script(
-            #"while read -r line; do printf '%s\n' '{"Symbol":[{"FunctionName":"evil\nname\u0000end"}]}'; done"#)
+            #"while read -r line; do printf '%s\n' '{"Symbol":[{"FunctionName":"evil\nname\u0000end"}]}'; done"#
+        )
         let folder = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: symbolizer) }
-        let output = try BenchProcess.run(Self.quick + ["--out", folder.path],
-                                          extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path], timeout: 120)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: symbolizer)
+        }
+        let output = try BenchProcess.run(
+            Self.quick + ["--out", folder.path],
+            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path],
+            timeout: 120
+        )
         #expect(output.status == 0, "\(output.standardError)")
         let escaped = #"evil\nname\x00end"#
         let folded = try String(contentsOf: folder.appendingPathComponent("holders.folded"), encoding: .utf8)
         let lines = folded.split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.split(separator: " ").last.flatMap { Int($0) } != nil },
-                "every line of holders.folded ends with its bytes: \(lines)")
+        #expect(
+            !lines.isEmpty && lines.allSatisfy { $0.split(separator: " ").last.flatMap { Int($0) } != nil },
+            "every line of holders.folded ends with its bytes: \(lines)"
+        )
         #expect(folded.contains(escaped) && !folded.contains("\0"), "\(folded)")
         let csv = try String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
         #expect(csv.contains(escaped) && !csv.contains("\0") && !csv.contains("evil\n"), "\(csv)")
         let runs = try HoldersCSV.parse(csv)
         let named = runs.flatMap(\.holders).map(\.allocatedBy)
         #expect(named.contains(escaped), "\(named)")
-        #expect(output.standardOutput.contains(escaped) && !output.standardOutput.contains("\0")
-                && !output.standardOutput.contains("evil\n"), "\(output.standardOutput)")
+        #expect(
+            output.standardOutput.contains(escaped) && !output.standardOutput.contains("\0")
+                && !output.standardOutput.contains("evil\n"),
+            "\(output.standardOutput)"
+        )
     }
 
     /// A run killed (SIGKILL) while its symbolizer runs leaves no `bench-symbolize-*` file loose in
@@ -97,8 +122,10 @@ import Testing
         let sleep = Self.uniqueSleep()
         let symbolizer = try HolderNamingFaultsTests.script("exec " + sleep)
         defer { try? FileManager.default.removeItem(at: symbolizer) }
-        let bench = try RunningBench(["run"] + Self.quick + ["--out", "out"],
-                                     extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path])
+        let bench = try RunningBench(
+            ["run"] + Self.quick + ["--out", "out"],
+            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path]
+        )
         let deadline = Date().addingTimeInterval(60)
         var symbolizing: [Int32] = []
         while symbolizing.isEmpty && Date() < deadline && bench.isRunning {
@@ -113,8 +140,10 @@ import Testing
             .filter { $0.hasPrefix("bench-symbolize-") }
         #expect(loose.isEmpty, "left in TMPDIR: \(loose)")
 
-        let next = try BenchProcess.run(Self.quick + ["--out", bench.folder.appendingPathComponent("next").path],
-                                        extraEnvironment: ["TMPDIR": bench.scratch.path])
+        let next = try BenchProcess.run(
+            Self.quick + ["--out", bench.folder.appendingPathComponent("next").path],
+            extraEnvironment: ["TMPDIR": bench.scratch.path]
+        )
         #expect(next.status == 0, "\(next.standardError)")
         let files = (FileManager.default.enumerator(atPath: bench.scratch.path)?.allObjects ?? [])
             .compactMap { $0 as? String }

@@ -20,8 +20,10 @@ import Testing
         }
         try Self.expectRefusal(command: command, temporary: temporary, in: folder)
         if problem == "missing" {
-            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nonexistent").path),
-                    "bench created the missing TMPDIR")
+            #expect(
+                !FileManager.default.fileExists(atPath: folder.appendingPathComponent("nonexistent").path),
+                "bench created the missing TMPDIR"
+            )
         }
     }
 
@@ -38,7 +40,8 @@ import Testing
     /// `command` with TMPDIR=`temporary` exits 73 naming it, and writes no --out.
     static func expectRefusal(command: String, temporary: URL, in folder: URL) throws {
         let out = folder.appendingPathComponent("out")
-        let arguments = command == "corpus"
+        let arguments =
+            command == "corpus"
             ? ["corpus", try Self.corpusImage(in: folder).path, "--runs", "1", "--out", out.path]
             : Self.quick + ["--out", out.path]
         let output = try BenchProcess.run(arguments, extraEnvironment: ["TMPDIR": temporary.path], timeout: 120)

@@ -1,10 +1,10 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import Harness
 import Imaging
 import Probe
 import Report
+import Testing
 
 /// The thumbnail renderer measured for real, in children fetching the 6000x4000 fixture: it
 /// decodes to the DCT scale that `--max-pixel` asks for, and never allocates the full bitmap.
@@ -14,17 +14,26 @@ import Report
     /// The harness's own failure (server or fixture) is kept, not hidden: every test that reads
     /// the rows rethrows it.
     static let measured = Result {
-        try run(BenchmarkPlan(strategies: ["download", "curl-file"], renders: [.thumbnail, .full],
-                              allocators: Allocator.allCases, runs: 2))
+        try run(
+            BenchmarkPlan(
+                strategies: ["download", "curl-file"],
+                renders: [.thumbnail, .full],
+                allocators: Allocator.allCases,
+                runs: 2
+            )
+        )
     }
     static var results: [TrialResult] { get throws { try measured.get() } }
 
     static func run(_ plan: BenchmarkPlan, maxPixel: Int = 1024) throws -> [TrialResult] {
         var settings = TrialSettings()
         settings.maxPixel = maxPixel
-        let runner = BenchmarkRunner(plan: plan, source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
-                                     settings: settings,
-                                     launcher: ChildProcessLauncher(executable: BenchProcess.executable))
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
         return try runner.run()
     }
 
@@ -68,8 +77,15 @@ import Report
 
     @Test func maxPixelPicksTheSmallestScaleThatIsLargeEnough() throws {
         // 3000 px: 4/8 of 6000 is the first scale whose long side reaches it.
-        let rows = try Self.run(BenchmarkPlan(strategies: ["curl-memory"], renders: [.thumbnail],
-                                          allocators: [.system], runs: 1), maxPixel: 3000)
+        let rows = try Self.run(
+            BenchmarkPlan(
+                strategies: ["curl-memory"],
+                renders: [.thumbnail],
+                allocators: [.system],
+                runs: 1
+            ),
+            maxPixel: 3000
+        )
         let row = try #require(rows.first)
         #expect(row.isSuccess, "\(row.error)")
         #expect(row.imageWidth == 3000 && row.imageHeight == 2000)

@@ -8,16 +8,22 @@ import Testing
 @Suite struct TrialSpecCommandTests {
     @Test func theSpecIsTheOneARunGivesTheTrial() throws {
         let work = "/tmp/bench-spec-work"
-        let output = try BenchProcess.run(["_trial-spec", "--strategy", "download", "--render", "full",
-                                           "--url", "http://127.0.0.1:9/fixture.jpg", "--work-directory", work,
-                                           "--timeout", "600"])
+        let output = try BenchProcess.run([
+            "_trial-spec", "--strategy", "download", "--render", "full",
+            "--url", "http://127.0.0.1:9/fixture.jpg", "--work-directory", work,
+            "--timeout", "600",
+        ])
         try #require(output.status == 0, "\(output.standardError)")
         let printed = try JSONDecoder().decode(TrialSpec.self, from: Data(output.standardOutput.utf8))
         var settings = TrialSettings()
         settings.timeoutSeconds = 600
-        let expected = settings.spec(for: TrialCell(strategy: "download", render: .full, allocator: .system), run: 1,
-                                     url: URL(string: "http://127.0.0.1:9/fixture.jpg")!, warmupURL: nil,
-                                     workDirectory: URL(fileURLWithPath: work, isDirectory: true))
+        let expected = settings.spec(
+            for: TrialCell(strategy: "download", render: .full, allocator: .system),
+            run: 1,
+            url: URL(string: "http://127.0.0.1:9/fixture.jpg")!,
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: work, isDirectory: true)
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         #expect(try encoder.encode(printed) == encoder.encode(expected))
@@ -26,8 +32,10 @@ import Testing
     }
 
     @Test func aRendererThatIsNotOneIsAUsageError() throws {
-        let output = try BenchProcess.run(["_trial-spec", "--strategy", "download", "--render", "fast",
-                                           "--url", "http://127.0.0.1:9/a.jpg", "--work-directory", "/tmp/w"])
+        let output = try BenchProcess.run([
+            "_trial-spec", "--strategy", "download", "--render", "fast",
+            "--url", "http://127.0.0.1:9/a.jpg", "--work-directory", "/tmp/w",
+        ])
         #expect(output.status == 64)
         #expect(output.standardError.contains("valid: "), "\(output.standardError)")
     }

@@ -6,8 +6,13 @@ import Testing
 /// Errors carry the values that matter (errno, names, valid choices) as cases, not as text.
 @Suite struct TypedErrorTests {
     @Test func anUnknownInjectedRegressionNamesItsValueAndTheValidOnes() {
-        #expect(throws: TrialError.unknownRegression(variable: InjectedRegression.environmentVariable, value: "teleport",
-                                                     valid: InjectedRegression.allCases.map(\.rawValue))) {
+        #expect(
+            throws: TrialError.unknownRegression(
+                variable: InjectedRegression.environmentVariable,
+                value: "teleport",
+                valid: InjectedRegression.allCases.map(\.rawValue)
+            )
+        ) {
             try InjectedRegression.fromEnvironment([InjectedRegression.environmentVariable: "teleport"])
         }
     }

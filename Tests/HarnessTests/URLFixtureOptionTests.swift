@@ -5,18 +5,28 @@ import Testing
 /// so they are refused, as `--bandwidth` is.
 @Suite(.serialized) struct URLFixtureOptionTests {
     /// Each fixture option with --url is a usage error that says it cannot apply to --url.
-    @Test(arguments: [["--encoding", "png-rgb"], ["--width", "640"], ["--height", "480"], ["--quality", "50"],
-                      ["--progressive"], ["--seed", "7"], ["--fixture-cache", "/tmp/elsewhere"]])
+    @Test(arguments: [
+        ["--encoding", "png-rgb"], ["--width", "640"], ["--height", "480"], ["--quality", "50"],
+        ["--progressive"], ["--seed", "7"], ["--fixture-cache", "/tmp/elsewhere"],
+    ])
     func fixtureOptionsWithURLAreRefused(option: [String]) throws {
-        let output = try PlainMessageTests.run(["run", "--url", "http://127.0.0.1:1/x.jpg", "--out", "out"] + PlainMessageTests.quick + option)
+        let output = try PlainMessageTests.run(
+            ["run", "--url", "http://127.0.0.1:1/x.jpg", "--out", "out"] + PlainMessageTests.quick + option
+        )
         #expect(output.status == 64, "\(option): \(output.status) \(output.standardError)")
-        #expect(output.standardError.contains("\(option[0]) shapes the embedded server's fixture and cannot apply to --url"),
-                "\(option): \(output.standardError)")
+        #expect(
+            output.standardError.contains(
+                "\(option[0]) shapes the embedded server's fixture and cannot apply to --url"
+            ),
+            "\(option): \(output.standardError)"
+        )
     }
 
     /// The fixture options still work without --url, defaults included when given explicitly.
     @Test func fixtureOptionsWithoutURLStillApply() throws {
-        let output = try PlainMessageTests.run(["run", "--width", "320", "--height", "240", "--quality", "85", "--out", "out"] + PlainMessageTests.quick)
+        let output = try PlainMessageTests.run(
+            ["run", "--width", "320", "--height", "240", "--quality", "85", "--out", "out"] + PlainMessageTests.quick
+        )
         #expect(output.status == 0, "\(output.standardError)")
     }
 }

@@ -1,9 +1,9 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import Imaging
 import LoopbackServer
 import Report
+import Testing
 
 /// `bench run --url` warms each child up against the measured server's own origin by default (its
 /// root; an HTTP error there still sets up the session and the connection), says so, and records it
@@ -13,18 +13,28 @@ import Report
 
     /// Runs `bench run --url <server>/image.jpg` with `extra` options; returns the output, the
     /// warmed_up column of every row and the requests the server saw for its root.
-    func run(_ extra: [String], strategies: [String] = ["download"]) throws -> (output: BenchProcess.Output, warmedUp: [String], rootRequests: Int) {
+    func run(
+        _ extra: [String],
+        strategies: [String] = ["download"]
+    ) throws -> (output: BenchProcess.Output, warmedUp: [String], rootRequests: Int) {
         let server = LoopbackServer()
-        server.addResource(path: "/image.jpg", body: try FixtureGenerator.makeJPEG(FixtureSpec(width: 640, height: 480)),
-                           contentType: "image/jpeg")
+        server.addResource(
+            path: "/image.jpg",
+            body: try FixtureGenerator.makeJPEG(FixtureSpec(width: 640, height: 480)),
+            contentType: "image/jpeg"
+        )
         try server.start()
         defer { server.shutdown() }
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(["--url", server.url(for: "/image.jpg").absoluteString]
-                                          + strategies.flatMap { ["--strategy", $0] }
-                                          + ["--render", "none", "--allocator", "system", "--runs", String(Self.runs),
-                                             "--out", folder.path] + extra)
+        let output = try BenchProcess.run(
+            ["--url", server.url(for: "/image.jpg").absoluteString]
+                + strategies.flatMap { ["--strategy", $0] }
+                + [
+                    "--render", "none", "--allocator", "system", "--runs", String(Self.runs),
+                    "--out", folder.path,
+                ] + extra
+        )
         let rows = try CSV.parse(String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8))
         let column = try #require(rows.first?.firstIndex(of: "warmed_up"), "trials.csv has a warmed_up column")
         return (output, rows.dropFirst().map { $0[column] }, server.requestCount(path: "/"))
@@ -57,7 +67,9 @@ import Report
     }
 
     @Test func coldWithAWarmUpURLIsAUsageError() throws {
-        let output = try BenchProcess.run(["--url", "http://127.0.0.1:9/x.jpg", "--cold", "--warmup-url", "http://127.0.0.1:9/w"])
+        let output = try BenchProcess.run([
+            "--url", "http://127.0.0.1:9/x.jpg", "--cold", "--warmup-url", "http://127.0.0.1:9/w",
+        ])
         #expect(output.status == 64)
         #expect(output.standardError.contains("--cold"))
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Harness
 import Imaging
-@testable import ImageMemoryBench
 import Testing
+
+@testable import ImageMemoryBench
 
 /// A user's async renderer as the child runs it (bridged to the harness's blocking protocol):
 /// its image comes back with its size, its own errors become the row's decode error in its words,
@@ -56,11 +57,17 @@ import Testing
     @Test func theRenderersOwnErrorIsADecodeErrorInItsWords() async throws {
         do {
             _ = try await Self.onOwnThread {
-                try Decoding.catalogEntry.init(limits: RenderLimits(maxPixel: 64, maxImagePixels: 1_000_000)).render(.memory(Data("fail".utf8)))
+                try Decoding.catalogEntry.init(limits: RenderLimits(maxPixel: 64, maxImagePixels: 1_000_000)).render(
+                    .memory(Data("fail".utf8))
+                )
             }
             Issue.record("a failing render returned")
         } catch let FetchError.undecodable(message) {
-            #expect(message.contains("test-decoding") && message.contains("Misbehaving") && message.contains("the codec said no"), "\(message)")
+            #expect(
+                message.contains("test-decoding") && message.contains("Misbehaving")
+                    && message.contains("the codec said no"),
+                "\(message)"
+            )
         } catch {
             Issue.record("expected FetchError.undecodable, got \(type(of: error)): \(error)")
         }
@@ -69,7 +76,11 @@ import Testing
     @Test func theHarnessDecodersErrorsKeepTheirType() async throws {
         let jpeg = try Self.jpeg(width: 40, height: 24)
         await #expect(throws: ImagingError.self) {
-            _ = try await Self.onOwnThread { try Decoding.catalogEntry.init(limits: RenderLimits(maxPixel: 64, maxImagePixels: 100)).render(.memory(jpeg)) }
+            _ = try await Self.onOwnThread {
+                try Decoding.catalogEntry.init(limits: RenderLimits(maxPixel: 64, maxImagePixels: 100)).render(
+                    .memory(jpeg)
+                )
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// JPEGs in CMYK and YCCK (as Photoshop writes them, with an Adobe marker and inverted CMYK),
@@ -11,16 +12,24 @@ import TestSupport
         (0..<4).map { Int(image.pixels.load(fromByteOffset: (y * image.width + x) * 4 + $0, as: UInt8.self)) }
     }
 
-    static func expectClose(_ actual: [Int], _ expected: [Int], tolerance: Int, _ comment: Comment? = nil,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= tolerance }, "\(actual) against \(expected) \(comment?.description ?? "")",
-                sourceLocation: sourceLocation)
+    static func expectClose(
+        _ actual: [Int],
+        _ expected: [Int],
+        tolerance: Int,
+        _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            zip(actual, expected).allSatisfy { abs($0 - $1) <= tolerance },
+            "\(actual) against \(expected) \(comment?.description ?? "")",
+            sourceLocation: sourceLocation
+        )
     }
 
     /// Stored CMYK (inverted: 255 is no ink) and the RGB it means: R = C * K / 255.
     static let colours: [(stored: [UInt8], rgb: [Int])] = [
-        ([255, 0, 0, 255], [255, 0, 0]),      // red: full magenta and yellow ink
-        ([0, 0, 255, 255], [0, 0, 255]),      // blue: full cyan and magenta ink
+        ([255, 0, 0, 255], [255, 0, 0]),  // red: full magenta and yellow ink
+        ([0, 0, 255, 255], [0, 0, 255]),  // blue: full cyan and magenta ink
         ([128, 255, 255, 200], [100, 200, 200]),
     ]
 
@@ -52,9 +61,15 @@ import TestSupport
         let info = try ImageInspector.inspect(jpeg)
         #expect(info.arithmeticCoding && !info.progressive)
         #expect(info.summary == "JPEG 48x32 arithmetic 4:2:0 8-bit")
-        let huffman = try ImageInspector.inspect(TestImages.jpeg(width: 48, height: 32, space: .rgb, color: [20, 140, 220]))
+        let huffman = try ImageInspector.inspect(
+            TestImages.jpeg(width: 48, height: 32, space: .rgb, color: [20, 140, 220])
+        )
         #expect(!huffman.arithmeticCoding)
-        Self.expectClose(Self.pixel(try ImageDecoder.decodeFull(.memory(jpeg)), 24, 16), [20, 140, 220, 255], tolerance: 6)
+        Self.expectClose(
+            Self.pixel(try ImageDecoder.decodeFull(.memory(jpeg)), 24, 16),
+            [20, 140, 220, 255],
+            tolerance: 6
+        )
     }
 
     @Test func palettePNGIsNamedAndDecodes() throws {
@@ -62,7 +77,10 @@ import TestSupport
         let info = try ImageInspector.inspect(png)
         #expect(info.palette && !info.hasAlpha)
         #expect(info.summary == "PNG 20x10 palette 8-bit")
-        #expect(try !ImageInspector.inspect(HeaderBytes.png(width: 4, height: 4, depth: 8, colorType: 2, interlace: 0)).palette)
+        #expect(
+            try !ImageInspector.inspect(HeaderBytes.png(width: 4, height: 4, depth: 8, colorType: 2, interlace: 0))
+                .palette
+        )
         let image = try ImageDecoder.decodeFull(.memory(png))
         #expect(Self.pixel(image, 0, 0) == [250, 10, 10, 255])
         #expect(Self.pixel(image, 19, 9) == [10, 10, 250, 255])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// Decompression bombs are refused from the header, before anything is allocated; the
@@ -58,9 +59,11 @@ import TestSupport
         #expect(estimate.coefficientBytes == 512 * 512 * 3 / 2 * 2)
         #expect(try JPEGDecoder.allocationEstimate(of: .memory(baseline), numerator: 1).coefficientBytes == 0)
 
-        let message = try #require(overBudgetMessage {
-            try JPEGDecoder.decodeThumbnail(.memory(progressive), maxPixel: 64, maxImagePixels: budget)
-        })
+        let message = try #require(
+            overBudgetMessage {
+                try JPEGDecoder.decodeThumbnail(.memory(progressive), maxPixel: 64, maxImagePixels: budget)
+            }
+        )
         #expect(message.contains("coefficients"), "\(message)")
         #expect(message.contains("1/8 (64x64)"), "\(message)")
         for data in [baseline, progressive] {

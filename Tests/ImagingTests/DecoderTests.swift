@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Imaging
 
 @Suite struct DecoderTests {
@@ -51,7 +52,7 @@ import Testing
         (1000, 800, 500, 4),
         (1000, 800, 125, 1),
         (1000, 800, 126, 2),
-        (1001, 800, 126, 1),    // 1001/8 rounds up to 126, as libjpeg does
+        (1001, 800, 126, 1),  // 1001/8 rounds up to 126, as libjpeg does
         (100, 100, 0, 1),
     ])
     func thumbnailScale(width: Int, height: Int, maxPixel: Int, numerator: Int) {
@@ -72,8 +73,12 @@ import Testing
     @Test func checksumIsStableAndSensitive() throws {
         // Two separate decodes of the same bytes (two bitmaps) give one checksum; other pixels another.
         let a = try JPEGDecoder.decodeFull(.memory(Fixtures.small))
-        let again = try JPEGDecoder.decodeFull(.memory(FixtureGenerator.makeJPEG(FixtureSpec(width: 1000, height: 800))))
-        let b = try JPEGDecoder.decodeFull(.memory(FixtureGenerator.makeJPEG(FixtureSpec(width: 1000, height: 800, seed: 2))))
+        let again = try JPEGDecoder.decodeFull(
+            .memory(FixtureGenerator.makeJPEG(FixtureSpec(width: 1000, height: 800)))
+        )
+        let b = try JPEGDecoder.decodeFull(
+            .memory(FixtureGenerator.makeJPEG(FixtureSpec(width: 1000, height: 800, seed: 2)))
+        )
         #expect(a.pixels != again.pixels)
         #expect(a.checksum() == again.checksum())
         #expect(a.checksum() != b.checksum())

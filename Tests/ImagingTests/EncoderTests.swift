@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Imaging
 
 @Suite struct EncoderTests {
@@ -37,7 +38,8 @@ import Testing
     @Test func invalidParametersThrow() {
         for (width, height, quality) in [(0, 10, 90), (10, 0, 90), (10, 10, 0), (10, 10, 101), (70_000, 10, 90)] {
             let error = #expect(throws: ImagingError.self) {
-                try JPEGEncoder.encodeRGB(width: width, height: height, quality: quality, progressive: false) { _, _ in }
+                try JPEGEncoder.encodeRGB(width: width, height: height, quality: quality, progressive: false) { _, _ in
+                }
             }
             #expect(error?.kind == "encodeFailed")
         }

@@ -1,7 +1,8 @@
+import CJPEGCodec
 import Foundation
 import Testing
+
 @testable import Imaging
-import CJPEGCodec
 
 @Suite struct FixtureTests {
     @Test func sameSpecGivesSameBytes() throws {
@@ -28,7 +29,9 @@ import CJPEGCodec
         if jpegcodec_library_version() == 2_001_005 {
             #expect(size == 13_108_402)
         } else {
-            Issue.record("libjpeg-turbo \(jpegcodec_library_version()) is not the 2.1.5 the exact size was measured with: \(size) bytes")
+            Issue.record(
+                "libjpeg-turbo \(jpegcodec_library_version()) is not the 2.1.5 the exact size was measured with: \(size) bytes"
+            )
         }
     }
 
@@ -47,7 +50,9 @@ import CJPEGCodec
 
     @Test func invalidSpecThrows() {
         #expect(throws: ImagingError.self) { try FixtureGenerator.makeJPEG(FixtureSpec(width: 0, height: 10)) }
-        #expect(throws: ImagingError.self) { try FixtureGenerator.makeJPEG(FixtureSpec(width: 10, height: 10, quality: 101)) }
+        #expect(throws: ImagingError.self) {
+            try FixtureGenerator.makeJPEG(FixtureSpec(width: 10, height: 10, quality: 101))
+        }
     }
 
     @Test func cacheKeyAndFileName() {

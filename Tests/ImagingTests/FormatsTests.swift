@@ -1,6 +1,7 @@
 import CJPEGCodec
 import Foundation
 import Testing
+
 @testable import Imaging
 
 /// Every encoding, from real files made by the real encoders (libjpeg-turbo, libpng, libwebp,
@@ -46,7 +47,8 @@ import Testing
     /// The box filter the PNG thumbnail applies: output pixel (ox, oy) averages the source pixels
     /// with floor(x * ow / w) == ox and floor(y * oh / h) == oy, rounded to nearest.
     static func boxDownscale(_ rgba: [UInt8], width: Int, height: Int, to ow: Int, _ oh: Int) -> [UInt8] {
-        var sums = [Int](repeating: 0, count: ow * oh * 4), counts = [Int](repeating: 0, count: ow * oh)
+        var sums = [Int](repeating: 0, count: ow * oh * 4)
+        var counts = [Int](repeating: 0, count: ow * oh)
         for y in 0..<height {
             for x in 0..<width {
                 let o = (y * oh / height) * ow + x * ow / width
@@ -70,8 +72,14 @@ import Testing
 
     /// What each encoding's header must say.
     static func expectedInfo(_ encoding: FixtureEncoding) -> ImageInfo {
-        var info = ImageInfo(format: encoding.format, width: width, height: height, progressive: encoding.isProgressive,
-                             bitDepth: 8, hasAlpha: encoding.hasAlpha)
+        var info = ImageInfo(
+            format: encoding.format,
+            width: width,
+            height: height,
+            progressive: encoding.isProgressive,
+            bitDepth: 8,
+            hasAlpha: encoding.hasAlpha
+        )
         switch encoding {
         case .jpeg, .jpegProgressive: info.chromaSubsampling = "4:2:0"
         case .jpeg444, .jpegProgressive444: info.chromaSubsampling = "4:4:4"
@@ -119,18 +127,35 @@ import Testing
         #expect(size == (113, 77))  // 3/8 of 301x203, rounded up
         let thumbnail = try ImageDecoder.decodeThumbnail(.memory(data), maxPixel: maxPixel)
         #expect((thumbnail.width, thumbnail.height) == size)
-        let fromFile = try withTemporaryFile(data) { try ImageDecoder.decodeThumbnail(.file(path: $0), maxPixel: maxPixel) }
+        let fromFile = try withTemporaryFile(data) {
+            try ImageDecoder.decodeThumbnail(.file(path: $0), maxPixel: maxPixel)
+        }
         #expect(thumbnail.hasSamePixels(as: fromFile))
         let full = try ImageDecoder.decodeFull(.memory(data))
-        let reference = Self.boxDownscale(Self.bytes(full), width: full.width, height: full.height, to: size.width, size.height)
+        let reference = Self.boxDownscale(
+            Self.bytes(full),
+            width: full.width,
+            height: full.height,
+            to: size.width,
+            size.height
+        )
         let difference = Self.meanAbsoluteError(Self.bytes(thumbnail), reference)
         if encoding.format == .png {
             #expect(difference == 0, "\(encoding)")
         } else if encoding.format == .heic || encoding.format == .avif {
             // libheif 1.15 scales by nearest neighbour (HeifPixelImage::scale_nearest_neighbor), not an average.
-            let nearest = Self.nearestNeighbour(Self.bytes(full), width: full.width, height: full.height, to: size.width, size.height)
+            let nearest = Self.nearestNeighbour(
+                Self.bytes(full),
+                width: full.width,
+                height: full.height,
+                to: size.width,
+                size.height
+            )
             let fromNearest = Self.meanAbsoluteError(Self.bytes(thumbnail), nearest)
-            #expect(fromNearest < 1, "\(encoding): mean difference from nearest neighbour \(fromNearest), from a box \(difference)")
+            #expect(
+                fromNearest < 1,
+                "\(encoding): mean difference from nearest neighbour \(fromNearest), from a box \(difference)"
+            )
         } else {
             // DCT scaling, libwebp's and libheif's rescalers are not a box filter, but close to one.
             #expect(difference < 8, "\(encoding): mean difference from a box filter \(difference)")
@@ -141,7 +166,10 @@ import Testing
     func aTruncatedFileIsADecodeErrorNamingTheFormat(_ encoding: FixtureEncoding) throws {
         let data = try FixtureGenerator.make(Self.spec(encoding))
         let truncated = data.prefix(data.count / 2)
-        for decode in [{ try ImageDecoder.decodeFull(.memory(truncated)) }, { try ImageDecoder.decodeThumbnail(.memory(truncated), maxPixel: 100) }] {
+        for decode in [
+            { try ImageDecoder.decodeFull(.memory(truncated)) },
+            { try ImageDecoder.decodeThumbnail(.memory(truncated), maxPixel: 100) },
+        ] {
             do {
                 _ = try decode()
                 Issue.record("\(encoding): a truncated file decoded")
@@ -155,7 +183,9 @@ import Testing
     @Test func aCorruptPNGNamesWhatLibpngFound() throws {
         var data = try FixtureGenerator.make(Self.spec(.pngRGB))
         data[data.startIndex + data.count / 2] ^= 0xFF  // inside IDAT: its CRC no longer matches
-        #expect(throws: ImagingError.decodeFailed("PNG: IDAT: CRC error")) { try ImageDecoder.decodeFull(.memory(data)) }
+        #expect(throws: ImagingError.decodeFailed("PNG: IDAT: CRC error")) {
+            try ImageDecoder.decodeFull(.memory(data))
+        }
     }
 
     @Test func theBudgetCoversEveryFormat() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Imaging
 
 /// Inputs that `make fuzz` (scripts/fuzz.sh) found to crash a reader, minimized by libFuzzer and

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// Sizes read from a file are an attacker's numbers: headers written byte by byte that claim
@@ -43,16 +44,26 @@ import TestSupport
     /// Sides that pass the header check (each at most 2^31-1) whose products of 4 or 7 bytes a
     /// pixel pass Int.max: the budget refuses them, its arithmetic saturating instead of trapping.
     @Test func largestValidSidesAreOverBudgetNotAnOverflow() throws {
-        for bytes in [HostileHeaders.png(width: Self.largestSide, height: Self.largestSide),
-                      HostileHeaders.heic(width: Self.largestSide, height: Self.largestSide)] {
+        for bytes in [
+            HostileHeaders.png(width: Self.largestSide, height: Self.largestSide),
+            HostileHeaders.heic(width: Self.largestSide, height: Self.largestSide),
+        ] {
             let info = try ImageInspector.inspect(bytes)
             #expect((info.width, info.height) == (Self.largestSide, Self.largestSide))
             #expect(info.pixelCount == Self.largestSide * Self.largestSide)
-            for decode in [{ _ = try ImageDecoder.decodeFull(.memory(bytes), maxImagePixels: DecodeBudget.validRange.upperBound) },
-                           { _ = try ImageDecoder.decodeThumbnail(.memory(bytes), maxPixel: 1024,
-                                                                  maxImagePixels: DecodeBudget.validRange.upperBound) }] {
+            for decode in [
+                { _ = try ImageDecoder.decodeFull(.memory(bytes), maxImagePixels: DecodeBudget.validRange.upperBound) },
+                {
+                    _ = try ImageDecoder.decodeThumbnail(
+                        .memory(bytes),
+                        maxPixel: 1024,
+                        maxImagePixels: DecodeBudget.validRange.upperBound
+                    )
+                },
+            ] {
                 #expect { try decode() } throws: { error in
-                    (error as? ImagingError)?.kind == "overBudget" && "\(error)".contains("\(Self.largestSide)x\(Self.largestSide)")
+                    (error as? ImagingError)?.kind == "overBudget"
+                        && "\(error)".contains("\(Self.largestSide)x\(Self.largestSide)")
                 }
             }
         }
@@ -64,10 +75,16 @@ import TestSupport
         #expect(info.pixelCount == Int.max)
     }
 
-    private func expectDecodeFailed(_ bytes: Data, naming parts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        for attempt in [{ _ = try ImageInspector.inspect(bytes) },
-                        { _ = try ImageDecoder.decodeFull(.memory(bytes)) },
-                        { _ = try ImageDecoder.decodeThumbnail(.memory(bytes), maxPixel: 256) }] {
+    private func expectDecodeFailed(
+        _ bytes: Data,
+        naming parts: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for attempt in [
+            { _ = try ImageInspector.inspect(bytes) },
+            { _ = try ImageDecoder.decodeFull(.memory(bytes)) },
+            { _ = try ImageDecoder.decodeThumbnail(.memory(bytes), maxPixel: 256) },
+        ] {
             #expect(sourceLocation: sourceLocation) { try attempt() } throws: { error in
                 guard case .decodeFailed(let message) = error as? ImagingError else { return false }
                 return parts.allSatisfy { message.contains($0) }

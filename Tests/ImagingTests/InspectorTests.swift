@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Imaging
 
 /// Format detection from the bytes alone. Real encoder output where the project has the
@@ -7,8 +8,19 @@ import Testing
 @Suite struct InspectorTests {
     @Test func baselineJPEG() throws {
         let info = try ImageInspector.inspect(Fixtures.small)
-        #expect(info == ImageInfo(format: .jpeg, width: 1000, height: 800, progressive: false,
-                                  chromaSubsampling: "4:2:0", bitDepth: 8, hasAlpha: false, lossless: nil))
+        #expect(
+            info
+                == ImageInfo(
+                    format: .jpeg,
+                    width: 1000,
+                    height: 800,
+                    progressive: false,
+                    chromaSubsampling: "4:2:0",
+                    bitDepth: 8,
+                    hasAlpha: false,
+                    lossless: nil
+                )
+        )
     }
 
     @Test func progressiveJPEG() throws {
@@ -28,11 +40,15 @@ import Testing
 
     @Test func pngHeader() throws {
         let rgba = HeaderBytes.png(width: 300, height: 200, depth: 8, colorType: 6, interlace: 1)
-        #expect(try ImageInspector.inspect(rgba)
-            == ImageInfo(format: .png, width: 300, height: 200, progressive: true, bitDepth: 8, hasAlpha: true))
+        #expect(
+            try ImageInspector.inspect(rgba)
+                == ImageInfo(format: .png, width: 300, height: 200, progressive: true, bitDepth: 8, hasAlpha: true)
+        )
         let rgb = HeaderBytes.png(width: 300, height: 200, depth: 16, colorType: 2, interlace: 0)
-        #expect(try ImageInspector.inspect(rgb)
-            == ImageInfo(format: .png, width: 300, height: 200, progressive: false, bitDepth: 16, hasAlpha: false))
+        #expect(
+            try ImageInspector.inspect(rgb)
+                == ImageInfo(format: .png, width: 300, height: 200, progressive: false, bitDepth: 16, hasAlpha: false)
+        )
     }
 
     @Test func detectionIgnoresTheFileNameAndLeadingGarbageIsRefused() throws {
@@ -45,11 +61,16 @@ import Testing
 
     @Test func unknownInputNamesWhatWasFound() {
         let gif = Data("GIF89a\u{01}\u{00}\u{01}\u{00}".utf8)
-        #expect(throws: ImagingError.unsupportedImage(
-            "10 bytes starting 47 49 46 38 39 61 01 00 (GIF); expected one of JPEG, PNG, WebP, HEIC, AVIF")) {
+        #expect(
+            throws: ImagingError.unsupportedImage(
+                "10 bytes starting 47 49 46 38 39 61 01 00 (GIF); expected one of JPEG, PNG, WebP, HEIC, AVIF"
+            )
+        ) {
             try ImageInspector.inspect(gif)
         }
-        #expect(throws: ImagingError.unsupportedImage("no bytes (empty body); expected one of JPEG, PNG, WebP, HEIC, AVIF")) {
+        #expect(
+            throws: ImagingError.unsupportedImage("no bytes (empty body); expected one of JPEG, PNG, WebP, HEIC, AVIF")
+        ) {
             try ImageInspector.inspect(Data())
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// The stream renderer on every encoding besides JPEG: the output size, the pixels against each
@@ -34,13 +35,20 @@ import TestSupport
         var testDescription: String { "type \(colorType), \(depth) bits" + (transparent ? ", tRNS" : "") }
     }
 
-    static let layouts: [Layout] = [1, 2, 4, 8, 16].map { Layout(colorType: 0, depth: $0) }
+    static let layouts: [Layout] =
+        [1, 2, 4, 8, 16].map { Layout(colorType: 0, depth: $0) }
         + [1, 2, 4, 8].map { Layout(colorType: 3, depth: $0) }
-        + [8, 16].flatMap { [Layout(colorType: 2, depth: $0), Layout(colorType: 4, depth: $0),
-                             Layout(colorType: 6, depth: $0)] }
-        + [Layout(colorType: 0, depth: 4, transparent: true), Layout(colorType: 0, depth: 16, transparent: true),
-           Layout(colorType: 2, depth: 8, transparent: true), Layout(colorType: 2, depth: 16, transparent: true),
-           Layout(colorType: 3, depth: 2, transparent: true), Layout(colorType: 3, depth: 8, transparent: true)]
+        + [8, 16].flatMap {
+            [
+                Layout(colorType: 2, depth: $0), Layout(colorType: 4, depth: $0),
+                Layout(colorType: 6, depth: $0),
+            ]
+        }
+        + [
+            Layout(colorType: 0, depth: 4, transparent: true), Layout(colorType: 0, depth: 16, transparent: true),
+            Layout(colorType: 2, depth: 8, transparent: true), Layout(colorType: 2, depth: 16, transparent: true),
+            Layout(colorType: 3, depth: 2, transparent: true), Layout(colorType: 3, depth: 8, transparent: true),
+        ]
 
     /// Adam7 files are read with our own zlib reader, unfiltering and expansion: every colour type
     /// and bit depth gives the rows libpng's full decode gives, so the same resampler makes the same
@@ -50,12 +58,22 @@ import TestSupport
         let source = try ImageDecoder.decodeFull(.memory(Self.fixture(.pngRGBA)))
         for (width, height) in [(1, 1), (3, 2), (5, 9), (37, 29), (613, 411)] {
             let crop = try Self.crop(source, width: width, height: height)
-            let file = try TestImages.png(rgba: crop.pixels, width: width, height: height, colorType: layout.colorType,
-                                          depth: layout.depth, interlaced: true, transparent: layout.transparent)
+            let file = try TestImages.png(
+                rgba: crop.pixels,
+                width: width,
+                height: height,
+                colorType: layout.colorType,
+                depth: layout.depth,
+                interlaced: true,
+                transparent: layout.transparent
+            )
             let maxPixel = max(width, height) > 4 ? max(width, height) * 2 / 3 : max(width, height)
             let size = StreamResampling.outputSize(width: width, height: height, maxPixel: maxPixel)
-            let libpng = try StreamResampling.areaAveraged(ImageDecoder.decodeFull(.memory(file)), width: size.width,
-                                                           height: size.height)
+            let libpng = try StreamResampling.areaAveraged(
+                ImageDecoder.decodeFull(.memory(file)),
+                width: size.width,
+                height: size.height
+            )
             let ours = try ImageDecoder.decodeStreaming(.memory(file), maxPixel: maxPixel)
             #expect(Self.largestDifference(ours, libpng) == 0, "\(layout) at \(width)x\(height)")
         }
@@ -139,8 +157,10 @@ import TestSupport
     static func crop(_ image: DecodedImage, width: Int, height: Int) throws -> DecodedImage {
         let out = try DecodedImage(width: width, height: height)
         for y in 0..<height {
-            out.pixels.advanced(by: y * width * 4).copyMemory(from: image.pixels.advanced(by: y * image.width * 4),
-                                                              byteCount: width * 4)
+            out.pixels.advanced(by: y * width * 4).copyMemory(
+                from: image.pixels.advanced(by: y * image.width * 4),
+                byteCount: width * 4
+            )
         }
         return out
     }
@@ -155,7 +175,10 @@ import TestSupport
         }
         raw[0] = firstFilter
         var adler: (UInt32, UInt32) = (1, 0)
-        for byte in raw { adler.0 = (adler.0 + UInt32(byte)) % 65521; adler.1 = (adler.1 + adler.0) % 65521 }
+        for byte in raw {
+            adler.0 = (adler.0 + UInt32(byte)) % 65521
+            adler.1 = (adler.1 + adler.0) % 65521
+        }
         let length = UInt16(raw.count)
         let stored = [0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
         let zlib = [0x78, 0x01] + stored + raw + bigEndian(adler.1 << 16 | adler.0)
@@ -164,8 +187,10 @@ import TestSupport
             return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
         }
         let header = bigEndian(8) + bigEndian(8) + [8, 2, 0, 0, 1]  // 8x8, 8 bits, RGB, Adam7
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
-                    + chunk("IEND", []))
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+                + chunk("IEND", [])
+        )
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {
@@ -183,14 +208,17 @@ import TestSupport
 
     static func largestDifference(_ a: DecodedImage, _ b: DecodedImage) -> Int {
         guard (a.width, a.height) == (b.width, b.height) else { return Int.max }
-        let x = a.pixels.assumingMemoryBound(to: UInt8.self), y = b.pixels.assumingMemoryBound(to: UInt8.self)
+        let x = a.pixels.assumingMemoryBound(to: UInt8.self)
+        let y = b.pixels.assumingMemoryBound(to: UInt8.self)
         return (0..<a.byteCount).reduce(0) { max($0, abs(Int(x[$1]) - Int(y[$1]))) }
     }
 
     /// Over the colour channels.
     static func peakSignalToNoise(_ a: DecodedImage, _ b: DecodedImage) -> Double {
-        let x = a.pixels.assumingMemoryBound(to: UInt8.self), y = b.pixels.assumingMemoryBound(to: UInt8.self)
-        var squared = 0.0, count = 0
+        let x = a.pixels.assumingMemoryBound(to: UInt8.self)
+        let y = b.pixels.assumingMemoryBound(to: UInt8.self)
+        var squared = 0.0
+        var count = 0
         for index in 0..<a.byteCount where index % 4 != 3 {
             let difference = Double(x[index]) - Double(y[index])
             squared += difference * difference

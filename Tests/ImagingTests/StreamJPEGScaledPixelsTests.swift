@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// The stream decoder's pixels at a DCT scale M/8, before its resampler, against libjpeg-turbo's
@@ -27,8 +28,12 @@ import TestSupport
         for numerator in 1...8 {
             let libjpeg = try JPEGScans.libjpegScaled(file, numerator: numerator, fancy: false, rgb: false)
             let ours = try StreamJPEGDecoder.scaledPixels(.memory(file), numerator: numerator, rgb: false)
-            #expect(ours.count == libjpeg.samples.count && ours.count == libjpeg.width * libjpeg.height
-                        * (sampling == .gray ? 1 : 3), "\(sampling.rawValue) at \(numerator)/8")
+            #expect(
+                ours.count == libjpeg.samples.count
+                    && ours.count == libjpeg.width * libjpeg.height
+                        * (sampling == .gray ? 1 : 3),
+                "\(sampling.rawValue) at \(numerator)/8"
+            )
             let difference = Difference(ours, libjpeg.samples)
             #expect(difference.worst <= 2, "\(sampling.rawValue) at \(numerator)/8: \(difference.share)")
         }
@@ -45,8 +50,10 @@ import TestSupport
             #expect(ours.count == libjpeg.samples.count && ours.count == libjpeg.width * libjpeg.height * 3)
             let difference = Difference(ours, libjpeg.samples)
             #expect(difference.worst <= 3, "\(sampling.rawValue) at \(numerator)/8: \(difference.share)")
-            #expect(difference.share[min(2, difference.worst)] >= 999_500,
-                    "\(sampling.rawValue) at \(numerator)/8: \(difference.share)")
+            #expect(
+                difference.share[min(2, difference.worst)] >= 999_500,
+                "\(sampling.rawValue) at \(numerator)/8: \(difference.share)"
+            )
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// The stream decoder against libjpeg-turbo: the same coefficients on every scan structure,
@@ -21,14 +22,20 @@ import TestSupport
     }
 
     static func baseline(_ sampling: Sampling) throws -> Data {
-        let luma: (h: Int, v: Int) = switch sampling {
-        case .s420: (2, 2)
-        case .s422: (2, 1)
-        case .s440: (1, 2)
-        case .s444, .gray: (1, 1)
-        }
-        return try JPEGScans.encode(rgba: source.pixels, width: source.width, height: source.height,
-                                    gray: sampling == .gray, luma: luma)
+        let luma: (h: Int, v: Int) =
+            switch sampling {
+            case .s420: (2, 2)
+            case .s422: (2, 1)
+            case .s440: (1, 2)
+            case .s444, .gray: (1, 1)
+            }
+        return try JPEGScans.encode(
+            rgba: source.pixels,
+            width: source.width,
+            height: source.height,
+            gray: sampling == .gray,
+            luma: luma
+        )
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -45,7 +52,8 @@ import TestSupport
         }
     }
 
-    static let cases: [Case] = Sampling.allCases.map { Case(sampling: $0, structure: .baseline, name: "baseline") }
+    static let cases: [Case] =
+        Sampling.allCases.map { Case(sampling: $0, structure: .baseline, name: "baseline") }
         + Sampling.allCases.map { Case(sampling: $0, structure: .libjpegProgressive, name: "progressive") }
         + [
             Case(sampling: .s420, structure: .baseline, restart: 1, name: "baseline"),
@@ -54,12 +62,23 @@ import TestSupport
             Case(sampling: .s420, structure: .script(JPEGScans.mozjpegScript), name: "mozjpeg script"),
             Case(sampling: .s444, structure: .script(JPEGScans.mozjpegScript), restart: 1, name: "mozjpeg script"),
             Case(sampling: .s422, structure: .script(JPEGScans.deepRefinementScript), name: "refinement to bit 0"),
-            Case(sampling: .s420, structure: .script(JPEGScans.deepRefinementScript), restart: 3,
-                 name: "refinement to bit 0"),
-            Case(sampling: .s420, structure: .script(JPEGScans.sequentialPerComponent),
-                 name: "sequential, scan a component"),
-            Case(sampling: .s440, structure: .script(JPEGScans.sequentialPerComponent), restart: 2,
-                 name: "sequential, scan a component"),
+            Case(
+                sampling: .s420,
+                structure: .script(JPEGScans.deepRefinementScript),
+                restart: 3,
+                name: "refinement to bit 0"
+            ),
+            Case(
+                sampling: .s420,
+                structure: .script(JPEGScans.sequentialPerComponent),
+                name: "sequential, scan a component"
+            ),
+            Case(
+                sampling: .s440,
+                structure: .script(JPEGScans.sequentialPerComponent),
+                restart: 2,
+                name: "sequential, scan a component"
+            ),
         ]
 
     /// Every block of every component holds what libjpeg's jpeg_read_coefficients reads.
@@ -114,10 +133,13 @@ import TestSupport
             let full = areaAveraged(try JPEGDecoder.decodeFull(.memory(file)), width: width, height: height)
             let againstScaled = peakSignalToNoise(ours, libjpegScaled)
             #expect(againstScaled >= 35, "\(sampling.rawValue) at \(maxPixel): \(againstScaled) dB")
-            let ownAgainstFull = peakSignalToNoise(ours, full), libjpegAgainstFull = psnr(libjpegScaled, full)
+            let ownAgainstFull = peakSignalToNoise(ours, full)
+            let libjpegAgainstFull = psnr(libjpegScaled, full)
             // At 8/8 libjpeg's scaled decode is its full one: ours then only has to be near it.
-            #expect(ownAgainstFull >= min(libjpegAgainstFull - 1, 45),
-                    "\(sampling.rawValue) at \(maxPixel): \(ownAgainstFull) dB, libjpeg's \(libjpegAgainstFull) dB")
+            #expect(
+                ownAgainstFull >= min(libjpegAgainstFull - 1, 45),
+                "\(sampling.rawValue) at \(maxPixel): \(ownAgainstFull) dB, libjpeg's \(libjpegAgainstFull) dB"
+            )
             #expect(ownAgainstFull >= 30, "\(sampling.rawValue) at \(maxPixel): \(ownAgainstFull) dB")
         }
     }
@@ -125,12 +147,16 @@ import TestSupport
     /// On real photographs (Debian's mate-backgrounds, which scripts/setup.sh installs: baseline 4:2:2,
     /// progressive 4:2:0, 4:4:4 and 4:2:2 up to 5640x3172), the render at 1024 pixels is within 35 dB
     /// PSNR of the full decode area-averaged to the same size.
-    @Test(arguments: ["nature/Wood.jpg", "nature/FreshFlower.jpg", "abstract/Elephants.jpg",
-                      "abstract/Elephants_5640x3172.jpg"])
+    @Test(arguments: [
+        "nature/Wood.jpg", "nature/FreshFlower.jpg", "abstract/Elephants.jpg",
+        "abstract/Elephants_5640x3172.jpg",
+    ])
     func rendersAPhotographCloseToItsFullDecode(_ photograph: String) throws {
         let path = "/usr/share/backgrounds/mate/" + photograph
-        try #require(FileManager.default.fileExists(atPath: path),
-                     "\(path) is missing: scripts/setup.sh installs mate-backgrounds (make test runs it)")
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "\(path) is missing: scripts/setup.sh installs mate-backgrounds (make test runs it)"
+        )
         let ours = try StreamJPEGDecoder.decodeThumbnail(.file(path: path), maxPixel: 1024)
         #expect(max(ours.width, ours.height) == 1024)
         let full = areaAveraged(try JPEGDecoder.decodeFull(.file(path: path)), width: ours.width, height: ours.height)
@@ -144,10 +170,12 @@ import TestSupport
         let file = try TestImages.jpeg(width: 64, height: 48, space: space, color: [40, 120, 200, 230])
         let ours = try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 64)
         let full = try JPEGDecoder.decodeFull(.memory(file))
-        let a = ours.pixels.assumingMemoryBound(to: UInt8.self), b = full.pixels.assumingMemoryBound(to: UInt8.self)
+        let a = ours.pixels.assumingMemoryBound(to: UInt8.self)
+        let b = full.pixels.assumingMemoryBound(to: UInt8.self)
         let center = (24 * 64 + 32) * 4
         let difference = (0..<4).map { abs(Int(a[center + $0]) - Int(b[center + $0])) }.max() ?? 0
-        let ourPixel = (0..<4).map { a[center + $0] }, fullPixel = (0..<4).map { b[center + $0] }
+        let ourPixel = (0..<4).map { a[center + $0] }
+        let fullPixel = (0..<4).map { b[center + $0] }
         #expect(difference <= 2, "\(space): \(ourPixel) against \(fullPixel)")
     }
 
@@ -201,7 +229,13 @@ import TestSupport
     }
 
     @Test func unsupportedCodingsAreNamed() throws {
-        let arithmetic = try TestImages.jpeg(width: 64, height: 48, space: .rgb, color: [10, 200, 30], arithmetic: true)
+        let arithmetic = try TestImages.jpeg(
+            width: 64,
+            height: 48,
+            space: .rgb,
+            color: [10, 200, 30],
+            arithmetic: true
+        )
         #expect { try StreamJPEGDecoder.decodeThumbnail(.memory(arithmetic), maxPixel: 16) } throws: {
             "\($0)".contains("arithmetic coding")
         }
@@ -229,11 +263,14 @@ import TestSupport
     func areaAveraged(_ image: DecodedImage, width: Int, height: Int) -> [Double] {
         let bytes = image.pixels.assumingMemoryBound(to: UInt8.self)
         var out = [Double](repeating: 0, count: width * height * 3)
-        let sx = Double(image.width) / Double(width), sy = Double(image.height) / Double(height)
+        let sx = Double(image.width) / Double(width)
+        let sy = Double(image.height) / Double(height)
         for oy in 0..<height {
-            let y0 = Double(oy) * sy, y1 = y0 + sy
+            let y0 = Double(oy) * sy
+            let y1 = y0 + sy
             for ox in 0..<width {
-                let x0 = Double(ox) * sx, x1 = x0 + sx
+                let x0 = Double(ox) * sx
+                let x1 = x0 + sx
                 var sum = [0.0, 0.0, 0.0]
                 for y in Int(y0)..<min(image.height, Int(y1.rounded(.up))) {
                     let wy = min(Double(y + 1), y1) - max(Double(y), y0)

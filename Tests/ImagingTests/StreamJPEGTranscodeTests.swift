@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Imaging
 
 /// Files made by libjpeg-turbo's own jpegtran with the scan structures the web serves: its default
@@ -20,20 +21,34 @@ import TestSupport
 
     static let cases: [Case] = [
         Case(name: "libjpeg's progressive script", arguments: ["-progressive"], scans: 10),
-        Case(name: "mozjpeg's default script", arguments: ["-scans", scans.appendingPathComponent("mozjpeg.txt").path],
-             scans: 9),
-        Case(name: "progressive, a restart marker every MCU", arguments: ["-progressive", "-restart", "1B"], scans: 10),
-        Case(name: "mozjpeg's script, a restart marker every MCU",
-             arguments: ["-scans", scans.appendingPathComponent("mozjpeg.txt").path, "-restart", "1B"], scans: 9),
-        Case(name: "refinement down to bit 0",
-             arguments: ["-scans", scans.appendingPathComponent("refinement-to-bit-0.txt").path], scans: 21),
+        Case(
+            name: "mozjpeg's default script",
+            arguments: ["-scans", scans.appendingPathComponent("mozjpeg.txt").path],
+            scans: 9
+        ),
+        Case(
+            name: "progressive, a restart marker every MCU",
+            arguments: ["-progressive", "-restart", "1B"],
+            scans: 10
+        ),
+        Case(
+            name: "mozjpeg's script, a restart marker every MCU",
+            arguments: ["-scans", scans.appendingPathComponent("mozjpeg.txt").path, "-restart", "1B"],
+            scans: 9
+        ),
+        Case(
+            name: "refinement down to bit 0",
+            arguments: ["-scans", scans.appendingPathComponent("refinement-to-bit-0.txt").path],
+            scans: 21
+        ),
         Case(name: "baseline, a restart marker every MCU", arguments: ["-restart", "1B"], scans: 1),
     ]
 
     /// jpegtran `arguments` over `jpeg`: the file it writes.
     static func jpegtran(_ arguments: [String], _ jpeg: Data) throws -> Data {
         try withTemporaryDirectory { folder in
-            let input = folder.appendingPathComponent("in.jpg"), output = folder.appendingPathComponent("out.jpg")
+            let input = folder.appendingPathComponent("in.jpg")
+            let output = folder.appendingPathComponent("out.jpg")
             try jpeg.write(to: input)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
@@ -46,8 +61,10 @@ import TestSupport
     }
 
     @Test(arguments: cases, [StreamJPEGTests.Sampling.s420, .s444])
-    func libjpegsCoefficientsAndTheBaselineTranscodesPixels(_ testCase: Case,
-                                                            _ sampling: StreamJPEGTests.Sampling) throws {
+    func libjpegsCoefficientsAndTheBaselineTranscodesPixels(
+        _ testCase: Case,
+        _ sampling: StreamJPEGTests.Sampling
+    ) throws {
         let file = try Self.jpegtran(testCase.arguments, try StreamJPEGTests.baseline(sampling))
         #expect(try StreamJPEGDecoder.scanCount(.memory(file)) == testCase.scans)
         if testCase.arguments.contains("-restart") {
@@ -58,8 +75,10 @@ import TestSupport
         for component in ours.indices {
             let libjpeg = try JPEGScans.libjpegCoefficients(file, component: component)
             let first = zip(ours[component], libjpeg).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            #expect(ours[component].count == libjpeg.count && first == nil,
-                    "component \(component): block \((first ?? 0) / 64) differs")
+            #expect(
+                ours[component].count == libjpeg.count && first == nil,
+                "component \(component): block \((first ?? 0) / 64) differs"
+            )
         }
         let baseline = try Self.jpegtran([], file)
         #expect(try StreamJPEGDecoder.scanCount(.memory(baseline)) == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+
 @testable import Imaging
 
 /// Fixtures shared by the tests, each generated once per test process (static lets

@@ -1,9 +1,10 @@
 import Foundation
+import LoopbackServer
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LoopbackServer
-import Testing
 
 extension LoopbackServerTests {
     @Suite struct Faults {
@@ -13,9 +14,13 @@ extension LoopbackServerTests {
         @Test func parsesEveryFault() throws {
             #expect(try ServerFault.parse(query: nil) == nil)
             #expect(try ServerFault.parse(query: "v=2") == nil)
-            #expect(try ServerFault.parse(query: "fault=status&code=503&retryAfter=1") == .status(503, retryAfterSeconds: 1))
+            #expect(
+                try ServerFault.parse(query: "fault=status&code=503&retryAfter=1") == .status(503, retryAfterSeconds: 1)
+            )
             #expect(try ServerFault.parse(query: "fault=status&code=500") == .status(500))
-            #expect(try ServerFault.parse(query: "fault=slowFirstByte&delayMs=500") == .slowFirstByte(milliseconds: 500))
+            #expect(
+                try ServerFault.parse(query: "fault=slowFirstByte&delayMs=500") == .slowFirstByte(milliseconds: 500)
+            )
             #expect(try ServerFault.parse(query: "fault=truncate&afterBytes=10") == .truncate(afterBytes: 10))
             #expect(try ServerFault.parse(query: "afterBytes=7&fault=reset") == .reset(afterBytes: 7))
             #expect(try ServerFault.parse(query: "fault=chunked") == .chunked)
@@ -24,8 +29,10 @@ extension LoopbackServerTests {
             #expect(throws: ServerFault.ParseError.self) { try ServerFault.parse(query: "fault=status&code=abc") }
         }
 
-        @Test(arguments: [ServerFault.status(503, retryAfterSeconds: 2), .slowFirstByte(milliseconds: 5),
-                          .truncate(afterBytes: 1), .reset(afterBytes: 2), .chunked])
+        @Test(arguments: [
+            ServerFault.status(503, retryAfterSeconds: 2), .slowFirstByte(milliseconds: 5),
+            .truncate(afterBytes: 1), .reset(afterBytes: 2), .chunked,
+        ])
         func queryItemsRoundTrip(fault: ServerFault) throws {
             let query = fault.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
             #expect(try ServerFault.parse(query: query) == fault)
@@ -48,7 +55,9 @@ extension LoopbackServerTests {
                 #expect(result.header("Retry-After") == "1")
                 #expect(result.body.count < 100)
 
-                let (_, response) = try await makeSession().data(from: server.url(for: "/img?fault=status&code=503&retryAfter=1"))
+                let (_, response) = try await makeSession().data(
+                    from: server.url(for: "/img?fault=status&code=503&retryAfter=1")
+                )
                 let http = try #require(response as? HTTPURLResponse)
                 #expect(http.statusCode == 503)
                 #expect(http.value(forHTTPHeaderField: "Retry-After") == "1")
@@ -65,7 +74,9 @@ extension LoopbackServerTests {
                 #expect(result.body == Self.body)
 
                 let (data, seconds) = try await measure {
-                    try await makeSession().data(from: server.url(for: "/img", fault: .slowFirstByte(milliseconds: 300))).0
+                    try await makeSession().data(
+                        from: server.url(for: "/img", fault: .slowFirstByte(milliseconds: 300))
+                    ).0
                 }
                 #expect(seconds >= 0.29, "took \(seconds)")
                 #expect(data == Self.body)
@@ -83,7 +94,9 @@ extension LoopbackServerTests {
 
                 // URLSession either fails or (never acceptable for the harness) returns short data.
                 do {
-                    let (data, _) = try await makeSession().data(from: server.url(for: "/img?fault=truncate&afterBytes=1000"))
+                    let (data, _) = try await makeSession().data(
+                        from: server.url(for: "/img?fault=truncate&afterBytes=1000")
+                    )
                     #expect(data.count < Self.size)
                 } catch {
                     // expected: the connection was lost mid-body

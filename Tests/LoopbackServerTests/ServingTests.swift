@@ -1,12 +1,13 @@
 import Foundation
+import LoopbackServer
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LoopbackServer
-import Testing
 
 extension LoopbackServerTests {
     @Suite struct Serving {
@@ -116,8 +117,10 @@ extension LoopbackServerTests {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
                 let url = server.url(for: "/a").absoluteString
-                process.arguments = ["--silent", "--max-time", "20", "--output", "/dev/null",
-                                     "--output", "/dev/null", url, url]
+                process.arguments = [
+                    "--silent", "--max-time", "20", "--output", "/dev/null",
+                    "--output", "/dev/null", url, url,
+                ]
                 try process.run()
                 process.waitUntilExit()
                 #expect(process.terminationStatus == 0)
@@ -188,8 +191,10 @@ extension LoopbackServerTests {
                 #expect(server.port > 0)
                 #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
                 #expect(server.url(for: "x.jpg").absoluteString == "http://127.0.0.1:\(server.port)/x.jpg")
-                #expect(server.url(for: "/x.jpg", fault: .truncate(afterBytes: 10)).absoluteString
-                        == "http://127.0.0.1:\(server.port)/x.jpg?fault=truncate&afterBytes=10")
+                #expect(
+                    server.url(for: "/x.jpg", fault: .truncate(afterBytes: 10)).absoluteString
+                        == "http://127.0.0.1:\(server.port)/x.jpg?fault=truncate&afterBytes=10"
+                )
             }
         }
 
@@ -202,7 +207,9 @@ extension LoopbackServerTests {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_addr = in6addr_loopback
             return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+                }
             }
         }()
 

@@ -1,12 +1,13 @@
 import Foundation
+import LoopbackServer
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import LoopbackServer
-import Testing
 
 extension LoopbackServerTests {
     @Suite struct Lifecycle {
@@ -39,7 +40,9 @@ extension LoopbackServerTests {
             try server.start()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["--silent", "--max-time", "30", "--output", "/dev/null", server.url(for: "/img").absoluteString]
+            process.arguments = [
+                "--silent", "--max-time", "30", "--output", "/dev/null", server.url(for: "/img").absoluteString,
+            ]
             try process.run()
             // Bounded wait until the body has started flowing.
             for _ in 0..<100 where server.bytesSent == 0 { try await Task.sleep(for: .milliseconds(20)) }

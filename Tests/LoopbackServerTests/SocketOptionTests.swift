@@ -11,12 +11,15 @@ import Testing
     /// The server's end of a connection from `clientPort`, found among this process's descriptors.
     static func acceptedDescriptor(serverPort: Int, clientPort: Int) -> Int32? {
         for fd in Int32(3)..<Int32(4096) {
-            var local = sockaddr_in(), peer = sockaddr_in()
+            var local = sockaddr_in()
+            var peer = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let gotLocal = withUnsafeMutablePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
-            guard gotLocal == 0, local.sin_family == sa_family_t(AF_INET), Int(UInt16(bigEndian: local.sin_port)) == serverPort else { continue }
+            guard gotLocal == 0, local.sin_family == sa_family_t(AF_INET),
+                Int(UInt16(bigEndian: local.sin_port)) == serverPort
+            else { continue }
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let gotPeer = withUnsafeMutablePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
@@ -44,7 +47,9 @@ import Testing
         _ = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client.descriptor, $0, &length) }
         }
-        let accepted = try #require(Self.acceptedDescriptor(serverPort: server.port, clientPort: Int(UInt16(bigEndian: local.sin_port))))
+        let accepted = try #require(
+            Self.acceptedDescriptor(serverPort: server.port, clientPort: Int(UInt16(bigEndian: local.sin_port)))
+        )
         #expect(Self.option(accepted, Int32(IPPROTO_TCP), TCP_NODELAY) != 0, "TCP_NODELAY is set on the server's end")
         #expect(Self.option(accepted, SOL_SOCKET, SO_DEBUG) == 0, "SO_DEBUG (needs CAP_NET_ADMIN) is not set")
     }

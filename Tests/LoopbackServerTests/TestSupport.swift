@@ -1,9 +1,10 @@
 import Foundation
+import LoopbackServer
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LoopbackServer
-import Testing
 
 /// All server tests run one at a time: several of them time transfers on a small, shared
 /// machine, and parallel 13 MB downloads would only add noise.
@@ -88,10 +89,14 @@ func curl(_ url: URL, _ extraArguments: [String] = [], keepBody: Bool = true, ma
     let format = keys.map { "\($0)=%{\($0)}" }.joined(separator: "\\n")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["--silent", "--show-error", "--max-time", String(maxTime),
-                         "--output", keepBody ? bodyFile.path : "/dev/null", "--dump-header", headerFile.path,
-                         "--write-out", format] + extraArguments + [url.absoluteString]
-    let stdout = Pipe(), stderr = Pipe()
+    process.arguments =
+        [
+            "--silent", "--show-error", "--max-time", String(maxTime),
+            "--output", keepBody ? bodyFile.path : "/dev/null", "--dump-header", headerFile.path,
+            "--write-out", format,
+        ] + extraArguments + [url.absoluteString]
+    let stdout = Pipe()
+    let stderr = Pipe()
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()

@@ -1,14 +1,16 @@
 import Foundation
+import LoopbackServer
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LoopbackServer
-import Testing
 
 extension LoopbackServerTests {
     @Suite struct Throttling {
         @Test func twoMegabytesAtEightMegabytesPerSecondTakesAQuarterSecond() async throws {
-            let size = 2_000_000, rate = 8_000_000
+            let size = 2_000_000
+            let rate = 8_000_000
             let expected = Double(size) / Double(rate)  // 0.25 s
             try await withServer(.init(bandwidthBytesPerSecond: rate)) { server in
                 let body = payload(count: size)
@@ -24,7 +26,8 @@ extension LoopbackServerTests {
         }
 
         @Test func averageRateOfAMultiMegabyteBodyIsClose() async throws {
-            let size = 6_000_000, rate = 12_000_000
+            let size = 6_000_000
+            let rate = 12_000_000
             let expected = Double(size) / Double(rate)  // 0.5 s
             try await withServer(.init(bandwidthBytesPerSecond: rate)) { server in
                 server.addResource(path: "/img", body: payload(count: size))

@@ -5,8 +5,8 @@ import Imaging
 import Measuring
 import Report
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A measurement's life driven below the command line: real children of the built `bench`, through a
 /// launcher that counts them and asks for a stop after a given number, as a signal would.
@@ -36,18 +36,29 @@ import TestSupport
     let scratch = FileManager.default.temporaryDirectory
         .appendingPathComponent("measuring-\(getpid())-\(UUID().uuidString.prefix(8))")
 
-    func request(out: URL, resuming: Bool, shard: Shard? = nil, launcher: CountingLauncher,
-                 stopAfter: Int?) -> RunRequest {
+    func request(
+        out: URL,
+        resuming: Bool,
+        shard: Shard? = nil,
+        launcher: CountingLauncher,
+        stopAfter: Int?
+    ) -> RunRequest {
         var plan = BenchmarkPlan(strategies: ["data", "download"], renders: [.none], allocators: [.system], runs: 2)
         plan.shard = shard
         var settings = TrialSettings()
         settings.fixtureCacheDirectory = scratch.appendingPathComponent("fixtures")
         let fixture = FixtureSpec(width: 320, height: 240, quality: 85, seed: 7)
         var request = RunRequest(
-            plan: plan, source: .embedded(fixture: fixture, bandwidthBytesPerSecond: nil), settings: settings,
+            plan: plan,
+            source: .embedded(fixture: fixture, bandwidthBytesPerSecond: nil),
+            settings: settings,
             recordedSettings: [("--strategy", "data,download"), ("--runs", "2")],
-            shardSettings: ShardLog.settings(plan, settings), measuredURL: nil, sourceDescription: "test fixture",
-            output: MeasurementOutput(out: out.path, resuming: resuming), launcher: launcher)
+            shardSettings: ShardLog.settings(plan, settings),
+            measuredURL: nil,
+            sourceDescription: "test fixture",
+            output: MeasurementOutput(out: out.path, resuming: resuming),
+            launcher: launcher
+        )
         request.stop = StopAfter(launcher: launcher, after: stopAfter)
         return request
     }
@@ -70,8 +81,10 @@ import TestSupport
         let kept = try rows(in: out)
         #expect(kept.count == first.count)
         #expect((1...2).contains(kept.count))
-        let context = try JSONDecoder().decode(TrialsContextProbe.self,
-                                                    from: Data(contentsOf: out.appendingPathComponent("trials.json")))
+        let context = try JSONDecoder().decode(
+            TrialsContextProbe.self,
+            from: Data(contentsOf: out.appendingPathComponent("trials.json"))
+        )
         #expect(context.context.interruptedBy == "SIGTERM")
 
         let second = CountingLauncher()
@@ -90,7 +103,8 @@ import TestSupport
         // The shard of the two cells that holds at least one: a matrix splits by each cell's name.
         let shards = try [Shard("1/2"), Shard("2/2")].map { try #require($0) }
         let planned = shards.map { shard in
-            request(out: out, resuming: false, shard: shard, launcher: CountingLauncher(), stopAfter: nil).plan.schedule().count
+            request(out: out, resuming: false, shard: shard, launcher: CountingLauncher(), stopAfter: nil).plan
+                .schedule().count
         }
         #expect(planned.reduce(0, +) == 4)
         let index = planned[0] > 0 ? 0 : 1

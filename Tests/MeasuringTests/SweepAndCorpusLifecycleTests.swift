@@ -5,8 +5,8 @@ import Harness
 import Imaging
 import Measuring
 import Report
-import Testing
 import TestSupport
+import Testing
 
 /// Sweep and corpus measurements stopped and resumed below the command line, with real children.
 @Suite(.serialized) struct SweepAndCorpusLifecycleTests {
@@ -20,9 +20,13 @@ import TestSupport
         var settings = TrialSettings()
         settings.fixtureCacheDirectory = scratch.appendingPathComponent("fixtures")
         let plan = BenchmarkPlan(strategies: ["data"], renders: [.none], allocators: [.system], runs: 2)
-        var request = SweepRequest(plan: plan, sizesMB: [0.05, 0.1], settings: settings,
-                                   recordedSettings: [("--sizes", "0.05,0.1")],
-                                   output: MeasurementOutput(out: out.path, resuming: resuming))
+        var request = SweepRequest(
+            plan: plan,
+            sizesMB: [0.05, 0.1],
+            settings: settings,
+            recordedSettings: [("--sizes", "0.05,0.1")],
+            output: MeasurementOutput(out: out.path, resuming: resuming)
+        )
         request.launcher = launcher
         request.stop = StopAfter(launcher: launcher, after: stopAfter)
         return request
@@ -33,13 +37,19 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("sweep")
         let first = CountingLauncher()
-        #expect(endStatus { try SweepMeasurement(sweep(out: out, resuming: false, launcher: first, stopAfter: 1)).run() } == 143)
+        #expect(
+            endStatus { try SweepMeasurement(sweep(out: out, resuming: false, launcher: first, stopAfter: 1)).run() }
+                == 143
+        )
         let kept = try SweepCSV.parse(String(contentsOf: out.appendingPathComponent("sweep.csv"), encoding: .utf8))
         #expect(kept.count == first.count)
         #expect((1...2).contains(kept.count))
 
         let second = CountingLauncher()
-        #expect(endStatus { try SweepMeasurement(sweep(out: out, resuming: true, launcher: second, stopAfter: nil)).run() } == nil)
+        #expect(
+            endStatus { try SweepMeasurement(sweep(out: out, resuming: true, launcher: second, stopAfter: nil)).run() }
+                == nil
+        )
         #expect(second.count == 4 - kept.count)
         let all = try SweepCSV.parse(String(contentsOf: out.appendingPathComponent("sweep.csv"), encoding: .utf8))
         #expect(all.count == 4)
@@ -53,15 +63,27 @@ import TestSupport
         return text.hasPrefix("cpu:") && text.contains("\nlibjpeg-turbo:")
     }
 
-    func corpus(_ images: URL, out: URL, resuming: Bool, launcher: CountingLauncher, stopAfter: Int?,
-                shard: Shard? = nil) throws -> CorpusRequest {
+    func corpus(
+        _ images: URL,
+        out: URL,
+        resuming: Bool,
+        launcher: CountingLauncher,
+        stopAfter: Int?,
+        shard: Shard? = nil
+    ) throws -> CorpusRequest {
         var entries = try CorpusInput.entries(at: images.path)
         let selection = shard.map { CorpusShard.select(entries, shard: $0) }
         entries = selection?.entries ?? entries
         let plan = BenchmarkPlan(strategies: ["download"], renders: [.full], allocators: [.system], runs: 1)
-        var request = CorpusRequest(entries: entries, shardSelection: selection, plan: plan, shard: shard,
-                                    settings: TrialSettings(), recordedSettings: [("source", images.path)],
-                                    output: MeasurementOutput(out: out.path, resuming: resuming))
+        var request = CorpusRequest(
+            entries: entries,
+            shardSelection: selection,
+            plan: plan,
+            shard: shard,
+            settings: TrialSettings(),
+            recordedSettings: [("source", images.path)],
+            output: MeasurementOutput(out: out.path, resuming: resuming)
+        )
         request.launcher = launcher
         request.stop = StopAfter(launcher: launcher, after: stopAfter)
         return request
@@ -87,13 +109,23 @@ import TestSupport
         let images = try makeCorpus()
         let out = scratch.appendingPathComponent("corpus")
         let first = CountingLauncher()
-        #expect(endStatus { try CorpusMeasurement(corpus(images, out: out, resuming: false, launcher: first, stopAfter: 1)).run() } == 143)
+        #expect(
+            endStatus {
+                try CorpusMeasurement(corpus(images, out: out, resuming: false, launcher: first, stopAfter: 1)).run()
+            } == 143
+        )
         #expect((1...2).contains(first.count))
 
         let second = CountingLauncher()
-        #expect(endStatus { try CorpusMeasurement(corpus(images, out: out, resuming: true, launcher: second, stopAfter: nil)).run() } == 3)
+        #expect(
+            endStatus {
+                try CorpusMeasurement(corpus(images, out: out, resuming: true, launcher: second, stopAfter: nil)).run()
+            } == 3
+        )
         #expect(first.count + second.count == 3)
-        let (rows, torn) = try CorpusCSV.parse(String(contentsOf: out.appendingPathComponent("corpus.csv"), encoding: .utf8))
+        let (rows, torn) = try CorpusCSV.parse(
+            String(contentsOf: out.appendingPathComponent("corpus.csv"), encoding: .utf8)
+        )
         #expect(!torn)
         #expect(rows.count == 4)
         #expect(rows.filter { $0.result != nil }.count == 3)

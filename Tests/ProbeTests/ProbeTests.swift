@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Probe
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Maps and touches `bytes` of anonymous memory, so RSS grows by that much; unmap with munmap.
 private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
@@ -71,8 +73,11 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
 
 @Suite struct MemorySamplerTests {
     @Test func samplerSeesAHeldAllocation() throws {
-        let sampler = try MemorySampler(heap: HeapCounters(expecting: .system), intervalNanos: 500_000,
-                                        maximumDurationSeconds: 10)
+        let sampler = try MemorySampler(
+            heap: HeapCounters(expecting: .system),
+            intervalNanos: 500_000,
+            maximumDurationSeconds: 10
+        )
         try sampler.start()
         let start = sampler.sampleNow()
         let size = 40 << 20
@@ -125,10 +130,15 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
     static func spawn(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var handle = pthread_t()
-        let status = pthread_create(&handle, nil, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &handle,
+            nil,
+            { context in
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            },
+            context
+        )
         if status != 0 { Unmanaged<Body>.fromOpaque(context).release() }
         try #require(status == 0, "pthread_create: \(status)")
         return handle
@@ -153,7 +163,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         let before = try #require(ProcessMemory.statusResidentBytes())
         let reservation = try Self.reservationPages() * ProcessMemory.pageSize
         let hammer = Hammer()
-        let lower = before / 2, upper = before * 2 + (256 << 20)
+        let lower = before / 2
+        let upper = before * 2 + (256 << 20)
 
         let toggler = try Self.spawn {
             while !hammer.stop.load(ordering: .acquiring) {
@@ -177,9 +188,14 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         pthread_join(toggler, nil)
 
         let after = try #require(ProcessMemory.statusResidentBytes())
-        #expect(abs(after - before) < 64 << 20, "the process itself moved by \(after - before) bytes: bounds would not hold")
-        #expect(hammer.outOfBounds.load(ordering: .relaxed) == 0,
-                "\(hammer.outOfBounds.load(ordering: .relaxed)) of \(2 * Self.readsPerThread) readings outside \(lower)...\(upper) (VmRSS \(before)); lowest \(hammer.lowest.load(ordering: .relaxed)), highest \(hammer.highest.load(ordering: .relaxed))")
+        #expect(
+            abs(after - before) < 64 << 20,
+            "the process itself moved by \(after - before) bytes: bounds would not hold"
+        )
+        #expect(
+            hammer.outOfBounds.load(ordering: .relaxed) == 0,
+            "\(hammer.outOfBounds.load(ordering: .relaxed)) of \(2 * Self.readsPerThread) readings outside \(lower)...\(upper) (VmRSS \(before)); lowest \(hammer.lowest.load(ordering: .relaxed)), highest \(hammer.highest.load(ordering: .relaxed))"
+        )
     }
 }
 
@@ -211,7 +227,10 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         free(pointer)
         let after = exact.read().live
         #expect(Int(bitPattern: pointer) % alignment == 0)
-        #expect(during - before >= Self.size - Self.slack, "\(function): counted \(during - before) for \(Self.size) bytes")
+        #expect(
+            during - before >= Self.size - Self.slack,
+            "\(function): counted \(during - before) for \(Self.size) bytes"
+        )
         #expect(during - before <= Self.size + alignment + Self.slack, "\(function): counted \(during - before)")
         #expect(during - after >= Self.size - Self.slack, "\(function): free released \(during - after)")
         #expect(during - after <= Self.size + alignment + Self.slack, "\(function): free released \(during - after)")
@@ -222,15 +241,25 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
     /// growth alone, not the whole new block (which counting it as a copy would give).
     @Test func remappedReallocIsNotCountedAsACopy() throws {
         let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
-        let old = 64 << 20, new = 128 << 20  // above glibc's largest mmap threshold (32 MiB): always mmapped
+        let old = 64 << 20
+        let new = 128 << 20  // above glibc's largest mmap threshold (32 MiB): always mmapped
         let block = try #require(malloc(old))
         // glibc's chunk header: the size word before the block; bit 1 says mmapped.
         let header = block.load(fromByteOffset: -MemoryLayout<Int>.size, as: UInt.self)
         try #require(header & 2 != 0, "a \(old)-byte block is not an mmapped chunk")
         // Occupy the page after the chunk so that mremap cannot grow it in place: it must move.
         let end = block - 2 * MemoryLayout<Int>.size + Int(header & ~7)
-        let guardPage = mmap(end, ProcessMemory.pageSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
-        defer { if let guardPage, guardPage != MAP_FAILED, guardPage == end { munmap(guardPage, ProcessMemory.pageSize) } }
+        let guardPage = mmap(
+            end,
+            ProcessMemory.pageSize,
+            PROT_NONE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+            -1,
+            0
+        )
+        defer {
+            if let guardPage, guardPage != MAP_FAILED, guardPage == end { munmap(guardPage, ProcessMemory.pageSize) }
+        }
         let baseline = exact.reset()
         let grown = try #require(realloc(block, new))
         let peak = exact.read().peak

@@ -1,9 +1,11 @@
+import BenchCore
+import Testing
+
+@testable import Probe
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import BenchCore
-import Testing
-@testable import Probe
 
 /// The settle's rule on made-up readings: it ends only once RSS and the heap have been flat for
 /// the quiet interval, and at the latest at its maximum. No clock is read: times are the readings'.
@@ -15,8 +17,12 @@ import Testing
     /// `t` ms after the start; returns the time (ms after the start) of the reading that met the rule,
     /// or nil when none in `limit` ms did.
     /// The settling thread takes a turn every `turnEvery` readings (1: after each, as on an idle machine).
-    static func settle(_ rule: SettleRule = .standard, limit: Double = 500, turnEvery: Int = 1,
-                       _ reading: (Double) -> (resident: Int, heap: Int)) -> Double? {
+    static func settle(
+        _ rule: SettleRule = .standard,
+        limit: Double = 500,
+        turnEvery: Int = 1,
+        _ reading: (Double) -> (resident: Int, heap: Int)
+    ) -> Double? {
         var detector = SettleDetector(rule: rule, start: start)
         var t = 0.0
         var readings = 0
@@ -45,7 +51,10 @@ import Testing
     @Test func movementWithinTheTolerancesIsFlat() {
         let rule = SettleRule.standard
         let end = Self.settle { t in
-            (100_000_000 + (Int(t * 2) % 2) * rule.residentToleranceBytes, 5_000_000 + (Int(t * 2) % 2) * rule.heapToleranceBytes)
+            (
+                100_000_000 + (Int(t * 2) % 2) * rule.residentToleranceBytes,
+                5_000_000 + (Int(t * 2) % 2) * rule.heapToleranceBytes
+            )
         }
         #expect(end == 10)
     }
@@ -92,8 +101,12 @@ import Testing
 /// and closes only once the rule is met (flat for the quiet interval, or the maximum reached).
 @Suite struct MeasurementWindowTests {
     @Test func closesOnlyAfterTheMemoryStoppedMoving() throws {
-        let window = try MeasurementWindow(heap: try HeapCounters(expecting: .system), exactHeap: ExactHeapPeak(),
-                                           intervalNanos: 500_000, maximumDurationSeconds: 5)
+        let window = try MeasurementWindow(
+            heap: try HeapCounters(expecting: .system),
+            exactHeap: ExactHeapPeak(),
+            intervalNanos: 500_000,
+            maximumDurationSeconds: 5
+        )
         let workEnded = MonotonicClock.now()
         // Memory moves after the work "ended": 8 MB touched and given back, five times, before the
         // window is asked to close (so the movement is in its settle whatever the machine's load).
@@ -109,9 +122,15 @@ import Testing
         let readings = window.close(workEnded: workEnded, settle: rule)
         #expect(readings.settleNanos >= rule.quietNanos)
         // Either flat for the quiet interval after the last movement it saw, or at the maximum.
-        #expect(readings.settleNanos >= readings.lastMovementNanos + rule.quietNanos || readings.settleNanos >= rule.maximumNanos)
+        #expect(
+            readings.settleNanos >= readings.lastMovementNanos + rule.quietNanos
+                || readings.settleNanos >= rule.maximumNanos
+        )
         #expect(readings.lastMovementNanos > 0, "the sampler saw the 8 MB come and go")
-        #expect(readings.peakResidentBytes >= readings.baseline.residentBytes + (8 << 20) - SettleRule.defaultResidentToleranceBytes)
+        #expect(
+            readings.peakResidentBytes >= readings.baseline.residentBytes + (8 << 20)
+                - SettleRule.defaultResidentToleranceBytes
+        )
         #expect(readings.final.time >= readings.baseline.time)
     }
 }

@@ -1,7 +1,7 @@
 import BenchCore
 import Foundation
-import Testing
 import Report
+import Testing
 
 /// results/REPORT.md's AsyncHTTPClient table against the committed run of the example package
 /// (results/example/trials.csv, `make example`): every cell's medians recomputed from the CSV, and
@@ -20,11 +20,19 @@ import Report
         let header = try #require(rows.first)
         var compared = 0
         for summary in summaries {
-            let row = try #require(rows.first { $0[0] == summary.cell.strategy && $0[1] == summary.cell.render.rawValue },
-                                   "no row for \(summary.cell)")
+            let row = try #require(
+                rows.first { $0[0] == summary.cell.strategy && $0[1] == summary.cell.render.rawValue },
+                "no row for \(summary.cell)"
+            )
             let column = try #require(header.firstIndex(of: "\(summary.cell.allocator.title): peak RSS"))
-            #expect(row[column] == CommittedReportTests.mb(try #require(summary.peakRSSDelta).median), "\(summary.cell)")
-            #expect(row[column + 1] == CommittedReportTests.mb(try #require(summary.peakHeapExactDelta).median), "\(summary.cell)")
+            #expect(
+                row[column] == CommittedReportTests.mb(try #require(summary.peakRSSDelta).median),
+                "\(summary.cell)"
+            )
+            #expect(
+                row[column + 1] == CommittedReportTests.mb(try #require(summary.peakHeapExactDelta).median),
+                "\(summary.cell)"
+            )
             compared += 1
         }
         // AsyncHTTPClient's two strategies and URLSession's two; none, full, thumbnail and the example's
@@ -38,7 +46,8 @@ import Report
     func collectedBodyHoldsOneToThreePayloadsMoreHeapThanTheFile(allocator: Allocator) throws {
         let rows = try Self.rows().filter { $0.allocator == allocator && $0.render == .none && $0.isSuccess }
         func heap(_ strategy: String) throws -> Double {
-            try #require(Distribution(rows.filter { $0.strategy == strategy }.compactMap(\.peakHeapExactDeltaBytes))).median
+            try #require(Distribution(rows.filter { $0.strategy == strategy }.compactMap(\.peakHeapExactDeltaBytes)))
+                .median
         }
         let payload = Double(try #require(rows.compactMap(\.payloadBytes).max()))
         let extra = try heap("ahc-collect") - heap("ahc-file")
@@ -50,14 +59,27 @@ import Report
     /// and the small bitmap), and the final reading holds neither the full bitmap nor less than the small one.
     @Test func decodeThenResizePeaksAsAFullDecodeAndEndsAsAThumbnail() throws {
         let rows = try Self.rows().filter { $0.strategy == "download" && $0.allocator == .system && $0.isSuccess }
-        let resized = rows.filter { $0.render.rawValue == "decode-then-resize" }, full = rows.filter { $0.render == .full }
-        let bitmap = Double(try #require(full.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
-        let small = Double(try #require(resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }))
+        let resized = rows.filter { $0.render.rawValue == "decode-then-resize" }
+        let full = rows.filter { $0.render == .full }
+        let bitmap = Double(
+            try #require(
+                full.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }
+            )
+        )
+        let small = Double(
+            try #require(
+                resized.first.flatMap { row in row.imageWidth.flatMap { w in row.imageHeight.map { w * $0 * 4 } } }
+            )
+        )
         func median(_ rows: [TrialResult], _ value: (TrialResult) -> Int?) throws -> Double {
             try #require(Distribution(rows.compactMap(value).map(Double.init))).median
         }
-        let peak = try median(resized, \.peakHeapExactDeltaBytes), fullPeak = try median(full, \.peakHeapExactDeltaBytes)
-        #expect(peak >= bitmap + small && peak <= fullPeak + small, "peak \(peak); full bitmap \(bitmap), small \(small), full's peak \(fullPeak)")
+        let peak = try median(resized, \.peakHeapExactDeltaBytes)
+        let fullPeak = try median(full, \.peakHeapExactDeltaBytes)
+        #expect(
+            peak >= bitmap + small && peak <= fullPeak + small,
+            "peak \(peak); full bitmap \(bitmap), small \(small), full's peak \(fullPeak)"
+        )
         let final = try median(resized, \.finalRSSDeltaBytes)
         #expect(final >= small && final <= small + 2_000_000, "final \(final); small bitmap \(small)")
     }

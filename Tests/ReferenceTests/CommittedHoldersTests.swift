@@ -12,14 +12,21 @@ import Testing
     static let folder = CommittedReportTests.results.appendingPathComponent("holders")
 
     static func trials() throws -> [TrialResult] {
-        try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: folder.appendingPathComponent("trials.json"))).trials
+        try JSONDecoder.trials.decode(
+            JSONExport.self,
+            from: Data(contentsOf: folder.appendingPathComponent("trials.json"))
+        ).trials
     }
 
     @Test func theDataTasksMedianRunsHoldFoundationNetworkingsBufferAndItsCopy() throws {
         let trials = try Self.trials()
         let payload = Double(try #require(trials.compactMap(\.payloadBytes).max()))
         for allocator in Allocator.allCases {
-            let median = try #require(TrialResult.medianHolderRun(trials.filter { $0.cell == TrialCell(strategy: "data", render: .none, allocator: allocator) }))
+            let median = try #require(
+                TrialResult.medianHolderRun(
+                    trials.filter { $0.cell == TrialCell(strategy: "data", render: .none, allocator: allocator) }
+                )
+            )
             let networking = (median.holders ?? []).filter { $0.module == "libFoundationNetworking.so" }
             #expect(networking.count == 2, "\(allocator): \(networking.map(\.allocatedBy))")
             let sizes = networking.map(\.bytes).sorted()
@@ -33,25 +40,35 @@ import Testing
         for run in try Self.trials() where run.render == .full && run.isSuccess {
             let largest = try #require(run.holders?.first, "\(run.cell) run \(run.run)")
             let bitmap = Double(try #require(run.imageWidth) * (run.imageHeight ?? 0) * 4)
-            #expect(Double(largest.bytes) >= bitmap && Double(largest.bytes) <= bitmap * 1.25, "\(run.cell) run \(run.run): \(largest.bytes)")
+            #expect(
+                Double(largest.bytes) >= bitmap && Double(largest.bytes) <= bitmap * 1.25,
+                "\(run.cell) run \(run.run): \(largest.bytes)"
+            )
             #expect(largest.allocatedBy.hasPrefix("DecodedImage.init"), "\(largest.allocatedBy)")
         }
     }
 
     @Test func everyBimodalCellIsExplainedByAHolderAsLargeAsItsGap() throws {
         let figures = try ResultsReport(directory: CommittedReportTests.results).load()
-        let table = try #require(GeneratedSections.block("holders-bimodal", in: try CommittedReportTests.read("REPORT.md")))
+        let table = try #require(
+            GeneratedSections.block("holders-bimodal", in: try CommittedReportTests.read("REPORT.md"))
+        )
         let rows = MarkdownTable.parse(table).dropFirst()
         #expect(rows.count == Int(figures.values()["holders_bimodal_cells"] ?? ""), "one row per bimodal cell")
         for row in rows {
             let peaks = row[2].split(separator: "/").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             let grew = try #require(Double(row[3].prefix { $0 != " " }), "\(row)")
-            #expect(peaks.count == 2 && abs((peaks[1] - peaks[0]) - grew) <= 0.5, "the largest change makes the gap: \(row)")
+            #expect(
+                peaks.count == 2 && abs((peaks[1] - peaks[0]) - grew) <= 0.5,
+                "the largest change makes the gap: \(row)"
+            )
         }
     }
 
     @Test func holdersCSVRowsAddUpToEachRunsExactHeapPeak() throws {
-        let runs = try HoldersCSV.parse(String(contentsOf: Self.folder.appendingPathComponent("holders.csv"), encoding: .utf8))
+        let runs = try HoldersCSV.parse(
+            String(contentsOf: Self.folder.appendingPathComponent("holders.csv"), encoding: .utf8)
+        )
         let trials = try Self.trials().filter(\.isSuccess)
         #expect(runs.count == trials.count)
         for trial in trials {

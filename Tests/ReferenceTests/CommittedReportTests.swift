@@ -1,8 +1,8 @@
-import Foundation
 import BenchCore
-import Testing
+import Foundation
 import ReferenceDocuments
 import Report
+import Testing
 
 /// results/REPORT.md against the committed results/trials.csv: the medians it shows are
 /// recomputed here from the CSV, and regenerating it from the CSVs changes nothing.
@@ -29,7 +29,9 @@ import Report
         let header = try #require(rows.first)
         var compared = 0
         for summary in summaries {
-            guard let article = ArticleCase.all.first(where: { $0.cell(summary.cell.allocator) == summary.cell }) else { continue }
+            guard let article = ArticleCase.all.first(where: { $0.cell(summary.cell.allocator) == summary.cell }) else {
+                continue
+            }
             let row = try #require(rows.first { $0.first == article.title }, "no row for \(article.title)")
             let column = try #require(header.firstIndex(of: "\(summary.cell.allocator.title): peak RSS"))
             let expected = try #require(summary.peakRSSDelta)
@@ -47,8 +49,10 @@ import Report
         let median = try #require(header.firstIndex(of: "median"))
         for summary in summaries {
             guard let expected = summary.peakRSSDelta else { continue }
-            let row = try #require(rows.first { $0[0] == summary.cell.caseTitle && $0[1] == summary.cell.allocator.title },
-                                   "no row for \(summary.cell)")
+            let row = try #require(
+                rows.first { $0[0] == summary.cell.caseTitle && $0[1] == summary.cell.allocator.title },
+                "no row for \(summary.cell)"
+            )
             #expect(row[median] == Self.mb(expected.median), "\(summary.cell)")
         }
         #expect(rows.count - 1 == summaries.filter { $0.peakRSSDelta != nil }.count)

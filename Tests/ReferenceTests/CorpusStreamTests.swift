@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReferenceDocuments
 
 /// The committed corpus run (results/corpus/) holds the stream renderer's target on real photographs
@@ -17,13 +18,15 @@ import Testing
     /// The ratio is each file's median heap over its floor, from the system allocator's successful runs only.
     @Test func theRatioIsTheMedianHeapOverTheFloor() {
         let header = ["file", "render", "allocator", "status", "peak_heap_exact_delta_bytes", "floor_bytes"]
-        let rows = [["photos/a.jpg", "stream", "system", "ok", "300", "100"],
-                    ["photos/a.jpg", "stream", "system", "ok", "120", "100"],
-                    ["photos/a.jpg", "stream", "system", "ok", "150", "100"],
-                    ["photos/a.jpg", "stream", "system", "decode_error", "900", "100"],
-                    ["photos/a.jpg", "stream", "jemalloc", "ok", "900", "100"],
-                    ["photos/a.jpg", "thumbnail", "system", "ok", "900", "100"],
-                    ["photos/b.png", "stream", "system", "ok", "110", ""]]
+        let rows = [
+            ["photos/a.jpg", "stream", "system", "ok", "300", "100"],
+            ["photos/a.jpg", "stream", "system", "ok", "120", "100"],
+            ["photos/a.jpg", "stream", "system", "ok", "150", "100"],
+            ["photos/a.jpg", "stream", "system", "decode_error", "900", "100"],
+            ["photos/a.jpg", "stream", "jemalloc", "ok", "900", "100"],
+            ["photos/a.jpg", "thumbnail", "system", "ok", "900", "100"],
+            ["photos/b.png", "stream", "system", "ok", "110", ""],
+        ]
         var figures = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
         figures.corpusRuns = CSVRows(rows: rows.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
         let ratios = figures.streamOverFloor()

@@ -1,9 +1,9 @@
 import BenchCore
 import Foundation
 import Measuring
-import Testing
 import ReferenceDocuments
 import Report
+import Testing
 
 /// Every figure README.md, docs/*.md, REPORT.md and SCENARIO.md show comes from committed data through the generator:
 /// outside the generated parts (`<!-- table:... -->`, `<!-- value:... -->`, and validate.py's
@@ -16,7 +16,8 @@ import Report
     /// The documents whose figures `make reference` regenerates with `bench-reference --document`
     /// (the Makefile passes README.md and every docs/*.md), relative to the root.
     static let readmeDocuments: [String] = {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        let docs =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
         return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
     }()
 
@@ -29,22 +30,31 @@ import Report
         "16 KiB": "libcurl's CURL_MAX_WRITE_SIZE, the most it hands over per write callback",
         "1 MiB": "CFData's threshold above which it rounds capacity up to a power of two (CFData.c)",
         "10 s": "jemalloc's default dirty_decay_ms",
-        "256 KiB": "swift-nio's ByteTransferStrategy.automatic: Data(buffer:) copies up to this size (ByteBuffer-foundation.swift)",
+        "256 KiB":
+            "swift-nio's ByteTransferStrategy.automatic: Data(buffer:) copies up to this size (ByteBuffer-foundation.swift)",
         "4 bytes a pixel": "8-bit RGBA, the definition of the bitmap",
         "2 bytes per coefficient": "libjpeg's JCOEF is a short (jmorecfg.h); doc/libjpeg.txt, Memory usage",
     ]
 
     /// A number followed by a unit of memory, time, rate or share, or a number with thousands separators.
-    static let figure = try! NSRegularExpression(pattern:
-        #"(?<![\w.^-])~?\d[\d,.]*(?:\s?[-–]\s?\d[\d,.]*)?\s?(?:MB|MiB|KB|KiB|kB|GB|GiB|%|ms|µs|s|Hz|kHz|bytes|B)(?![\w/])"#
-        + #"|(?<![\w.-])\d{1,3}(?:,\d{3})+(?![\d])"#)
+    static let figure = try! NSRegularExpression(
+        pattern:
+            #"(?<![\w.^-])~?\d[\d,.]*(?:\s?[-–]\s?\d[\d,.]*)?\s?(?:MB|MiB|KB|KiB|kB|GB|GiB|%|ms|µs|s|Hz|kHz|bytes|B)(?![\w/])"#
+            + #"|(?<![\w.-])\d{1,3}(?:,\d{3})+(?![\d])"#
+    )
 
     /// The document with its generated parts removed.
     static func handWritten(_ document: String) -> String {
         var text = document
-        for pattern in [#"<!-- (table|value):([^ ]+) -->.*?<!-- /\1:\2 -->"#, #"<!-- validation -->.*?<!-- /validation -->"#] {
+        for pattern in [
+            #"<!-- (table|value):([^ ]+) -->.*?<!-- /\1:\2 -->"#, #"<!-- validation -->.*?<!-- /validation -->"#,
+        ] {
             let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
-            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+            text = regex.stringByReplacingMatches(
+                in: text,
+                range: NSRange(text.startIndex..., in: text),
+                withTemplate: ""
+            )
         }
         return text
     }
@@ -57,7 +67,9 @@ import Report
             for constant in constants.keys { checked = checked.replacingOccurrences(of: constant, with: "") }
             let range = NSRange(checked.startIndex..., in: checked)
             for match in figure.matches(in: checked, range: range) {
-                found.append("'\(String(checked[Range(match.range, in: checked)!]))' in: \(line.trimmingCharacters(in: .whitespaces))")
+                found.append(
+                    "'\(String(checked[Range(match.range, in: checked)!]))' in: \(line.trimmingCharacters(in: .whitespaces))"
+                )
             }
         }
         return found
@@ -75,7 +87,10 @@ import Report
     func everyFigureIsGenerated(document: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let typed = Self.typedFigures(in: text)
-        #expect(typed.isEmpty, "\(document) has figures typed by hand (put them between value markers):\n\(typed.joined(separator: "\n"))")
+        #expect(
+            typed.isEmpty,
+            "\(document) has figures typed by hand (put them between value markers):\n\(typed.joined(separator: "\n"))"
+        )
     }
 
     @Test func theCheckSeesAFigureTypedByHandAndNotAGeneratedOne() {
@@ -94,6 +109,9 @@ import Report
         let figures = try ResultsReport(directory: Self.root.appendingPathComponent("results")).load()
         let blocks = figures.blocks().merging([OutputFiles.tableName: OutputFiles.markdownTable()]) { $1 }
         let regenerated = try GeneratedSections.apply(to: text, blocks: blocks, values: figures.values())
-        #expect(regenerated == text, "\(document) is stale: run `make reference` (or bench-reference --document \(document))")
+        #expect(
+            regenerated == text,
+            "\(document) is stale: run `make reference` (or bench-reference --document \(document))"
+        )
     }
 }

@@ -1,6 +1,7 @@
-import Foundation
 import BenchCore
+import Foundation
 import Testing
+
 @testable import Report
 
 /// results/README.md's claims about the committed baseline, recomputed from results/baseline.json:
@@ -23,14 +24,18 @@ import Testing
     /// The integers a pattern's groups capture in `text`.
     static func numbers(_ pattern: String, in text: String) throws -> [Int] {
         let regex = try NSRegularExpression(pattern: pattern)
-        let match = try #require(regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                                 "README.md does not say: \(pattern)")
+        let match = try #require(
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            "README.md does not say: \(pattern)"
+        )
         return (1..<match.numberOfRanges).map { Int((text as NSString).substring(with: match.range(at: $0)))! }
     }
 
     @Test func runCountsAndCellsMatchTheBaseline() throws {
-        let claimed = try Self.numbers(#"The committed baseline holds the article's (\d+) cases \(data / download x none / full\) x (\d+) allocators, (\d+) runs per cell"#,
-                                       in: try Self.readme())
+        let claimed = try Self.numbers(
+            #"The committed baseline holds the article's (\d+) cases \(data / download x none / full\) x (\d+) allocators, (\d+) runs per cell"#,
+            in: try Self.readme()
+        )
         let runs = try Self.baseline()
         let cells = Dictionary(grouping: runs, by: \.cell)
         let cases = Set(runs.map { "\($0.strategy)+\($0.render.rawValue)" })
@@ -42,8 +47,10 @@ import Testing
 
     /// Runs of data+full whose heap peak is more than half the 16.8 MB step above the cell's median.
     @Test func bimodalCountsMatchTheBaseline() throws {
-        let claimed = try Self.numbers(#"in the committed baseline, (\d+) of (\d+) jemalloc runs and (\d+) of (\d+) glibc runs are ~16\.8 MB higher"#,
-                                       in: try Self.readme())
+        let claimed = try Self.numbers(
+            #"in the committed baseline, (\d+) of (\d+) jemalloc runs and (\d+) of (\d+) glibc runs are ~16\.8 MB higher"#,
+            in: try Self.readme()
+        )
         let runs = try Self.baseline()
         for (allocator, offset) in [(Allocator.jemalloc, 0), (.system, 2)] {
             let peaks = runs.filter { $0.cell == TrialCell(strategy: "data", render: .full, allocator: allocator) }

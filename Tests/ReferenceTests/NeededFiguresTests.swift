@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Testing
+
 @testable import ReferenceDocuments
 @testable import Report
 
@@ -11,25 +12,31 @@ import Testing
     func row(_ table: String, _ labels: [String]) throws -> [String: String] {
         let cells = MarkdownTable.parse(table)
         let header = try #require(cells.first, "no header in\n\(table)")
-        let found = try #require(cells.dropFirst().first { Array($0.prefix(labels.count)) == labels },
-                                 "no row \(labels) in\n\(table)")
+        let found = try #require(
+            cells.dropFirst().first { Array($0.prefix(labels.count)) == labels },
+            "no row \(labels) in\n\(table)"
+        )
         return Dictionary(zip(header, found)) { first, _ in first }
     }
 
     // MARK: Every encoding (encodings.csv and its holders and residency files)
 
-    static let encodingsHeader = "encoding,tool,render,allocator,run,payload_bytes,image_width,image_height,"
+    static let encodingsHeader =
+        "encoding,tool,render,allocator,run,payload_bytes,image_width,image_height,"
         + "output_width,output_height,peak_rss_delta_bytes,peak_heap_delta_bytes,status,error,tool_version,"
         + "render_seconds,floor_bytes\n"
     /// png-rgb full, 2000 x 1000: floor = the bitmap, 8.0 MB; two runs whose heap peaks are 11 and 13 MB.
-    static let encodings = encodingsHeader
+    static let encodings =
+        encodingsHeader
         + "png-rgb,ours,full,system,1,3000000,2000,1000,2000,1000,10650000,11000000,ok,,,0.5,8000000\n"
         + "png-rgb,ours,full,system,2,3000000,2000,1000,2000,1000,12750000,13000000,ok,,,0.5,8000000\n"
         + "png-rgb,vipsthumbnail,thumbnail,system,1,3000000,2000,1000,,,5000000,,ok,,libvips 8.14.1,,\n"
-    static let holdersHeader = "encoding,run_id,strategy,render,allocator,run,rank,bytes,blocks,allocated_by,module,"
+    static let holdersHeader =
+        "encoding,run_id,strategy,render,allocator,run,rank,bytes,blocks,allocated_by,module,"
         + "role,resident_bytes\n"
     /// Each run: the bitmap (its floor exactly), the decoder's rows (2.5 then 4.5 MB), the small blocks.
-    static let holders = holdersHeader
+    static let holders =
+        holdersHeader
         + "png-rgb,r,download,full,system,1,1,8000000,1,DecodedImage.init(width:height:),bench,bitmap,8000000\n"
         + "png-rgb,r,download,full,system,1,2,2500000,1,png_malloc,libpng16.so,decoder,2400000\n"
         + "png-rgb,r,download,full,system,1,3,300000,0,small blocks,,other,\n"
@@ -38,20 +45,26 @@ import Testing
         + "png-rgb,r,download,full,system,2,3,300000,0,small blocks,,other,\n"
     static let residencyHeader = "encoding,run_id,strategy,render,allocator,run,moment,category,how,bytes\n"
     static func residencyRows(run: Int, holders: Int, moment: String = "rss-peak") -> String {
-        [("heap-holders", holders), ("small-heap-blocks", 300_000), ("allocator-free", 1_000_000),
-         ("thread-stacks", 100_000), ("file-backed", 200_000), ("other-anonymous", 0), ("unattributed", 60_000)]
-            .map { "png-rgb,r,download,full,system,\(run),\(moment),\($0.0),measured,\($0.1)\n" }.joined()
+        [
+            ("heap-holders", holders), ("small-heap-blocks", 300_000), ("allocator-free", 1_000_000),
+            ("thread-stacks", 100_000), ("file-backed", 200_000), ("other-anonymous", 0), ("unattributed", 60_000),
+        ]
+        .map { "png-rgb,r,download,full,system,\(run),\(moment),\($0.0),measured,\($0.1)\n" }.joined()
     }
     /// RSS peaks 10.65 and 12.75 MB: the heap holders' resident bytes 9.0 and 11.0 MB; the end's rows differ.
-    static let residency = residencyHeader + residencyRows(run: 1, holders: 9_000_000)
+    static let residency =
+        residencyHeader + residencyRows(run: 1, holders: 9_000_000)
         + residencyRows(run: 1, holders: 1_000_000, moment: "end") + residencyRows(run: 2, holders: 11_000_000)
         + residencyRows(run: 2, holders: 2_000_000, moment: "end")
 
     /// The floor is the bitmap (8.0); the heap's 12.0 median peak is 4.0 over it: the decoder's 3.5
     /// (the median of 2.5 and 4.5) and 0.5 of small blocks, nothing for the bitmap, which is floor.
     @Test func everyEncodingsFloorAndExcessByRole() throws {
-        let breakdown = try EncodingBreakdown.parse(encodings: Self.encodings, holders: Self.holders,
-                                                    residency: Self.residency)
+        let breakdown = try EncodingBreakdown.parse(
+            encodings: Self.encodings,
+            holders: Self.holders,
+            residency: Self.residency
+        )
         let heap = try row(breakdown.floorTable(), ["png-rgb", "full", "system"])
         #expect(heap["floor"] == "8.0")
         #expect(heap["exact heap peak"] == "12.0")
@@ -65,8 +78,11 @@ import Testing
 
     /// The RSS peak's categories at the rss-peak moment, medians over the runs; the end's rows are not the peak.
     @Test func everyEncodingsPeakRSSByCategory() throws {
-        let breakdown = try EncodingBreakdown.parse(encodings: Self.encodings, holders: Self.holders,
-                                                    residency: Self.residency)
+        let breakdown = try EncodingBreakdown.parse(
+            encodings: Self.encodings,
+            holders: Self.holders,
+            residency: Self.residency
+        )
         let rss = try row(breakdown.residencyTable(), ["png-rgb", "full", "system"])
         #expect(rss["floor"] == "8.0")
         #expect(rss["peak RSS"] == "11.7")
@@ -77,9 +93,10 @@ import Testing
 
     /// Files measured before floors, roles and residency: a note and dashes, not an error.
     @Test func encodingsWithoutTheNewColumnsGetANote() throws {
-        let old = Self.encodings.split(separator: "\n").map { line in
-            line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
-        }.joined(separator: "\n") + "\n"
+        let old =
+            Self.encodings.split(separator: "\n").map { line in
+                line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+            }.joined(separator: "\n") + "\n"
         let breakdown = try EncodingBreakdown.parse(encodings: old, holders: nil, residency: nil)
         let table = breakdown.floorTable()
         #expect(table.contains("no floors, holders by role or residency"), "\(table)")
@@ -92,8 +109,15 @@ import Testing
     // MARK: The article's cases (results/holders/trials.json)
 
     static func spec(_ strategy: String, _ render: RenderMode, _ allocator: Allocator, run: Int) -> TrialSpec {
-        TrialSpec(strategy: strategy, render: render, allocator: allocator, run: run,
-                  url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil, workDirectory: URL(fileURLWithPath: "/tmp"))
+        TrialSpec(
+            strategy: strategy,
+            render: render,
+            allocator: allocator,
+            run: run,
+            url: URL(string: "http://127.0.0.1/x")!,
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/tmp")
+        )
     }
 
     /// data+none: a 13.0 MB body held once as the body (its floor), a 16.0 MB growing buffer, 0.5 MB
@@ -107,16 +131,37 @@ import Testing
         trial.baselineRSSBytes = 40_000_000
         trial.peakRSSBytes = 66_000_000
         trial.holders = [
-            PeakHolder(bytes: 16_000_000, blocks: 1, allocatedBy: "byAppending(bodyData:)",
-                       module: "libFoundationNetworking.so", stack: [], role: .bodyBuffer, residentBytes: 13_000_000),
-            PeakHolder(bytes: 13_000_000, blocks: 1, allocatedBy: "completeTask()",
-                       module: "libFoundationNetworking.so", stack: [], role: .body, residentBytes: 13_000_000),
+            PeakHolder(
+                bytes: 16_000_000,
+                blocks: 1,
+                allocatedBy: "byAppending(bodyData:)",
+                module: "libFoundationNetworking.so",
+                stack: [],
+                role: .bodyBuffer,
+                residentBytes: 13_000_000
+            ),
+            PeakHolder(
+                bytes: 13_000_000,
+                blocks: 1,
+                allocatedBy: "completeTask()",
+                module: "libFoundationNetworking.so",
+                stack: [],
+                role: .body,
+                residentBytes: 13_000_000
+            ),
         ]
         if withFloor {
             trial.floorParts = FloorParts(bodyBytes: 13_000_000)
             trial.floorBytes = 13_000_000
-            trial.residency = ResidencyRow.rows(moment: .rssPeak, rssDelta: 26_000_000, deltas: [
-                .heapHolders: 22_000_000, .smallHeapBlocks: 500_000, .allocatorFree: 3_000_000, .fileBacked: 400_000])
+            trial.residency =
+                ResidencyRow.rows(
+                    moment: .rssPeak,
+                    rssDelta: 26_000_000,
+                    deltas: [
+                        .heapHolders: 22_000_000, .smallHeapBlocks: 500_000, .allocatorFree: 3_000_000,
+                        .fileBacked: 400_000,
+                    ]
+                )
                 + ResidencyRow.rows(moment: .end, rssDelta: 13_000_000, deltas: [.heapHolders: 13_000_000])
         }
         return trial
@@ -125,7 +170,8 @@ import Testing
     /// The floor is the body (13.0), by the run's floor_bytes or, for an older run, by the rule; the
     /// 29.2 MB heap peak is 16.2 over it: 16.0 body-buffer and 0.2 other.
     @Test func articleCasesFloorAndExcessByRole() throws {
-        let trials = [1, 2].map { Self.dataTask(.system, run: $0, withFloor: true) }
+        let trials =
+            [1, 2].map { Self.dataTask(.system, run: $0, withFloor: true) }
             + [1, 2].map { Self.dataTask(.jemalloc, run: $0, withFloor: false) }
         let figures = HolderFigures(trials: trials)
         let table = figures.floorTable()

@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Testing
+
 @testable import ReferenceDocuments
 
 /// progressive-time.csv: the samples of the stream renderer's progressive decode and of the
@@ -24,18 +25,25 @@ import Testing
         #expect(values["progressive_stream_ms"] == "1000" && values["progressive_thumbnail_ms"] == "750")
         #expect(values["progressive_stream_ratio"] == "1.33" && values["progressive_stream_within_target"] == "within")
         #expect(values["progressive_stream_range_ms"] == "900-1100" && values["progressive_time_samples"] == "3")
-        let slow = try ProgressiveTime.parse(text.replacingOccurrences(of: "1100.0", with: "1300.0")
-            .replacingOccurrences(of: "1000.0", with: "1200.0"))
-        #expect(slow.values()["progressive_stream_ratio"] == "1.60" && slow.values()["progressive_stream_within_target"] == "over")
+        let slow = try ProgressiveTime.parse(
+            text.replacingOccurrences(of: "1100.0", with: "1300.0")
+                .replacingOccurrences(of: "1000.0", with: "1200.0")
+        )
+        #expect(
+            slow.values()["progressive_stream_ratio"] == "1.60"
+                && slow.values()["progressive_stream_within_target"] == "over"
+        )
     }
 
     /// A file without both benchmarks, with another header or with a time that is not positive is refused.
     @Test func incompleteOrMalformedFilesAreRefused() {
         let header = "benchmark,sample,wall_ms\n"
-        for text in [header + "progressive-stream,1,900\n",
-                     "benchmark,iteration,ms\nprogressive-stream,1,900\nprogressive-thumbnail,1,800\n",
-                     header + "progressive-stream,1,-5\nprogressive-thumbnail,1,800\n",
-                     header + "progressive-stream,one,900\nprogressive-thumbnail,1,800\n"] {
+        for text in [
+            header + "progressive-stream,1,900\n",
+            "benchmark,iteration,ms\nprogressive-stream,1,900\nprogressive-thumbnail,1,800\n",
+            header + "progressive-stream,1,-5\nprogressive-thumbnail,1,800\n",
+            header + "progressive-stream,one,900\nprogressive-thumbnail,1,800\n",
+        ] {
             #expect(throws: CSVError.self, "\(text)") { try ProgressiveTime.parse(text) }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ReferenceDocuments
 import Report
+import Testing
 
 /// Every value the report computes from the committed results is quoted by a document (a
 /// `<!-- value:NAME -->` marker in README.md, docs/ or results/): a value no document uses is
@@ -12,9 +12,11 @@ import Report
 
     static func markers(in text: String) -> Set<String> {
         let regex = try! NSRegularExpression(pattern: #"<!-- value:([^ ]+) -->"#)
-        return Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
-            String(text[Range($0.range(at: 1), in: text)!])
-        })
+        return Set(
+            regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+                String(text[Range($0.range(at: 1), in: text)!])
+            }
+        )
     }
 
     /// The name with its strategy, encoding or workload (and then renderer and allocator) replaced by a placeholder.
@@ -22,7 +24,11 @@ import Report
         var text = name
         func replace(_ pattern: String, _ template: String) {
             let regex = try! NSRegularExpression(pattern: pattern)
-            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+            text = regex.stringByReplacingMatches(
+                in: text,
+                range: NSRange(text.startIndex..., in: text),
+                withTemplate: template
+            )
         }
         replace(#"^enc_.+?_(full|thumbnail|stream|vips)(_|$)"#, "enc_E_$1$2")
         replace(#"^jobs_[a-z]+_(j\d+|speedup)"#, "jobs_W_$1")
@@ -41,7 +47,9 @@ import Report
         let root = DocumentFiguresTests.root
         var used: Set<String> = []
         for document in Self.documents {
-            used.formUnion(Self.markers(in: try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)))
+            used.formUnion(
+                Self.markers(in: try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8))
+            )
         }
         let figures = try ResultsReport(directory: root.appendingPathComponent("results")).load()
         // The example package's strategies (ahc-collect) appear with dashes as underscores in its values.

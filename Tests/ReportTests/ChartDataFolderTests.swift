@@ -13,9 +13,13 @@ struct ChartDataFolderTests {
         try Data("an older sweep\n".utf8).write(to: folder.appendingPathComponent("sweep.dat"))
         let written = try RunFolderReport.writeChartData(["article.dat": "a\n", "vars.gp": "v\n"], to: folder)
         #expect(written.map(\.lastPathComponent) == ["article.dat", "vars.gp"])
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("experiment.dat").path),
-                "a file that is not chart data of ours stays")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("sweep.dat").path),
-                "a chart file this run did not write is stale, and removed")
+        #expect(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("experiment.dat").path),
+            "a file that is not chart data of ours stays"
+        )
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("sweep.dat").path),
+            "a chart file this run did not write is stale, and removed"
+        )
     }
 }

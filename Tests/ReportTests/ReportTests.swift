@@ -1,6 +1,7 @@
-import Foundation
 import BenchCore
+import Foundation
 import Testing
+
 @testable import Report
 
 @Suite struct DistributionTests {
@@ -37,11 +38,23 @@ import Testing
     }
 }
 
-private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline: Int, peak: Int,
-                    status: TrialStatus = .ok) -> TrialResult {
-    let spec = TrialSpec(strategy: strategy, render: render, allocator: .system, run: run,
-                         url: URL(string: "http://127.0.0.1/x")!, warmupURL: nil,
-                         workDirectory: URL(fileURLWithPath: "/tmp"))
+private func result(
+    _ strategy: String,
+    _ render: RenderMode,
+    run: Int,
+    baseline: Int,
+    peak: Int,
+    status: TrialStatus = .ok
+) -> TrialResult {
+    let spec = TrialSpec(
+        strategy: strategy,
+        render: render,
+        allocator: .system,
+        run: run,
+        url: URL(string: "http://127.0.0.1/x")!,
+        warmupURL: nil,
+        workDirectory: URL(fileURLWithPath: "/tmp")
+    )
     var row = TrialResult(spec: spec, pid: Int32(1000 + run))
     row.status = status
     if status == .ok {
@@ -56,11 +69,15 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
 
 @Suite struct ExportTests {
     @Test func trialsCSVStartsWithTheDesignColumns() throws {
-        let contract = ["strategy", "render", "allocator", "run", "pid", "payload_bytes", "baseline_rss_bytes",
-                        "peak_rss_bytes", "peak_rss_delta_bytes", "peak_allocated_bytes", "peak_allocated_delta_bytes",
-                        "final_rss_bytes", "duration_s", "status", "error"]
-        let rows = [result("data", .none, run: 1, baseline: 10, peak: 40),
-                    result("data", .none, run: 2, baseline: 0, peak: 0, status: .httpError)]
+        let contract = [
+            "strategy", "render", "allocator", "run", "pid", "payload_bytes", "baseline_rss_bytes",
+            "peak_rss_bytes", "peak_rss_delta_bytes", "peak_allocated_bytes", "peak_allocated_delta_bytes",
+            "final_rss_bytes", "duration_s", "status", "error",
+        ]
+        let rows = [
+            result("data", .none, run: 1, baseline: 10, peak: 40),
+            result("data", .none, run: 2, baseline: 0, peak: 0, status: .httpError),
+        ]
         let parsed = try CSV.parse(TrialsCSV.render(rows))
         #expect(Array(parsed[0].prefix(contract.count)) == contract)
         #expect(parsed.count == 3)
@@ -71,7 +88,8 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
     }
 
     @Test func summaryIgnoresFailedRunsAndShowsTheArticle() throws {
-        let rows = [1, 2, 3].map { result("data", .none, run: $0, baseline: 0, peak: $0 * 1_000_000 + 20_000_000) }
+        let rows =
+            [1, 2, 3].map { result("data", .none, run: $0, baseline: 0, peak: $0 * 1_000_000 + 20_000_000) }
             + [result("data", .none, run: 4, baseline: 0, peak: 0, status: .crashed)]
         let summaries = CellSummary.summarize(rows)
         #expect(summaries.count == 1)
@@ -112,8 +130,12 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
     @Test func malformedFilesNameTheProblem() {
         #expect(throws: CSVError.self) { try TrialsCSV.parse("") }
         #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render\ndata,none\n") }
-        #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none,system,x,ok\n") }
-        #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none,tcmalloc,1,ok\n") }
+        #expect(throws: CSVError.self) {
+            try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none,system,x,ok\n")
+        }
+        #expect(throws: CSVError.self) {
+            try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none,tcmalloc,1,ok\n")
+        }
         #expect(throws: CSVError.self) { try TrialsCSV.parse("strategy,render,allocator,run,status\ndata,none\n") }
     }
 }
@@ -131,16 +153,21 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
     }
 
     @Test func unstableCellsAreFlaggedButTinySpreadsAreNot() {
-        let noisy = [20, 26, 31, 22, 35].enumerated().map { result("data", .none, run: $0 + 1, baseline: 0, peak: $1 * 1_000_000) }
+        let noisy = [20, 26, 31, 22, 35].enumerated().map {
+            result("data", .none, run: $0 + 1, baseline: 0, peak: $1 * 1_000_000)
+        }
         #expect(CellSummary(cell: noisy[0].cell, runs: noisy).stabilityWarning?.contains("unstable") == true)
         // 300-400 KB with a large CV: below the RSS counters' resolution, so not instability.
-        let tiny = [300, 390, 310, 400, 305].enumerated().map { result("download", .none, run: $0 + 1, baseline: 0, peak: $1 * 1_000) }
+        let tiny = [300, 390, 310, 400, 305].enumerated().map {
+            result("download", .none, run: $0 + 1, baseline: 0, peak: $1 * 1_000)
+        }
         #expect(CellSummary(cell: tiny[0].cell, runs: tiny).stabilityWarning == nil)
         #expect(SummaryTable.render(CellSummary.summarize(noisy)).contains("warning:"))
     }
 
     @Test func summaryCSVHasOneRowPerCell() throws {
-        let rows = [1, 2, 3].map { result("data", .none, run: $0, baseline: 0, peak: 30_000_000 + $0) }
+        let rows =
+            [1, 2, 3].map { result("data", .none, run: $0, baseline: 0, peak: 30_000_000 + $0) }
             + [1, 2].map { result("download", .full, run: $0, baseline: 0, peak: 96_000_000) }
         let parsed = try CSV.parse(SummaryCSV.render(CellSummary.summarize(rows)))
         #expect(parsed.count == 3)
@@ -161,12 +188,18 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
         """
 
     @Test func replacesOnlyTheMarkedPartsAndIsIdempotent() throws {
-        let once = try GeneratedSections.apply(to: Self.document, blocks: ["numbers": "| a |\n"], values: ["payload": "13.1"])
+        let once = try GeneratedSections.apply(
+            to: Self.document,
+            blocks: ["numbers": "| a |\n"],
+            values: ["payload": "13.1"]
+        )
         #expect(once.contains("The payload is <!-- value:payload -->13.1<!-- /value:payload --> MB."))
         #expect(once.contains("<!-- table:numbers -->\n| a |\n<!-- /table:numbers -->"))
         #expect(!once.contains("stale"))
         #expect(once.hasPrefix("Intro <!-- a plain comment --> stays.") && once.hasSuffix("Outro."))
-        #expect(try GeneratedSections.apply(to: once, blocks: ["numbers": "| a |\n"], values: ["payload": "13.1"]) == once)
+        #expect(
+            try GeneratedSections.apply(to: once, blocks: ["numbers": "| a |\n"], values: ["payload": "13.1"]) == once
+        )
         #expect(GeneratedSections.block("numbers", in: once) == "\n| a |\n")
     }
 
@@ -204,7 +237,11 @@ private func result(_ strategy: String, _ render: RenderMode, run: Int, baseline
 
 @Suite struct MarkdownTableTests {
     @Test func parsesWhatItRenders() {
-        let text = MarkdownTable.render(header: ["case", "MB"], rows: [["a | b", "1.0"], ["c", "2.5"]], leftAligned: 1)
+        let text = MarkdownTable.render(
+            header: ["case", "MB"],
+            rows: [["a | b", "1.0"], ["c", "2.5"]],
+            leftAligned: 1
+        )
         #expect(text.contains("|---|---:|"))
         #expect(MarkdownTable.parse(text) == [["case", "MB"], ["a | b", "1.0"], ["c", "2.5"]])
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Imaging
 import Probe
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 @Suite(.serialized) struct CostLimitedCacheTests {
     @Test func totalCostNeverExceedsTheLimit() {
@@ -45,7 +46,9 @@ import Testing
         #expect(ours.value(for: "big-and-old") == nil, "LRU drops the oldest entry")
         #expect(ours.value(for: "small-newest") != nil)
         #if os(Linux)
-        let kept = ["big-and-old": 200, "small": 50, "small-newest": 50].filter { cache.object(forKey: $0.key as NSString) != nil }
+        let kept = ["big-and-old": 200, "small": 50, "small-newest": 50].filter {
+            cache.object(forKey: $0.key as NSString) != nil
+        }
         #expect(kept.values.reduce(0, +) <= 250, "NSCache honours its cost limit inside setObject")
         #expect(kept["big-and-old"] != nil, "NSCache kept the old, expensive entry")
         #expect(kept["small-newest"] == nil, "NSCache dropped a cheap entry, here the one just inserted")
@@ -68,7 +71,9 @@ import Testing
         }
         let retained = heap.read().allocated - before
         let overhead = retained - cache!.totalCost
-        print("cache of \(cache!.count) images: \(cache!.totalCost) bytes of pixels, \(retained) bytes retained, overhead \(overhead) bytes")
+        print(
+            "cache of \(cache!.count) images: \(cache!.totalCost) bytes of pixels, \(retained) bytes retained, overhead \(overhead) bytes"
+        )
         #expect(cache!.totalCost <= limit)
         #expect(cache!.evictionCount > 0)
         #expect(retained <= limit + 64 * 1024, "retained heap beyond the limit plus 64 KiB of bookkeeping")

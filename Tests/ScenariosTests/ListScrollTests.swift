@@ -1,21 +1,32 @@
 import Foundation
 import Harness
 import Imaging
-@testable import Scenarios
-import Testing
 import TestSupport
+import Testing
+
+@testable import Scenarios
 
 /// Runs the real scroll in a real `bench _scenario` child against the real loopback server.
 @Suite(.serialized) struct ListScrollTests {
     /// Each row is visible for 0.1 s, and its body needs about 0.5 s at the throttled rate: most rows
     /// leave before their transfer ends, and cancelling must stop those transfers at the server.
-    func scroll(_ strategy: ScrollStrategy, cacheLimit: Int = 0, bandwidth: Int? = 500_000,
-                configure: (inout ListScrollScenario.Settings) -> Void = { _ in }) throws -> ScrollResult {
+    func scroll(
+        _ strategy: ScrollStrategy,
+        cacheLimit: Int = 0,
+        bandwidth: Int? = 500_000,
+        configure: (inout ListScrollScenario.Settings) -> Void = { _ in }
+    ) throws -> ScrollResult {
         var settings = ListScrollScenario.Settings(
-            strategy: strategy, render: .thumbnail,
-            fixtures: [FixtureSpec(width: 1600, height: 1200, quality: 85, seed: 31),
-                       FixtureSpec(width: 1200, height: 900, quality: 85, seed: 32)],
-            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-fixtures"))
+            strategy: strategy,
+            render: .thumbnail,
+            fixtures: [
+                FixtureSpec(width: 1600, height: 1200, quality: 85, seed: 31),
+                FixtureSpec(width: 1200, height: 900, quality: 85, seed: 32),
+            ],
+            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scenario-test-fixtures"
+            )
+        )
         settings.rows = 12
         settings.visibleRows = 2
         settings.rowsPerSecond = 20
@@ -24,9 +35,14 @@ import TestSupport
         settings.bandwidthBytesPerSecond = bandwidth
         settings.timeoutSeconds = 60
         configure(&settings)
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
-        let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
-            .run(workDirectory: work)
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-test-\(UUID().uuidString.prefix(8))"
+        )
+        let result = try ListScrollScenario(
+            settings: settings,
+            launcher: ScenarioLauncher(executable: benchExecutable())
+        )
+        .run(workDirectory: work)
         print(ScenarioTable.line(result))
         #expect(result.status == .ok, "\(result.error)")
         return result
@@ -36,7 +52,10 @@ import TestSupport
         for strategy in ScrollStrategy.allCases {
             let result = try scroll(strategy)
             #expect(result.requestsCancelled > 0, "\(strategy)")
-            #expect(result.bytesSent < result.payloadBytesAllRows / 2, "\(strategy): cancelled transfers went on at the server")
+            #expect(
+                result.bytesSent < result.payloadBytesAllRows / 2,
+                "\(strategy): cancelled transfers went on at the server"
+            )
             #expect(result.bytesWasted > 0, "\(strategy)")
             #expect(result.bytesSent >= result.bytesDelivered, "\(strategy)")
             #expect(result.serverRequests == result.requestsStarted, "\(strategy)")
@@ -83,15 +102,25 @@ import TestSupport
     /// A budget below what the child maps before any work is refused with a message, not a hang.
     @Test func budgetBelowTheChildsOwnFootprintIsAClearError() throws {
         var settings = ListScrollScenario.Settings(
-            strategy: .data, render: .thumbnail, fixtures: [FixtureSpec(width: 320, height: 240, seed: 33)],
-            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-fixtures"))
+            strategy: .data,
+            render: .thumbnail,
+            fixtures: [FixtureSpec(width: 320, height: 240, seed: 33)],
+            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scenario-test-fixtures"
+            )
+        )
         settings.rows = 2
         settings.visibleRows = 1
         settings.memoryLimitBytes = 1 << 20
         settings.timeoutSeconds = 30
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
-        let result = try ListScrollScenario(settings: settings, launcher: ScenarioLauncher(executable: benchExecutable()))
-            .run(workDirectory: work)
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-test-\(UUID().uuidString.prefix(8))"
+        )
+        let result = try ListScrollScenario(
+            settings: settings,
+            launcher: ScenarioLauncher(executable: benchExecutable())
+        )
+        .run(workDirectory: work)
         #expect(result.status == .harnessError)
         #expect(result.error.contains("VmData"), "\(result.error)")
         #expect(result.requestsStarted == 0)
@@ -103,22 +132,31 @@ import TestSupport
     /// --memory-limit: never a timeout (libdispatch would retry pthread_create forever).
     @Test(arguments: ["40Mi", "44Mi", "46Mi"])
     func scrollOverBudgetEndsWithoutTimingOut(limit: String) throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-test-\(UUID().uuidString.prefix(8))")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-test-\(UUID().uuidString.prefix(8))"
+        )
         defer { try? FileManager.default.removeItem(at: out) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: benchExecutable())
-        process.arguments = ["scenario", "list-scroll", "--rows", "20", "--speed", "50", "--render", "full", "--sizes", "2400x1600",
-                             "--timeout", "10", "--memory-limit", limit, "--out", out.path]
+        process.arguments = [
+            "scenario", "list-scroll", "--rows", "20", "--speed", "50", "--render", "full", "--sizes", "2400x1600",
+            "--timeout", "10", "--memory-limit", limit, "--out", out.path,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         let text = try String(contentsOf: out.appendingPathComponent("scenario.csv"), encoding: .utf8)
-        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = try #require(lines.first)
         let row = Dictionary(uniqueKeysWithValues: zip(header, try #require(lines.dropFirst().first)))
         #expect(row["status"] != "timeout", "\(row["error"] ?? "")")
-        #expect(["crashed", "harness_error"].contains(row["status"]) || Int(row["rows_fallback"] ?? "") ?? 0 > 0, "\(row)")
+        #expect(
+            ["crashed", "harness_error"].contains(row["status"]) || Int(row["rows_fallback"] ?? "") ?? 0 > 0,
+            "\(row)"
+        )
         if row["error"]?.contains("thread could not start") == true {
             #expect(row["error"]?.contains("--memory-limit") == true)
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bad input to `bench scenario list-scroll` exits 64 with a message naming the valid choices.
 @Suite(.serialized) struct ScenarioBadInputTests {
@@ -9,7 +9,10 @@ import TestSupport
             (["--strategy", "curl-memory"], "valid: data, download"),
             (["--render", "huge"], "valid: none, full, thumbnail"),
             (["--max-concurrent", "4,17"], "1...16"),
-            (["--fault", "gremlins"], "valid: status-404, status-500, status-503, slow-first-byte, truncate, reset, chunked"),
+            (
+                ["--fault", "gremlins"],
+                "valid: status-404, status-500, status-503, slow-first-byte, truncate, reset, chunked"
+            ),
             (["--cache-limit", "lots"], "64M"),
             (["--visible", "200", "--rows", "100"], "--visible must be between 1 and --rows"),
         ]

@@ -1,5 +1,5 @@
-import Foundation
 import BenchCore
+import Foundation
 import Scenarios
 import Testing
 
@@ -9,12 +9,24 @@ import Testing
         .appendingPathComponent("results")
 
     /// A result of the given settings, nothing measured.
-    static func result(_ strategy: ScrollStrategy = .data, cap: Int = 4, bandwidth: Int? = 10 << 20,
-                       sizes: [String] = ["6000x4000", "800x600"], speed: Double = 20) -> ScrollResult {
-        let spec = ScrollSpec(strategy: strategy, render: .thumbnail,
-                              rowURLs: Array(repeating: URL(string: "http://127.0.0.1/row.jpg")!, count: 60),
-                              warmupURL: nil, visibleRows: 8, rowsPerSecond: speed, maxConcurrent: cap,
-                              cacheLimitBytes: 0, workDirectory: URL(fileURLWithPath: "/tmp"))
+    static func result(
+        _ strategy: ScrollStrategy = .data,
+        cap: Int = 4,
+        bandwidth: Int? = 10 << 20,
+        sizes: [String] = ["6000x4000", "800x600"],
+        speed: Double = 20
+    ) -> ScrollResult {
+        let spec = ScrollSpec(
+            strategy: strategy,
+            render: .thumbnail,
+            rowURLs: Array(repeating: URL(string: "http://127.0.0.1/row.jpg")!, count: 60),
+            warmupURL: nil,
+            visibleRows: 8,
+            rowsPerSecond: speed,
+            maxConcurrent: cap,
+            cacheLimitBytes: 0,
+            workDirectory: URL(fileURLWithPath: "/tmp")
+        )
         var result = ScrollResult(spec: spec)
         result.bandwidthBytesPerSecond = bandwidth
         result.fixtureSizes = sizes
@@ -41,33 +53,82 @@ import Testing
         let row = Dictionary(uniqueKeysWithValues: zip(table[0], table[1]))
         #expect(row["bandwidth_bytes_per_second"] == "10485760")
         #expect(row["sizes"] == "6000x4000 800x600")
-        #expect(row["max_image_pixels"] == String(ScrollSpec(strategy: .data, render: .full, rowURLs: [], warmupURL: nil, visibleRows: 1,
-                                                             rowsPerSecond: 1, maxConcurrent: 1, cacheLimitBytes: 0,
-                                                             workDirectory: URL(fileURLWithPath: "/")).maxImagePixels))
+        #expect(
+            row["max_image_pixels"]
+                == String(
+                    ScrollSpec(
+                        strategy: .data,
+                        render: .full,
+                        rowURLs: [],
+                        warmupURL: nil,
+                        visibleRows: 1,
+                        rowsPerSecond: 1,
+                        maxConcurrent: 1,
+                        cacheLimitBytes: 0,
+                        workDirectory: URL(fileURLWithPath: "/")
+                    ).maxImagePixels
+                )
+        )
         #expect(row["run_id"] == "2026-11-23T20-00-00Z-42")
     }
 
     /// Rows appended by an invocation with another --bandwidth (or --sizes) are a settings group of
     /// their own, never part of the first's; a reader that wants one group refuses the mix, naming what differs.
     @Test func aSecondInvocationWithOtherSettingsDoesNotMergeIntoTheFirstsGroups() throws {
-        let first = try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "first", to: "", path: "s.csv")
-        let both = try ScenarioCSV.appending([Self.result(cap: 1, bandwidth: 20 << 20)], runID: "second", to: first, path: "s.csv")
+        let first = try ScenarioCSV.appending(
+            [Self.result(cap: 1), Self.result(cap: 4)],
+            runID: "first",
+            to: "",
+            path: "s.csv"
+        )
+        let both = try ScenarioCSV.appending(
+            [Self.result(cap: 1, bandwidth: 20 << 20)],
+            runID: "second",
+            to: first,
+            path: "s.csv"
+        )
         let groups = try ScenarioCSV.groups(both, path: "s.csv")
         try #require(groups.count == 2)
         #expect(groups.map(\.rows.count) == [2, 1])
         #expect(groups.map(\.runIDs) == [["first"], ["second"]])
-        #expect(groups.map { Dictionary(uniqueKeysWithValues: $0.settings.map { ($0.column, $0.value) })["bandwidth_bytes_per_second"] }
-                == ["10485760", "20971520"])
-        #expect(throws: ScenarioError.mixedSettings(path: "s.csv", groups: 2,
-                                                    differing: ["bandwidth_bytes_per_second: 10485760 / 20971520"])) {
+        #expect(
+            groups.map {
+                Dictionary(uniqueKeysWithValues: $0.settings.map { ($0.column, $0.value) })[
+                    "bandwidth_bytes_per_second"
+                ]
+            }
+                == ["10485760", "20971520"]
+        )
+        #expect(
+            throws: ScenarioError.mixedSettings(
+                path: "s.csv",
+                groups: 2,
+                differing: ["bandwidth_bytes_per_second: 10485760 / 20971520"]
+            )
+        ) {
             try ScenarioCSV.singleGroup(both, path: "s.csv")
         }
 
-        let otherSizes = try ScenarioCSV.appending([Self.result(sizes: ["64x48"])], runID: "third", to: first, path: "s.csv")
+        let otherSizes = try ScenarioCSV.appending(
+            [Self.result(sizes: ["64x48"])],
+            runID: "third",
+            to: first,
+            path: "s.csv"
+        )
         #expect(try ScenarioCSV.groups(otherSizes, path: "s.csv").count == 2)
-        let unthrottled = try ScenarioCSV.appending([Self.result(bandwidth: nil)], runID: "fourth", to: first, path: "s.csv")
-        #expect(throws: ScenarioError.mixedSettings(path: "s.csv", groups: 2,
-                                                    differing: ["bandwidth_bytes_per_second: 10485760 / (none)"])) {
+        let unthrottled = try ScenarioCSV.appending(
+            [Self.result(bandwidth: nil)],
+            runID: "fourth",
+            to: first,
+            path: "s.csv"
+        )
+        #expect(
+            throws: ScenarioError.mixedSettings(
+                path: "s.csv",
+                groups: 2,
+                differing: ["bandwidth_bytes_per_second: 10485760 / (none)"]
+            )
+        ) {
             try ScenarioCSV.singleGroup(unthrottled, path: "s.csv")
         }
     }
@@ -75,7 +136,12 @@ import Testing
     /// Strategy, renderer and cap are what one chart compares: invocations that differ only there share a group.
     @Test func invocationsOfTheSameSettingsShareAGroup() throws {
         let first = try ScenarioCSV.appending([Self.result(.data, cap: 1)], runID: "first", to: "", path: "s.csv")
-        let both = try ScenarioCSV.appending([Self.result(.download, cap: 16)], runID: "second", to: first, path: "s.csv")
+        let both = try ScenarioCSV.appending(
+            [Self.result(.download, cap: 16)],
+            runID: "second",
+            to: first,
+            path: "s.csv"
+        )
         let group = try #require(try ScenarioCSV.singleGroup(both, path: "s.csv"))
         #expect(group.rows.count == 2)
         #expect(group.runIDs == ["first", "second"])
@@ -84,7 +150,9 @@ import Testing
     /// Files written before the settings columns (no bandwidth, sizes, max_image_pixels or run_id,
     /// and no floor_bytes, which came later) are still read: their missing settings "not recorded", no run ids.
     @Test func oldFilesAreReadWithTheirMissingSettingsNotRecorded() throws {
-        let table = try CSV.parse(try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "r", to: "", path: "s.csv"))
+        let table = try CSV.parse(
+            try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "r", to: "", path: "s.csv")
+        )
         let dropped = Set(ScenarioCSV.unrecordedInOldFiles + [TrialsCSV.runIDColumn, "floor_bytes"])
         let kept = table[0].indices.filter { !dropped.contains(table[0][$0]) }
         let old = table.map { row in CSV.line(kept.map { row[$0] }) + "\n" }.joined()
@@ -112,11 +180,22 @@ import Testing
         #expect(settings["sizes"]?.split(separator: " ").count == 8)
         #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
         #expect(main.runIDs.count == 1)
-        #expect(try groups("scenario-speed.csv").map { $0.rows[0]["rows_per_second"] } == ["5.0", "10.0", "20.0", "40.0"])
-        #expect(try groups("scenario-memory-limit.csv").map { $0.rows[0]["memory_limit_bytes"] } == ["104857600", "209715200", "419430400"])
+        #expect(
+            try groups("scenario-speed.csv").map { $0.rows[0]["rows_per_second"] } == ["5.0", "10.0", "20.0", "40.0"]
+        )
+        #expect(
+            try groups("scenario-memory-limit.csv").map { $0.rows[0]["memory_limit_bytes"] } == [
+                "104857600", "209715200", "419430400",
+            ]
+        )
         #expect(try groups("scenario-faults.csv").count == 8, "no fault and 3 faults, each without and with retries")
         for name in ["scenario-speed.csv", "scenario-memory-limit.csv", "scenario-faults.csv"] {
-            #expect(try groups(name).allSatisfy { !$0.runIDs.isEmpty && $0.settings.allSatisfy { $0.value != ScenarioCSV.notRecorded } }, "\(name)")
+            #expect(
+                try groups(name).allSatisfy {
+                    !$0.runIDs.isEmpty && $0.settings.allSatisfy { $0.value != ScenarioCSV.notRecorded }
+                },
+                "\(name)"
+            )
         }
     }
 }

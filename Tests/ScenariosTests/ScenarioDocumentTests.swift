@@ -35,11 +35,17 @@ import Testing
     /// A value's family: its cell (strategy, renderer, cap, memory limit, fault, speed) replaced by placeholders.
     static func family(_ name: String) -> String {
         var text = name
-        for (pattern, template) in [(#"_(data|download)(?=_)"#, "_S"), (#"_(full|thumbnail)(?=_)"#, "_R"), (#"_cap\d+_"#, "_capN_"),
-                                    (#"^scenario_mem(\d+|none)_"#, "scenario_memN_"), (#"^scenario_speed\d+_"#, "scenario_speedN_"),
-                                    (#"^scenario_fault_[a-z0-9_]+?_retries\d+_"#, "scenario_fault_F_retriesN_")] {
+        for (pattern, template) in [
+            (#"_(data|download)(?=_)"#, "_S"), (#"_(full|thumbnail)(?=_)"#, "_R"), (#"_cap\d+_"#, "_capN_"),
+            (#"^scenario_mem(\d+|none)_"#, "scenario_memN_"), (#"^scenario_speed\d+_"#, "scenario_speedN_"),
+            (#"^scenario_fault_[a-z0-9_]+?_retries\d+_"#, "scenario_fault_F_retriesN_"),
+        ] {
             let regex = try! NSRegularExpression(pattern: pattern)
-            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+            text = regex.stringByReplacingMatches(
+                in: text,
+                range: NSRange(text.startIndex..., in: text),
+                withTemplate: template
+            )
         }
         return text
     }
@@ -56,8 +62,18 @@ import Testing
 
     /// Each settings group is its own table: rows of another bandwidth never enter the same medians.
     @Test func rowsOfOtherSettingsAreTheirOwnTable() throws {
-        let first = try ScenarioCSV.appending([ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(cap: 4)], runID: "first", to: "", path: "s.csv")
-        let both = try ScenarioCSV.appending([ScenarioCSVTests.result(cap: 1, bandwidth: 20_000_000)], runID: "second", to: first, path: "s.csv")
+        let first = try ScenarioCSV.appending(
+            [ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(cap: 4)],
+            runID: "first",
+            to: "",
+            path: "s.csv"
+        )
+        let both = try ScenarioCSV.appending(
+            [ScenarioCSVTests.result(cap: 1, bandwidth: 20_000_000)],
+            runID: "second",
+            to: first,
+            path: "s.csv"
+        )
         let tables = try ScenarioCSV.peakTables(both, path: "s.csv")
         let settingsLines = tables.split(separator: "\n").filter { $0.hasPrefix("Settings:") }
         #expect(settingsLines.count == 2, "\(tables)")
@@ -65,17 +81,35 @@ import Testing
         #expect(settingsLines.first?.contains("runs: first.") == true)
         #expect(settingsLines.last?.contains("bandwidth_bytes_per_second 20000000") == true)
         #expect(settingsLines.last?.contains("runs: second.") == true)
-        #expect(tables.split(separator: "\n").filter { $0.hasPrefix("| 1 |") }.count == 2, "cap 1 once per group: \(tables)")
+        #expect(
+            tables.split(separator: "\n").filter { $0.hasPrefix("| 1 |") }.count == 2,
+            "cap 1 once per group: \(tables)"
+        )
     }
 
     /// A file of speeds may differ in its speed only: rows of another bandwidth appended to it (or
     /// old rows that did not record it) would go into its figures unseen, so the generator refuses it.
     @Test func aFileMixingOtherSettingsThanItsOwnIsRefused() throws {
-        let first = try ScenarioCSV.appending([ScenarioCSVTests.result(speed: 5), ScenarioCSVTests.result(speed: 40)], runID: "first", to: "", path: "s.csv")
+        let first = try ScenarioCSV.appending(
+            [ScenarioCSVTests.result(speed: 5), ScenarioCSVTests.result(speed: 40)],
+            runID: "first",
+            to: "",
+            path: "s.csv"
+        )
         #expect(try ScenarioDocument(csvs: [ScenarioDocument.speed: first]).blocks["scenario-speed"] != nil)
-        let mixed = try ScenarioCSV.appending([ScenarioCSVTests.result(bandwidth: nil, speed: 10)], runID: "second", to: first, path: "s.csv")
-        #expect(throws: ScenarioError.settingsBeyond(path: ScenarioDocument.speed, varying: ["rows_per_second"],
-                                                     differing: ["bandwidth_bytes_per_second: 10485760 / (none)"])) {
+        let mixed = try ScenarioCSV.appending(
+            [ScenarioCSVTests.result(bandwidth: nil, speed: 10)],
+            runID: "second",
+            to: first,
+            path: "s.csv"
+        )
+        #expect(
+            throws: ScenarioError.settingsBeyond(
+                path: ScenarioDocument.speed,
+                varying: ["rows_per_second"],
+                differing: ["bandwidth_bytes_per_second: 10485760 / (none)"]
+            )
+        ) {
             try ScenarioDocument(csvs: [ScenarioDocument.speed: mixed])
         }
     }
@@ -92,13 +126,20 @@ import Testing
             result.bytesDelivered = sentMB * 500_000
             return result
         }
-        let rows = [run(.data, cap: 1, peakMB: 30, ttiMillis: 400, sentMB: 70), run(.data, cap: 1, peakMB: 40, ttiMillis: 380, sentMB: 72),
-                    run(.data, cap: 1, peakMB: 32, ttiMillis: 384, sentMB: 71),
-                    run(.download, cap: 1, peakMB: 5, ttiMillis: 392, sentMB: 71), run(.download, cap: 4, peakMB: 6, ttiMillis: 108, sentMB: 190),
-                    run(.data, cap: 4, peakMB: 41, ttiMillis: 100, sentMB: 200)]
+        let rows = [
+            run(.data, cap: 1, peakMB: 30, ttiMillis: 400, sentMB: 70),
+            run(.data, cap: 1, peakMB: 40, ttiMillis: 380, sentMB: 72),
+            run(.data, cap: 1, peakMB: 32, ttiMillis: 384, sentMB: 71),
+            run(.download, cap: 1, peakMB: 5, ttiMillis: 392, sentMB: 71),
+            run(.download, cap: 4, peakMB: 6, ttiMillis: 108, sentMB: 190),
+            run(.data, cap: 4, peakMB: 41, ttiMillis: 100, sentMB: 200),
+        ]
         let text = try ScenarioCSV.appending(rows, runID: "r", to: "", path: "s.csv")
         let figures = try ScenarioDocument(csvs: [ScenarioDocument.caps: text])
-        #expect(figures.values["scenario_data_thumbnail_cap1_peak_mb"] == "32.0", "the median of 30, 40, 32, not their mean")
+        #expect(
+            figures.values["scenario_data_thumbnail_cap1_peak_mb"] == "32.0",
+            "the median of 30, 40, 32, not their mean"
+        )
         #expect(figures.values["scenario_data_thumbnail_cap1_tti_median_ms"] == "384")
         #expect(figures.values["scenario_data_thumbnail_cap1_tti_max_ms"] == "3840")
         #expect(figures.values["scenario_download_thumbnail_cap4_tti_median_ms"] == "108")
@@ -117,6 +158,8 @@ import Testing
 enum UsedValues {
     static func names(in text: String) -> [String] {
         let regex = try! NSRegularExpression(pattern: #"<!-- value:([^ ]+) -->"#)
-        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range(at: 1), in: text)!]) }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            String(text[Range($0.range(at: 1), in: text)!])
+        }
     }
 }

@@ -1,8 +1,8 @@
-import Foundation
 import BenchCore
+import Foundation
 import Scenarios
-import Testing
 import TestSupport
+import Testing
 
 /// Real `bench` processes: rows of invocations with different settings stay apart in scenario.csv,
 /// and `bench report` refuses to chart a scenario.csv that mixes them.
@@ -29,9 +29,12 @@ import TestSupport
     @Test func twoInvocationsWithOtherBandwidthsAreTwoGroups() throws {
         let folder = Self.scratch("scenario-provenance")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let common = ["scenario", "list-scroll", "--sizes", "64x48,96x64", "--rows", "4", "--visible", "2", "--speed", "100",
-                      "--strategy", "download", "--render", "thumbnail", "--timeout", "60",
-                      "--fixture-cache", folder.appendingPathComponent("fixtures").path, "--out", folder.appendingPathComponent("out").path]
+        let common = [
+            "scenario", "list-scroll", "--sizes", "64x48,96x64", "--rows", "4", "--visible", "2", "--speed", "100",
+            "--strategy", "download", "--render", "thumbnail", "--timeout", "60",
+            "--fixture-cache", folder.appendingPathComponent("fixtures").path, "--out",
+            folder.appendingPathComponent("out").path,
+        ]
         let first = try Self.bench(common + ["--bandwidth", "10M"])
         #expect(first.status == 0, "\(first.standardError)")
         let second = try Self.bench(common + ["--bandwidth", "20M"])
@@ -52,20 +55,36 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["trials.csv", "trials.json"] {
-            try FileManager.default.copyItem(at: ScenarioCSVTests.results.appendingPathComponent(name),
-                                             to: folder.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: ScenarioCSVTests.results.appendingPathComponent(name),
+                to: folder.appendingPathComponent(name)
+            )
         }
-        let report = ["report", "--results", folder.path, "--data-out", folder.appendingPathComponent("data").path, "--no-report"]
-        let one = try ScenarioCSV.appending([ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(.download, cap: 4)],
-                                            runID: "first", to: "", path: "")
+        let report = [
+            "report", "--results", folder.path, "--data-out", folder.appendingPathComponent("data").path, "--no-report",
+        ]
+        let one = try ScenarioCSV.appending(
+            [ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(.download, cap: 4)],
+            runID: "first",
+            to: "",
+            path: ""
+        )
         try one.write(to: folder.appendingPathComponent("scenario.csv"), atomically: true, encoding: .utf8)
         let accepted = try Self.bench(report)
         #expect(accepted.status == 0, "\(accepted.standardError)")
 
-        let mixed = try ScenarioCSV.appending([ScenarioCSVTests.result(cap: 1, speed: 5)], runID: "second", to: one, path: "")
+        let mixed = try ScenarioCSV.appending(
+            [ScenarioCSVTests.result(cap: 1, speed: 5)],
+            runID: "second",
+            to: one,
+            path: ""
+        )
         try mixed.write(to: folder.appendingPathComponent("scenario.csv"), atomically: true, encoding: .utf8)
         let refused = try Self.bench(report)
         #expect(refused.status == 65, "\(refused.standardError)")
-        #expect(refused.standardError.contains("mixes rows of 2 different settings (rows_per_second: 20.0 / 5.0)"), "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains("mixes rows of 2 different settings (rows_per_second: 20.0 / 5.0)"),
+            "\(refused.standardError)"
+        )
     }
 }

@@ -1,23 +1,27 @@
-import Foundation
 import BenchCore
+import Foundation
 import Report
-import Testing
 import TestSupport
+import Testing
 
 /// The documented maximum, `--rows 10000`, works: the spec (one URL per row) travels in a
 /// file instead of argv (one argument is limited to 128 KiB: "Argument list too long" above
 /// ~3000 rows), and the parent serves every row from one buffer per distinct body.
 @Suite(.serialized) struct ScenarioScaleTests {
     @Test func tenThousandRowsScrollInARealChild() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-scale-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-scale-\(UUID().uuidString.prefix(8))"
+        )
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: benchExecutable())
-        process.arguments = ["scenario", "list-scroll", "--rows", "10000", "--visible", "8", "--speed", "1000",
-                             "--sizes", "64x48,96x64,128x96", "--strategy", "data", "--render", "thumbnail",
-                             "--max-concurrent", "4", "--timeout", "120",
-                             "--fixture-cache", folder.appendingPathComponent("fixtures").path,
-                             "--out", folder.path]
+        process.arguments = [
+            "scenario", "list-scroll", "--rows", "10000", "--visible", "8", "--speed", "1000",
+            "--sizes", "64x48,96x64,128x96", "--strategy", "data", "--render", "thumbnail",
+            "--max-concurrent", "4", "--timeout", "120",
+            "--fixture-cache", folder.appendingPathComponent("fixtures").path,
+            "--out", folder.path,
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -26,8 +30,9 @@ import TestSupport
         var parentPeakKiB = 0
         while process.isRunning {
             if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            {
                 parentPeakKiB = max(parentPeakKiB, kib)
             }
             usleep(100_000)

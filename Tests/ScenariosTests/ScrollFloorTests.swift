@@ -24,22 +24,36 @@ import Testing
             #expect(floor == (2 * 256 * 171 + 200 * 100) * 4, "\(render)")
         }
         #expect(ScrollFloor.bytes(sizes: small, rows: 10, visibleRows: 3, render: .none, maxPixel: 256) == 0)
-        #expect(ScrollFloor.bytes(sizes: small, rows: 10, visibleRows: 3, render: RenderMode(rawValue: "mine"),
-                                  maxPixel: 256) == nil)
+        #expect(
+            ScrollFloor.bytes(
+                sizes: small,
+                rows: 10,
+                visibleRows: 3,
+                render: RenderMode(rawValue: "mine"),
+                maxPixel: 256
+            ) == nil
+        )
     }
 
     /// A list shorter than the window holds all its rows; only windows that exist count.
     @Test func aShortListHoldsAllItsRowsAndNoMore() {
-        #expect(ScrollFloor.bytes(sizes: Self.sizes, rows: 2, visibleRows: 8, render: .full, maxPixel: 256)
-                == (6000 * 4000 + 800 * 600) * 4)
+        #expect(
+            ScrollFloor.bytes(sizes: Self.sizes, rows: 2, visibleRows: 8, render: .full, maxPixel: 256)
+                == (6000 * 4000 + 800 * 600) * 4
+        )
         #expect(ScrollFloor.bytes(sizes: Self.sizes, rows: 0, visibleRows: 8, render: .full, maxPixel: 256) == nil)
     }
 
     /// A scenario.csv row gets the floor of its settings, and the written column says the same.
     @Test func aRowsFloorComesFromItsSettings() throws {
         var result = ScenarioCSVTests.result(sizes: ["6000x4000", "800x600"])
-        result.floorBytes = ScrollFloor.bytes(sizes: [(6000, 4000), (800, 600)], rows: 60, visibleRows: 8,
-                                              render: .thumbnail, maxPixel: result.spec.maxPixel)
+        result.floorBytes = ScrollFloor.bytes(
+            sizes: [(6000, 4000), (800, 600)],
+            rows: 60,
+            visibleRows: 8,
+            render: .thumbnail,
+            maxPixel: result.spec.maxPixel
+        )
         let text = try ScenarioCSV.appending([result], runID: "r", to: "", path: "s.csv")
         let row = try #require(try ScenarioCSV.groups(text, path: "s.csv").first?.rows.first)
         let expected = (4 * 256 * 171 + 4 * 256 * 192) * 4

@@ -1,14 +1,15 @@
 import Foundation
-import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import OpenCombine
 import OpenCombineFoundation
 import Probe
 import Scenarios
+import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite(.serialized) struct SharedRequestsTests {
     /// Eight subscribers to one URL: one request at the server and one body in memory.
@@ -27,9 +28,12 @@ import Testing
         var subscriptions: [AnyCancellable] = []
         for _ in 0..<8 {
             done.enter()
-            subscriptions.append(requests.publisher(for: url).sink(
-                receiveCompletion: { _ in done.leave() },
-                receiveValue: { data in received.add(data) }))
+            subscriptions.append(
+                requests.publisher(for: url).sink(
+                    receiveCompletion: { _ in done.leave() },
+                    receiveValue: { data in received.add(data) }
+                )
+            )
         }
         #expect(done.wait(timeout: .now() + 30) == .success)
         withExtendedLifetime(subscriptions) {}
@@ -62,8 +66,12 @@ extension SharedRequestsTests {
             var subscriptions: [AnyCancellable] = []
             for _ in 0..<8 {
                 done.enter()
-                subscriptions.append(publisher().sink(receiveCompletion: { _ in done.leave() },
-                                                      receiveValue: { received.add($0) }))
+                subscriptions.append(
+                    publisher().sink(
+                        receiveCompletion: { _ in done.leave() },
+                        receiveValue: { received.add($0) }
+                    )
+                )
             }
             _ = done.wait(timeout: .now() + 30)
             subscriptions.removeAll()
@@ -86,8 +94,12 @@ extension SharedRequestsTests {
 
         let requests = SharedRequests()
         let shared = retainedBytes { requests.publisher(for: url) }
-        let separate = retainedBytes { URLSession.shared.ocombine.dataTaskPublisher(for: url).map(\.data).eraseToAnyPublisher() }
-        print("8 subscribers: shared retain \(shared.bytes) bytes, separate \(separate.bytes) bytes (body \(body.count))")
+        let separate = retainedBytes {
+            URLSession.shared.ocombine.dataTaskPublisher(for: url).map(\.data).eraseToAnyPublisher()
+        }
+        print(
+            "8 subscribers: shared retain \(shared.bytes) bytes, separate \(separate.bytes) bytes (body \(body.count))"
+        )
         #expect(shared.bodies == 8)
         #expect(separate.bodies == 8)
         #expect(server.requestCount(path: "/image.jpg") == 1 + 8)

@@ -15,8 +15,10 @@ import Testing
             let digest = try SHA256Sum.of(outcome.payload)
             #expect(digest == Fixture.sha256)
             if case .file(let file) = outcome.payload {
-                #expect(file.deletingLastPathComponent().standardizedFileURL == workDirectory.standardizedFileURL,
-                        "files go into the work folder, which the harness deletes")
+                #expect(
+                    file.deletingLastPathComponent().standardizedFileURL == workDirectory.standardizedFileURL,
+                    "files go into the work folder, which the harness deletes"
+                )
             }
         }
     }
@@ -26,7 +28,10 @@ import Testing
         let error = fetchError { try fetch(strategy, Fixture.url("/no-such-image.jpg")) }
         if strategy == ContentsOfStrategy.name {
             // Data(contentsOf:) does not report the status: only that it failed.
-            guard case .transport? = error else { Issue.record("got \(String(describing: error))"); return }
+            guard case .transport? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
         } else {
             #expect(error == .httpStatus(404))
         }
@@ -35,7 +40,10 @@ import Testing
     @Test(arguments: strategies)
     func refusedConnectionIsATransportError(strategy: String) {
         let error = fetchError { try fetch(strategy, URL(string: "http://127.0.0.1:1/fixture.jpg")!) }
-        guard case .transport? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .transport? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test(arguments: strategies)

@@ -30,7 +30,10 @@ import Testing
 
     @Test func futureDecodeFailureIsADecodeErrorForTheHarness() {
         let error = fetchError { try fetch(FutureStrategy.name, Fixture.url("/text.jpg")) }
-        guard case .undecodable? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .undecodable? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func badURLSendsNoRequest() throws {
@@ -44,10 +47,13 @@ import Testing
         let strategy = FutureStrategy(workDirectory: FileManager.default.temporaryDirectory)
         let done = DispatchSemaphore(value: 0)
         var failure: NetworkError?
-        let subscription = strategy.imageFuture(for: url).sink(receiveCompletion: { end in
-            if case .failure(let error) = end { failure = error }
-            done.signal()
-        }, receiveValue: { _ in })
+        let subscription = strategy.imageFuture(for: url).sink(
+            receiveCompletion: { end in
+                if case .failure(let error) = end { failure = error }
+                done.signal()
+            },
+            receiveValue: { _ in }
+        )
         #expect(done.wait(timeout: .now() + 30) == .success, "the Future never completed")
         withExtendedLifetime(subscription) {}
         return failure

@@ -33,9 +33,15 @@ import Testing
             #expect(requests == 1 + 20, "\(strategy)")
             #expect(failure == .tooManyRedirects(followed: 20, limit: 20))
         } else if strategy == ContentsOfStrategy.name {
-            guard case .contentsOf(urlErrorCode: tooManyRedirects, _) = failure else { Issue.record("\(failure)"); return }
+            guard case .contentsOf(urlErrorCode: tooManyRedirects, _) = failure else {
+                Issue.record("\(failure)")
+                return
+            }
         } else {
-            guard case .urlSession(code: tooManyRedirects, _) = failure else { Issue.record("\(strategy): \(failure)"); return }
+            guard case .urlSession(code: tooManyRedirects, _) = failure else {
+                Issue.record("\(strategy): \(failure)")
+                return
+            }
         }
     }
 }

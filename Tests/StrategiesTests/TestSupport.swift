@@ -14,8 +14,11 @@ enum Fixture {
     static let server: LoopbackServer = {
         let server = LoopbackServer()
         server.addResource(path: path, body: try! Data(contentsOf: file), contentType: "image/jpeg")
-        server.addResource(path: "/text.jpg", body: Data(String(repeating: "not a jpeg ", count: 1000).utf8),
-                           contentType: "image/jpeg")
+        server.addResource(
+            path: "/text.jpg",
+            body: Data(String(repeating: "not a jpeg ", count: 1000).utf8),
+            contentType: "image/jpeg"
+        )
         try! server.start()
         return server
     }()
@@ -46,7 +49,8 @@ enum SHA256Sum {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
@@ -59,7 +63,8 @@ enum SHA256Sum {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let digest = String(decoding: output, as: UTF8.self).split(separator: " ").first else {
+            let digest = String(decoding: output, as: UTF8.self).split(separator: " ").first
+        else {
             throw CocoaError(.fileReadUnknown)
         }
         return String(digest)

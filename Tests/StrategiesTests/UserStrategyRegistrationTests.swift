@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Strategies
+import Testing
 
 /// A user's strategy names are checked before anything is registered: a clash with a built-in,
 /// `all`, or a name that cannot be typed on a command line is refused with the names in use.
@@ -11,7 +11,9 @@ import Strategies
         static var name: String { Name.value }
         static var summary: String { "test strategy" }
         init(workDirectory: URL) {}
-        func fetch(url: URL) throws -> FetchOutcome { throw FetchError.transport(.client(type: "Test", message: "not used")) }
+        func fetch(url: URL) throws -> FetchOutcome {
+            throw FetchError.transport(.client(type: "Test", message: "not used"))
+        }
     }
     protocol StrategyName { static var value: String { get } }
     enum BuiltInName: StrategyName { static let value = "data" }
@@ -20,7 +22,9 @@ import Strategies
     enum FineName: StrategyName { static let value = "my-loader" }
 
     @Test func aBuiltInNameIsRefused() {
-        #expect(throws: StrategyRegistrationError.self) { try StrategyCatalog.registerUserStrategies([Named<BuiltInName>.self]) }
+        #expect(throws: StrategyRegistrationError.self) {
+            try StrategyCatalog.registerUserStrategies([Named<BuiltInName>.self])
+        }
         do {
             try StrategyCatalog.registerUserStrategies([Named<BuiltInName>.self])
         } catch {
@@ -31,7 +35,9 @@ import Strategies
     }
 
     @Test func allAndTwiceTheSameNameAreRefused() {
-        #expect(throws: StrategyRegistrationError.self) { try StrategyCatalog.registerUserStrategies([Named<AllName>.self]) }
+        #expect(throws: StrategyRegistrationError.self) {
+            try StrategyCatalog.registerUserStrategies([Named<AllName>.self])
+        }
         #expect(throws: StrategyRegistrationError.self) {
             try StrategyCatalog.registerUserStrategies([Named<FineName>.self, Named<FineName>.self])
         }
@@ -39,7 +45,9 @@ import Strategies
     }
 
     @Test func aNameWithASpaceIsRefused() {
-        #expect(throws: StrategyRegistrationError.self) { try StrategyCatalog.registerUserStrategies([Named<SpacedName>.self]) }
+        #expect(throws: StrategyRegistrationError.self) {
+            try StrategyCatalog.registerUserStrategies([Named<SpacedName>.self])
+        }
         #expect(StrategyCatalog.user.isEmpty)
     }
 }

@@ -5,7 +5,8 @@ public func benchExecutable() -> String { builtExecutable(named: "bench") }
 
 /// An executable of this package (`bench`, `bench-reference`) that SwiftPM built next to the test bundle.
 public func builtExecutable(named name: String) -> String {
-    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let testBinary =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
     for _ in 0..<4 {
         let candidate = folder.appendingPathComponent(name).path

@@ -20,9 +20,9 @@ public enum JPEGScans {
 
     /// How the coefficients are written again.
     public enum Structure: Sendable {
-        case baseline                // one interleaved sequential scan
-        case libjpegProgressive      // jpegtran -progressive (jpeg_simple_progression)
-        case script([Scan])          // jpegtran -scans
+        case baseline  // one interleaved sequential scan
+        case libjpegProgressive  // jpegtran -progressive (jpeg_simple_progression)
+        case script([Scan])  // jpegtran -scans
     }
 
     /// mozjpeg's default progressive script for YCbCr (jpegtran -scans with its jcparam.c script).
@@ -50,11 +50,28 @@ public enum JPEGScans {
     ]
 
     /// A baseline JPEG of `rgba` (width x height x 4 bytes): grayscale, or YCbCr with luma sampled h x v.
-    public static func encode(rgba: UnsafeRawPointer, width: Int, height: Int, gray: Bool = false,
-                              luma: (h: Int, v: Int) = (2, 2), quality: Int = 90) throws -> Data {
+    public static func encode(
+        rgba: UnsafeRawPointer,
+        width: Int,
+        height: Int,
+        gray: Bool = false,
+        luma: (h: Int, v: Int) = (2, 2),
+        quality: Int = 90
+    ) throws -> Data {
         try encoded { out, size, message, count in
-            testimages_jpeg_rgba(rgba.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), gray ? 1 : 0,
-                                 Int32(luma.h), Int32(luma.v), Int32(quality), out, size, message, count)
+            testimages_jpeg_rgba(
+                rgba.assumingMemoryBound(to: UInt8.self),
+                Int32(width),
+                Int32(height),
+                gray ? 1 : 0,
+                Int32(luma.h),
+                Int32(luma.v),
+                Int32(quality),
+                out,
+                size,
+                message,
+                count
+            )
         }
     }
 
@@ -74,8 +91,17 @@ public enum JPEGScans {
         }
         return try jpeg.withUnsafeBytes { bytes in
             try encoded { out, size, message, messageCount in
-                testimages_jpeg_transcode(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, script,
-                                          Int32(count), Int32(restartInterval), out, size, message, messageCount)
+                testimages_jpeg_transcode(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    bytes.count,
+                    script,
+                    Int32(count),
+                    Int32(restartInterval),
+                    out,
+                    size,
+                    message,
+                    messageCount
+                )
             }
         }
     }
@@ -83,12 +109,21 @@ public enum JPEGScans {
     /// libjpeg's `jpeg_read_coefficients` for one component: its blocks row by row, 64 each.
     public static func libjpegCoefficients(_ jpeg: Data, component: Int) throws -> [Int16] {
         var out: UnsafeMutablePointer<Int16>?
-        var wide: Int32 = 0, high: Int32 = 0
+        var wide: Int32 = 0
+        var high: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = jpeg.withUnsafeBytes { bytes in
             message.withUnsafeMutableBufferPointer {
-                testimages_jpeg_coefficients(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                             Int32(component), &out, &wide, &high, $0.baseAddress!, $0.count)
+                testimages_jpeg_coefficients(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    bytes.count,
+                    Int32(component),
+                    &out,
+                    &wide,
+                    &high,
+                    $0.baseAddress!,
+                    $0.count
+                )
             }
         }
         guard status == 0, let out else { throw TestImages.EncodeFailure(description: text(message)) }
@@ -99,16 +134,34 @@ public enum JPEGScans {
     /// libjpeg's decode at the DCT scale `numerator`/8: RGB (3 bytes a pixel) or (`rgb` false) the
     /// file's own components, chroma upsampled by interpolation (`fancy`, its default) or by repeating
     /// samples (djpeg -nosmooth).
-    public static func libjpegScaled(_ jpeg: Data, numerator: Int, fancy: Bool, rgb: Bool = true) throws
-        -> (width: Int, height: Int, samples: [UInt8]) {
+    public static func libjpegScaled(
+        _ jpeg: Data,
+        numerator: Int,
+        fancy: Bool,
+        rgb: Bool = true
+    ) throws
+        -> (width: Int, height: Int, samples: [UInt8])
+    {
         var out: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var components: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = jpeg.withUnsafeBytes { bytes in
             message.withUnsafeMutableBufferPointer {
-                testimages_jpeg_decode_scaled(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                              Int32(numerator), fancy ? 1 : 0, rgb ? 1 : 0, &out, &width, &height,
-                                              &components, $0.baseAddress!, $0.count)
+                testimages_jpeg_decode_scaled(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    bytes.count,
+                    Int32(numerator),
+                    fancy ? 1 : 0,
+                    rgb ? 1 : 0,
+                    &out,
+                    &width,
+                    &height,
+                    &components,
+                    $0.baseAddress!,
+                    $0.count
+                )
             }
         }
         guard status == 0, let out else { throw TestImages.EncodeFailure(description: text(message)) }
@@ -121,8 +174,10 @@ public enum JPEGScans {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private typealias Encode = (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-                                UnsafeMutablePointer<CChar>, Int) -> Int32
+    private typealias Encode = (
+        UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+        UnsafeMutablePointer<CChar>, Int
+    ) -> Int32
 
     private static func encoded(_ encode: Encode) throws -> Data {
         var out: UnsafeMutablePointer<UInt8>?

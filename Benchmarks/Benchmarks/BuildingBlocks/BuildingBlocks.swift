@@ -13,7 +13,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
 
     // The fixture is made (or reused from the cache) once per benchmark process, outside the measurement.
-    let fixture = try! Data(contentsOf: FixtureGenerator.cachedFixture(.article, in: FixtureGenerator.defaultCacheDirectory))
+    let fixture = try! Data(
+        contentsOf: FixtureGenerator.cachedFixture(.article, in: FixtureGenerator.defaultCacheDirectory)
+    )
 
     // Tolerances from the spread over repeated runs on the 2-core Debian machine (see README.md).
     // A check fails when either the relative or the absolute difference is exceeded, in either direction,
@@ -31,10 +33,18 @@ let benchmarks: @Sendable () -> Void = {
     // same file (the thumbnail renderer: the whole image's coefficients), both to 1024 on the long
     // side, measured in one run. Timed, not gated (no threshold files: time on a shared 2-core runner
     // is too noisy to fail a build on); `make benchmarks-progressive` prints the two and their ratio.
-    let progressive = try! Data(contentsOf: FixtureGenerator.cachedFixture(
-        .articleProgressive, in: FixtureGenerator.defaultCacheDirectory))
-    let timed = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal], warmupIterations: 1,
-                                        maxDuration: .seconds(120), maxIterations: 7)
+    let progressive = try! Data(
+        contentsOf: FixtureGenerator.cachedFixture(
+            .articleProgressive,
+            in: FixtureGenerator.defaultCacheDirectory
+        )
+    )
+    let timed = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal],
+        warmupIterations: 1,
+        maxDuration: .seconds(120),
+        maxIterations: 7
+    )
     Benchmark("progressive-thumbnail", configuration: timed) { _ in
         blackHole(try ImageDecoder.decodeThumbnail(.memory(progressive), maxPixel: 1024))
     }
@@ -53,9 +63,13 @@ let benchmarks: @Sendable () -> Void = {
     let inMemoryURLSession: Set<String> = ["data", "async-data", "data-publisher", "future", "contents-of"]
     for strategy in StrategyCatalog.all {
         let served = ServedFixture(body: fixture, name: strategy.name)
-        gated("fetch-\(strategy.name)", mallocs: (20, 1_500),
-              resident: inMemoryURLSession.contains(strategy.name) ? (20, 16_000_000) : (10, 8_000_000),
-              setup: served.start, teardown: served.stop) { _ in
+        gated(
+            "fetch-\(strategy.name)",
+            mallocs: (20, 1_500),
+            resident: inMemoryURLSession.contains(strategy.name) ? (20, 16_000_000) : (10, 8_000_000),
+            setup: served.start,
+            teardown: served.stop
+        ) { _ in
             let outcome = try strategy.init(workDirectory: served.workDirectory).fetch(url: served.url)
             blackHole(outcome.payload.byteCount)
             if case .file(let file) = outcome.payload { try? FileManager.default.removeItem(at: file) }
@@ -74,17 +88,38 @@ let benchmarks: @Sendable () -> Void = {
 /// the payload. One iteration, no warm-up (a warm-up's leftovers moved the peak by up to 8 MB),
 /// repeats within ~2 MB for decoding and file downloads, and the default tolerance (5 % or 6 MB, the
 /// tighter) fails an extra 13.1 MB copy. The stored thresholds are the middle of the measured range.
-func gated(_ name: String, mallocs: (percent: Double, count: Int), resident: (percent: Double, bytes: Int) = (5, 6_000_000),
-           setup: Benchmark.BenchmarkSetupHook? = nil, teardown: Benchmark.BenchmarkTeardownHook? = nil,
-           work: @escaping Benchmark.BenchmarkThrowingClosure) {
-    Benchmark("\(name)-mallocs", configuration: .init(
-        metrics: [.mallocCountTotal],
-        thresholds: [.mallocCountTotal: .init(relative: [.p90: mallocs.percent], absolute: [.p90: mallocs.count])],
-        setup: setup, teardown: teardown), closure: work)
-    Benchmark("\(name)-resident", configuration: .init(
-        metrics: [.peakMemoryResident], warmupIterations: 0, maxIterations: 1,
-        thresholds: [.peakMemoryResident: .init(relative: [.p90: resident.percent], absolute: [.p90: resident.bytes])],
-        setup: setup, teardown: teardown), closure: work)
+func gated(
+    _ name: String,
+    mallocs: (percent: Double, count: Int),
+    resident: (percent: Double, bytes: Int) = (5, 6_000_000),
+    setup: Benchmark.BenchmarkSetupHook? = nil,
+    teardown: Benchmark.BenchmarkTeardownHook? = nil,
+    work: @escaping Benchmark.BenchmarkThrowingClosure
+) {
+    Benchmark(
+        "\(name)-mallocs",
+        configuration: .init(
+            metrics: [.mallocCountTotal],
+            thresholds: [.mallocCountTotal: .init(relative: [.p90: mallocs.percent], absolute: [.p90: mallocs.count])],
+            setup: setup,
+            teardown: teardown
+        ),
+        closure: work
+    )
+    Benchmark(
+        "\(name)-resident",
+        configuration: .init(
+            metrics: [.peakMemoryResident],
+            warmupIterations: 0,
+            maxIterations: 1,
+            thresholds: [
+                .peakMemoryResident: .init(relative: [.p90: resident.percent], absolute: [.p90: resident.bytes])
+            ],
+            setup: setup,
+            teardown: teardown
+        ),
+        closure: work
+    )
 }
 
 /// The fixture on a loopback server in the benchmark's own process, with a folder for downloads;

@@ -1,15 +1,16 @@
 import ArgumentParser
-import Foundation
-import Measuring
 import BenchCore
+import Foundation
 import Harness
+import Measuring
 import Report
 
 struct BaselineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baseline",
         abstract: "Manage the gate's reference run (results/baseline.json).",
-        subcommands: [BaselineUpdateCommand.self])
+        subcommands: [BaselineUpdateCommand.self]
+    )
 }
 
 struct BaselineUpdateCommand: ParsableCommand {
@@ -18,23 +19,24 @@ struct BaselineUpdateCommand: ParsableCommand {
         abstract: "Write the baseline from a new run of the matrix, or from an existing export.",
         usage: "bench baseline update [--from <export>] [--baseline <path>] [<bench run options>]",
         discussion: """
-        Without --from, measures like `bench run` (same options; its exports go to --out) and \
-        writes the baseline from that run. A run with failed trials is refused: a baseline must \
-        hold only successful runs. Measure with the build the gate uses (release) on the machine \
-        that runs the gate, and commit the file.
+            Without --from, measures like `bench run` (same options; its exports go to --out) and \
+            writes the baseline from that run. A run with failed trials is refused: a baseline must \
+            hold only successful runs. Measure with the build the gate uses (release) on the machine \
+            that runs the gate, and commit the file.
 
-        Examples:
-          bench baseline update --strategy data --strategy download --runs 10
-          bench baseline update --from results/trials.json
+            Examples:
+              bench baseline update --strategy data --strategy download --runs 10
+              bench baseline update --from results/trials.json
 
-        With --from the runs are taken as they are: a measuring option beside it (--strategy, --runs, ...) \
-        would be ignored, and is refused.
+            With --from the runs are taken as they are: a measuring option beside it (--strategy, --runs, ...) \
+            would be ignored, and is refused.
 
-        Exit status: 0 written; 3 the run or the export has failed trials; 64 bad options; 65 the export \
-        is not a run's trials (a missing column, an impossible figure: both named); 66 the export does \
-        not exist; 70 the harness could not start; 73 --baseline cannot be written (a folder, a FIFO \
-        nobody reads, a full disk; a folder is found before measuring), or --out as for `bench run`.
-        """)
+            Exit status: 0 written; 3 the run or the export has failed trials; 64 bad options; 65 the export \
+            is not a run's trials (a missing column, an impossible figure: both named); 66 the export does \
+            not exist; 70 the harness could not start; 73 --baseline cannot be written (a folder, a FIFO \
+            nobody reads, a full disk; a folder is found before measuring), or --out as for `bench run`.
+            """
+    )
 
     @OptionGroup var measurement: RunCommand
 
@@ -53,8 +55,10 @@ struct BaselineUpdateCommand: ParsableCommand {
         }
         guard from != nil else { return }
         if let ignored = Self.measuringOptions(in: CommandLine.arguments).first {
-            throw ValidationError("\(ignored) does not apply with --from: the baseline takes the export's runs as they are; "
-                                  + "drop \(ignored), or drop --from to measure a new run with it")
+            throw ValidationError(
+                "\(ignored) does not apply with --from: the baseline takes the export's runs as they are; "
+                    + "drop \(ignored), or drop --from to measure a new run with it"
+            )
         }
     }
 
@@ -80,9 +84,15 @@ struct BaselineUpdateCommand: ParsableCommand {
     func run() throws {
         // Before measuring: a run of minutes must not end in "cannot write".
         if let refusal = SafeFile.refusal(SafeFile.resolved(baseline)) {
-            throw BenchFailure(.cannotCreateOutput, "--baseline \(baseline): \(refusal.reason); give the file to write, e.g. results/baseline.json").reported()
+            throw BenchFailure(
+                .cannotCreateOutput,
+                "--baseline \(baseline): \(refusal.reason); give the file to write, e.g. results/baseline.json"
+            ).reported()
         }
-        let source = from ?? ResultsWriter(directory: URL(fileURLWithPath: measurement.out ?? "runs/latest", isDirectory: true)).trialsJSON.path
+        let source =
+            from
+            ?? ResultsWriter(directory: URL(fileURLWithPath: measurement.out ?? "runs/latest", isDirectory: true))
+            .trialsJSON.path
         if from == nil {
             do {
                 try measurement.run()
@@ -101,8 +111,11 @@ struct BaselineUpdateCommand: ParsableCommand {
         }
         let failed = trials.filter { !$0.isSuccess }
         guard failed.isEmpty else {
-            throw BenchFailure(.runFailed, "baseline not written: \(failed.count) of \(trials.count) runs in \(source) failed, "
-                         + "e.g. \(failed[0].cell) run \(failed[0].run): \(failed[0].error)").reported()
+            throw BenchFailure(
+                .runFailed,
+                "baseline not written: \(failed.count) of \(trials.count) runs in \(source) failed, "
+                    + "e.g. \(failed[0].cell) run \(failed[0].run): \(failed[0].error)"
+            ).reported()
         }
 
         let context = try Self.context(of: source, trials: trials)
@@ -119,11 +132,17 @@ struct BaselineUpdateCommand: ParsableCommand {
     /// The export's own context when it has one (trials.json), else a new one saying where the rows came from.
     static func context(of path: String, trials: [TrialResult]) throws -> RunContext {
         if let data = FileManager.default.contents(atPath: path),
-           let export = try? JSONDecoder.trials.decode(JSONExport.self, from: data) {
+            let export = try? JSONDecoder.trials.decode(JSONExport.self, from: data)
+        {
             return export.context
         }
         let runs = Dictionary(grouping: trials, by: \.cell).values.map(\.count).max() ?? 0
-        return RunContext(command: CommandLine.arguments.joined(separator: " "), source: "rows of \(path)",
-                          payloadBytes: trials.compactMap(\.payloadBytes).max(), runsPerCell: runs, sampleIntervalNanos: 0)
+        return RunContext(
+            command: CommandLine.arguments.joined(separator: " "),
+            source: "rows of \(path)",
+            payloadBytes: trials.compactMap(\.payloadBytes).max(),
+            runsPerCell: runs,
+            sampleIntervalNanos: 0
+        )
     }
 }

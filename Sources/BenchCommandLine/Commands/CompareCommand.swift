@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
-import Measuring
 import BenchCore
+import Foundation
 import Harness
+import Measuring
 import Report
 
 extension GateReport.Format: ExpressibleByArgument {}
@@ -12,27 +12,28 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "The memory gate: compare a run with the baseline, cell by cell.",
         discussion: """
-        For every strategy x renderer x allocator cell and every metric of the thresholds file \
-        (peak RSS over baseline, heap peak over baseline), compares the medians of the runs.
-        A metric regresses when its median grew by more than max(absolute_bytes, relative_percent \
-        of the baseline median) AND a one-sided Mann-Whitney U test over the runs (exact, ties \
-        included: a permutation test over the observed values) says the growth is significant at \
-        significance_level: one noisy run can do neither. Improvements are \
-        reported and never fail. A cell whose coefficient of variation is above cv_warning_percent \
-        gets a stability warning. Warnings never change the verdict; they are one line per kind, with \
-        the cells counted (--verbose lists each).
+            For every strategy x renderer x allocator cell and every metric of the thresholds file \
+            (peak RSS over baseline, heap peak over baseline), compares the medians of the runs.
+            A metric regresses when its median grew by more than max(absolute_bytes, relative_percent \
+            of the baseline median) AND a one-sided Mann-Whitney U test over the runs (exact, ties \
+            included: a permutation test over the observed values) says the growth is significant at \
+            significance_level: one noisy run can do neither. Improvements are \
+            reported and never fail. A cell whose coefficient of variation is above cv_warning_percent \
+            gets a stability warning. Warnings never change the verdict; they are one line per kind, with \
+            the cells counted (--verbose lists each).
 
-        Examples:
-          bench compare results/baseline.json results/trials.csv
-          bench compare old/trials.json new/trials.json --format markdown > comment.md
+            Examples:
+              bench compare results/baseline.json results/trials.csv
+              bench compare old/trials.json new/trials.json --format markdown > comment.md
 
-        The two files must have measured the same thing: a different payload size, image size or \
-        set of strategies is refused (exit 3) with both values named.
+            The two files must have measured the same thing: a different payload size, image size or \
+            set of strategies is refused (exit 3) with both values named.
 
-        Exit status: 0 within thresholds; 2 regression; 3 runs failed in CURRENT, a baseline cell \
-        is missing from it, the files measured different things, or a file is malformed; 5 no baseline (file missing or empty, or a cell \
-        without a successful baseline run); 64 bad options or thresholds file.
-        """)
+            Exit status: 0 within thresholds; 2 regression; 3 runs failed in CURRENT, a baseline cell \
+            is missing from it, the files measured different things, or a file is malformed; 5 no baseline (file missing or empty, or a cell \
+            without a successful baseline run); 64 bad options or thresholds file.
+            """
+    )
 
     @Argument(help: "The reference: a trials.json or trials.csv (e.g. results/baseline.json).")
     var baseline: String
@@ -40,11 +41,15 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The run to judge: a trials.json or trials.csv.")
     var current: String
 
-    @Option(help: ArgumentHelp(
-        "The gate settings: tolerances per metric, significance level, CV warning.",
-        discussion: "Default: thresholds.json next to BASELINE (results/thresholds.json beside results/baseline.json), "
-            + "else results/thresholds.json in the current folder.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The gate settings: tolerances per metric, significance level, CV warning.",
+            discussion:
+                "Default: thresholds.json next to BASELINE (results/thresholds.json beside results/baseline.json), "
+                + "else results/thresholds.json in the current folder.",
+            valueName: "file"
+        )
+    )
     var thresholds: String?
 
     @Option(help: "Table format: text or markdown (for a pull-request comment).")
@@ -57,8 +62,11 @@ struct CompareCommand: ParsableCommand {
     /// the baseline (so `bench compare /repo/results/baseline.json ...` works from any folder),
     /// then results/thresholds.json in the current folder. Every path tried, in order.
     static func defaultThresholdsCandidates(baseline: String, workingDirectory: String) -> [String] {
-        let beside = URL(fileURLWithPath: baseline, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
-            .deletingLastPathComponent().appendingPathComponent("thresholds.json").standardizedFileURL.path
+        let beside = URL(
+            fileURLWithPath: baseline,
+            relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true)
+        )
+        .deletingLastPathComponent().appendingPathComponent("thresholds.json").standardizedFileURL.path
         let inResults = URL(fileURLWithPath: workingDirectory, isDirectory: true)
             .appendingPathComponent("results/thresholds.json").standardizedFileURL.path
         return beside == inResults ? [beside] : [beside, inResults]
@@ -72,7 +80,10 @@ struct CompareCommand: ParsableCommand {
         } catch let error as TrialsFile.LoadError {
             switch error {
             case .missing, .empty:
-                throw BenchFailure(.noBaseline, "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)").reported()
+                throw BenchFailure(
+                    .noBaseline,
+                    "no baseline: \(error); make one with `bench baseline update` (or `make baseline`)"
+                ).reported()
             case .malformed, .folder:
                 throw BenchFailure(.runFailed, "baseline \(error)").reported()
             case .conflictingRows:
@@ -83,11 +94,16 @@ struct CompareCommand: ParsableCommand {
         if let thresholds {
             thresholdsPath = thresholds
         } else {
-            let candidates = Self.defaultThresholdsCandidates(baseline: baseline,
-                                                              workingDirectory: FileManager.default.currentDirectoryPath)
+            let candidates = Self.defaultThresholdsCandidates(
+                baseline: baseline,
+                workingDirectory: FileManager.default.currentDirectoryPath
+            )
             guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                throw BenchFailure(.usage, "no thresholds file: tried \(candidates.joined(separator: " and ")); "
-                             + "pass --thresholds FILE (the repository's is results/thresholds.json)").reported()
+                throw BenchFailure(
+                    .usage,
+                    "no thresholds file: tried \(candidates.joined(separator: " and ")); "
+                        + "pass --thresholds FILE (the repository's is results/thresholds.json)"
+                ).reported()
             }
             thresholdsPath = found
         }
@@ -109,9 +125,12 @@ struct CompareCommand: ParsableCommand {
 
         let differences = GateCompatibility.differences(baseline: baselineRuns, current: currentRuns)
         if !differences.isEmpty {
-            throw BenchFailure(.runFailed, "cannot compare \(current) with baseline \(baseline), they measured different things: "
-                         + differences.joined(separator: "; ")
-                         + "; measure the baseline with the same fixture and strategies (bench baseline update)").reported()
+            throw BenchFailure(
+                .runFailed,
+                "cannot compare \(current) with baseline \(baseline), they measured different things: "
+                    + differences.joined(separator: "; ")
+                    + "; measure the baseline with the same fixture and strategies (bench baseline update)"
+            ).reported()
         }
 
         let gate = GateComparison(baseline: baselineRuns, current: currentRuns, thresholds: settings)

@@ -1,14 +1,16 @@
 import ArgumentParser
 import BenchCore
 import Foundation
-import Measuring
 import Imaging
+import Measuring
 
 struct FixtureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixture",
         abstract: "Write the deterministic test image in any encoding (by default the article's 6000x4000, ~13.1 MB).",
-        discussion: "The same parameters always give the same bytes. Without --out the file is made in (or reused from) the fixture cache and its path printed. --out an existing folder puts the file in it, under the cache's name.")
+        discussion:
+            "The same parameters always give the same bytes. Without --out the file is made in (or reused from) the fixture cache and its path printed. --out an existing folder puts the file in it, under the cache's name."
+    )
 
     @OptionGroup var fixture: FixtureOptions
 
@@ -33,9 +35,19 @@ struct FixtureCommand: ParsableCommand {
         // The cached file's size: the bytes written, also through a symlink or into /dev/null.
         let size = (try FileManager.default.attributesOfItem(atPath: cached.path)[.size] as? NSNumber)?.intValue ?? 0
         print("\(path)")
-        print(String(format: "%dx%d %@, quality %d, seed %llu: %d bytes (%.2f MB), %.1f s",
-                     spec.width, spec.height, spec.encoding.summary, spec.quality, spec.seed,
-                     size, Double(size) / 1e6, Date().timeIntervalSince(started)))
+        print(
+            String(
+                format: "%dx%d %@, quality %d, seed %llu: %d bytes (%.2f MB), %.1f s",
+                spec.width,
+                spec.height,
+                spec.encoding.summary,
+                spec.quality,
+                spec.seed,
+                size,
+                Double(size) / 1e6,
+                Date().timeIntervalSince(started)
+            )
+        )
     }
 
     /// Copies `file` to `out`, or into it when `out` is a folder (as cp does), through `SafeFile`:
@@ -52,7 +64,8 @@ struct FixtureCommand: ParsableCommand {
         do {
             try SafeFile.copy(fileAt: file.path, to: destination.path)
         } catch let failure as SafeFile.Failure {
-            throw BenchFailure(.cannotCreateOutput, "--out \(out): cannot write \(destination.path): \(failure.reason)").reported()
+            throw BenchFailure(.cannotCreateOutput, "--out \(out): cannot write \(destination.path): \(failure.reason)")
+                .reported()
         }
         return destination
     }

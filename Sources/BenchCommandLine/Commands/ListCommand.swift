@@ -7,9 +7,13 @@ import Strategies
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the strategies, renderers and allocators that can be measured, or the files the commands write.")
+        abstract: "List the strategies, renderers and allocators that can be measured, or the files the commands write."
+    )
 
-    @Flag(help: "List every file the measuring commands write (a Markdown table: the command, when, the key of its rows) instead.")
+    @Flag(
+        help:
+            "List every file the measuring commands write (a Markdown table: the command, when, the key of its rows) instead."
+    )
     var outputFiles = false
 
     func run() throws {
@@ -24,9 +28,13 @@ struct ListCommand: ParsableCommand {
         printEntries(RendererCatalog.available.map { ($0.name, $0.summary, RendererCatalog.isUser($0.name)) })
         print("\nAllocators (--allocator):")
         print("  system     glibc malloc")
-        print("  jemalloc   libjemalloc.so.2 preloaded into the child"
-              + (JemallocLibrary.locate() == nil ? " (NOT FOUND: run scripts/setup.sh)" : ""))
-        print("  Under either, bench's own malloc wrappers (linked in, CHeapPeak) forward to it and keep the exact heap peak;")
+        print(
+            "  jemalloc   libjemalloc.so.2 preloaded into the child"
+                + (JemallocLibrary.locate() == nil ? " (NOT FOUND: run scripts/setup.sh)" : "")
+        )
+        print(
+            "  Under either, bench's own malloc wrappers (linked in, CHeapPeak) forward to it and keep the exact heap peak;"
+        )
         print("  with --no-exact-heap the heap comes from the allocator's own counters (mallinfo2, mallctl).")
     }
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import BenchCore
 import Foundation
-import Measuring
 import Harness
 import Imaging
+import Measuring
 
 /// `bench render IMAGE --render R --out FILE`: what a built-in renderer makes of an image,
 /// written as a picture (PPM, PAM or PNG by the extension), to look at or to compare.
@@ -12,7 +12,8 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Write what a renderer makes of an image as PPM, PAM (with alpha) or PNG, by --out's extension.",
         discussion: "The image is decoded from its file, as the download strategies' trials do. Only the built-in "
-            + "renderers that make pixels can be written: \(Self.renderers.map(\.rawValue).joined(separator: ", ")).")
+            + "renderers that make pixels can be written: \(Self.renderers.map(\.rawValue).joined(separator: ", "))."
+    )
 
     static let renderers: [RenderMode] = RenderMode.builtIns.filter { $0 != .none }
 
@@ -29,12 +30,16 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard Self.renderers.contains(RenderMode(rawValue: render)) else {
-            throw ValidationError("--render \(render): not a renderer that makes pixels; valid: "
-                                  + Self.renderers.map(\.rawValue).joined(separator: ", "))
+            throw ValidationError(
+                "--render \(render): not a renderer that makes pixels; valid: "
+                    + Self.renderers.map(\.rawValue).joined(separator: ", ")
+            )
         }
         guard BitmapFile.format(ofPath: out) != nil else {
-            throw ValidationError("--out \(out): the extension must be one of "
-                                  + BitmapFile.Format.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ValidationError(
+                "--out \(out): the extension must be one of "
+                    + BitmapFile.Format.allCases.map(\.rawValue).joined(separator: ", ")
+            )
         }
     }
 
@@ -44,8 +49,12 @@ struct RenderCommand: ParsableCommand {
         }
         let rendered: DecodedImage?
         do {
-            rendered = try Renderer.render(.file(URL(fileURLWithPath: image)), mode: RenderMode(rawValue: render),
-                                           maxPixel: limits.maxPixel, maxImagePixels: limits.maxImagePixels)
+            rendered = try Renderer.render(
+                .file(URL(fileURLWithPath: image)),
+                mode: RenderMode(rawValue: render),
+                maxPixel: limits.maxPixel,
+                maxImagePixels: limits.maxImagePixels
+            )
         } catch {
             throw BenchFailure(.badInput, "\(image): \(error)").reported()
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import BenchCore
+import Foundation
 import Harness
 
 /// `bench _residency-check --allocator A`: the known-answer child of the residency snapshot
@@ -9,9 +9,12 @@ struct ResidencyCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "_residency-check",
         abstract: "Check the residency snapshot against the kernel's accounts (internal: run by the tests).",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
-    @Option(help: "The allocator this process runs with: \(Allocator.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        help: "The allocator this process runs with: \(Allocator.allCases.map(\.rawValue).joined(separator: ", "))."
+    )
     var allocator: Allocator = .system
 
     func run() throws {

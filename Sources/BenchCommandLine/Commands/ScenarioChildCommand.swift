@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
-import Measuring
 import BenchCore
+import Foundation
 import Harness
+import Measuring
 import Scenarios
 
 /// The child side of `bench scenario list-scroll`: `bench _scenario --spec-file <path>`, report on fd 3.
@@ -10,7 +10,8 @@ struct ScenarioChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ScenarioLauncher.subcommand,
         abstract: "Run one measured scenario (internal: started by `bench scenario` in a fresh process).",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @OptionGroup var spec: ChildSpecOption
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import BenchCore
+import Foundation
 import Harness
 import Imaging
 import Measuring
@@ -12,7 +12,8 @@ struct ScenarioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenario",
         abstract: "Measure app-like workloads (a scrolling list with cancellation, a cache, a concurrency cap).",
-        subcommands: [ListScrollCommand.self])
+        subcommands: [ListScrollCommand.self]
+    )
 }
 
 struct ListScrollCommand: ParsableCommand {
@@ -20,32 +21,41 @@ struct ListScrollCommand: ParsableCommand {
         commandName: "list-scroll",
         abstract: "Scroll a list of images: rows entering the window start a request, rows leaving cancel theirs.",
         discussion: """
-        Each row has its own URL on the embedded loopback server; bodies cycle over --sizes. The window of \
-        --visible rows moves --speed rows a second to the end of the list and back, so rows seen twice can \
-        come from the cache. Lists (comma-separated) of strategies, renderers and caps run every combination, \
-        each in a fresh child. Rows are appended to <out>/scenario.csv (default: a new runs/<UTC time>/), each \
-        with every setting (bandwidth and fixture sizes included) and the run_id of the invocation.
+            Each row has its own URL on the embedded loopback server; bodies cycle over --sizes. The window of \
+            --visible rows moves --speed rows a second to the end of the list and back, so rows seen twice can \
+            come from the cache. Lists (comma-separated) of strategies, renderers and caps run every combination, \
+            each in a fresh child. Rows are appended to <out>/scenario.csv (default: a new runs/<UTC time>/), each \
+            with every setting (bandwidth and fixture sizes included) and the run_id of the invocation.
 
-        Exit status: 0 every scroll finished; 3 some failed; 64 bad input; 70 harness error; 73 the \
-        output folder cannot be written; 74 writing failed during the run (rows kept in the rescue \
-        folder named on stderr); 75 another run holds the folder; 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
+            Exit status: 0 every scroll finished; 3 some failed; 64 bad input; 70 harness error; 73 the \
+            output folder cannot be written; 74 writing failed during the run (rows kept in the rescue \
+            folder named on stderr); 75 another run holds the folder; 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
 
-        Examples:
-          bench scenario list-scroll --strategy data --render thumbnail --max-concurrent 4
-          bench scenario list-scroll --strategy data,download --render full,thumbnail --max-concurrent 1,2,4,6,8,16
-          bench scenario list-scroll --cache-limit 64Mi --bandwidth 20M --speed 5
-        """)
+            Examples:
+              bench scenario list-scroll --strategy data --render thumbnail --max-concurrent 4
+              bench scenario list-scroll --strategy data,download --render full,thumbnail --max-concurrent 1,2,4,6,8,16
+              bench scenario list-scroll --cache-limit 64Mi --bandwidth 20M --speed 5
+            """
+    )
 
-    @Option(parsing: .singleValue,
-            help: "Cancellable strategies (\(ListOption.forms)): \(ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        parsing: .singleValue,
+        help:
+            "Cancellable strategies (\(ListOption.forms)): \(ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", "))."
+    )
     var strategy = ["data"]
 
     // The built-in renderers only: the scenario decodes in its own process, through Renderer.
-    @Option(parsing: .singleValue,
-            help: "Renderers (\(ListOption.forms)): \(RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        parsing: .singleValue,
+        help: "Renderers (\(ListOption.forms)): \(RenderMode.builtIns.map(\.rawValue).joined(separator: ", "))."
+    )
     var render = ["thumbnail"]
 
-    @Option(parsing: .singleValue, help: "Caps on requests in progress (fetch and decode), each 1...16 (\(ListOption.forms)).")
+    @Option(
+        parsing: .singleValue,
+        help: "Caps on requests in progress (fetch and decode), each 1...16 (\(ListOption.forms))."
+    )
     var maxConcurrent = ["4"]
 
     @Option(help: "Rows in the list.")
@@ -57,8 +67,20 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Scroll speed in rows per second.")
     var speed = 20.0
 
-    @Option(help: ArgumentHelp("Decoded-image cache limit in bytes, e.g. 64Mi (\(ByteSize.rule)); 0 turns the cache off. (default: 0)", valueName: "bytes"),
-            transform: { try ByteSize.parse($0, option: "--cache-limit", range: 0...(1 << 40), example: "0 (off), 50000000, 64M, 64Mi or 1Gi") })
+    @Option(
+        help: ArgumentHelp(
+            "Decoded-image cache limit in bytes, e.g. 64Mi (\(ByteSize.rule)); 0 turns the cache off. (default: 0)",
+            valueName: "bytes"
+        ),
+        transform: {
+            try ByteSize.parse(
+                $0,
+                option: "--cache-limit",
+                range: 0...(1 << 40),
+                example: "0 (off), 50000000, 64M, 64Mi or 1Gi"
+            )
+        }
+    )
     var cacheLimit = 0
 
     @OptionGroup var throttle: BandwidthOption
@@ -66,11 +88,17 @@ struct ListScrollCommand: ParsableCommand {
 
     @OptionGroup var limits: DecodeLimitOptions<ListScrollCommand>
 
-    @Option(parsing: .singleValue,
-            help: "Fixture sizes the rows cycle over, WIDTHxHEIGHT (\(ListOption.forms); a size may repeat: the rows cycle over the pattern). (default: 8 sizes, 0.5-24 MP)")
+    @Option(
+        parsing: .singleValue,
+        help:
+            "Fixture sizes the rows cycle over, WIDTHxHEIGHT (\(ListOption.forms); a size may repeat: the rows cycle over the pattern). (default: 8 sizes, 0.5-24 MP)"
+    )
     var sizes: [String] = []
 
-    @Option(help: "Server fault on every --fault-every-th row, on every attempt: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        help:
+            "Server fault on every --fault-every-th row, on every attempt: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))."
+    )
     var fault: String?
 
     @Option(help: "Which rows get --fault: every N-th, from row 0.")
@@ -79,10 +107,21 @@ struct ListScrollCommand: ParsableCommand {
     @Option(help: "Times a failed request is retried (0...5) before its row shows a placeholder.")
     var retries = 0
 
-    @Option(help: ArgumentHelp("Hard limit on the child's memory (RLIMIT_DATA: heap and private mappings), in bytes, at least 16Mi, "
-                               + "e.g. 300Mi (\(ByteSize.rule)); over it the child is killed.", valueName: "bytes"),
-            transform: { try ByteSize.parse($0, option: "--memory-limit", range: ListScrollCommand.smallestMemoryLimit...(1 << 40),
-                                            example: "300Mi or 1G") })
+    @Option(
+        help: ArgumentHelp(
+            "Hard limit on the child's memory (RLIMIT_DATA: heap and private mappings), in bytes, at least 16Mi, "
+                + "e.g. 300Mi (\(ByteSize.rule)); over it the child is killed.",
+            valueName: "bytes"
+        ),
+        transform: {
+            try ByteSize.parse(
+                $0,
+                option: "--memory-limit",
+                range: ListScrollCommand.smallestMemoryLimit...(1 << 40),
+                example: "300Mi or 1G"
+            )
+        }
+    )
     var memoryLimit: Int?
 
     /// Below this the child cannot start.
@@ -104,21 +143,39 @@ struct ListScrollCommand: ParsableCommand {
         _ = try renderers()
         _ = try caps()
         _ = try fixtures()
-        guard (1...10_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 10000 (got \(rows))") }
-        guard (1...rows).contains(visible) else { throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))") }
-        // A tiny speed would make the child's step (1e9 / speed ns) overflow its UInt64: bounded below too.
-        guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be between 0.01 and 1000 rows a second (got \(speed))") }
-        if let fault, ScrollFault(rawValue: fault) == nil {
-            throw ValidationError("--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard (1...10_000).contains(rows) else {
+            throw ValidationError("--rows must be between 1 and 10000 (got \(rows))")
         }
-        guard (1...10_000).contains(faultEvery) else { throw ValidationError("--fault-every must be between 1 and 10000 (got \(faultEvery))") }
-        guard (0...5).contains(retries) else { throw ValidationError("--retries must be between 0 and 5 (got \(retries))") }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))") }
+        guard (1...rows).contains(visible) else {
+            throw ValidationError("--visible must be between 1 and --rows (\(rows)) (got \(visible))")
+        }
+        // A tiny speed would make the child's step (1e9 / speed ns) overflow its UInt64: bounded below too.
+        guard (0.01...1000).contains(speed) else {
+            throw ValidationError("--speed must be between 0.01 and 1000 rows a second (got \(speed))")
+        }
+        if let fault, ScrollFault(rawValue: fault) == nil {
+            throw ValidationError(
+                "--fault '\(fault)' is not valid; valid: \(ScrollFault.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        guard (1...10_000).contains(faultEvery) else {
+            throw ValidationError("--fault-every must be between 1 and 10000 (got \(faultEvery))")
+        }
+        guard (0...5).contains(retries) else {
+            throw ValidationError("--retries must be between 0 and 5 (got \(retries))")
+        }
+        guard timeout > 0 && timeout <= 3600 else {
+            throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))")
+        }
     }
 
     func run() throws {
-        var template = ListScrollScenario.Settings(strategy: .data, render: .none, fixtures: try fixtures(),
-                                                   fixtureCacheDirectory: cache.directory)
+        var template = ListScrollScenario.Settings(
+            strategy: .data,
+            render: .none,
+            fixtures: try fixtures(),
+            fixtureCacheDirectory: cache.directory
+        )
         template.rows = rows
         template.visibleRows = visible
         template.rowsPerSecond = speed
@@ -131,8 +188,14 @@ struct ListScrollCommand: ParsableCommand {
         template.faultEvery = faultEvery
         template.retries = retries
         template.memoryLimitBytes = memoryLimit
-        let request = ScrollRequest(strategies: try strategies(), renders: try renderers(), caps: try caps(), runs: runs,
-                                    template: template, output: MeasurementOutput(out: out))
+        let request = ScrollRequest(
+            strategies: try strategies(),
+            renders: try renderers(),
+            caps: try caps(),
+            runs: runs,
+            template: template,
+            output: MeasurementOutput(out: out)
+        )
         try measuring { try ScrollMeasurement(request).run() }
     }
 
@@ -143,11 +206,15 @@ struct ListScrollCommand: ParsableCommand {
     }
 
     func renderers() throws -> [RenderMode] {
-        try list(render, option: "--render", example: "none,thumbnail") { name in RenderMode.builtIns.first { $0.rawValue == name } }
+        try list(render, option: "--render", example: "none,thumbnail") { name in
+            RenderMode.builtIns.first { $0.rawValue == name }
+        }
     }
 
     func caps() throws -> [Int] {
-        try list(maxConcurrent, option: "--max-concurrent", choices: "whole numbers 1...16", example: "1,4,16") { Int($0).flatMap { (1...16).contains($0) ? $0 : nil } }
+        try list(maxConcurrent, option: "--max-concurrent", choices: "whole numbers 1...16", example: "1,4,16") {
+            Int($0).flatMap { (1...16).contains($0) ? $0 : nil }
+        }
     }
 
     func fixtures() throws -> [FixtureSpec] {
@@ -157,19 +224,33 @@ struct ListScrollCommand: ParsableCommand {
         return try entries.enumerated().map { offset, text in
             let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts.allSatisfy({ (16...30_000).contains($0) }) else {
-                throw ValidationError("--sizes entry '\(text)' is not WIDTHxHEIGHT with sides 16...30000, e.g. 1600x1200")
+                throw ValidationError(
+                    "--sizes entry '\(text)' is not WIDTHxHEIGHT with sides 16...30000, e.g. 1600x1200"
+                )
             }
             return FixtureSpec(width: parts[0], height: parts[1], quality: 85, seed: UInt64(100 + offset))
         }
     }
 
-    private func list<Value: Equatable>(_ occurrences: [String], option: String, choices: String? = nil, example: String,
-                                        parse: (String) -> Value?) throws -> [Value] {
-        try ListOption.values(occurrences, option: option, example: example, choices: choices ?? validChoices(for: option), parse)
+    private func list<Value: Equatable>(
+        _ occurrences: [String],
+        option: String,
+        choices: String? = nil,
+        example: String,
+        parse: (String) -> Value?
+    ) throws -> [Value] {
+        try ListOption.values(
+            occurrences,
+            option: option,
+            example: example,
+            choices: choices ?? validChoices(for: option),
+            parse
+        )
     }
 
     private func validChoices(for option: String) -> String {
-        option == "--strategy" ? ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")
+        option == "--strategy"
+            ? ScrollStrategy.allCases.map(\.rawValue).joined(separator: ", ")
             : RenderMode.builtIns.map(\.rawValue).joined(separator: ", ")
     }
 }
@@ -179,7 +260,8 @@ extension ListScrollCommand: RunsDefaults, DecodeLimitDefaults, OutDefaults {
     static let defaultRuns = 1
     static let maximumRuns = 100
     static let runsMeaning = "Runs of each combination, each in a fresh child process"
-    static let runsDefaultWhy = "1 by default: one scroll is a long run of many rows, each row its own request and decode (run: 5, for the gate's test)."
+    static let runsDefaultWhy =
+        "1 by default: one scroll is a long run of many rows, each row its own request and decode (run: 5, for the gate's test)."
     static let defaultMaxPixel = 256
     static let overDecodeBudget = "such rows fail"
     static var outHelp: String { OutputFiles.outHelp(.listScroll) }

@@ -1,28 +1,29 @@
 import ArgumentParser
 import BenchCore
 import Foundation
-import Measuring
 import Harness
 import Imaging
 import LoopbackServer
+import Measuring
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the loopback server on its own, so the fixture can be fetched by curl or another client.",
         discussion: """
-        Serves the fixture at /fixture.<extension of --encoding> (/fixture.jpg for every JPEG encoding, \
-        /fixture.png, /fixture.webp, /fixture.heic, /fixture.avif), /warmup (1 KiB) and /status/<code>; \
-        the first line printed is the fixture's URL. Any resource takes faults by query, \
-        e.g. ?fault=truncate&afterBytes=1000000, ?fault=status&code=503 (200...599; other codes get 400), \
-        ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request \
-        within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections \
-        a new one gets 503. Stops on Ctrl-C or after --seconds.
+            Serves the fixture at /fixture.<extension of --encoding> (/fixture.jpg for every JPEG encoding, \
+            /fixture.png, /fixture.webp, /fixture.heic, /fixture.avif), /warmup (1 KiB) and /status/<code>; \
+            the first line printed is the fixture's URL. Any resource takes faults by query, \
+            e.g. ?fault=truncate&afterBytes=1000000, ?fault=status&code=503 (200...599; other codes get 400), \
+            ?fault=redirect (a loop) or ?fault=redirect&hops=3. Connections that send no complete request \
+            within --request-timeout (or --idle-timeout between requests) are closed; past --max-connections \
+            a new one gets 503. Stops on Ctrl-C or after --seconds.
 
-        Exit status: 0 stopped after --seconds; 64 bad options; 70 the fixture cannot be made or the \
-        port cannot be listened on; 75 the port is in use (another server holds it); 130/143/129 stopped \
-        by SIGINT/SIGTERM/SIGHUP.
-        """)
+            Exit status: 0 stopped after --seconds; 64 bad options; 70 the fixture cannot be made or the \
+            port cannot be listened on; 75 the port is in use (another server holds it); 130/143/129 stopped \
+            by SIGINT/SIGTERM/SIGHUP.
+            """
+    )
 
     @OptionGroup var fixture: FixtureOptions
 
@@ -45,9 +46,13 @@ struct ServeCommand: ParsableCommand {
     var idleTimeout = LoopbackServer.Configuration.defaultIdleTimeoutSeconds
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port))") }
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535 (got \(port))")
+        }
         if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 31_536_000) {
-            throw ValidationError("--seconds must be a number of seconds in (0, 31536000] (got \(seconds)); leave it out to run until Ctrl-C")
+            throw ValidationError(
+                "--seconds must be a number of seconds in (0, 31536000] (got \(seconds)); leave it out to run until Ctrl-C"
+            )
         }
         guard (1...10_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be between 1 and 10000 (got \(maxConnections))")
@@ -75,7 +80,8 @@ struct ServeCommand: ParsableCommand {
             try server.start()
         } catch let failure as LoopbackServer.ServerError {
             if case .cannotListen(_, _, let errno) = failure, errno == EADDRINUSE {
-                throw BenchFailure(.outputBusy, "\(failure); pick another --port, or --port 0 for a free one").reported()
+                throw BenchFailure(.outputBusy, "\(failure); pick another --port, or --port 0 for a free one")
+                    .reported()
             }
             throw BenchFailure(.internalError, "\(failure)").reported()
         }

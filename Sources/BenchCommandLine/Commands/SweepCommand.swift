@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import BenchCore
+import Foundation
 import Harness
 import Imaging
 import Measuring
@@ -13,24 +13,25 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Measure peak memory against payload size: the same strategies on fixtures of several sizes.",
         discussion: """
-        For each size, a fixture of about that many bytes is made (3:2 like the article's photo, \
-        quality 90, sides a multiple of 16, pixel count from the bytes per pixel of the article's \
-        6000x4000 fixture) and measured with its own server and runner, one fresh child per run. \
-        The fitted slope of peak RSS over payload size is the number of bytes a strategy holds per \
-        byte of payload. Writes <out>/sweep.csv.
+            For each size, a fixture of about that many bytes is made (3:2 like the article's photo, \
+            quality 90, sides a multiple of 16, pixel count from the bytes per pixel of the article's \
+            6000x4000 fixture) and measured with its own server and runner, one fresh child per run. \
+            The fitted slope of peak RSS over payload size is the number of bytes a strategy holds per \
+            byte of payload. Writes <out>/sweep.csv.
 
-        Examples:
-          bench sweep                                   every strategy, 1-32 MB, fetch only, glibc malloc
-          bench sweep --strategy data --strategy download --sizes 1,4,16 --runs 5
+            Examples:
+              bench sweep                                   every strategy, 1-32 MB, fetch only, glibc malloc
+              bench sweep --strategy data --strategy download --sizes 1,4,16 --runs 5
 
-        Output: by default a new folder runs/<UTC time>/ (runs/latest points to the newest); --out DIR \
-        writes into DIR instead.
+            Output: by default a new folder runs/<UTC time>/ (runs/latest points to the newest); --out DIR \
+            writes into DIR instead.
 
-        Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 73 the \
-        output folder cannot be written, or holds an earlier sweep.csv (without --replace; checked before the first run); 74 writing failed during the run \
-        (the file is in the rescue folder named on stderr); 75 another run holds the output folder; \
-        130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
-        """)
+            Exit status: 0 all runs succeeded; 3 some runs failed; 64 bad input; 70 harness error; 73 the \
+            output folder cannot be written, or holds an earlier sweep.csv (without --replace; checked before the first run); 74 writing failed during the run \
+            (the file is in the rescue folder named on stderr); 75 another run holds the output folder; \
+            130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was measured is written).
+            """
+    )
 
     @OptionGroup var strategy: StrategyOption<SweepCommand>
     @OptionGroup var render: RenderOption<SweepCommand>
@@ -61,10 +62,14 @@ struct SweepCommand: ParsableCommand {
 
     /// Numbers of MB from 0.05 to 200, each once: a size given twice would be measured twice.
     static func sizes(_ occurrences: [String]) throws -> [Double] {
-        let entries = try occurrences.flatMap { try ListOption.entries($0, option: "--sizes", example: "1,2,4,8,16,32") }
+        let entries = try occurrences.flatMap {
+            try ListOption.entries($0, option: "--sizes", example: "1,2,4,8,16,32")
+        }
         let sizes = try entries.map { entry in
             guard let size = Double(entry), size >= 0.05 && size <= 200 else {
-                throw ValidationError("--sizes '\(occurrences.joined(separator: ","))' must be numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32 ('\(entry)' is not)")
+                throw ValidationError(
+                    "--sizes '\(occurrences.joined(separator: ","))' must be numbers of MB between 0.05 and 200, e.g. 1,2,4,8,16,32 ('\(entry)' is not)"
+                )
             }
             return size
         }
@@ -83,17 +88,27 @@ struct SweepCommand: ParsableCommand {
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = cache.directory
-        let recorded: [(String, String)] = [
-            ("--strategy", strategyNames.joined(separator: ",")),
-            ("--render", render.modes.map(\.rawValue).joined(separator: ",")),
-            ("--allocator", allocator.allocators.map(\.rawValue).joined(separator: ",")),
-            ("--runs", String(runs)),
-            ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
-        ] + MeasurementFolder.describe(settings)
-        let plan = BenchmarkPlan(strategies: strategyNames, renders: render.modes, allocators: allocator.allocators, runs: runs)
+        let recorded: [(String, String)] =
+            [
+                ("--strategy", strategyNames.joined(separator: ",")),
+                ("--render", render.modes.map(\.rawValue).joined(separator: ",")),
+                ("--allocator", allocator.allocators.map(\.rawValue).joined(separator: ",")),
+                ("--runs", String(runs)),
+                ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
+            ] + MeasurementFolder.describe(settings)
+        let plan = BenchmarkPlan(
+            strategies: strategyNames,
+            renders: render.modes,
+            allocators: allocator.allocators,
+            runs: runs
+        )
         let request = SweepRequest(
-            plan: plan, sizesMB: sizesMB, settings: settings, recordedSettings: recorded,
-            output: MeasurementOutput(out: out, replacing: replace, resuming: resuming.resume, jobs: parallelism.jobs))
+            plan: plan,
+            sizesMB: sizesMB,
+            settings: settings,
+            recordedSettings: recorded,
+            output: MeasurementOutput(out: out, replacing: replace, resuming: resuming.resume, jobs: parallelism.jobs)
+        )
         try measuring { try SweepMeasurement(request).run() }
     }
 }
@@ -110,7 +125,8 @@ extension SweepCommand: StrategyDefaults, RenderDefaults, AllocatorDefaults, Run
     static let defaultRuns = 3
     static let maximumRuns = 1000
     static let runsMeaning = "Runs per strategy, renderer and size, each in a fresh child process"
-    static let runsDefaultWhy = "3 by default: the slope is fitted over every size's median, so fewer runs a size keep the sweep short (run: 5, for the gate's test)."
+    static let runsDefaultWhy =
+        "3 by default: the slope is fitted over every size's median, so fewer runs a size keep the sweep short (run: 5, for the gate's test)."
     static var outHelp: String { OutputFiles.outHelp(.sweep) }
 }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
-import Measuring
 import BenchCore
+import Foundation
 import Harness
+import Measuring
 
 /// The child side of a run: `bench _trial --spec-file <path>`, started by the parent, never by hand.
 /// Reports its TrialResult as JSON on fd 3, or on stdout with `--stdout` (to run a trial
@@ -11,7 +11,8 @@ struct TrialCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ChildProcessLauncher.trialSubcommand,
         abstract: "Run one measured trial (internal: started by `bench run` in a fresh process).",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @OptionGroup var spec: ChildSpecOption
 

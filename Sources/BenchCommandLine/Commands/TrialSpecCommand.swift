@@ -11,7 +11,8 @@ struct TrialSpecCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "_trial-spec",
         abstract: "Print the spec `bench run` would give one trial (internal: for scripts/validate.py).",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @Option(help: "The trial's strategy.") var strategy: String
     @Option(help: "The trial's renderer.") var render: String
@@ -24,14 +25,20 @@ struct TrialSpecCommand: ParsableCommand {
 
     func run() throws {
         guard StrategyCatalog.names.contains(strategy) else {
-            throw ValidationError("--strategy '\(strategy)' is not a strategy; valid: \(StrategyCatalog.names.joined(separator: ", "))")
+            throw ValidationError(
+                "--strategy '\(strategy)' is not a strategy; valid: \(StrategyCatalog.names.joined(separator: ", "))"
+            )
         }
         guard RendererCatalog.names.contains(render), let render = RenderMode(name: render) else {
-            throw ValidationError("--render '\(render)' is not a renderer; valid: \(RendererCatalog.names.joined(separator: ", "))")
+            throw ValidationError(
+                "--render '\(render)' is not a renderer; valid: \(RendererCatalog.names.joined(separator: ", "))"
+            )
         }
         guard let allocator = Allocator(rawValue: allocator) else {
-            throw ValidationError("--allocator '\(allocator)' is not valid; valid: "
-                                  + Allocator.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ValidationError(
+                "--allocator '\(allocator)' is not valid; valid: "
+                    + Allocator.allCases.map(\.rawValue).joined(separator: ", ")
+            )
         }
         let measured = try RunCommand.httpURL(url, option: "--url")
         let warmup = try warmupURL.map { try RunCommand.httpURL($0, option: "--warmup-url") }
@@ -39,9 +46,13 @@ struct TrialSpecCommand: ParsableCommand {
         settings.maxPixel = limits.maxPixel
         settings.maxImagePixels = limits.maxImagePixels
         timing.apply(to: &settings)
-        let spec = settings.spec(for: TrialCell(strategy: strategy, render: render, allocator: allocator), run: 1,
-                                 url: measured, warmupURL: warmup,
-                                 workDirectory: URL(fileURLWithPath: workDirectory, isDirectory: true))
+        let spec = settings.spec(
+            for: TrialCell(strategy: strategy, render: render, allocator: allocator),
+            run: 1,
+            url: measured,
+            warmupURL: warmup,
+            workDirectory: URL(fileURLWithPath: workDirectory, isDirectory: true)
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(spec), as: UTF8.self))

@@ -19,8 +19,15 @@ struct ByteRate: ExpressibleByArgument, Equatable {
     }
 
     static func parse(_ argument: String) throws -> ByteRate {
-        ByteRate(bytesPerSecond: try ByteSize.parse(argument, option: "--bandwidth", range: 1...maximumBytesPerSecond,
-                                                    example: "500k, 20M or 1.5G", perSecond: true))
+        ByteRate(
+            bytesPerSecond: try ByteSize.parse(
+                argument,
+                option: "--bandwidth",
+                range: 1...maximumBytesPerSecond,
+                example: "500k, 20M or 1.5G",
+                perSecond: true
+            )
+        )
     }
 
     static var defaultValueDescription: String { "unthrottled" }
@@ -28,9 +35,13 @@ struct ByteRate: ExpressibleByArgument, Equatable {
 
 /// `--bandwidth`: the embedded server's throttle, shared by run, serve and scenario list-scroll.
 struct BandwidthOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Throttle each response of the embedded server to this many bytes per second, "
-                               + "e.g. 20M (\(ByteSize.rule)). (default: unthrottled)"),
-            transform: { try ByteRate.parse($0) })
+    @Option(
+        help: ArgumentHelp(
+            "Throttle each response of the embedded server to this many bytes per second, "
+                + "e.g. 20M (\(ByteSize.rule)). (default: unthrottled)"
+        ),
+        transform: { try ByteRate.parse($0) }
+    )
     var bandwidth: ByteRate?
 
     var bytesPerSecond: Int? { bandwidth?.bytesPerSecond }

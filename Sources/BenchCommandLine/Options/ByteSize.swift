@@ -20,8 +20,13 @@ enum ByteSize {
 
     /// The number of bytes `argument` says, within `range`, or a ValidationError naming `option`,
     /// the value given, `example` and the rule. `perSecond` also takes a rate's "/s" ("20M/s").
-    static func parse(_ argument: String, option: String, range: ClosedRange<Int>, example: String,
-                      perSecond: Bool = false) throws -> Int {
+    static func parse(
+        _ argument: String,
+        option: String,
+        range: ClosedRange<Int>,
+        example: String,
+        perSecond: Bool = false
+    ) throws -> Int {
         let what = perSecond ? "a number of bytes per second" : "a number of bytes"
         var text = argument.lowercased().trimmingCharacters(in: .whitespaces)
         if perSecond {
@@ -34,13 +39,16 @@ enum ByteSize {
             text.removeLast(suffix.count)
         }
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || ".e+-".contains($0)) }),
-              let number = Double(text) else {
+            let number = Double(text)
+        else {
             throw ValidationError("\(option) '\(argument)' is not \(what); expected e.g. \(example) (\(rule))")
         }
         let bytes = (number * multiplier).rounded(.down)
         guard bytes.isFinite, bytes >= Double(range.lowerBound), bytes <= Double(range.upperBound) else {
-            throw ValidationError("\(option) '\(argument)' is out of range: \(what) from \(range.lowerBound) to \(range.upperBound) "
-                                  + "(\(rule))")
+            throw ValidationError(
+                "\(option) '\(argument)' is out of range: \(what) from \(range.lowerBound) to \(range.upperBound) "
+                    + "(\(rule))"
+            )
         }
         return Int(bytes)
     }

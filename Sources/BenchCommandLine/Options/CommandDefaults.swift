@@ -1,5 +1,5 @@
-import Harness
 import BenchCore
+import Harness
 
 // The shared options are declared once (StrategyOption, RenderOption, AllocatorOption, RunsOption,
 // DecodeLimitOptions, OutFolderOption); a command that includes one says, through these

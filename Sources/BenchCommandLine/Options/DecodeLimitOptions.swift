@@ -7,8 +7,12 @@ struct DecodeLimitOptions<D: DecodeLimitDefaults>: ParsableArguments {
     @Option(help: ArgumentHelp("Longest side the thumbnail renderer aims for, in pixels. \(Self.defaultsWhy)"))
     var maxPixel: Int = D.defaultMaxPixel
 
-    @Option(help: ArgumentHelp("Refuse to decode images whose decode would allocate more than this many RGBA pixels "
-                               + "(decompression bombs; Pillow's limit); \(D.overDecodeBudget)."))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse to decode images whose decode would allocate more than this many RGBA pixels "
+                + "(decompression bombs; Pillow's limit); \(D.overDecodeBudget)."
+        )
+    )
     var maxImagePixels = DecodeBudget.defaultMaxImagePixels
 
     /// Why the default differs by command, said the same way in each.

@@ -13,16 +13,25 @@ struct FixtureOptions: ParsableArguments {
     @Option(name: .customLong("height"), help: "Fixture height in pixels. (default: \(FixtureSpec.article.height))")
     var givenHeight: Int?
 
-    @Option(name: .customLong("quality"), help: "JPEG quality of the fixture, 1-100. (default: \(FixtureSpec.article.quality))")
+    @Option(
+        name: .customLong("quality"),
+        help: "JPEG quality of the fixture, 1-100. (default: \(FixtureSpec.article.quality))"
+    )
     var givenQuality: Int?
 
-    @Option(name: .customLong("encoding"), help: "How the fixture is encoded: \(FixtureEncoding.names). (default: \(FixtureEncoding.jpeg.rawValue))")
+    @Option(
+        name: .customLong("encoding"),
+        help: "How the fixture is encoded: \(FixtureEncoding.names). (default: \(FixtureEncoding.jpeg.rawValue))"
+    )
     var givenEncoding: FixtureEncoding?
 
     @Flag(help: "Same as --encoding jpeg-progressive.")
     var progressive = false
 
-    @Option(name: .customLong("seed"), help: "Seed of the fixture's pixel generator: same seed, same bytes. (default: \(FixtureSpec.article.seed))")
+    @Option(
+        name: .customLong("seed"),
+        help: "Seed of the fixture's pixel generator: same seed, same bytes. (default: \(FixtureSpec.article.seed))"
+    )
     var givenSeed: UInt64?
 
     @OptionGroup var cache: FixtureCacheOption
@@ -37,9 +46,11 @@ struct FixtureOptions: ParsableArguments {
 
     /// The options given on the command line, as typed (`--width`, `--progressive`, ...).
     var givenNames: [String] {
-        [("--width", givenWidth != nil), ("--height", givenHeight != nil), ("--quality", givenQuality != nil),
-         ("--encoding", givenEncoding != nil), ("--progressive", progressive), ("--seed", givenSeed != nil),
-         ("--fixture-cache", fixtureCache != nil)].filter(\.1).map(\.0)
+        [
+            ("--width", givenWidth != nil), ("--height", givenHeight != nil), ("--quality", givenQuality != nil),
+            ("--encoding", givenEncoding != nil), ("--progressive", progressive), ("--seed", givenSeed != nil),
+            ("--fixture-cache", fixtureCache != nil),
+        ].filter(\.1).map(\.0)
     }
 
     var spec: FixtureSpec {
@@ -64,10 +75,14 @@ struct FixtureOptions: ParsableArguments {
             throw ValidationError("--width and --height must be between 16 and 30000 pixels (got \(width)x\(height))")
         }
         if progressive && ![.jpeg, .jpegProgressive].contains(encoding) {
-            throw ValidationError("--progressive means --encoding jpeg-progressive; it cannot be combined with --encoding \(encoding.rawValue)")
+            throw ValidationError(
+                "--progressive means --encoding jpeg-progressive; it cannot be combined with --encoding \(encoding.rawValue)"
+            )
         }
         if encoding.format == .webp && max(width, height) > 16383 {
-            throw ValidationError("--encoding \(encoding.rawValue): WebP is at most 16383 pixels a side (got \(width)x\(height))")
+            throw ValidationError(
+                "--encoding \(encoding.rawValue): WebP is at most 16383 pixels a side (got \(width)x\(height))"
+            )
         }
         guard (1...100).contains(quality) else {
             throw ValidationError("--quality must be between 1 and 100 (got \(quality))")

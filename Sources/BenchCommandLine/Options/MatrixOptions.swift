@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import BenchCore
+import Foundation
 import Harness
 import Probe
 import Strategies

@@ -38,7 +38,10 @@ struct ReplaceOption<D: ReplaceDefaults>: ParsableArguments {
 /// `--fixture-cache`, declared once: run, serve and fixture (through FixtureOptions), sweep and
 /// scenario list-scroll.
 struct FixtureCacheOption: ParsableArguments {
-    @Option(help: "Where generated fixtures are cached (default: image-memory-bench/fixtures under $XDG_CACHE_HOME, else $HOME/.cache).")
+    @Option(
+        help:
+            "Where generated fixtures are cached (default: image-memory-bench/fixtures under $XDG_CACHE_HOME, else $HOME/.cache)."
+    )
     var fixtureCache: String?
 
     var directory: URL { FixtureOptions.cacheDirectory(fixtureCache) }

@@ -36,8 +36,10 @@ enum StrategySelection {
         guard !allowingCalibration else { return }
         let calibration = StrategyCatalog.calibration.map { $0.name }
         for strategy in requested where calibration.contains(strategy.name) {
-            throw ValidationError("'\(strategy.name)' is a calibration strategy, not measured here; valid choices: "
-                                  + StrategyName.allValueStrings.joined(separator: ", "))
+            throw ValidationError(
+                "'\(strategy.name)' is a calibration strategy, not measured here; valid choices: "
+                    + StrategyName.allValueStrings.joined(separator: ", ")
+            )
         }
     }
 }

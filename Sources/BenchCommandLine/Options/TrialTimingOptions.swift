@@ -11,11 +11,16 @@ struct TrialTimingOptions: ParsableArguments {
     @Option(help: "Seconds a child may take before it is killed and recorded as a timeout.")
     var timeout = 60.0
 
-    @Option(help: ArgumentHelp(
-        "Record every block of at least this many bytes with its call stack, to name who holds the exact heap peak (holders.csv); "
-        + "0 records none. \(ByteSize.rule). (default: \(TrialSpec.defaultHolderThresholdBytes), 64Ki)",
-        valueName: "bytes"),
-            transform: { try ByteSize.parse($0, option: "--holder-threshold", range: 0...(1 << 40), example: "65536, 64Ki or 1Mi") })
+    @Option(
+        help: ArgumentHelp(
+            "Record every block of at least this many bytes with its call stack, to name who holds the exact heap peak (holders.csv); "
+                + "0 records none. \(ByteSize.rule). (default: \(TrialSpec.defaultHolderThresholdBytes), 64Ki)",
+            valueName: "bytes"
+        ),
+        transform: {
+            try ByteSize.parse($0, option: "--holder-threshold", range: 0...(1 << 40), example: "65536, 64Ki or 1Mi")
+        }
+    )
     var holderThreshold = TrialSpec.defaultHolderThresholdBytes
 
     func validate() throws {
@@ -25,7 +30,9 @@ struct TrialTimingOptions: ParsableArguments {
         guard (50...1_000_000).contains(sampleIntervalUs) else {
             throw ValidationError("--sample-interval-us must be between 50 and 1000000")
         }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))") }
+        guard timeout > 0 && timeout <= 3600 else {
+            throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))")
+        }
     }
 
     func apply(to settings: inout TrialSettings) {

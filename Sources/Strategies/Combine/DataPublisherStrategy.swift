@@ -1,10 +1,11 @@
 import BenchCore
 import Foundation
+import OpenCombine
+import OpenCombineFoundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import OpenCombine
-import OpenCombineFoundation
 
 /// The companion sources' `dataTaskPublisher` pipeline: the status is checked in `tryMap`,
 /// failures are retried, and the pipeline ends in a fallback value instead of a failure
@@ -14,7 +15,8 @@ package final class DataPublisherStrategy: FetchStrategy {
     package static let name = "data-publisher"
     /// Floor: the body handed over in memory.
     package static let floor = FetchFloor.bodyInMemory
-    package static let summary = "OpenCombine dataTaskPublisher: status check in tryMap, retry(\(retries)), catch to a fallback value"
+    package static let summary =
+        "OpenCombine dataTaskPublisher: status check in tryMap, retry(\(retries)), catch to a fallback value"
 
     /// Extra attempts after the first: each one is a new request.
     package static let retries = 2
@@ -27,8 +29,11 @@ package final class DataPublisherStrategy: FetchStrategy {
             .tryMap { data, response -> FetchOutcome in
                 let http = try validateResponse(response, error: nil)
                 try checkLength(of: data.count, against: http)
-                return FetchOutcome(payload: .memory(data), statusCode: http.statusCode,
-                                    expectedContentLength: http.expectedContentLength)
+                return FetchOutcome(
+                    payload: .memory(data),
+                    statusCode: http.statusCode,
+                    expectedContentLength: http.expectedContentLength
+                )
             }
             .retry(Self.retries)
             .map { Result<FetchOutcome, Error>.success($0) }

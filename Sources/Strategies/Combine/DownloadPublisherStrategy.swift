@@ -1,10 +1,11 @@
 import BenchCore
 import DownloadPublisher
 import Foundation
+import OpenCombine
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import OpenCombine
 
 /// The article's Combine part: its custom `DownloadTaskPublisher` (the file is moved into the
 /// work folder before the task's handler returns), the status checked in `tryMap`, and the
@@ -13,7 +14,8 @@ package final class DownloadPublisherStrategy: FetchStrategy {
     package static let name = "download-publisher"
     /// Floor: the body streams to a file.
     package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
-    package static let summary = "the article's custom DownloadTaskPublisher (OpenCombine): file moved, then status checked in tryMap"
+    package static let summary =
+        "the article's custom DownloadTaskPublisher (OpenCombine): file moved, then status checked in tryMap"
 
     private let workDirectory: URL
 
@@ -29,19 +31,25 @@ package final class DownloadPublisherStrategy: FetchStrategy {
             receiveCompletion: { end in
                 switch end {
                 case .finished:
-                    completion.finish(received.map { .success($0) }
-                                      ?? .failure(FetchError.transport(.noValue)))
+                    completion.finish(
+                        received.map { .success($0) }
+                            ?? .failure(FetchError.transport(.noValue))
+                    )
                 case .failure(let error):
                     completion.finish(.failure(FetchError.mapping(error)))
                 }
                 received = nil
-            })
+            }
+        )
         URLSession.shared.downloadTaskPublisher(for: url, movingTo: workDirectory)
             .tryMap { file, response -> FetchOutcome in
                 do {
                     let http = try validateResponse(response, error: nil)
-                    let outcome = FetchOutcome(payload: .file(file), statusCode: http.statusCode,
-                                               expectedContentLength: http.expectedContentLength)
+                    let outcome = FetchOutcome(
+                        payload: .file(file),
+                        statusCode: http.statusCode,
+                        expectedContentLength: http.expectedContentLength
+                    )
                     try checkLength(of: outcome.payload.byteCount, against: http)
                     return outcome
                 } catch {

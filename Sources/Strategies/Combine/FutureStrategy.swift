@@ -1,11 +1,12 @@
 import BenchCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Imaging
 import OpenCombine
 import OpenCombineFoundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The companion sources' `Future`: it wraps a `dataTaskPublisher` and fails with a typed
 /// `NetworkError` (bad URL, non-2xx status, decoding failure). The Future keeps its result
@@ -14,7 +15,8 @@ package final class FutureStrategy: FetchStrategy {
     package static let name = "future"
     /// Floor: the body handed over in memory.
     package static let floor = FetchFloor.bodyInMemory
-    package static let summary = "OpenCombine Future wrapping dataTaskPublisher, failing with a typed NetworkError (bad URL, status, decode)"
+    package static let summary =
+        "OpenCombine Future wrapping dataTaskPublisher, failing with a typed NetworkError (bad URL, status, decode)"
 
     private let session = URLSession.shared
     /// The Future's inner subscriptions, kept as the companion sources keep them.
@@ -26,7 +28,8 @@ package final class FutureStrategy: FetchStrategy {
     package func imageFuture(for url: URL) -> Future<FetchOutcome, NetworkError> {
         Future { [self] promise in
             guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  let host = url.host, !host.isEmpty else {
+                let host = url.host, !host.isEmpty
+            else {
                 promise(.failure(.badURL(url.absoluteString)))
                 return
             }
@@ -34,18 +37,24 @@ package final class FutureStrategy: FetchStrategy {
                 .mapError { NetworkError.transport($0.code, $0.localizedDescription) }
                 .tryMap(Self.checkedOutcome)
                 .mapError { $0 as? NetworkError ?? .transport(.unknown, String(describing: $0)) }
-                .sink(receiveCompletion: { end in
-                    if case .failure(let error) = end { promise(.failure(error)) }
-                }, receiveValue: { promise(.success($0)) })
+                .sink(
+                    receiveCompletion: { end in
+                        if case .failure(let error) = end { promise(.failure(error)) }
+                    },
+                    receiveValue: { promise(.success($0)) }
+                )
                 .store(in: &cancellables)
         }
     }
 
     package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
-        let subscription = imageFuture(for: url).sink(receiveCompletion: { end in
-            if case .failure(let error) = end { completion.finish(.failure(error.fetchError)) }
-        }, receiveValue: { completion.finish(.success($0)) })
+        let subscription = imageFuture(for: url).sink(
+            receiveCompletion: { end in
+                if case .failure(let error) = end { completion.finish(.failure(error.fetchError)) }
+            },
+            receiveValue: { completion.finish(.success($0)) }
+        )
         defer { cancellables.removeAll() }  // finished by now; nothing left to keep
         return try withExtendedLifetime(subscription) { try completion.wait() }
     }

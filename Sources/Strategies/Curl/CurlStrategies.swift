@@ -8,10 +8,13 @@ package final class CurlMemoryStrategy: FetchStrategy {
     package static let name = "curl-memory"
     /// Floor: the body handed over in memory.
     package static let floor = FetchFloor.bodyInMemory
-    package static let summary = "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
+    package static let summary =
+        "libcurl directly, write callback into a malloc buffer sized by Content-Length, handed to Data uncopied (the floor for Data)"
     /// The body's buffer, reserved from Content-Length in the `announced` closure (closure #1): in a
     /// release build `GrowingBuffer.reserve` is inlined there, so no frame names GrowingBuffer.
-    package static let holderRoles = [HolderRoleRule(frameContains: "closure #1 in CurlMemoryStrategy.fetch", role: .body)]
+    package static let holderRoles = [
+        HolderRoleRule(frameContains: "closure #1 in CurlMemoryStrategy.fetch", role: .body)
+    ]
 
     private let transfer: Result<CurlTransfer, Error>
 
@@ -22,13 +25,20 @@ package final class CurlMemoryStrategy: FetchStrategy {
     package func fetch(url: URL) throws -> FetchOutcome {
         let transfer = try transfer.get()
         let buffer = GrowingBuffer()
-        let response = try transfer.get(url, announced: { length in
-            // A doubling buffer would peak at old + new block under jemalloc, which copies on realloc.
-            if length > 0 { buffer.reserve(Int(length)) }
-        }, receive: { chunk in buffer.append(chunk) })
+        let response = try transfer.get(
+            url,
+            announced: { length in
+                // A doubling buffer would peak at old + new block under jemalloc, which copies on realloc.
+                if length > 0 { buffer.reserve(Int(length)) }
+            },
+            receive: { chunk in buffer.append(chunk) }
+        )
         try checkStatusAndLength(response, received: buffer.count)
-        return FetchOutcome(payload: .memory(buffer.takeData()), statusCode: response.statusCode,
-                            expectedContentLength: response.expectedContentLength)
+        return FetchOutcome(
+            payload: .memory(buffer.takeData()),
+            statusCode: response.statusCode,
+            expectedContentLength: response.expectedContentLength
+        )
     }
 }
 
@@ -37,7 +47,8 @@ package final class CurlFileStrategy: FetchStrategy {
     package static let name = "curl-file"
     /// Floor: the body streams to a file.
     package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
-    package static let summary = "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
+    package static let summary =
+        "libcurl directly, write callback writing each chunk to a file with write(2) (the floor for files)"
 
     private let transfer: Result<CurlTransfer, Error>
     private let workDirectory: URL
@@ -65,8 +76,11 @@ package final class CurlFileStrategy: FetchStrategy {
             try? FileManager.default.removeItem(at: destination)
             throw error
         }
-        return FetchOutcome(payload: .file(destination), statusCode: response.statusCode,
-                            expectedContentLength: response.expectedContentLength)
+        return FetchOutcome(
+            payload: .file(destination),
+            statusCode: response.statusCode,
+            expectedContentLength: response.expectedContentLength
+        )
     }
 }
 

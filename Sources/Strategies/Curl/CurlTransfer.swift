@@ -30,8 +30,11 @@ final class CurlTransfer {
     /// GETs `url`, calling `receive` with each chunk as libcurl delivers it. `receive` returns
     /// false to abort (its storage failed), which ends the transfer with CURLE_WRITE_ERROR.
     /// `announced` is called once, before the first chunk, with Content-Length (-1 if unknown).
-    func get(_ url: URL, announced: @escaping (Int64) -> Void = { _ in },
-             receive: @escaping (UnsafeRawBufferPointer) -> Bool) throws -> Response {
+    func get(
+        _ url: URL,
+        announced: @escaping (Int64) -> Void = { _ in },
+        receive: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) throws -> Response {
         let context = ChunkReceiver(handle: handle, announced: announced, receive: receive)
         let unmanaged = Unmanaged.passRetained(context)
         defer { unmanaged.release() }
@@ -63,7 +66,9 @@ final class CurlTransfer {
             throw FetchError.transport(.tooManyRedirects(followed: followed, limit: Self.maximumRedirects))
         }
         guard code == CURLE_OK else {
-            throw FetchError.transport(.curl(code: Int32(code.rawValue), message: String(cString: curl_easy_strerror(code))))
+            throw FetchError.transport(
+                .curl(code: Int32(code.rawValue), message: String(cString: curl_easy_strerror(code)))
+            )
         }
     }
 }
@@ -76,8 +81,11 @@ private final class ChunkReceiver {
     var headersSeen = false
     var failure: FetchError?
 
-    init(handle: UnsafeMutableRawPointer, announced: @escaping (Int64) -> Void,
-         receive: @escaping (UnsafeRawBufferPointer) -> Bool) {
+    init(
+        handle: UnsafeMutableRawPointer,
+        announced: @escaping (Int64) -> Void,
+        receive: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) {
         self.handle = handle
         self.announced = announced
         self.receive = receive
@@ -94,8 +102,12 @@ private final class ChunkReceiver {
 }
 
 /// libcurl's CURLOPT_WRITEFUNCTION: returning fewer bytes than given aborts the transfer.
-private func curlWriteCallback(data: UnsafeMutablePointer<CChar>?, size: Int, count: Int,
-                               context: UnsafeMutableRawPointer?) -> Int {
+private func curlWriteCallback(
+    data: UnsafeMutablePointer<CChar>?,
+    size: Int,
+    count: Int,
+    context: UnsafeMutableRawPointer?
+) -> Int {
     let receiver = Unmanaged<ChunkReceiver>.fromOpaque(context!).takeUnretainedValue()
     let byteCount = size * count
     receiver.announceOnce()

@@ -23,8 +23,11 @@ package final class BlockingCompletion<Value: Sendable>: Sendable {
 
     /// Waits in slices of `slice` seconds until `finish`, `deadline`, or `shouldStop()`: the result,
     /// or nil when the deadline passed or `shouldStop()` said so (the caller tells which).
-    package func wait(until deadline: DispatchTime, slice: Double = 0.1,
-                      shouldStop: () -> Bool) -> Result<Value, Error>? {
+    package func wait(
+        until deadline: DispatchTime,
+        slice: Double = 0.1,
+        shouldStop: () -> Bool
+    ) -> Result<Value, Error>? {
         while done.wait(timeout: min(deadline, .now() + slice)) == .timedOut {
             if shouldStop() || DispatchTime.now() >= deadline { return nil }
         }

@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +16,8 @@ package final class AsyncDataStrategy: FetchStrategy {
 
     package func fetch(url: URL) throws -> FetchOutcome {
         try runBlocking {
-            let data: Data, response: URLResponse
+            let data: Data
+            let response: URLResponse
             do {
                 (data, response) = try await URLSession.shared.data(from: url)
             } catch {
@@ -23,8 +25,11 @@ package final class AsyncDataStrategy: FetchStrategy {
             }
             let http = try validateResponse(response, error: nil)
             try checkLength(of: data.count, against: http)
-            return FetchOutcome(payload: .memory(data), statusCode: http.statusCode,
-                                expectedContentLength: http.expectedContentLength)
+            return FetchOutcome(
+                payload: .memory(data),
+                statusCode: http.statusCode,
+                expectedContentLength: http.expectedContentLength
+            )
         }
     }
 }
@@ -45,7 +50,8 @@ package final class AsyncDownloadStrategy: FetchStrategy {
     package func fetch(url: URL) throws -> FetchOutcome {
         let destination = freshDestination(in: workDirectory)
         return try runBlocking {
-            let temporaryFile: URL, response: URLResponse
+            let temporaryFile: URL
+            let response: URLResponse
             do {
                 (temporaryFile, response) = try await URLSession.shared.download(from: url)
             } catch {
@@ -54,8 +60,11 @@ package final class AsyncDownloadStrategy: FetchStrategy {
             defer { try? FileManager.default.removeItem(at: temporaryFile) }  // gone already when moved
             let http = try validateResponse(response, error: nil)
             try moveDownloadedFile(temporaryFile, to: destination)
-            let outcome = FetchOutcome(payload: .file(destination), statusCode: http.statusCode,
-                                       expectedContentLength: http.expectedContentLength)
+            let outcome = FetchOutcome(
+                payload: .file(destination),
+                statusCode: http.statusCode,
+                expectedContentLength: http.expectedContentLength
+            )
             try checkLength(of: outcome.payload.byteCount, against: http)
             return outcome
         }

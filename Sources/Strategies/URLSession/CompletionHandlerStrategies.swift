@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +11,8 @@ package final class DataTaskStrategy: FetchStrategy {
     package static let name = "data"
     /// Floor: the body handed over in memory.
     package static let floor = FetchFloor.bodyInMemory
-    package static let summary = "URLSession data task; the completion handler gets the whole body as Data (the article's first case)"
+    package static let summary =
+        "URLSession data task; the completion handler gets the whole body as Data (the article's first case)"
 
     private let session = URLSession.shared
 
@@ -19,13 +21,18 @@ package final class DataTaskStrategy: FetchStrategy {
     package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
         session.dataTask(with: url) { data, response, error in
-            completion.finish(Result {
-                let http = try validateResponse(response, error: error)
-                let body = data ?? Data()
-                try checkLength(of: body.count, against: http)
-                return FetchOutcome(payload: .memory(body), statusCode: http.statusCode,
-                                    expectedContentLength: http.expectedContentLength)
-            })
+            completion.finish(
+                Result {
+                    let http = try validateResponse(response, error: error)
+                    let body = data ?? Data()
+                    try checkLength(of: body.count, against: http)
+                    return FetchOutcome(
+                        payload: .memory(body),
+                        statusCode: http.statusCode,
+                        expectedContentLength: http.expectedContentLength
+                    )
+                }
+            )
         }.resume()
         return try completion.wait()
     }
@@ -37,7 +44,8 @@ package final class DownloadTaskStrategy: FetchStrategy {
     package static let name = "download"
     /// Floor: the body streams to a file.
     package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
-    package static let summary = "URLSession download task; the body streams to a temporary file, moved before the handler returns (the article's second case)"
+    package static let summary =
+        "URLSession download task; the body streams to a temporary file, moved before the handler returns (the article's second case)"
 
     private let session = URLSession.shared
     private let workDirectory: URL
@@ -50,17 +58,22 @@ package final class DownloadTaskStrategy: FetchStrategy {
         let completion = BlockingCompletion<FetchOutcome>()
         let destination = freshDestination(in: workDirectory)
         session.downloadTask(with: url) { temporaryFile, response, error in
-            completion.finish(Result {
-                // FoundationNetworking never deletes the temporary file; on failure remove it here.
-                defer { if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) } }
-                let http = try validateResponse(response, error: error)
-                guard let temporaryFile else { throw FetchError.storage("no file was downloaded") }
-                try moveDownloadedFile(temporaryFile, to: destination)
-                let outcome = FetchOutcome(payload: .file(destination), statusCode: http.statusCode,
-                                           expectedContentLength: http.expectedContentLength)
-                try checkLength(of: outcome.payload.byteCount, against: http)
-                return outcome
-            })
+            completion.finish(
+                Result {
+                    // FoundationNetworking never deletes the temporary file; on failure remove it here.
+                    defer { if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) } }
+                    let http = try validateResponse(response, error: error)
+                    guard let temporaryFile else { throw FetchError.storage("no file was downloaded") }
+                    try moveDownloadedFile(temporaryFile, to: destination)
+                    let outcome = FetchOutcome(
+                        payload: .file(destination),
+                        statusCode: http.statusCode,
+                        expectedContentLength: http.expectedContentLength
+                    )
+                    try checkLength(of: outcome.payload.byteCount, against: http)
+                    return outcome
+                }
+            )
         }.resume()
         return try completion.wait()
     }

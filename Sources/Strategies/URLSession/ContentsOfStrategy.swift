@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,9 +1,10 @@
 import BenchCore
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// A data task whose delegate writes each chunk to a file as it arrives, so the whole body
 /// never exists in memory. On Linux the chunks are at most 16 KiB and come on the delegate
@@ -12,7 +13,8 @@ package final class DataStreamStrategy: FetchStrategy {
     package static let name = "data-stream"
     /// Floor: the body streams to a file.
     package static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
-    package static let summary = "URLSession data task whose delegate writes each received chunk to a file; no whole body in memory"
+    package static let summary =
+        "URLSession data task whose delegate writes each received chunk to a file; no whole body in memory"
 
     private let workDirectory: URL
     private let delegate = ChunkWritingDelegate()
@@ -37,8 +39,11 @@ package final class DataStreamStrategy: FetchStrategy {
         delegate.begin(task: task, file: file, completion: completion)
         task.resume()
         let http = try completion.wait()
-        let outcome = FetchOutcome(payload: .file(destination), statusCode: http.statusCode,
-                                   expectedContentLength: http.expectedContentLength)
+        let outcome = FetchOutcome(
+            payload: .file(destination),
+            statusCode: http.statusCode,
+            expectedContentLength: http.expectedContentLength
+        )
         try checkLength(of: outcome.payload.byteCount, against: http)
         return outcome
     }
@@ -65,7 +70,8 @@ final class ChunkWritingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         transfer.withLock { transfer in
             guard var current = transfer, current.taskIdentifier == dataTask.taskIdentifier,
-                  current.storageError == nil else { return }
+                current.storageError == nil
+            else { return }
             let written = data.withUnsafeBytes { writeAll(current.file, $0) }
             if !written {
                 current.storageError = String(cString: strerror(errno))
@@ -82,12 +88,14 @@ final class ChunkWritingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return current
         }
         guard let finished else { return }
-        finished.completion.finish(Result {
-            close(finished.file)
-            if let storageError = finished.storageError {
-                throw FetchError.storage("writing a chunk failed: \(storageError)")
+        finished.completion.finish(
+            Result {
+                close(finished.file)
+                if let storageError = finished.storageError {
+                    throw FetchError.storage("writing a chunk failed: \(storageError)")
+                }
+                return try validateResponse(task.response, error: error)
             }
-            return try validateResponse(task.response, error: error)
-        })
+        )
     }
 }

@@ -8,7 +8,8 @@ import NIOFoundationCompat
 /// `response.body.collect(upTo:)` into one ByteBuffer, then `Data(buffer:)` for the decoder.
 struct CollectedBodyStrategy: ImageFetchStrategy {
     static let name = "ahc-collect"
-    static let summary = "AsyncHTTPClient execute(_:timeout:), response.body.collect(upTo:) into one ByteBuffer, then Data(buffer:)"
+    static let summary =
+        "AsyncHTTPClient execute(_:timeout:), response.body.collect(upTo:) into one ByteBuffer, then Data(buffer:)"
     /// The body is handed over in memory: its floor is the body, once.
     static let floor = FetchFloor.bodyInMemory
 
@@ -20,7 +21,10 @@ struct CollectedBodyStrategy: ImageFetchStrategy {
     func fetch(url: URL) async throws -> FetchOutcome {
         // Under the harness's own limit (--timeout, 60 s by default): AsyncHTTPClient retries a refused
         // connection until this deadline, and the row should carry its error, not the harness's kill.
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: url.absoluteString),
+            timeout: .seconds(30)
+        )
         let status = Int(response.status.code)
         guard (200...299).contains(status) else { throw FetchError.httpStatus(status) }
         let expected = response.headers.first(name: "content-length").flatMap { Int64($0) } ?? -1

@@ -8,7 +8,8 @@ import Imaging
 /// never allocates the full bitmap) it shows what the shortcut costs.
 struct DecodeThenResizeRenderer: ImageRenderer {
     static let name = "decode-then-resize"
-    static let summary = "decode the whole image (the harness's decoders), box-resample it to --max-pixel, keep only the small bitmap"
+    static let summary =
+        "decode the whole image (the harness's decoders), box-resample it to --max-pixel, keep only the small bitmap"
     /// What it keeps on screen is the bitmap at --max-pixel: the full one it decodes first is excess.
     static let floor = RenderFloor.scaledBitmap
 
@@ -19,10 +20,11 @@ struct DecodeThenResizeRenderer: ImageRenderer {
     }
 
     func render(_ payload: Payload) async throws -> RenderedImage {
-        let source: EncodedImage = switch payload {
-        case .memory(let data): .memory(data)
-        case .file(let url): .file(path: url.path)
-        }
+        let source: EncodedImage =
+            switch payload {
+            case .memory(let data): .memory(data)
+            case .file(let url): .file(path: url.path)
+            }
         let full = try ImageDecoder.decodeFull(source, maxImagePixels: limits.maxImagePixels)
         let small = SmallBitmap(resampling: full, maxPixel: limits.maxPixel)
         return RenderedImage(width: small.width, height: small.height, storage: small)
@@ -45,9 +47,11 @@ struct SmallBitmap: Sendable {
         let (width, height) = (width, height)
         pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             for y in 0..<height {
-                let rows = (y * sourceHeight / height)..<max(y * sourceHeight / height + 1, (y + 1) * sourceHeight / height)
+                let rows =
+                    (y * sourceHeight / height)..<max(y * sourceHeight / height + 1, (y + 1) * sourceHeight / height)
                 for x in 0..<width {
-                    let columns = (x * sourceWidth / width)..<max(x * sourceWidth / width + 1, (x + 1) * sourceWidth / width)
+                    let columns =
+                        (x * sourceWidth / width)..<max(x * sourceWidth / width + 1, (x + 1) * sourceWidth / width)
                     var sums = (0, 0, 0, 0)
                     for row in rows {
                         for column in columns {

@@ -6,7 +6,8 @@ import ImageMemoryBench
 /// NonBlockingFileIO before the next is read from the socket, so little of the body is in memory.
 struct FileDownloadStrategy: ImageFetchStrategy {
     static let name = "ahc-file"
-    static let summary = "AsyncHTTPClient execute(request:delegate:) with FileDownloadDelegate; the body streams to a file"
+    static let summary =
+        "AsyncHTTPClient execute(request:delegate:) with FileDownloadDelegate; the body streams to a file"
     /// The body streams to a file: its floor is one buffer, whatever the body's size.
     static let floor = FetchFloor.streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
 
@@ -30,7 +31,10 @@ struct FileDownloadStrategy: ImageFetchStrategy {
         if let total = progress.totalBytes, total != progress.receivedBytes {
             throw FetchError.lengthMismatch(expected: Int64(total), received: progress.receivedBytes)
         }
-        return FetchOutcome(payload: .file(file), statusCode: status,
-                            expectedContentLength: progress.totalBytes.map { Int64($0) } ?? -1)
+        return FetchOutcome(
+            payload: .file(file),
+            statusCode: status,
+            expectedContentLength: progress.totalBytes.map { Int64($0) } ?? -1
+        )
     }
 }
