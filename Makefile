@@ -10,7 +10,7 @@ comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: setup build check-shape fuzz fuzz-smoke bench run-bench sweep scenario scenario-reference encodings progressive-time corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
+.PHONY: setup build check-shape format fuzz fuzz-smoke bench run-bench sweep scenario scenario-reference encodings progressive-time corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
 
 setup:
@@ -221,6 +221,10 @@ fuzz-smoke: setup
 # with warnings as errors, and no API break of ImageMemoryBench against the previous commit.
 check-shape: setup
 	SWIFT=$(SWIFT) bash scripts/check-shape.sh
+
+# Rewrites every Swift file as swift format writes it (.swift-format); make check-shape fails on any that is not.
+format:
+	$(SWIFT) format format --in-place --parallel --recursive $$(cat scripts/swift-format-paths)
 
 # Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
 test: setup

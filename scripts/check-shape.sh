@@ -12,6 +12,8 @@
 #     against API_BASELINE (default: the previous commit), by `swift package diagnose-api-breaking-changes`;
 #     scripts/api-breakage-allowlist.txt lists the reported changes that break no user's source (a
 #     type renamed with a deprecated alias changes the mangled name, not what compiles).
+#  6. every Swift file of the package, Benchmarks/ and the example is as `swift format` writes it
+#     (.swift-format, swift-nio's rules at 120 columns; `make format` rewrites them so).
 # Exits 1 naming the first check that failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +38,10 @@ venv=.build/check-shape-venv
   || fail "cannot install check-jsonschema (python3 -m venv, then pip from PyPI)"
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml \
   || fail "a workflow in .github/workflows does not match GitHub's schema"
+
+# The formatter's own lint, every finding an error (--strict); the paths are `make format`'s.
+$SWIFT format lint --strict --parallel --recursive $(cat scripts/swift-format-paths) \
+  || fail "a Swift file is not as swift format writes it; run make format"
 
 public_lines=$(grep -rw --include='*.swift' public Sources | grep -vc '^Sources/ImageMemoryBench/' || true)
 echo "check-shape: $public_lines lines say public outside Sources/ImageMemoryBench (at most $PUBLIC_LIMIT)"

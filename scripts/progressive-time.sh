@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stream renderer's time target (issue: within 1.5x of libjpeg-turbo's DCT-scaled decode): the
+# The stream renderer's time target (within 1.5x of libjpeg-turbo's DCT-scaled decode): the
 # Benchmarks package's progressive-stream and progressive-thumbnail, measured in one package-benchmark
 # run, their wall-clock samples written to OUT (default results/progressive-time.csv:
 # benchmark,sample,wall_ms; package-benchmark exports each benchmark's samples in ascending order,
