@@ -26,6 +26,21 @@ public enum RenderFloor: Sendable, Equatable {
     case scaledBitmap
 }
 
+extension RenderFloor {
+    /// The bitmap this rule keeps shown for an image of `width` x `height` (8-bit RGBA): nothing
+    /// for `.nothing`, nil when undeclared.
+    package func bitmapBytes(width: Int, height: Int, maxPixel: Int) -> Int? {
+        switch self {
+        case .undeclared: return nil
+        case .nothing: return 0
+        case .fullBitmap: return width * height * 4
+        case .scaledBitmap:
+            let size = FloorParts.scaledSize(width: width, height: height, maxPixel: maxPixel)
+            return size.0 * size.1 * 4
+        }
+    }
+}
+
 /// A cell's floor, by the role that holds each part: the body, a streaming buffer, the bitmap.
 package struct FloorParts: Codable, Sendable, Equatable {
     package var bodyBytes = 0
@@ -72,12 +87,10 @@ package struct FloorParts: Codable, Sendable, Equatable {
         case .undeclared: return nil
         case .nothing: return fetching
         case .fullBitmap, .scaledBitmap:
-            guard let width = imageWidth, let height = imageHeight, width > 0, height > 0 else { return nil }
-            let size =
-                render == .fullBitmap
-                ? (width, height)
-                : scaledSize(width: width, height: height, maxPixel: maxPixel)
-            bitmap = size.0 * size.1 * 4
+            guard let width = imageWidth, let height = imageHeight, width > 0, height > 0,
+                let bytes = render.bitmapBytes(width: width, height: height, maxPixel: maxPixel)
+            else { return nil }
+            bitmap = bytes
         }
         let shown = FloorParts(bodyBytes: bodyInMemory ? payloadBytes : 0, bitmapBytes: bitmap)
         return shown.totalBytes >= fetching.totalBytes ? shown : fetching

@@ -172,10 +172,7 @@ extension ScenarioDocument {
             values["scenario_payload_all_rows_mb"] = Self.f0(Self.mb(payload))
         }
         let sizes = file.sharedSettings.first { $0.column == "sizes" }?.value ?? ScenarioCSV.notRecorded
-        let pixels = sizes.split(separator: " ").compactMap { size -> Double? in
-            let sides = size.split(separator: "x").compactMap { Double($0) }
-            return sides.count == 2 ? sides[0] * sides[1] : nil
-        }
+        let pixels = ScenarioCSV.fixtureSizes(sizes).map { Double($0.width * $0.height) }
         values["scenario_largest_bitmap_mb"] = pixels.max().map { Self.f0(Self.mb($0 * 4)) } ?? ScenarioCSV.notRecorded
         // The floor of each renderer's scroll: the rows on screen's bitmaps (ScrollFloor), from the
         // rows' settings, so files written before the floor_bytes column have it too.

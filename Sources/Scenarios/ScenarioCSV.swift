@@ -79,6 +79,14 @@ package enum ScenarioCSV {
 
     // MARK: Reading: rows grouped by the settings that produced them
 
+    /// The `sizes` column's fixtures ("6000x4000 800x600"), in row order; a malformed entry is left out.
+    package static func fixtureSizes(_ field: String) -> [(width: Int, height: Int)] {
+        field.split(separator: " ").compactMap { size in
+            let sides = size.split(separator: "x").compactMap { Int($0) }
+            return sides.count == 2 ? (sides[0], sides[1]) : nil
+        }
+    }
+
     /// What a chart or a table compares within one group: these may differ between its rows.
     package static let comparedColumns: Set<String> = ["strategy", "render", "max_concurrent"]
     /// Columns that say how a scroll was set up; rows that differ in any but `comparedColumns` are in different groups.

@@ -1,12 +1,14 @@
 import BenchCore
+import Harness
 
 /// The least a scroll must hold at once: the bitmaps of the rows on screen. Rows cycle over the
-/// fixtures, so the floor is the largest sum of the bitmaps of `visibleRows` consecutive rows:
-/// width x height x 4 for `full`, the same at `maxPixel` on the long side (aspect kept, never
-/// upscaled) for `thumbnail` and `stream`, nothing for `none`. Bodies, requests in flight, decoders'
-/// working state and a cache beyond the rows on screen are excess over it.
+/// fixtures, so the floor is the largest sum of the bitmaps of `visibleRows` consecutive rows, each
+/// by the renderer's declared rule (`RenderFloor`: width x height x 4 for `full`, the same at
+/// `maxPixel` on the long side, aspect kept, never upscaled, for `thumbnail` and `stream`, nothing
+/// for `none`). Bodies, requests in flight, decoders' working state and a cache beyond the rows on
+/// screen are excess over it.
 package enum ScrollFloor {
-    /// Nil for a renderer without a bitmap rule (a user's) or when there are no fixtures.
+    /// Nil for a renderer without a declared rule or when there are no fixtures.
     package static func bytes(
         sizes: [(width: Int, height: Int)],
         rows: Int,
@@ -14,18 +16,12 @@ package enum ScrollFloor {
         render: RenderMode,
         maxPixel: Int
     ) -> Int? {
-        guard !sizes.isEmpty, rows > 0, visibleRows > 0 else { return nil }
-        let bitmaps: [Int]
-        switch render {
-        case .none: return 0
-        case .full: bitmaps = sizes.map { $0.width * $0.height * 4 }
-        case .thumbnail, .stream:
-            bitmaps = sizes.map { size in
-                let scaled = FloorParts.scaledSize(width: size.width, height: size.height, maxPixel: maxPixel)
-                return scaled.0 * scaled.1 * 4
-            }
-        default: return nil
-        }
+        guard !sizes.isEmpty, rows > 0, visibleRows > 0,
+            let rule = RendererCatalog.renderer(named: render.rawValue)?.floor
+        else { return nil }
+        let perRow = sizes.map { rule.bitmapBytes(width: $0.width, height: $0.height, maxPixel: maxPixel) }
+        guard !perRow.contains(nil) else { return nil }
+        let bitmaps = perRow.compactMap { $0 }
         let window = min(visibleRows, rows)
         // Windows starting at each row; after one cycle of fixtures the sums repeat.
         return (0...max(0, min(rows - window, bitmaps.count - 1))).map { start in
@@ -36,10 +32,7 @@ package enum ScrollFloor {
     /// The floor of a scenario.csv row, from its settings (`sizes`, `rows`, `visible_rows`, `render`,
     /// `max_pixel`): rows written before the `floor_bytes` column have them too.
     package static func bytes(row: [String: String]) -> Int? {
-        let sizes = (row["sizes"] ?? "").split(separator: " ").compactMap { size -> (width: Int, height: Int)? in
-            let sides = size.split(separator: "x").compactMap { Int($0) }
-            return sides.count == 2 ? (sides[0], sides[1]) : nil
-        }
+        let sizes = ScenarioCSV.fixtureSizes(row["sizes"] ?? "")
         guard let rows = row["rows"].flatMap(Int.init), let visible = row["visible_rows"].flatMap(Int.init),
             let render = row["render"].flatMap(RenderMode.init(name:)),
             let maxPixel = row["max_pixel"].flatMap(Int.init)
