@@ -100,6 +100,7 @@ package final class MeasurementWindow {
         )
         if let baselineResidency, let end, let peak = recording.residencyPeak {
             readings.residency = ResidencyReadings(
+                baselineResidentBytes: baseline.residentBytes,
                 baseline: baselineResidency,
                 peak: peak,
                 end: end,
@@ -139,9 +140,18 @@ package struct WindowReadings: Sendable {
         max(statistics.maxResidentBytes, baseline.residentBytes, final.residentBytes)
     }
 
-    /// Peak RSS: the sampled maximum or VmHWM, whichever is larger (VmHWM also sees a peak that
-    /// came and went between two samples).
-    package var peakResidentBytes: Int { max(sampledPeakResidentBytes, hwmPeakResidentBytes ?? 0) }
+    /// Peak RSS: the largest of the sampled maximum, VmHWM (which also sees a peak that came and went
+    /// between two samples) and the residency snapshots' own RSS readings. The kernel's RSS counters
+    /// are per-CPU and read approximately, so two readings of one state can differ by a few pages;
+    /// taking every reading into the peak keeps a snapshot from ever lying above it.
+    package var peakResidentBytes: Int {
+        max(
+            sampledPeakResidentBytes,
+            hwmPeakResidentBytes ?? 0,
+            residency?.peak.residentBytes ?? 0,
+            residency?.end.residentBytes ?? 0
+        )
+    }
 
     /// The sampled heap maximum (the counters the sampler reads), the window's edges included.
     package var sampledPeakHeapBytes: Int {
@@ -166,13 +176,17 @@ package struct WindowReadings: Sendable {
 
 /// The residency snapshots of a window, and what taking all of them cost.
 package struct ResidencyReadings: Sendable {
+    /// The window's baseline RSS, the one trials.csv's deltas are taken over: each moment's RSS
+    /// delta is over it too, so a moment's rows add up to the same delta the peak is reported as.
+    package var baselineResidentBytes: Int
     package var baseline: ResidencySnapshot
     package var peak: ResidencySnapshot
     package var end: ResidencySnapshot
     package var snapshots: Int
     package var nanos: UInt64
 
-    /// residency.csv's rows: at the RSS peak's snapshot and at the end, each category's delta over the baseline.
+    /// residency.csv's rows: at the RSS peak's snapshot and at the end, each category's delta over the
+    /// baseline snapshot; `unattributed` takes the rest of the RSS delta over the window's baseline.
     package var rows: [ResidencyRow] {
         let base = baseline.categories
         func rows(_ moment: ResidencyMoment, _ snapshot: ResidencySnapshot) -> [ResidencyRow] {
@@ -181,7 +195,7 @@ package struct ResidencyReadings: Sendable {
             }
             return ResidencyRow.rows(
                 moment: moment,
-                rssDelta: snapshot.residentBytes - baseline.residentBytes,
+                rssDelta: snapshot.residentBytes - baselineResidentBytes,
                 deltas: deltas
             )
         }

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Synchronization
 import Testing
@@ -102,6 +103,55 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         #expect(statistics.maxResidentBytes == 6)
         #expect(statistics.maxAllocatedBytes == 60)
         #expect(statistics.maxGapNanos == 100)
+    }
+}
+
+/// A window's readings put residency.csv's rows and trials.csv's peak RSS delta over one baseline:
+/// the RSS peak's rows add up to at most the peak RSS delta, even when the kernel's approximate
+/// per-CPU RSS counters make a snapshot's own reading the highest of the window.
+@Suite struct WindowReadingsTests {
+    static func readings(sampledPeak: Int, hwm: Int, snapshotResident: Int) -> WindowReadings {
+        let baseline = MemorySample(time: 0, residentBytes: 10_000_000, allocatedBytes: 0)
+        let samples = [baseline, MemorySample(time: 100, residentBytes: sampledPeak, allocatedBytes: 0)]
+        let recording = SamplerRecording(samples: samples, dropped: 0, intervalNanos: 100)
+        var baselineSnapshot = ResidencySnapshot()
+        baselineSnapshot.residentBytes = 10_065_536  // the same moment, read a few pages apart
+        var peak = ResidencySnapshot()
+        peak.residentBytes = snapshotResident
+        peak.heapLiveBytes = 1_000_000
+        var readings = WindowReadings(
+            baseline: baseline,
+            final: samples[1],
+            exactBaseline: nil,
+            exactPeak: nil,
+            hwmPeakResidentBytes: hwm,
+            recording: recording,
+            statistics: recording.statistics(from: 0, to: 100),
+            settleNanos: 0,
+            lastMovementNanos: 0
+        )
+        readings.residency = ResidencyReadings(
+            baselineResidentBytes: baseline.residentBytes,
+            baseline: baselineSnapshot,
+            peak: peak,
+            end: baselineSnapshot,
+            snapshots: 2,
+            nanos: 0
+        )
+        return readings
+    }
+
+    @Test func aSnapshotReadAboveTheSamplesRaisesThePeak() {
+        let readings = Self.readings(sampledPeak: 36_000_000, hwm: 36_000_000, snapshotResident: 36_065_536)
+        #expect(readings.peakResidentBytes == 36_065_536)
+    }
+
+    @Test func thePeaksRowsAddUpToThePeakDeltaOverTheWindowsBaseline() throws {
+        let readings = Self.readings(sampledPeak: 36_000_000, hwm: 35_000_000, snapshotResident: 35_900_000)
+        let rows = try #require(readings.residency?.rows).filter { $0.moment == .rssPeak }
+        let sum = rows.reduce(0) { $0 + $1.bytes }
+        #expect(sum == 35_900_000 - readings.baseline.residentBytes)
+        #expect(sum <= readings.peakResidentBytes - readings.baseline.residentBytes)
     }
 }
 
