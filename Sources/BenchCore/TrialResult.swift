@@ -49,7 +49,7 @@ package struct TrialResult: Codable, Sendable {
 
     package var payloadBytes: Int?
     package var baselineRSSBytes: Int?
-    /// max(sampled maximum, VmHWM) over the measured window.
+    /// The largest RSS reading of the measured window: sampled, VmHWM or a residency snapshot's.
     package var peakRSSBytes: Int?
     package var sampledPeakRSSBytes: Int?
     package var hwmPeakRSSBytes: Int?
