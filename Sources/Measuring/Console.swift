@@ -6,6 +6,14 @@ package func printError(_ message: String) {
     StandardError.write(message + "\n")
 }
 
+extension AllocatorEnvironment {
+    /// Said by every measuring command the same way: once, on stderr, before the first trial,
+    /// naming the settings and `record`, where they are (or are not) kept.
+    package static func warnIfSet(record: String) {
+        if let warning = warning(settings(), record: record) { printError(warning) }
+    }
+}
+
 /// An error that ends the command with one of `BenchExitCode`'s statuses and a message on stderr
 /// (the command line prints it: `BenchFailure.reported()`).
 package struct BenchFailure: Error, CustomStringConvertible {

@@ -47,12 +47,7 @@ package struct CorpusMeasurement {
     package init(_ request: CorpusRequest) { self.request = request }
 
     package func run() throws {
-        if let warning = AllocatorEnvironment.warning(
-            AllocatorEnvironment.settings(),
-            record: "not recorded in corpus.csv"
-        ) {
-            printError(warning)
-        }
+        AllocatorEnvironment.warnIfSet(record: "not recorded in corpus.csv")
         let plan = request.plan
         let measurement = try Measurement(
             .corpus,

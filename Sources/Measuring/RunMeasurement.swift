@@ -53,6 +53,7 @@ package struct RunMeasurement {
     package init(_ request: RunRequest) { self.request = request }
 
     package func run() throws {
+        AllocatorEnvironment.warnIfSet(record: "recorded in trials.json")
         let plan = request.plan
         let planned = plan.schedule()
         let payloadRecorded =
@@ -197,11 +198,5 @@ package struct RunMeasurement {
         if !residency.isEmpty { print(residency) }
         let floors = FloorTable.render(results, cells: summaries.map(\.cell))
         if !floors.isEmpty { print(floors) }
-        if let warning = AllocatorEnvironment.warning(
-            AllocatorEnvironment.settings(),
-            record: "recorded in trials.json"
-        ) {
-            print(warning)
-        }
     }
 }

@@ -58,12 +58,7 @@ package struct ScrollMeasurement {
     package init(_ request: ScrollRequest) { self.request = request }
 
     package func run() throws {
-        if let warning = AllocatorEnvironment.warning(
-            AllocatorEnvironment.settings(),
-            record: "not recorded in scenario.csv"
-        ) {
-            printError(warning)
-        }
+        AllocatorEnvironment.warnIfSet(record: "not recorded in scenario.csv")
         Interruption.install()
         // Rows are appended, never replaced: no --replace, no settings.json.
         let folder = try MeasurementFolder.openOutput(

@@ -39,12 +39,7 @@ package struct SweepMeasurement {
     package init(_ request: SweepRequest) { self.request = request }
 
     package func run() throws {
-        if let warning = AllocatorEnvironment.warning(
-            AllocatorEnvironment.settings(),
-            record: "not recorded in sweep.csv"
-        ) {
-            printError(warning)
-        }
+        AllocatorEnvironment.warnIfSet(record: "not recorded in sweep.csv")
         let measurement = try Measurement(
             .sweep,
             request.output,

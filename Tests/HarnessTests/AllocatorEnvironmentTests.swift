@@ -26,17 +26,19 @@ import Testing
     }
 
     /// A malloc tunable and MALLOC_ARENA_MAX in the environment are recorded in trials.json's context
-    /// and named together in one warning line.
+    /// and named together in one warning line, on stderr before the first trial, as every measuring
+    /// command says it.
     @Test func aMallocTunableIsRecordedAndWarnedAbout() throws {
         let tunable = "glibc.malloc.mmap_threshold=65536"
         let (output, context) = try Self.measure(environment: ["GLIBC_TUNABLES": tunable, "MALLOC_ARENA_MAX": "2"])
         #expect(output.status == 0, "\(output.standardError)")
         let recorded = context["allocatorEnvironment"] as? [String]
         #expect(recorded == ["GLIBC_TUNABLES=\(tunable)", "MALLOC_ARENA_MAX=2"], "\(String(describing: recorded))")
-        let warnings = (output.standardOutput + output.standardError).components(separatedBy: "\n").filter {
-            $0.contains("GLIBC_TUNABLES=\(tunable)")
-        }
-        #expect(warnings.count == 1, "one warning line: \(output.standardOutput)\(output.standardError)")
+        let lines = output.standardError.components(separatedBy: "\n")
+        let warnings = lines.filter { $0.contains("GLIBC_TUNABLES=\(tunable)") }
+        #expect(warnings.count == 1, "one warning line on stderr: \(output.standardError)")
+        #expect(lines.first == warnings.first, "said before the first trial: \(output.standardError)")
+        #expect(!output.standardOutput.contains("allocator settings"), "\(output.standardOutput)")
         #expect(
             warnings.first?.contains("MALLOC_ARENA_MAX=2") == true && warnings.first?.contains("trials.json") == true,
             "\(warnings)"
