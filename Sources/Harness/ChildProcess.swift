@@ -42,10 +42,12 @@ package enum ChildProcess {
     package static let backstopVariable = "BENCH_CHILD_BACKSTOP_SECONDS"
     package static let backstopMarginSeconds = 5.0
 
-    /// Where one of a child's descriptors comes from: a file opened in the spawn, or one of ours.
+    /// Where one of a child's descriptors comes from: a file opened in the spawn (created readable
+    /// by all, writable by its owner, when the flags create it), one of ours, or none (`2>&-`).
     package enum Descriptor: Sendable {
         case file(String, flags: Int32)
         case ours(Int32)
+        case closed
     }
 
     package static func run(
@@ -160,7 +162,10 @@ package enum ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target))
         }
         for case (let target, .file(let path, let flags)) in descriptors.enumerated() {
-            posix_spawn_file_actions_addopen(&actions, Int32(target), path, flags, 0)
+            posix_spawn_file_actions_addopen(&actions, Int32(target), path, flags, 0o644)
+        }
+        for case (let target, .closed) in descriptors.enumerated() {
+            posix_spawn_file_actions_addclose(&actions, Int32(target))
         }
         let closing = childguard_spawn_close_from(&actions, Int32(descriptors.count))
         guard closing == 0 else { throw ChildProcessError.spawn(executable: executable, errno: closing) }

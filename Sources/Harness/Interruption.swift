@@ -105,7 +105,7 @@ package enum Interruption {
         _ = runningChildren.withLock { $0.insert(pid) }
     }
 
-    static func childEnded(_ pid: Int32) {
+    package static func childEnded(_ pid: Int32) {
         _ = runningChildren.withLock { $0.remove(pid) }
     }
 

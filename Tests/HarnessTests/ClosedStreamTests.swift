@@ -6,97 +6,29 @@ import Testing
 /// must not end a run: the lines are dropped, every file is written, no scratch is left.
 /// The real `bench` binary, spawned as a shell would with `2>&-` or `2>&1 >/dev/null | head -c 20`.
 @Suite(.serialized) struct ClosedStreamTests {
-    /// Where the spawned bench's stdout or stderr leads.
-    enum Destination {
-        /// A file in the test's folder (read back afterwards).
-        case file(String)
-        /// A pipe whose read end is closed before bench starts: every write fails with EPIPE
-        /// (or raises SIGPIPE), as after `| head -c 20` has read its 20 bytes.
-        case pipeWithoutReader
-        /// No descriptor at all (`2>&-`).
-        case closed
-    }
+    typealias Finished = ShellStartedBench.Ended
 
-    struct Finished {
-        /// The exit status, or nil when bench died of a signal.
-        var status: Int32?
-        var signal: Int32?
-    }
-
-    /// Spawns `bench arguments...` in `folder` (its cwd), with TMPDIR `folder/tmp`, `environment`
-    /// added, default signal dispositions and no signal blocked (as a shell starts it), and waits.
+    /// Runs `bench arguments...` as a shell starts it (`ShellStartedBench`) and waits, at most
+    /// `limit` seconds.
     static func run(
         _ arguments: [String],
         in folder: URL,
-        stdout: Destination,
-        stderr: Destination,
+        stdout: ShellStartedBench.Destination,
+        stderr: ShellStartedBench.Destination,
         environment extra: [String: String] = [:],
         limit: TimeInterval = 300
     ) throws -> Finished {
-        let scratch = folder.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var writeEnds: [Int32] = []
-        defer { for descriptor in writeEnds { close(descriptor) } }
-        for (descriptor, destination) in [(Int32(1), stdout), (Int32(2), stderr)] {
-            switch destination {
-            case .file(let name):
-                posix_spawn_file_actions_addopen(
-                    &actions,
-                    descriptor,
-                    folder.appendingPathComponent(name).path,
-                    O_WRONLY | O_CREAT | O_TRUNC,
-                    0o644
-                )
-            case .pipeWithoutReader:
-                var ends: [Int32] = [0, 0]
-                guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
-                close(ends[0])  // no reader, ever
-                _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)  // only as the child's descriptor 1 or 2
-                writeEnds.append(ends[1])
-                posix_spawn_file_actions_adddup2(&actions, ends[1], descriptor)
-            case .closed:
-                posix_spawn_file_actions_addclose(&actions, descriptor)
-            }
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noMask = sigset_t()
-        var defaults = sigset_t()
-        sigemptyset(&noMask)
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        environment["TMPDIR"] = scratch.path
-        let argv =
-            (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-
+        let pid = try ShellStartedBench.spawn(arguments, in: folder, stdout: stdout, stderr: stderr, environment: extra)
         let deadline = Date().addingTimeInterval(limit)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while true {
+            if let ended = ShellStartedBench.reap(pid) { return ended }
             if Date() > deadline {
                 Issue.record("bench did not exit within \(Int(limit)) s")
                 kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                break
+                return ShellStartedBench.reap(pid, waiting: true) ?? Finished(status: nil, signal: SIGKILL)
             }
             usleep(20_000)
         }
-        let signal = status & 0x7f
-        return signal == 0 ? Finished(status: (status >> 8) & 0xff, signal: nil) : Finished(status: nil, signal: signal)
     }
 
     static func rows(_ url: URL) throws -> [[String]] {

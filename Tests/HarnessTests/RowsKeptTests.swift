@@ -10,18 +10,15 @@ import Testing
 @Suite(.serialized) struct RowsKeptTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system"]
 
-    /// A `bench` process started in a folder of its own (cwd, TMPDIR), signalled and waited on.
-    /// Spawned with posix_spawn and a clean signal mask and dispositions, as a shell starts it:
-    /// Foundation's Process would pass on the test thread's blocked signals, and a blocked
-    /// SIGTERM would never reach a bench that does not unblock it either.
+    /// A `bench` process started in a folder of its own as a shell starts it (`ShellStartedBench`),
+    /// signalled and waited on.
     final class RunningBench {
         let folder: URL
         let scratch: URL
         let outputFile: URL
         let errorFile: URL
         let pid: Int32
-        private var exitStatus: Int32?
-        private var exited = false
+        private var ended: ShellStartedBench.Ended?
 
         init(
             _ arguments: [String],
@@ -32,54 +29,21 @@ import Testing
             scratch = folder.appendingPathComponent("tmp")
             outputFile = folder.appendingPathComponent("stdout.txt")
             errorFile = folder.appendingPathComponent("stderr.txt")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var noMask = sigset_t()
-            var defaults = sigset_t()
-            sigemptyset(&noMask)
-            sigemptyset(&defaults)
-            for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-            posix_spawnattr_setsigmask(&attributes, &noMask)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-            // env -C: the working directory (runs/ is relative to it) and TMPDIR (scratch and rescue folders).
-            var environment = ProcessInfo.processInfo.environment
-            environment["TMPDIR"] = scratch.path
-            environment.merge(extraEnvironment) { $1 }
-            let argv =
-                (["/usr/bin/env", "-C", folder.path, BenchProcess.executable] + arguments).map { strdup($0) } + [nil]
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { for pointer in argv + envp { free(pointer) } }
-            var pid: pid_t = 0
-            let status = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
-            guard status == 0 else {
-                throw CocoaError(
-                    .executableLoad,
-                    userInfo: [NSLocalizedDescriptionKey: "posix_spawn: \(String(cString: strerror(status)))"]
-                )
-            }
-            self.pid = pid
+            pid = try ShellStartedBench.spawn(
+                arguments,
+                in: folder,
+                stdout: .file("stdout.txt"),
+                stderr: .file("stderr.txt"),
+                environment: extraEnvironment
+            )
         }
 
         var isRunning: Bool {
-            if exited { return false }
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return true }
-            exited = true
-            let signal = status & 0x7f
-            exitStatus = signal == 0 ? (status >> 8) & 0xff : nil
-            return false
+            if ended == nil { ended = ShellStartedBench.reap(pid) }
+            return ended == nil
         }
+
+        private var exitStatus: Int32? { ended?.status }
 
         var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
         var standardOutput: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
