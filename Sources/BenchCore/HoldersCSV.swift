@@ -4,6 +4,7 @@ import Foundation
 /// stack), largest first, then the run's small blocks (everything under the recording threshold),
 /// so that a run's rows add up to its exact heap peak. Stacks are folded, outermost frame first.
 package enum HoldersCSV {
+    package static let fileName = "holders.csv"
     package static let header = baseHeader + ["role", "resident_bytes"]
     /// The headers still read: files from before roles and residency, and from before residency.
     static var readableHeaders: [[String]] { [header, baseHeader, baseHeader + ["role"]] }
@@ -55,6 +56,7 @@ package enum HoldersCSV {
 /// `holders.folded`: every run's holders as folded stacks weighted by their bytes at the peak
 /// (`cell;run N;outermost;...;innermost bytes`), the input of any flame-graph tool.
 package enum HoldersFolded {
+    package static let fileName = "holders.folded"
     package static func render(_ results: [TrialResult]) -> String {
         var text = ""
         for result in results {

@@ -4,6 +4,7 @@ import Foundation
 /// categories (`ResidencyCategory`), each a delta over the baseline; a moment's rows add up to its
 /// RSS delta. Appended as each run ends, just before its row in trials.csv, like holders.csv.
 package enum ResidencyCSV {
+    package static let fileName = "residency.csv"
     package static let header = [
         "run_id", "strategy", "render", "allocator", "run", "moment", "category", "how", "bytes",
     ]

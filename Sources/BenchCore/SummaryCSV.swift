@@ -2,6 +2,7 @@ import Foundation
 
 /// `summary.csv`: one row per cell with the statistics of its successful runs, in bytes.
 package enum SummaryCSV {
+    package static let fileName = "summary.csv"
     package static let header = [
         "strategy", "render", "allocator", "runs_ok", "runs_failed", "payload_bytes",
         "peak_rss_delta_median_bytes", "peak_rss_delta_ci95_low_bytes", "peak_rss_delta_ci95_high_bytes",

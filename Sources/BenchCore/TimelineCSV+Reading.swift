@@ -15,7 +15,7 @@ extension TimelineCSV {
     package static func parse(_ text: String, keep: Set<RunKey>) throws -> [RunKey: [TimelinePoint]] {
         // A run killed while appending leaves its last line cut short: the complete ones are read.
         let (text, torn) = CSV.completeLines(text)
-        if torn { StandardError.write(CSV.tornLineNote("timeline.csv")) }
+        if torn { StandardError.write(CSV.tornLineNote(TimelineCSV.fileName)) }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
         guard let headerLine = lines.next() else { throw CSVError("empty timeline: no header row") }
         let header = headerLine.split(separator: ",").map(String.init)

@@ -3,6 +3,7 @@ import Foundation
 /// `trials.csv`: one tidy row per run, units in the column names. Failed runs are rows too,
 /// with their status and error and empty measurement cells.
 package enum TrialsCSV {
+    package static let fileName = "trials.csv"
     /// The columns, in order. The first fifteen are the stable contract (docs/OUTPUT.md lists them); the rest add detail.
     package static let columns: [(name: String, value: @Sendable (TrialResult) -> String)] = [
         ("strategy", { $0.strategy }),
@@ -69,6 +70,7 @@ package enum TrialsCSV {
 
 /// `timeline.csv`: every sample of every run, for the memory-over-time chart.
 package enum TimelineCSV {
+    package static let fileName = "timeline.csv"
     package static let header = [
         "strategy", "render", "allocator", "run", "pid", "t_s", "rss_bytes", "allocated_bytes",
         "file_bytes",
@@ -98,6 +100,7 @@ package enum TimelineCSV {
 
 /// `trials.json`: the run's context and every row (without timelines), for tools and `bench compare`.
 package struct JSONExport: Codable {
+    package static let fileName = "trials.json"
     package var context: RunContext
     package var trials: [TrialResult]
 

@@ -6,6 +6,7 @@ import Report
 /// `corpus.csv`: one row per run (and one per image that was not measured), the image's facts
 /// beside the run's figures, units in the column names.
 package enum CorpusCSV {
+    package static let fileName = "corpus.csv"
     package static let columns: [(name: String, value: @Sendable (CorpusRow) -> String)] = [
         ("file", { $0.image.entry.name }),
         ("format", { $0.image.format?.rawValue ?? "" }),

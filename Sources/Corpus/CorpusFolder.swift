@@ -8,7 +8,7 @@ import Report
 /// was stopped, SIGKILL included): the ranking (corpus-summary.csv) and the chart's data, as the
 /// run would have written them at its end. The images' facts are read back from their columns.
 package enum CorpusFolder {
-    package static let rowsFile = "corpus.csv"
+    package static let rowsFile = CorpusCSV.fileName
 
     package static func isCorpusFolder(_ folder: URL) -> Bool {
         FileManager.default.fileExists(atPath: folder.appendingPathComponent(rowsFile).path)

@@ -21,7 +21,7 @@ package enum ShardedCorpusMerge {
     /// A torn last line (a shard killed while appending it) is dropped with a note: the shard then
     /// lacks that row.
     package static func read(_ shard: ShardFolder) throws(MergeInputError) -> CorpusShardRows {
-        let path = URL(fileURLWithPath: shard.path, isDirectory: true).appendingPathComponent("corpus.csv").path
+        let path = URL(fileURLWithPath: shard.path, isDirectory: true).appendingPathComponent(CorpusCSV.fileName).path
         guard let data = FileManager.default.contents(atPath: path) else {
             // A shard that records its plan stopped before its first row: it lacks them all.
             guard shard.record.plannedRows != nil else {
@@ -57,7 +57,7 @@ package enum ShardedCorpusMerge {
         let costs = CorpusRanking.rank(ranked, by: rankingRender)
         try AtomicFile.writeInFolder(
             Data((lines.joined(separator: "\n") + "\n").utf8),
-            to: folder.directory.appendingPathComponent("corpus.csv")
+            to: folder.directory.appendingPathComponent(CorpusCSV.fileName)
         )
         try AtomicFile.writeInFolder(
             Data(CorpusRanking.csv(costs, renders: renders, runID: runID).utf8),

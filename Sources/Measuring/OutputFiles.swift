@@ -1,6 +1,7 @@
 import BenchCore
 import Corpus
 import Report
+import Scenarios
 
 /// The commands that measure into a folder.
 package enum MeasuringCommand: String, CaseIterable, Sendable {
@@ -45,7 +46,7 @@ package struct OutputFile: Sendable {
 /// in `all`; the file's writer is its command's measurement.
 package enum OutputFiles {
     package static let trials = OutputFile(
-        name: "trials.csv",
+        name: TrialsCSV.fileName,
         commands: [.run],
         written: .perTrial,
         key: TrialsCSV.keyColumns,
@@ -53,7 +54,7 @@ package enum OutputFiles {
         holds: "one row per trial: its cell, status, peaks over the baseline, timings and largest holder"
     )
     package static let timeline = OutputFile(
-        name: "timeline.csv",
+        name: TimelineCSV.fileName,
         commands: [.run],
         written: .perTrial,
         key: TrialsCSV.keyColumns + ["t_s"],
@@ -61,7 +62,7 @@ package enum OutputFiles {
         holds: "every memory sample of every trial, for charts"
     )
     package static let holders = OutputFile(
-        name: "holders.csv",
+        name: HoldersCSV.fileName,
         commands: [.run],
         written: .perTrial,
         key: TrialsCSV.keyColumns + ["rank"],
@@ -70,7 +71,7 @@ package enum OutputFiles {
             + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak"
     )
     package static let residency = OutputFile(
-        name: "residency.csv",
+        name: ResidencyCSV.fileName,
         commands: [.run],
         written: .perTrial,
         key: TrialsCSV.keyColumns + ["moment", "category"],
@@ -79,7 +80,7 @@ package enum OutputFiles {
             + "(heap holders, small blocks, kept by the allocator, thread stacks, file-backed, other, unattributed)"
     )
     package static let summary = OutputFile(
-        name: "summary.csv",
+        name: SummaryCSV.fileName,
         commands: [.run],
         written: .atTheEnd,
         key: ["strategy", "render", "allocator"],
@@ -87,7 +88,7 @@ package enum OutputFiles {
         holds: "one row per cell: medians, confidence interval, spread and the article's figure"
     )
     package static let trialsJSON = OutputFile(
-        name: "trials.json",
+        name: JSONExport.fileName,
         commands: [.run],
         written: .atTheEnd,
         key: [],
@@ -95,7 +96,7 @@ package enum OutputFiles {
         holds: "the rows with the run's context: machine, kernel, command, sampling, trials planned and done"
     )
     package static let holdersFolded = OutputFile(
-        name: "holders.folded",
+        name: HoldersFolded.fileName,
         commands: [.run],
         written: .atTheEnd,
         key: [],
@@ -111,7 +112,7 @@ package enum OutputFiles {
         holds: "CPU, memory, OS, toolchain and the measured libraries' versions"
     )
     package static let sweep = OutputFile(
-        name: "sweep.csv",
+        name: SweepCSV.fileName,
         commands: [.sweep],
         written: .perTrial,
         key: SweepCSV.keyColumns,
@@ -119,7 +120,7 @@ package enum OutputFiles {
         holds: "one row per trial at each payload size: the size, then trials.csv's columns"
     )
     package static let corpus = OutputFile(
-        name: "corpus.csv",
+        name: CorpusCSV.fileName,
         commands: [.corpus],
         written: .perTrial,
         key: CorpusCSV.keyColumns,
@@ -151,7 +152,7 @@ package enum OutputFiles {
         holds: "the corpus chart's labels"
     )
     package static let scenario = OutputFile(
-        name: "scenario.csv",
+        name: ScenarioCSV.fileName,
         commands: [.listScroll],
         written: .perScroll,
         key: [],

@@ -19,8 +19,8 @@ package struct ColdWarmComparison: Sendable {
 
     /// The folder's two runs, or nil when the folder (or one of its runs) is absent.
     static func load(from folder: URL, parse: (URL) throws -> [TrialResult]) throws -> ColdWarmComparison? {
-        let warm = folder.appendingPathComponent("warm/trials.csv")
-        let cold = folder.appendingPathComponent("cold/trials.csv")
+        let warm = folder.appendingPathComponent("warm/" + TrialsCSV.fileName)
+        let cold = folder.appendingPathComponent("cold/" + TrialsCSV.fileName)
         guard FileManager.default.fileExists(atPath: warm.path), FileManager.default.fileExists(atPath: cold.path)
         else {
             return nil

@@ -26,10 +26,10 @@ package struct ExampleComparison: Sendable {
 
     /// The folder's run, or nil when it has no trials.csv; its holders from trials.json when it has them.
     static func load(from folder: URL, parse: (URL) throws -> [TrialResult]) throws -> ExampleComparison? {
-        let trials = folder.appendingPathComponent("trials.csv")
+        let trials = folder.appendingPathComponent(TrialsCSV.fileName)
         guard FileManager.default.fileExists(atPath: trials.path) else { return nil }
         var holderRuns: [TrialResult] = []
-        if let json = try? Data(contentsOf: folder.appendingPathComponent("trials.json")) {
+        if let json = try? Data(contentsOf: folder.appendingPathComponent(JSONExport.fileName)) {
             holderRuns = (try? JSONDecoder.trials.decode(JSONExport.self, from: json).trials) ?? []
         }
         return ExampleComparison(trials: try parse(trials), holderRuns: holderRuns)

@@ -20,7 +20,7 @@ package struct HolderFigures: Sendable {
 
     /// The folder's run, or nil when it has no trials.json.
     static func load(from folder: URL) throws -> HolderFigures? {
-        let file = folder.appendingPathComponent("trials.json")
+        let file = folder.appendingPathComponent(JSONExport.fileName)
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         do {
             let export = try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: file))

@@ -48,8 +48,8 @@ package struct ResultsReport: ResultsFolder {
         figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
         // The chart's holders: the folder's own holders.csv, else the holders run's (results/holders/).
         figures.holdersChart = try run.holdersChart(from: [
-            directory.appendingPathComponent("holders.csv"),
-            directory.appendingPathComponent(HolderFigures.folderName).appendingPathComponent("holders.csv"),
+            directory.appendingPathComponent(HoldersCSV.fileName),
+            directory.appendingPathComponent(HolderFigures.folderName).appendingPathComponent(HoldersCSV.fileName),
         ])
         figures.residencyChart = try run.residencyChart(from: [
             directory, directory.appendingPathComponent(HolderFigures.folderName),

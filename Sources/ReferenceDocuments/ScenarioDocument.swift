@@ -13,7 +13,7 @@ import Scenarios
 /// (ranges over the caps, the speed that wasted most).
 package struct ScenarioDocument: Sendable {
     /// The CSVs a folder may hold, by file name.
-    package static let caps = "scenario.csv"
+    package static let caps = ScenarioCSV.fileName
     package static let memoryLimit = "scenario-memory-limit.csv"
     package static let faults = "scenario-faults.csv"
     package static let speed = "scenario-speed.csv"

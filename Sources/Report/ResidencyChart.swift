@@ -79,7 +79,7 @@ extension RunFolderReport {
     package func residencyChart(from folders: [URL]? = nil) throws -> ResidencyChart? {
         for folder in folders ?? [directory] {
             let run = RunFolderReport(directory: folder)
-            let residencyFile = folder.appendingPathComponent("residency.csv")
+            let residencyFile = folder.appendingPathComponent(ResidencyCSV.fileName)
             guard FileManager.default.fileExists(atPath: residencyFile.path),
                 FileManager.default.fileExists(atPath: run.trialsCSV.path)
             else { continue }
@@ -90,7 +90,7 @@ extension RunFolderReport {
                     filled.residency = residency[RunKey(cell: trial.cell, run: trial.run)]
                     return filled
                 }
-            let holdersFile = folder.appendingPathComponent("holders.csv")
+            let holdersFile = folder.appendingPathComponent(HoldersCSV.fileName)
             let holders =
                 FileManager.default.fileExists(atPath: holdersFile.path)
                 ? try parse(holdersFile) { try HoldersCSV.parse($0) } : []

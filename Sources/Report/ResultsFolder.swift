@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// The files of a results folder, named once for everything that writes or reads them.
@@ -6,11 +7,11 @@ package protocol ResultsFolder {
 }
 
 extension ResultsFolder {
-    package var trialsCSV: URL { directory.appendingPathComponent("trials.csv") }
-    package var timelineCSV: URL { directory.appendingPathComponent("timeline.csv") }
-    package var trialsJSON: URL { directory.appendingPathComponent("trials.json") }
-    package var summaryCSV: URL { directory.appendingPathComponent("summary.csv") }
-    package var sweepCSV: URL { directory.appendingPathComponent("sweep.csv") }
+    package var trialsCSV: URL { directory.appendingPathComponent(TrialsCSV.fileName) }
+    package var timelineCSV: URL { directory.appendingPathComponent(TimelineCSV.fileName) }
+    package var trialsJSON: URL { directory.appendingPathComponent(JSONExport.fileName) }
+    package var summaryCSV: URL { directory.appendingPathComponent(SummaryCSV.fileName) }
+    package var sweepCSV: URL { directory.appendingPathComponent(SweepCSV.fileName) }
     package var environmentText: URL { directory.appendingPathComponent("environment.txt") }
     /// scripts/validate.py's comparison with heaptrack, massif and time -v.
     package var validationCSV: URL { directory.appendingPathComponent("validation.csv") }

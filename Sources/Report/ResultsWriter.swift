@@ -28,26 +28,26 @@ package struct ResultsWriter: ResultsFolder {
 
     /// Rewrites trials.csv whole (tools and tests; a run appends with `appendRow`).
     package func writeTrials(_ results: [TrialResult]) throws {
-        try write([("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8))], final: false)
+        try write([(TrialsCSV.fileName, Data(TrialsCSV.render(results, runID: runID).utf8))], final: false)
     }
 
     /// Starts trials.csv, timeline.csv and holders.csv (`resuming`: reopens an interrupted run's),
     /// each row to be appended by `appendRow` as its run ends.
     package func startRows(resuming: Bool = false) {
-        sink?.startRows("holders.csv", header: HoldersCSV.header, resuming: resuming)
-        sink?.startRows("residency.csv", header: ResidencyCSV.header, resuming: resuming)
-        sink?.startRows("trials.csv", header: TrialsCSV.header(runID: runID), resuming: resuming)
-        sink?.startRows("timeline.csv", header: TimelineCSV.header(runID: runID), resuming: resuming)
+        sink?.startRows(HoldersCSV.fileName, header: HoldersCSV.header, resuming: resuming)
+        sink?.startRows(ResidencyCSV.fileName, header: ResidencyCSV.header, resuming: resuming)
+        sink?.startRows(TrialsCSV.fileName, header: TrialsCSV.header(runID: runID), resuming: resuming)
+        sink?.startRows(TimelineCSV.fileName, header: TimelineCSV.header(runID: runID), resuming: resuming)
     }
 
     /// Appends a finished run's holders, residency, row and samples: the cost does not grow with the
     /// rows before it. Holders and residency go first: a kill before the row leaves rows of a run
     /// trials.csv lacks (dropped when it is resumed, and measured again), never a row whose are lost.
     package func appendRow(_ result: TrialResult) {
-        sink?.append("holders.csv", lines: HoldersCSV.lines(result, runID: runID))
-        sink?.append("residency.csv", lines: ResidencyCSV.lines(result, runID: runID))
-        sink?.append("trials.csv", lines: TrialsCSV.line(result, runID: runID))
-        sink?.append("timeline.csv", lines: TimelineCSV.lines(result, runID: runID))
+        sink?.append(HoldersCSV.fileName, lines: HoldersCSV.lines(result, runID: runID))
+        sink?.append(ResidencyCSV.fileName, lines: ResidencyCSV.lines(result, runID: runID))
+        sink?.append(TrialsCSV.fileName, lines: TrialsCSV.line(result, runID: runID))
+        sink?.append(TimelineCSV.fileName, lines: TimelineCSV.lines(result, runID: runID))
     }
 
     /// The files written from every row at the end (and the rows' own files, unless they were appended).
@@ -59,16 +59,16 @@ package struct ResultsWriter: ResultsFolder {
             sink?.rowsAppended == true
             ? []
             : [
-                ("trials.csv", Data(TrialsCSV.render(results, runID: runID).utf8)),
-                ("timeline.csv", Data(TimelineCSV.render(results, runID: runID).utf8)),
-                ("holders.csv", Data(HoldersCSV.render(results, runID: runID).utf8)),
-                ("residency.csv", Data(ResidencyCSV.render(results, runID: runID).utf8)),
+                (TrialsCSV.fileName, Data(TrialsCSV.render(results, runID: runID).utf8)),
+                (TimelineCSV.fileName, Data(TimelineCSV.render(results, runID: runID).utf8)),
+                (HoldersCSV.fileName, Data(HoldersCSV.render(results, runID: runID).utf8)),
+                (ResidencyCSV.fileName, Data(ResidencyCSV.render(results, runID: runID).utf8)),
             ]
         try write(
             rows + [
-                ("summary.csv", Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
-                ("trials.json", try JSONExport(context: context, trials: results).encoded()),
-                ("holders.folded", Data(HoldersFolded.render(results).utf8)),
+                (SummaryCSV.fileName, Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
+                (JSONExport.fileName, try JSONExport(context: context, trials: results).encoded()),
+                (HoldersFolded.fileName, Data(HoldersFolded.render(results).utf8)),
                 (Self.environmentFileName, Data(MachineEnvironment.describe().utf8)),
             ],
             final: true
@@ -79,8 +79,9 @@ package struct ResultsWriter: ResultsFolder {
     package var writtenFiles: [URL] {
         let folder = sink?.currentFolder ?? directory
         return [
-            "trials.csv", "summary.csv", "timeline.csv", "trials.json", "holders.csv", "holders.folded",
-            "residency.csv", Self.environmentFileName,
+            TrialsCSV.fileName, SummaryCSV.fileName, TimelineCSV.fileName, JSONExport.fileName, HoldersCSV.fileName,
+            HoldersFolded.fileName,
+            ResidencyCSV.fileName, Self.environmentFileName,
         ].map { folder.appendingPathComponent($0) }
     }
 

@@ -43,7 +43,7 @@ package enum RunFiles {
             }
             for index in trials.indices { trials[index].timeline = points[key(trials[index])] ?? [] }
         }
-        let holdersFile = directory.appendingPathComponent("holders.csv")
+        let holdersFile = directory.appendingPathComponent(HoldersCSV.fileName)
         if let holders = read(holdersFile) {
             let (complete, torn) = CSV.completeLines(holders)
             if torn { StandardError.write(CSV.tornLineNote(holdersFile.path)) }
@@ -63,7 +63,7 @@ package enum RunFiles {
                 trials[index].holderThresholdBytes = holderThresholdBytes
             }
         }
-        let residencyFile = directory.appendingPathComponent("residency.csv")
+        let residencyFile = directory.appendingPathComponent(ResidencyCSV.fileName)
         if let residency = read(residencyFile) {
             let (complete, torn) = CSV.completeLines(residency)
             if torn { StandardError.write(CSV.tornLineNote(residencyFile.path)) }
@@ -112,8 +112,8 @@ package enum RunFiles {
     package static func dropHoldersOfUnrecordedRuns(in directory: URL, keeping trials: [TrialResult]) throws(Failure) {
         let keys = Set(trials.map(key))
         let files: [(String, (String, Set<RunKey>) throws -> String?)] = [
-            ("holders.csv", { try HoldersCSV.keeping($0, runs: $1) }),
-            ("residency.csv", { try ResidencyCSV.keeping($0, runs: $1) }),
+            (HoldersCSV.fileName, { try HoldersCSV.keeping($0, runs: $1) }),
+            (ResidencyCSV.fileName, { try ResidencyCSV.keeping($0, runs: $1) }),
         ]
         for (name, keeping) in files {
             let file = directory.appendingPathComponent(name)

@@ -49,7 +49,7 @@ package struct RunFolderReport: ResultsFolder {
     /// The stacked bars of the holders chart from the first of `files` that exists (the run's own
     /// holders.csv by default).
     package func holdersChart(from files: [URL]? = nil) throws -> HoldersChart? {
-        for file in files ?? [directory.appendingPathComponent("holders.csv")]
+        for file in files ?? [directory.appendingPathComponent(HoldersCSV.fileName)]
         where FileManager.default.fileExists(atPath: file.path) {
             return HoldersChart(runs: try parse(file) { try HoldersCSV.parse($0) })
         }

@@ -16,7 +16,7 @@ package struct ShardRecord: Codable, Sendable, Equatable {
         case run, corpus
 
         /// The rows file that marks the folder's kind.
-        package var rowsFile: String { self == .run ? "trials.csv" : "corpus.csv" }
+        package var rowsFile: String { self == .run ? TrialsCSV.fileName : "corpus.csv" }
     }
 
     package var kind: Kind

@@ -17,6 +17,7 @@ package struct SweepStep: Sendable, Equatable {
 /// `sweep.csv`: trials.csv's columns for every run of every size, after three columns that say
 /// which fixture the run fetched. Reading it back finds trials.csv's columns by name as usual.
 package enum SweepCSV {
+    package static let fileName = "sweep.csv"
     package static let stepColumns = ["target_bytes", "fixture_width", "fixture_height"]
     /// A row's key: its size, cell and run (`RowKeyCheck`); the fixture follows from the size.
     package static let keyColumns = ["target_bytes"] + TrialsCSV.keyColumns

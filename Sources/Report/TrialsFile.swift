@@ -21,7 +21,7 @@ package enum TrialsFile {
             case .malformed(let path, let problem): return "\(path) is not a trials.csv or trials.json: \(problem)"
             case .conflictingRows(let path, let problem): return "\(path): \(problem)"
             case .folder(let path):
-                let inside = URL(fileURLWithPath: path).appendingPathComponent("trials.json").path
+                let inside = URL(fileURLWithPath: path).appendingPathComponent(JSONExport.fileName).path
                 return "\(path) is a folder, not a trials.csv or trials.json"
                     + (FileManager.default.fileExists(atPath: inside) ? "; did you mean \(inside)?" : "")
             }
@@ -96,7 +96,7 @@ package enum TrialsFile {
         }
         // A run's export beside the other files of its run: they must agree (one run, no cut file).
         let url = URL(fileURLWithPath: path)
-        if ["trials.csv", "trials.json"].contains(url.lastPathComponent) {
+        if [TrialsCSV.fileName, JSONExport.fileName].contains(url.lastPathComponent) {
             do {
                 try RunConsistency.check(ResultsWriter(directory: url.deletingLastPathComponent()))
             } catch let error as KeyedRowError {

@@ -6,6 +6,7 @@ import Foundation
 /// fixture sizes included) and the `run_id` of the invocation, so that rows appended by
 /// invocations with other settings are told apart (`groups`).
 package enum ScenarioCSV {
+    package static let fileName = "scenario.csv"
     static let columns: [(name: String, value: @Sendable (ScrollResult) -> String)] = [
         ("scenario", { _ in "list-scroll" }),
         ("strategy", { $0.spec.strategy.rawValue }),

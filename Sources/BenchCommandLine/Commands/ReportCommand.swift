@@ -46,7 +46,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let folder = URL(fileURLWithPath: results, isDirectory: true)
         // A corpus run's folder (stopped or not): its summary and chart data from corpus.csv's rows.
-        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("trials.csv").path),
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(TrialsCSV.fileName).path),
             CorpusFolder.isCorpusFolder(folder)
         {
             do {
@@ -118,7 +118,7 @@ struct ReportCommand: ParsableCommand {
     /// The list-scroll chart (plots/scenario.gp) draws every row of scenario.csv as one setting:
     /// refuse a file whose rows come from several (invocations appended with other settings).
     static func checkScenarioCSV(in folder: URL) throws {
-        let url = folder.appendingPathComponent("scenario.csv")
+        let url = folder.appendingPathComponent(ScenarioCSV.fileName)
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
         _ = try ScenarioCSV.singleGroup(text, path: url.path)
     }
