@@ -194,7 +194,10 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments"]),
         // What the committed reference (results/) and the documents' generated figures say: run by
         // `make test`, and by `make reference` after it re-measures, so a re-measure is checked.
-        .testTarget(name: "ReferenceTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments", "Measuring"]),
+        .testTarget(
+            name: "ReferenceTests",
+            dependencies: ["BenchCore", "Report", "ReferenceDocuments", "Measuring", "Scenarios"]
+        ),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
         .testTarget(

@@ -164,38 +164,4 @@ import Testing
         #expect(group.rows.count == 2)
         #expect(group.runIDs.isEmpty)
     }
-
-    /// The committed files (make scenario-reference) record every setting and their run ids; the
-    /// caps are one setting (their chart draws it whole), the others one group per value they sweep.
-    @Test func theCommittedFilesRecordTheirSettingsAndRunIDs() throws {
-        func groups(_ name: String) throws -> [ScenarioCSV.Group] {
-            let url = Self.results.appendingPathComponent(name)
-            return try ScenarioCSV.groups(try String(contentsOf: url, encoding: .utf8), path: url.path)
-        }
-        let caps = try groups("scenario.csv")
-        #expect(caps.count == 1, "one setting: its chart draws it whole")
-        let main = try #require(caps.first)
-        let settings = Dictionary(uniqueKeysWithValues: main.settings.map { ($0.column, $0.value) })
-        #expect(settings["bandwidth_bytes_per_second"] == "10000000", "--bandwidth 10M")
-        #expect(settings["sizes"]?.split(separator: " ").count == 8)
-        #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
-        #expect(main.runIDs.count == 1)
-        #expect(
-            try groups("scenario-speed.csv").map { $0.rows[0]["rows_per_second"] } == ["5.0", "10.0", "20.0", "40.0"]
-        )
-        #expect(
-            try groups("scenario-memory-limit.csv").map { $0.rows[0]["memory_limit_bytes"] } == [
-                "104857600", "209715200", "419430400",
-            ]
-        )
-        #expect(try groups("scenario-faults.csv").count == 8, "no fault and 3 faults, each without and with retries")
-        for name in ["scenario-speed.csv", "scenario-memory-limit.csv", "scenario-faults.csv"] {
-            #expect(
-                try groups(name).allSatisfy {
-                    !$0.runIDs.isEmpty && $0.settings.allSatisfy { $0.value != ScenarioCSV.notRecorded }
-                },
-                "\(name)"
-            )
-        }
-    }
 }

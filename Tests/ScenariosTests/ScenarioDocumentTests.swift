@@ -4,62 +4,9 @@ import Report
 import Scenarios
 import Testing
 
-/// results/SCENARIO.md's tables and figures are generated from the committed scenario CSVs
-/// (`bench report --results results`, which `make scenario-reference` and `make reference` run):
-/// scenario.csv and scenario-memory-limit.csv, scenario-faults.csv, scenario-speed.csv.
+/// SCENARIO.md's generator: each settings group its own table, files of mixed settings refused.
+/// What the committed results/SCENARIO.md says is checked in ReferenceTests (CommittedScenarioTests).
 @Suite struct ScenarioDocumentTests {
-    static func committedDocument() throws -> String {
-        try String(contentsOf: ScenarioCSVTests.results.appendingPathComponent("SCENARIO.md"), encoding: .utf8)
-    }
-
-    @Test func regeneratingTheDocumentFromTheCommittedCSVsChangesNothing() throws {
-        let document = try Self.committedDocument()
-        let figures = try ScenarioDocument(folder: ScenarioCSVTests.results)
-        let regenerated = try GeneratedSections.apply(to: document, blocks: figures.blocks, values: figures.values)
-        #expect(regenerated == document, "SCENARIO.md is stale: run bench report --results results")
-    }
-
-    /// Every table the generator makes is in the document, and every family of values is quoted
-    /// at least once: a figure computed and shown nowhere is a figure typed by hand somewhere.
-    @Test func everyGeneratedTableAndValueFamilyIsInTheDocument() throws {
-        let document = try Self.committedDocument()
-        let figures = try ScenarioDocument(folder: ScenarioCSVTests.results)
-        #expect(figures.blocks.count == 6, "the peaks, times, requests, memory budgets, faults and speeds")
-        let missingTables = figures.blocks.keys.filter { !document.contains("<!-- table:\($0) -->") }.sorted()
-        #expect(missingTables.isEmpty, "tables SCENARIO.md does not show: \(missingTables.joined(separator: ", "))")
-        let quoted = Set(UsedValues.names(in: document).map(Self.family))
-        let unquoted = Set(figures.values.keys.map(Self.family)).subtracting(quoted).sorted()
-        #expect(unquoted.isEmpty, "value families SCENARIO.md quotes nowhere: \(unquoted.joined(separator: ", "))")
-    }
-
-    /// A value's family: its cell (strategy, renderer, cap, memory limit, fault, speed) replaced by placeholders.
-    static func family(_ name: String) -> String {
-        var text = name
-        for (pattern, template) in [
-            (#"_(data|download)(?=_)"#, "_S"), (#"_(full|thumbnail)(?=_)"#, "_R"), (#"_cap\d+_"#, "_capN_"),
-            (#"^scenario_mem(\d+|none)_"#, "scenario_memN_"), (#"^scenario_speed\d+_"#, "scenario_speedN_"),
-            (#"^scenario_fault_[a-z0-9_]+?_retries\d+_"#, "scenario_fault_F_retriesN_"),
-        ] {
-            let regex = try! NSRegularExpression(pattern: pattern)
-            text = regex.stringByReplacingMatches(
-                in: text,
-                range: NSRange(text.startIndex..., in: text),
-                withTemplate: template
-            )
-        }
-        return text
-    }
-
-    @Test func aFamilyIsACellsValuesUnderAnyCell() {
-        #expect(Self.family("scenario_download_thumbnail_cap16_tti_median_ms") == "scenario_S_R_capN_tti_median_ms")
-        #expect(Self.family("scenario_saving_full_cap4_mb") == "scenario_saving_R_capN_mb")
-        #expect(Self.family("scenario_mem100_data_full_status") == "scenario_memN_S_R_status")
-        #expect(Self.family("scenario_fault_status_503_retries2_sent_mb") == "scenario_fault_F_retriesN_sent_mb")
-        #expect(Self.family("scenario_speed40_download_wasted_mb") == "scenario_speedN_S_wasted_mb")
-        #expect(Self.family("scenario_payload_all_rows_mb") == "scenario_payload_all_rows_mb")
-        #expect(Self.family("scenario_speed_most_wasted_rps") == "scenario_speed_most_wasted_rps")
-    }
-
     /// Each settings group is its own table: rows of another bandwidth never enter the same medians.
     @Test func rowsOfOtherSettingsAreTheirOwnTable() throws {
         let first = try ScenarioCSV.appending(
@@ -151,15 +98,5 @@ import Testing
         #expect(figures.values["scenario_largest_bitmap_mb"] == "96", "6000x4000 at 4 bytes a pixel")
         let requests = try #require(figures.blocks["scenario-requests"])
         #expect(requests.contains("| 4 | 0 / 0 / 0 | 190.0 | 95.0 |"), "\(requests)")
-    }
-}
-
-/// The `<!-- value:NAME -->` markers of a document.
-enum UsedValues {
-    static func names(in text: String) -> [String] {
-        let regex = try! NSRegularExpression(pattern: #"<!-- value:([^ ]+) -->"#)
-        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
-            String(text[Range($0.range(at: 1), in: text)!])
-        }
     }
 }

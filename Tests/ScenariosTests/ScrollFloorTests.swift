@@ -61,16 +61,26 @@ import Testing
         #expect(ScrollFloor.bytes(row: row) == expected)
     }
 
-    /// The committed scenario files, written before floor_bytes, are still read, and their rows
-    /// have a floor from their settings.
+    /// A scenario.csv written before the floor_bytes column (the same rows without it) is still
+    /// read, and its rows have the floor of their settings.
     @Test func filesWrittenBeforeTheFloorColumnAreRead() throws {
-        let path = ScenarioCSVTests.results.appendingPathComponent("scenario.csv").path
-        let groups = try ScenarioCSV.groups(try String(contentsOfFile: path, encoding: .utf8), path: path)
-        let rows = groups.flatMap(\.rows)
-        #expect(!rows.isEmpty)
-        for row in rows {
-            let floor = try #require(ScrollFloor.bytes(row: row), "\(row)")
-            #expect(floor > 0 && floor < 8 * 6000 * 4000 * 4)
-        }
+        var result = ScenarioCSVTests.result(sizes: ["6000x4000", "800x600"])
+        result.floorBytes = 1
+        let written = try ScenarioCSV.appending([result], runID: "r", to: "", path: "s.csv")
+        let lines = try CSV.parse(written).filter { $0 != [""] }
+        let column = try #require(lines.first?.firstIndex(of: "floor_bytes"))
+        let old = lines.map { line in CSV.line(line.enumerated().filter { $0.offset != column }.map(\.element)) + "\n" }
+            .joined()
+        #expect(!old.contains("floor_bytes"))
+        let rows = try ScenarioCSV.groups(old, path: "s.csv").flatMap(\.rows)
+        #expect(rows.count == 1 && rows.allSatisfy { $0["floor_bytes"] == nil })
+        let expected = ScrollFloor.bytes(
+            sizes: [(6000, 4000), (800, 600)],
+            rows: 60,
+            visibleRows: 8,
+            render: .thumbnail,
+            maxPixel: result.spec.maxPixel
+        )
+        #expect(expected != nil && rows.allSatisfy { ScrollFloor.bytes(row: $0) == expected })
     }
 }
