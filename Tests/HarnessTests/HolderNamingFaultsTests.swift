@@ -18,8 +18,9 @@ import Testing
         return url
     }
 
-    /// `yes` floods, `sleep` hangs: each is killed (past 64 MiB, or after 30 s), said once on stderr,
-    /// and every file of the run is written with its rows.
+    /// `yes` floods, `sleep` hangs: each is killed (past 64 MiB, or after its time limit, 3 s here
+    /// through BENCH_SYMBOLIZER_TIMEOUT), said once on stderr, and every file of the run is written
+    /// with its rows.
     @Test(arguments: ["exec yes 0123456789abcdef", "exec sleep 1000"])
     func aHostileSymbolizerIsKilledAndTheRunKeepsItsRows(body: String) throws {
         let symbolizer = try Self.script(body)
@@ -30,7 +31,7 @@ import Testing
         }
         let output = try BenchProcess.run(
             Self.quick + ["--out", folder.path],
-            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path],
+            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path, "BENCH_SYMBOLIZER_TIMEOUT": "3"],
             timeout: 120
         )
         #expect(output.status == 0, "\(output.standardError)")

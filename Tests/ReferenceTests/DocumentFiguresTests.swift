@@ -102,13 +102,19 @@ import Testing
         #expect(Self.typedFigures(in: document).count == 3)
     }
 
+    /// What `bench-reference --document` computes from the committed results, once for every document.
+    static let generated = Result {
+        let figures = try ResultsReport(directory: root.appendingPathComponent("results")).load()
+        let blocks = figures.blocks().merging([OutputFiles.tableName: OutputFiles.markdownTable()]) { $1 }
+        return (blocks: blocks, values: figures.values())
+    }
+
     /// The generated parts of README.md and docs/ are what `bench-reference --document` makes of the committed results.
     @Test(arguments: DocumentFiguresTests.readmeDocuments)
     func regeneratingFromTheCommittedResultsChangesNothing(document: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
-        let figures = try ResultsReport(directory: Self.root.appendingPathComponent("results")).load()
-        let blocks = figures.blocks().merging([OutputFiles.tableName: OutputFiles.markdownTable()]) { $1 }
-        let regenerated = try GeneratedSections.apply(to: text, blocks: blocks, values: figures.values())
+        let generated = try Self.generated.get()
+        let regenerated = try GeneratedSections.apply(to: text, blocks: generated.blocks, values: generated.values)
         #expect(
             regenerated == text,
             "\(document) is stale: run `make reference` (or bench-reference --document \(document))"
