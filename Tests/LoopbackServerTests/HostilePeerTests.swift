@@ -40,7 +40,7 @@ extension LoopbackServerTests {
 
         /// HEAD with every fault, malformed request lines, huge headers, pipelining, bodies.
         @Test func oddRequestsNeitherCrashNorWedgeTheServer() async throws {
-            try await withServer(.init(requestTimeoutSeconds: 2)) { server in
+            try await withServer(.init(requestTimeoutSeconds: 0.5, idleTimeoutSeconds: 0.5)) { server in
                 server.addResource(path: "/img", body: payload(count: 200_000))
                 let port = server.port
                 for fault in [
