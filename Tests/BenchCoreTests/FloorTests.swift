@@ -6,6 +6,25 @@ import Testing
 /// the strategy and renderer; and the files that carry it and the holders' roles still read
 /// when they come from before them.
 @Suite struct FloorTests {
+    /// A trial of data with `render`, nothing measured.
+    static func result(_ render: RenderMode) -> TrialResult {
+        let spec = TrialSpec(
+            strategy: "data",
+            render: render,
+            allocator: .system,
+            run: 1,
+            url: URL(fileURLWithPath: "/"),
+            warmupURL: nil,
+            workDirectory: URL(fileURLWithPath: "/")
+        )
+        return TrialResult(spec: spec, pid: 1)
+    }
+
+    /// A CSV file as written before its last `count` columns existed: the same rows without them.
+    static func droppingLastColumns(_ count: Int, of text: String) throws -> String {
+        try CSV.parse(text).filter { $0 != [""] }.map { CSV.line(Array($0.dropLast(count))) + "\n" }.joined()
+    }
+
     /// The longer side at --max-pixel, the other in proportion, rounded: the article's image at
     /// 1024 px keeps 1024 x 683; portrait the same turned; an image that fits keeps its size.
     @Test func aScaledBitmapKeepsTheAspectAndIsNeverUpscaled() {
@@ -99,21 +118,11 @@ import Testing
     /// same rows without the column) still reads, its floors not known.
     @Test func floorBytesIsTrialsCSVsLastColumnAndOldFilesStillRead() throws {
         #expect(TrialsCSV.columns.last?.name == "floor_bytes")
-        let spec = TrialSpec(
-            strategy: "data",
-            render: .full,
-            allocator: .system,
-            run: 1,
-            url: URL(fileURLWithPath: "/"),
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/")
-        )
-        var row = TrialResult(spec: spec, pid: 1)
+        var row = Self.result(.full)
         row.floorBytes = 2_796_544
         let written = TrialsCSV.render([row])
         #expect(try TrialsCSV.parse(written).first?.floorBytes == 2_796_544)
-        let oldText = try CSV.parse(written).filter { $0 != [""] }.map { CSV.line(Array($0.dropLast())) + "\n" }
-            .joined()
+        let oldText = try Self.droppingLastColumns(1, of: written)
         #expect(!oldText.contains("floor_bytes"))
         let old = try TrialsCSV.parse(oldText)
         #expect(old.count == 1 && old.allSatisfy { $0.floorBytes == nil && $0.strategy == "data" })
@@ -123,16 +132,7 @@ import Testing
     /// read back; a file from before them (the same rows without the two columns) reads with no roles.
     @Test func roleIsHoldersCSVsLastColumnAndOldFilesStillRead() throws {
         #expect(Array(HoldersCSV.header.suffix(2)) == ["role", "resident_bytes"])
-        let spec = TrialSpec(
-            strategy: "data",
-            render: .none,
-            allocator: .system,
-            run: 1,
-            url: URL(fileURLWithPath: "/"),
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/")
-        )
-        var result = TrialResult(spec: spec, pid: 1)
+        var result = Self.result(.none)
         result.peakHeapExactBytes = 3_000
         result.holders = [
             PeakHolder(
@@ -148,8 +148,7 @@ import Testing
         let run = try #require(try HoldersCSV.parse(written).first)
         #expect(run.holders.map(\.role) == [.bodyBuffer])
         #expect(HoldersCSV.rows(of: result).last?.role == .other, "the small blocks")
-        let oldText = try CSV.parse(written).filter { $0 != [""] }.map { CSV.line(Array($0.dropLast(2))) + "\n" }
-            .joined()
+        let oldText = try Self.droppingLastColumns(2, of: written)
         let old = try HoldersCSV.parse(oldText)
         #expect(old.count == 1 && old.allSatisfy { $0.holders.count == 1 && $0.holders.allSatisfy { $0.role == nil } })
     }
@@ -157,16 +156,7 @@ import Testing
     /// The excess by role: each role's bytes at the peak less its part of the floor; `other` takes
     /// the rest, so that the roles add up to the exact heap peak over the floor.
     @Test func theExcessByRoleAddsUpToTheHeapPeakOverTheFloor() throws {
-        let spec = TrialSpec(
-            strategy: "data",
-            render: .none,
-            allocator: .system,
-            run: 1,
-            url: URL(fileURLWithPath: "/"),
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/")
-        )
-        var result = TrialResult(spec: spec, pid: 1)
+        var result = Self.result(.none)
         result.baselineHeapExactBytes = 400_000
         result.peakHeapExactBytes = 30_500_000
         result.holders = [
