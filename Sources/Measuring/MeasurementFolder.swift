@@ -81,6 +81,16 @@ package enum MeasurementFolder {
         }
     }
 
+    /// The matrix every measuring command records: its strategies, renderers, allocators and runs.
+    package static func describe(_ plan: BenchmarkPlan) -> [(String, String)] {
+        [
+            ("--strategy", plan.strategies.joined(separator: ",")),
+            ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
+            ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
+            ("--runs", String(plan.runs)),
+        ]
+    }
+
     /// The per-trial settings every measuring command records.
     package static func describe(_ settings: TrialSettings) -> [(String, String)] {
         [

@@ -61,19 +61,12 @@ package enum ShardLog {
         }
     }
 
-    /// The options that change what a trial measures, by their names: shards merged must agree on all.
-    /// --jobs is not one (peaks do not depend on it, and machines differ in cores).
+    /// The options that change what a trial measures, by their names: shards merged must agree on all,
+    /// the settle's mode included. --jobs is not one (peaks do not depend on it, and machines differ in cores).
     package static func settings(_ plan: BenchmarkPlan, _ settings: TrialSettings) -> [String: String] {
-        [
-            "--strategy": plan.strategies.joined(separator: ","),
-            "--render": plan.renders.map(\.rawValue).joined(separator: ","),
-            "--allocator": plan.allocators.map(\.rawValue).joined(separator: ","),
-            "--runs": String(plan.runs),
-            "--max-pixel": String(settings.maxPixel),
-            "--max-image-pixels": String(settings.maxImagePixels),
-            "--sample-interval-us": String(settings.sampleIntervalNanos / 1000),
-            "--timeout": String(settings.timeoutSeconds),
-            "--holder-threshold": String(settings.holderThresholdBytes),
-        ]
+        Dictionary(
+            MeasurementFolder.describe(plan) + MeasurementFolder.describe(settings),
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 }

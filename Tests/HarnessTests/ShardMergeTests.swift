@@ -217,6 +217,33 @@ import Testing
         )
     }
 
+    /// Shards measured with the settle's two modes (BENCH_SETTLE=fixed in one) are refused by merge,
+    /// naming the setting: the final readings of the two are not comparable.
+    @Test func mergeRefusesShardsOfAnotherSettle() throws {
+        let corpus = try Self.makeCorpus()
+        let work = BenchProcess.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: corpus)
+            try? FileManager.default.removeItem(at: work)
+        }
+        let first = work.appendingPathComponent("first")
+        let second = work.appendingPathComponent("second")
+        #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
+        let fixed = try BenchProcess.run(
+            ["corpus", corpus.path] + Self.corpusOptions + ["--shard", "2/2", "--out", second.path],
+            extraEnvironment: [TrialSpec.settleEnvironmentVariable: "fixed"]
+        )
+        #expect([0, 3].contains(fixed.status), "\(fixed.standardError)")
+        let out = work.appendingPathComponent("merged")
+        let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
+        #expect(mixed.status == 6, "\(mixed.standardError)")
+        #expect(
+            mixed.standardError.contains("\(TrialSpec.settleEnvironmentVariable) fixed"),
+            "\(mixed.standardError)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
+    }
+
     /// Each malformed i/n is a usage error (64) that states the form --shard takes.
     @Test(arguments: ["0/4", "5/4", "1/0", "0/0", "-1/4", "2/", "/4", "2/4/1", "a/b", "2:4", " 2/4", "+2/4", "2"])
     func malformedShardsAreUsageErrors(text: String) throws {

@@ -74,12 +74,8 @@ struct CorpusCommand: ParsableCommand {
         let plan = self.plan
         let resolved = URL(fileURLWithPath: source).standardizedFileURL.path
         return [
-            ("source", resolved),
-            ("--strategy", plan.strategies.joined(separator: ",")),
-            ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
-            ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
-            ("--runs", String(plan.runs)),
-        ] + MeasurementFolder.describe(settings)
+            ("source", resolved)
+        ] + MeasurementFolder.describe(plan) + MeasurementFolder.describe(settings)
             // Only when given, so that folders recorded without it resume as before: another shard's
             // files resumed into this folder would be merged twice.
             + (sharding.shard.map { [("--shard", $0.description)] } ?? [])

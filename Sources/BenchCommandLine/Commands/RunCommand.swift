@@ -179,11 +179,8 @@ struct RunCommand: ParsableCommand {
                 "source",
                 url.map { "\($0) (warm-up: \(cold ? "none" : warmupURL ?? "the origin"))" }
                     ?? "embedded fixture \(fixture.spec.fileName)\(cold ? " cold" : "")\(bandwidth.map { " at \($0.bytesPerSecond) bytes/s" } ?? "")"
-            ),
-            ("--strategy", plan.strategies.joined(separator: ",")),
-            ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
-            ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
-            ("--runs", String(plan.runs)),
+            )
+        ] + MeasurementFolder.describe(plan) + [
             ("--no-exact-heap", String(noExactHeap)),
             ("--shard", plan.shard.map { "\($0)" } ?? "none"),
         ] + MeasurementFolder.describe(settings)

@@ -88,20 +88,15 @@ struct SweepCommand: ParsableCommand {
         var settings = TrialSettings()
         timing.apply(to: &settings)
         settings.fixtureCacheDirectory = cache.directory
-        let recorded: [(String, String)] =
-            [
-                ("--strategy", strategyNames.joined(separator: ",")),
-                ("--render", render.modes.map(\.rawValue).joined(separator: ",")),
-                ("--allocator", allocator.allocators.map(\.rawValue).joined(separator: ",")),
-                ("--runs", String(runs)),
-                ("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ",")),
-            ] + MeasurementFolder.describe(settings)
         let plan = BenchmarkPlan(
             strategies: strategyNames,
             renders: render.modes,
             allocators: allocator.allocators,
             runs: runs
         )
+        let recorded =
+            MeasurementFolder.describe(plan) + [("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ","))]
+            + MeasurementFolder.describe(settings)
         let request = SweepRequest(
             plan: plan,
             sizesMB: sizesMB,
