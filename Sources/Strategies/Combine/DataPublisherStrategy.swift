@@ -27,13 +27,7 @@ package final class DataPublisherStrategy: FetchStrategy {
         let completion = BlockingCompletion<FetchOutcome>()
         let pipeline = URLSession.shared.ocombine.dataTaskPublisher(for: url)
             .tryMap { data, response -> FetchOutcome in
-                let http = try validateResponse(response, error: nil)
-                try checkLength(of: data.count, against: http)
-                return FetchOutcome(
-                    payload: .memory(data),
-                    statusCode: http.statusCode,
-                    expectedContentLength: http.expectedContentLength
-                )
+                try checkedOutcome(.memory(data), of: validateResponse(response, error: nil))
             }
             .retry(Self.retries)
             .map { Result<FetchOutcome, Error>.success($0) }

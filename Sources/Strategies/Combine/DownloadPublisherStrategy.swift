@@ -44,14 +44,7 @@ package final class DownloadPublisherStrategy: FetchStrategy {
         URLSession.shared.downloadTaskPublisher(for: url, movingTo: workDirectory)
             .tryMap { file, response -> FetchOutcome in
                 do {
-                    let http = try validateResponse(response, error: nil)
-                    let outcome = FetchOutcome(
-                        payload: .file(file),
-                        statusCode: http.statusCode,
-                        expectedContentLength: http.expectedContentLength
-                    )
-                    try checkLength(of: outcome.payload.byteCount, against: http)
-                    return outcome
+                    return try checkedOutcome(.file(file), of: validateResponse(response, error: nil))
                 } catch {
                     try? FileManager.default.removeItem(at: file)
                     throw error

@@ -25,3 +25,13 @@ package func checkLength(of received: Int, against response: HTTPURLResponse) th
         throw FetchError.lengthMismatch(expected: expected, received: received)
     }
 }
+
+/// The outcome of a 2xx response whose body is `payload`, checked against its Content-Length.
+package func checkedOutcome(_ payload: Payload, of http: HTTPURLResponse) throws -> FetchOutcome {
+    try checkLength(of: payload.byteCount, against: http)
+    return FetchOutcome(
+        payload: payload,
+        statusCode: http.statusCode,
+        expectedContentLength: http.expectedContentLength
+    )
+}

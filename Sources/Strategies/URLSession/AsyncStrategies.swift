@@ -23,13 +23,7 @@ package final class AsyncDataStrategy: FetchStrategy {
             } catch {
                 throw FetchError.transport(TransportFailure(urlSessionError: error))
             }
-            let http = try validateResponse(response, error: nil)
-            try checkLength(of: data.count, against: http)
-            return FetchOutcome(
-                payload: .memory(data),
-                statusCode: http.statusCode,
-                expectedContentLength: http.expectedContentLength
-            )
+            return try checkedOutcome(.memory(data), of: validateResponse(response, error: nil))
         }
     }
 }
@@ -60,13 +54,7 @@ package final class AsyncDownloadStrategy: FetchStrategy {
             defer { try? FileManager.default.removeItem(at: temporaryFile) }  // gone already when moved
             let http = try validateResponse(response, error: nil)
             try moveDownloadedFile(temporaryFile, to: destination)
-            let outcome = FetchOutcome(
-                payload: .file(destination),
-                statusCode: http.statusCode,
-                expectedContentLength: http.expectedContentLength
-            )
-            try checkLength(of: outcome.payload.byteCount, against: http)
-            return outcome
+            return try checkedOutcome(.file(destination), of: http)
         }
     }
 }

@@ -24,13 +24,7 @@ package final class DataTaskStrategy: FetchStrategy {
             completion.finish(
                 Result {
                     let http = try validateResponse(response, error: error)
-                    let body = data ?? Data()
-                    try checkLength(of: body.count, against: http)
-                    return FetchOutcome(
-                        payload: .memory(body),
-                        statusCode: http.statusCode,
-                        expectedContentLength: http.expectedContentLength
-                    )
+                    return try checkedOutcome(.memory(data ?? Data()), of: http)
                 }
             )
         }.resume()
@@ -65,13 +59,7 @@ package final class DownloadTaskStrategy: FetchStrategy {
                     let http = try validateResponse(response, error: error)
                     guard let temporaryFile else { throw FetchError.storage("no file was downloaded") }
                     try moveDownloadedFile(temporaryFile, to: destination)
-                    let outcome = FetchOutcome(
-                        payload: .file(destination),
-                        statusCode: http.statusCode,
-                        expectedContentLength: http.expectedContentLength
-                    )
-                    try checkLength(of: outcome.payload.byteCount, against: http)
-                    return outcome
+                    return try checkedOutcome(.file(destination), of: http)
                 }
             )
         }.resume()

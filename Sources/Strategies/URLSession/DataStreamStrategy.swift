@@ -38,14 +38,7 @@ package final class DataStreamStrategy: FetchStrategy {
         let task = session.dataTask(with: url)
         delegate.begin(task: task, file: file, completion: completion)
         task.resume()
-        let http = try completion.wait()
-        let outcome = FetchOutcome(
-            payload: .file(destination),
-            statusCode: http.statusCode,
-            expectedContentLength: http.expectedContentLength
-        )
-        try checkLength(of: outcome.payload.byteCount, against: http)
-        return outcome
+        return try checkedOutcome(.file(destination), of: completion.wait())
     }
 }
 
