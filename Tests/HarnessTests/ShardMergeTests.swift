@@ -39,12 +39,41 @@ import Testing
         }.sorted()
     }
 
-    static func corpus(_ source: URL, shard: String?, out: URL, extra: [String] = []) throws -> BenchProcess.Output {
+    static func corpus(
+        _ source: URL,
+        shard: String?,
+        out: URL,
+        extra: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> BenchProcess.Output {
         try BenchProcess.run(
             ["corpus", source.path] + corpusOptions + extra + (shard.map { ["--shard", $0] } ?? []) + [
                 "--out", out.path,
-            ]
+            ],
+            extraEnvironment: environment
         )
+    }
+
+    /// A new corpus measured as shards 1/2 and 2/2 in work/first and work/second, the second with
+    /// `secondOptions` and `secondEnvironment` added; the caller removes `corpus` and `work`.
+    static func twoShards(
+        secondOptions: [String] = [],
+        secondEnvironment: [String: String] = [:]
+    ) throws -> (corpus: URL, work: URL, first: URL, second: URL) {
+        let corpus = try makeCorpus()
+        let work = BenchProcess.temporaryFolder()
+        let first = work.appendingPathComponent("first")
+        let second = work.appendingPathComponent("second")
+        #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
+        let secondRun = try Self.corpus(
+            corpus,
+            shard: "2/2",
+            out: second,
+            extra: secondOptions,
+            environment: secondEnvironment
+        )
+        #expect([0, 3].contains(secondRun.status), "\(secondRun.standardError)")
+        return (corpus, work, first, second)
     }
 
     /// Two and four corpus shards, each its own process, merged: the rows of the unsharded run,
@@ -159,18 +188,11 @@ import Testing
     /// Shards run with other settings, a shard given twice, a missing shard: merge refuses each with
     /// the difference named and a distinct status; --partial merges what there is.
     @Test func mergeRefusesShardsThatDoNotJoin() throws {
-        let corpus = try Self.makeCorpus()
-        let work = BenchProcess.temporaryFolder()
+        let (corpus, work, first, second) = try Self.twoShards(secondOptions: ["--max-pixel", "512"])
         defer {
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
-        let first = work.appendingPathComponent("first")
-        let second = work.appendingPathComponent("second")
-        #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
-        #expect(
-            [0, 3].contains(try Self.corpus(corpus, shard: "2/2", out: second, extra: ["--max-pixel", "512"]).status)
-        )
         let out = work.appendingPathComponent("merged")
 
         let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
@@ -220,20 +242,13 @@ import Testing
     /// Shards measured with the settle's two modes (BENCH_SETTLE=fixed in one) are refused by merge,
     /// naming the setting: the final readings of the two are not comparable.
     @Test func mergeRefusesShardsOfAnotherSettle() throws {
-        let corpus = try Self.makeCorpus()
-        let work = BenchProcess.temporaryFolder()
+        let (corpus, work, first, second) = try Self.twoShards(
+            secondEnvironment: [TrialSpec.settleEnvironmentVariable: "fixed"]
+        )
         defer {
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
-        let first = work.appendingPathComponent("first")
-        let second = work.appendingPathComponent("second")
-        #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
-        let fixed = try BenchProcess.run(
-            ["corpus", corpus.path] + Self.corpusOptions + ["--shard", "2/2", "--out", second.path],
-            extraEnvironment: [TrialSpec.settleEnvironmentVariable: "fixed"]
-        )
-        #expect([0, 3].contains(fixed.status), "\(fixed.standardError)")
         let out = work.appendingPathComponent("merged")
         let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
         #expect(mixed.status == 6, "\(mixed.standardError)")
