@@ -188,7 +188,7 @@ let package = Package(
             dependencies: ["Imaging", "CJPEGCodec", "CStreamJPEG", "TestSupport", "CTestImages"]
         ),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "TestSupport"]),
-        .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe"]),
+        .testTarget(name: "ProbeTests", dependencies: ["BenchCore", "Probe", "CHeapPeak"]),
         // Builds without NIO, libcurl or any C library: the gate and the statistics alone.
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore"]),
         .testTarget(name: "ReportTests", dependencies: ["BenchCore", "Report", "ReferenceDocuments"]),

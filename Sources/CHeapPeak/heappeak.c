@@ -332,7 +332,9 @@ static void before_release(void *pointer) {
 void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes) {
     atomic_store(&release_hook, NULL);
     atomic_store(&release_hook_bytes, minimum_bytes);
-    atomic_store(&release_hook_context, context);
+    // Clearing keeps the last context: a freeing thread that loaded the hook just before it was
+    // cleared still calls it, and must not get NULL (contexts live as long as the process).
+    if (context != NULL) atomic_store(&release_hook_context, context);
     atomic_store(&release_hook, hook);
 }
 

@@ -1,4 +1,5 @@
 import BenchCore
+import CHeapPeak
 import Foundation
 import Synchronization
 import Testing
@@ -318,5 +319,39 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         let growth = peak - baseline
         #expect(growth >= new - old - Self.slack, "peak over the old block \(growth), growth \(new - old)")
         #expect(growth <= new - old + Self.slack, "peak over the old block \(growth): counted as a copy (\(new))?")
+    }
+}
+
+/// The release hook (`heappeak_set_release_hook`) set and cleared on one thread while another
+/// frees large blocks, as a measured window's end does while a framework thread frees its
+/// buffers: the hook is never called without its context.
+@Suite(.serialized) struct ReleaseHookTests {
+    static let callsWithoutContext = Atomic<Int>(0)
+    static let calls = Atomic<Int>(0)
+
+    @Test func aHookClearedWhileAThreadFreesIsNeverCalledWithoutItsContext() throws {
+        let stop = Atomic<Bool>(false)
+        let setter = try ConcurrentStatmTests.spawn {
+            while !stop.load(ordering: .acquiring) {
+                heappeak_set_release_hook(
+                    { context in
+                        ReleaseHookTests.calls.add(1, ordering: .relaxed)
+                        if context == nil { ReleaseHookTests.callsWithoutContext.add(1, ordering: .relaxed) }
+                    },
+                    UnsafeMutableRawPointer(bitPattern: 0x1000),  // never dereferenced
+                    1 << 20
+                )
+                heappeak_set_release_hook(nil, nil, 0)
+            }
+        }
+        let freer = try ConcurrentStatmTests.spawn {
+            for _ in 0..<200_000 { free(malloc(2 << 20)) }
+        }
+        pthread_join(freer, nil)
+        stop.store(true, ordering: .releasing)
+        pthread_join(setter, nil)
+        heappeak_set_release_hook(nil, nil, 0)
+        #expect(Self.calls.load(ordering: .relaxed) > 0, "the hook was called at all")
+        #expect(Self.callsWithoutContext.load(ordering: .relaxed) == 0)
     }
 }

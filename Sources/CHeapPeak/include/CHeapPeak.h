@@ -93,6 +93,8 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident);
 
 /// Calls `hook(context)` on the freeing thread before any block of at least `minimum_bytes` is
 /// freed (a moment RSS may fall from its peak), never from inside the hook itself; NULL stops it.
+/// A thread already past the check may still call the last hook once it is stopped, with its
+/// context: a context must stay valid for the process's life.
 void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes);
 
 #endif
