@@ -55,6 +55,7 @@ package enum ResidencyKnownAnswer {
         var reportText = ""
         reportText.reserveCapacity(4096)
         _ = try smapsRollup()
+        try rehearse(allocator: allocator)
         // jemalloc's dirty pages from the start-up would be reused by the blocks below, resident
         // before they are touched: returned to the kernel first, so that what is resident is known.
         heap.returnFreedPages()
@@ -112,6 +113,27 @@ package enum ResidencyKnownAnswer {
             touchedStackBytes: threads * stackTouchedBytes,
             freedBytes: freedBlocks * freedBlockBytes
         )
+    }
+
+    /// Does once, before the baseline, what makes the allocator grow its own bookkeeping (counted
+    /// whole though touched only in part), so that what changes after the baseline is what the
+    /// child does. Its threads: glibc gives a thread an arena at its first `malloc` (the Swift
+    /// runtime's), whose untouched top (132 KiB) counts as free bytes, and jemalloc may give it a
+    /// new arena, which maps new address space; an exited thread's arena goes to the next thread.
+    /// jemalloc's blocks: their pages are registered in its page map, whose leaves (2 MiB, one per
+    /// GiB of address space) count whole in its metadata; a freed block's addresses are reused for
+    /// the next block of its size. (glibc's blocks are not rehearsed: freeing a mapped block raises
+    /// its mmap threshold, and the next block of that size would come from the arena instead.)
+    static func rehearse(allocator: Allocator) throws {
+        let gate = ThreadGate(threads: threads)
+        let handles = try gate.start(touching: 0)
+        gate.release()
+        for handle in handles { pthread_join(handle, nil) }
+        guard allocator == .jemalloc else { return }
+        let sizes = blocks.map(\.bytes) + Array(repeating: freedBlockBytes, count: freedBlocks)
+        let pointers = sizes.map { malloc($0) }
+        for pointer in pointers { free(pointer) }
+        guard !pointers.contains(nil) else { throw CheckError("malloc failed") }
     }
 
     struct CheckError: Error, CustomStringConvertible {
