@@ -1,38 +1,36 @@
-import Dispatch
 import Foundation
 import Strategies
-import Synchronization
 import Testing
 
-/// Blocking on async code from inside a task must not wait for the concurrency pool: with every
-/// pool thread but one held by callers and the last by this test's wait, each caller still gets
-/// its own answer.
-@Suite struct RunBlockingTests {
-    static let poolThreads = ProcessInfo.processInfo.activeProcessorCount
+#if canImport(Glibc)
+import Glibc
+#endif
 
-    @Test(.enabled(if: poolThreads > 1, "the pool needs a thread for a caller besides this test's"))
-    func callersInsideTasksAreAnsweredWhileThePoolIsFull() {
-        let callers = Self.poolThreads - 1
-        let answers = Tally()
-        let answered = DispatchSemaphore(value: 0)
-        for caller in 1...callers {
-            Task.detached {
-                let answer = try? runBlocking {
-                    await Task.yield()
-                    return caller
-                }
-                answers.total.withLock { $0 += answer ?? 0 }
-                answered.signal()
-            }
+/// Blocking on async code: inside a task the code runs on the caller's own thread, so it never
+/// waits for a pool thread that its callers may all hold; from a plain thread (a trial's) it runs
+/// on the pool, as an app's async code would. Serialized: beside the first, the second would hold
+/// one of a 2-core pool's two threads.
+@Suite(.serialized) struct RunBlockingTests {
+    static func threadRunningTheWork() throws -> (caller: pthread_t, work: pthread_t) {
+        let caller = pthread_self()
+        let work = try runBlocking {
+            await Task.yield()
+            return pthread_self()
         }
-        // Generous: tests running beside this one may hold pool threads for a while.
-        var finished = 0
-        while finished < callers, answered.wait(timeout: .now() + 60) == .success { finished += 1 }
-        #expect(finished == callers, "\(finished) of \(callers) callers answered within 60 s")
-        #expect(finished < callers || answers.total.withLock { $0 } == callers * (callers + 1) / 2)
+        return (caller, work)
     }
-}
 
-final class Tally: Sendable {
-    let total = Mutex(0)
+    @Test func insideATaskTheWorkRunsOnTheCallersThread() throws {
+        #expect(withUnsafeCurrentTask { $0 != nil })
+        let threads = try Self.threadRunningTheWork()
+        #expect(pthread_equal(threads.caller, threads.work) != 0)
+    }
+
+    @Test func fromAPlainThreadTheWorkRunsOnThePool() throws {
+        let result = BlockingCompletion<(caller: pthread_t, work: pthread_t)>()
+        let thread = Thread { result.finish(Result { try Self.threadRunningTheWork() }) }
+        thread.start()
+        let threads = try result.wait()
+        #expect(pthread_equal(threads.caller, threads.work) == 0)
+    }
 }
