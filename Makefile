@@ -226,9 +226,12 @@ check-shape: setup
 format:
 	$(SWIFT) format format --in-place --parallel --recursive $$(cat scripts/swift-format-paths)
 
-# Serial: the probe tests read this process's own RSS, which tests running beside them would disturb.
+# The tests that read this test process's own RSS or heap, which tests running beside them would
+# disturb, run alone after the rest, which run in parallel.
+OWN_MEMORY_TESTS = ProbeTests\.|SharedRequestsTests|CostLimitedCacheTests|LoopbackServerTests\.|ProbeCalibrationTests
 test: setup
-	$(SWIFT) test --no-parallel
+	$(SWIFT) test --parallel --skip '$(OWN_MEMORY_TESTS)'
+	$(SWIFT) test --no-parallel --skip-build --filter '$(OWN_MEMORY_TESTS)'
 
 # Who holds the peak against heaptrack's peak consumers, the article's four cases (results/holders/validation.md).
 validate-holders: build

@@ -21,9 +21,9 @@ test_log=$(mktemp)
 trap 'rm -f "$test_log"' EXIT
 passed=0
 
-# Swift Testing's summary ("Test run with N tests ... passed|failed") and one "✘ Test ... failed
+# Swift Testing's summaries ("Test run with N tests ... passed|failed"; make test has two, summed) and one "✘ Test ... failed
 # after" line per failed test (a parameterised test counts once). The suite has no XCTest cases.
-count_tests() { grep -aoE 'Test run with [0-9]+ tests?' "$test_log" | tail -1 | grep -oE '[0-9]+' || true; }
+count_tests() { grep -aoE 'Test run with [0-9]+ tests?' "$test_log" | grep -oE '[0-9]+' | awk '{ n += $1 } END { if (NR) print n }'; }
 count_failures() { grep -aE '^✘ Test .* failed after' "$test_log" | grep -vcE '^✘ Test run with' || true; }
 # step NAME COMMAND...: runs it, says how long it took; returns its status.
 step() {
