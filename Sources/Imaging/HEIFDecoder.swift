@@ -6,33 +6,7 @@ import Foundation
 /// them to its own RGB image: there is no scaled decode and no per-tile decode in 1.15
 /// (heif_image_handle_decode_image_tile came in 1.19), so a thumbnail costs nearly what a full
 /// decode does. The shim copies (for a thumbnail, samples) that into our bitmap.
-enum HEIFDecoder {
-    static func decodeFull(_ source: EncodedImage, info: ImageInfo, maxImagePixels: Int) throws -> DecodedImage {
-        try decode(
-            source,
-            info: info,
-            to: (info.width, info.height),
-            how: "decoding it at full size",
-            maxImagePixels: maxImagePixels
-        )
-    }
-
-    static func decodeThumbnail(
-        _ source: EncodedImage,
-        info: ImageInfo,
-        maxPixel: Int,
-        maxImagePixels: Int
-    ) throws -> DecodedImage {
-        let size = ThumbnailSize.of(width: info.width, height: info.height, maxPixel: maxPixel)
-        return try decode(
-            source,
-            info: info,
-            to: size,
-            how: "a \(size.width)x\(size.height) thumbnail",
-            maxImagePixels: maxImagePixels
-        )
-    }
-
+enum HEIFDecoder: OneBufferDecoder {
     /// The stream renderer's HEIC and AVIF at `StreamResampling.outputSize`: the decoder's own
     /// planes (YCbCr at their subsampling, 1.5 bytes a pixel at 4:2:0, 8-bit), converted a row at a
     /// time and area-averaged; no RGB image. libheif 1.15 still holds the planes whole and, while it
@@ -50,11 +24,7 @@ enum HEIFDecoder {
             maxImagePixels: maxImagePixels,
             internalBytes: internalBytes(info)
         )
-        let av1: Int32 = info.format == .avif ? 1 : 0
-        guard heifcodec_has_codec(av1, 1) != 0 else {
-            let codec = av1 == 1 ? "AV1" : "HEVC"
-            throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(codec) decoder")
-        }
+        try requireCodec(info)
         let image = try DecodedImage(width: size.width, height: size.height)
         var message = [CChar](repeating: 0, count: 256)
         let status = message.withUnsafeMutableBufferPointer { text in
@@ -97,21 +67,21 @@ enum HEIFDecoder {
     /// and the decoded planes (up to 3 bytes a pixel at 4:4:4, 1.5 at 4:2:0).
     static func internalBytes(_ info: ImageInfo) -> Int { Saturating.product(info.pixelCount, info.hasAlpha ? 7 : 6) }
 
-    private static func decode(
+    static func decode(
         _ source: EncodedImage,
         info: ImageInfo,
-        to size: (width: Int, height: Int),
-        how: String,
-        maxImagePixels: Int
-    ) throws -> DecodedImage {
-        let bytes = Saturating.sum(Saturating.product(size.width, size.height, 4), internalBytes(info))
-        try ImageDecoder.checkBudget(info, allocates: bytes, how: how, maxImagePixels: maxImagePixels)
-        let av1: Int32 = info.format == .avif ? 1 : 0
-        guard heifcodec_has_codec(av1, 1) != 0 else {
-            throw ImagingError.unsupportedImage(
-                "\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder"
-            )
-        }
+        to size: (width: Int, height: Int)
+    ) throws
+        -> DecodedImage
+    {
+        try requireCodec(info)
         return try ImageDecoder.decodeWhole(source, to: size, format: info.format, heifcodec_decode_rgba)
+    }
+
+    /// Refuses an image whose codec this libheif was built without.
+    private static func requireCodec(_ info: ImageInfo) throws {
+        let av1: Int32 = info.format == .avif ? 1 : 0
+        guard heifcodec_has_codec(av1, 1) == 0 else { return }
+        throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
     }
 }
