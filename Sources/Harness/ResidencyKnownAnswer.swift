@@ -118,7 +118,7 @@ package enum ResidencyKnownAnswer {
     /// Does once, before the baseline, what makes the allocator grow its own bookkeeping (counted
     /// whole though touched only in part), so that what changes after the baseline is what the
     /// child does. Its threads: glibc gives a thread an arena at its first `malloc` (the Swift
-    /// runtime's), whose untouched top (132 KiB) counts as free bytes, and jemalloc may give it a
+    /// runtime's), whose untouched top (about 130 KiB) counts as free bytes, and jemalloc may give it a
     /// new arena, which maps new address space; an exited thread's arena goes to the next thread.
     /// jemalloc's blocks: their pages are registered in its page map, whose leaves (2 MiB, one per
     /// GiB of address space) count whole in its metadata; a freed block's addresses are reused for
