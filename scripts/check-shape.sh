@@ -3,8 +3,9 @@
 #  1. every import of this package's modules is declared in Package.swift, and no library product
 #     reaches the maintainers' targets (scripts/check-imports.py);
 #  2. README.md's module graph matches Package.swift (scripts/module-graph.py), every relative
-#     link of README.md, CONTRIBUTING.md and docs/ resolves (scripts/check-links.sh), and GitHub's
-#     workflows match GitHub's schema (check-jsonschema);
+#     link of README.md, CONTRIBUTING.md and docs/ resolves (scripts/check-links.sh), every test
+#     suite that reads its own process's memory runs alone (scripts/check-own-memory-tests.py), and
+#     GitHub's workflows match GitHub's schema (check-jsonschema);
 #  3. `public` is the library's API: at most PUBLIC_LIMIT lines outside Sources/ImageMemoryBench
 #     (inter-module API is `package`);
 #  4. ImageMemoryBench's DocC catalog builds with warnings as errors (swift-docc-plugin);
@@ -30,6 +31,7 @@ $SWIFT package dump-package > "$dump" || fail "swift package dump-package failed
 python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
 bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or docs/ is broken"
+python3 scripts/check-own-memory-tests.py || fail "a test suite that reads its own memory would run in parallel"
 
 # GitHub's workflows against GitHub's schema, offline (no runner is reachable from the project's
 # machine): check-jsonschema from PyPI, in a virtual environment of its own under .build/.
