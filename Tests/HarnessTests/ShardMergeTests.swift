@@ -55,13 +55,18 @@ import Testing
     }
 
     /// A new corpus measured as shards 1/2 and 2/2 in work/first and work/second, the second with
-    /// `secondOptions` and `secondEnvironment` added; the caller removes `corpus` and `work`.
-    static func twoShards(
+    /// `secondOptions` and `secondEnvironment` added, handed to `body`; removed after it.
+    static func withTwoShards(
         secondOptions: [String] = [],
-        secondEnvironment: [String: String] = [:]
-    ) throws -> (corpus: URL, work: URL, first: URL, second: URL) {
+        secondEnvironment: [String: String] = [:],
+        _ body: (_ corpus: URL, _ work: URL, _ first: URL, _ second: URL) throws -> Void
+    ) throws {
         let corpus = try makeCorpus()
         let work = BenchProcess.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: corpus)
+            try? FileManager.default.removeItem(at: work)
+        }
         let first = work.appendingPathComponent("first")
         let second = work.appendingPathComponent("second")
         #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
@@ -73,7 +78,7 @@ import Testing
             environment: secondEnvironment
         )
         #expect([0, 3].contains(secondRun.status), "\(secondRun.standardError)")
-        return (corpus, work, first, second)
+        try body(corpus, work, first, second)
     }
 
     /// Two and four corpus shards, each its own process, merged: the rows of the unsharded run,
@@ -188,75 +193,76 @@ import Testing
     /// Shards run with other settings, a shard given twice, a missing shard: merge refuses each with
     /// the difference named and a distinct status; --partial merges what there is.
     @Test func mergeRefusesShardsThatDoNotJoin() throws {
-        let (corpus, work, first, second) = try Self.twoShards(secondOptions: ["--max-pixel", "512"])
-        defer {
-            try? FileManager.default.removeItem(at: corpus)
-            try? FileManager.default.removeItem(at: work)
+        try Self.withTwoShards(secondOptions: ["--max-pixel", "512"]) { corpus, work, first, second in
+            let out = work.appendingPathComponent("merged")
+
+            let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
+            #expect(mixed.status == 6, "\(mixed.standardError)")
+            #expect(
+                mixed.standardError.contains(
+                    "shard 2/2 (\(second.path)) was run with --max-pixel 512, shard 1/2 (\(first.path)) with --max-pixel 1024"
+                ),
+                "\(mixed.standardError)"
+            )
+            #expect(
+                !FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path),
+                "nothing written"
+            )
+
+            let twice = try BenchProcess.run(["merge", first.path, first.path + "/", "--out", out.path])
+            #expect(
+                twice.status == 6 && twice.standardError.contains("shard 1/2 is in 2 folders"),
+                "\(twice.standardError)"
+            )
+
+            let missing = try BenchProcess.run(["merge", first.path, "--out", out.path])
+            #expect(
+                missing.status == 7 && missing.standardError.contains("shard 2/2 missing"),
+                "\(missing.standardError)"
+            )
+            #expect(
+                !FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path),
+                "nothing written"
+            )
+
+            let partial = try BenchProcess.run(["merge", first.path, "--out", out.path, "--partial"])
+            #expect(
+                partial.status == 0 && partial.standardError.contains("warning: shard 2/2 missing"),
+                "\(partial.standardError)"
+            )
+            #expect(
+                try JobsTests.rows(out, file: "corpus.csv").count == JobsTests.rows(first, file: "corpus.csv").count
+            )
+
+            let unsharded = work.appendingPathComponent("unsharded")
+            _ = try Self.corpus(corpus, shard: nil, out: unsharded)
+            let notShard = try BenchProcess.run([
+                "merge", first.path, unsharded.path, "--out", work.appendingPathComponent("m2").path,
+            ])
+            #expect(
+                notShard.status == 65 && notShard.standardError.contains("has no shard.json"),
+                "\(notShard.standardError)"
+            )
         }
-        let out = work.appendingPathComponent("merged")
-
-        let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
-        #expect(mixed.status == 6, "\(mixed.standardError)")
-        #expect(
-            mixed.standardError.contains(
-                "shard 2/2 (\(second.path)) was run with --max-pixel 512, shard 1/2 (\(first.path)) with --max-pixel 1024"
-            ),
-            "\(mixed.standardError)"
-        )
-        #expect(
-            !FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path),
-            "nothing written"
-        )
-
-        let twice = try BenchProcess.run(["merge", first.path, first.path + "/", "--out", out.path])
-        #expect(
-            twice.status == 6 && twice.standardError.contains("shard 1/2 is in 2 folders"),
-            "\(twice.standardError)"
-        )
-
-        let missing = try BenchProcess.run(["merge", first.path, "--out", out.path])
-        #expect(missing.status == 7 && missing.standardError.contains("shard 2/2 missing"), "\(missing.standardError)")
-        #expect(
-            !FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path),
-            "nothing written"
-        )
-
-        let partial = try BenchProcess.run(["merge", first.path, "--out", out.path, "--partial"])
-        #expect(
-            partial.status == 0 && partial.standardError.contains("warning: shard 2/2 missing"),
-            "\(partial.standardError)"
-        )
-        #expect(try JobsTests.rows(out, file: "corpus.csv").count == JobsTests.rows(first, file: "corpus.csv").count)
-
-        let unsharded = work.appendingPathComponent("unsharded")
-        _ = try Self.corpus(corpus, shard: nil, out: unsharded)
-        let notShard = try BenchProcess.run([
-            "merge", first.path, unsharded.path, "--out", work.appendingPathComponent("m2").path,
-        ])
-        #expect(
-            notShard.status == 65 && notShard.standardError.contains("has no shard.json"),
-            "\(notShard.standardError)"
-        )
     }
 
     /// Shards measured with the settle's two modes (BENCH_SETTLE=fixed in one) are refused by merge,
     /// naming the setting: the final readings of the two are not comparable.
     @Test func mergeRefusesShardsOfAnotherSettle() throws {
-        let (corpus, work, first, second) = try Self.twoShards(
-            secondEnvironment: [TrialSpec.settleEnvironmentVariable: "fixed"]
-        )
-        defer {
-            try? FileManager.default.removeItem(at: corpus)
-            try? FileManager.default.removeItem(at: work)
+        try Self.withTwoShards(secondEnvironment: [TrialSpec.settleEnvironmentVariable: "fixed"]) {
+            _,
+            work,
+            first,
+            second in
+            let out = work.appendingPathComponent("merged")
+            let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
+            #expect(mixed.status == 6, "\(mixed.standardError)")
+            #expect(
+                mixed.standardError.contains("\(TrialSpec.settleEnvironmentVariable) fixed"),
+                "\(mixed.standardError)"
+            )
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
         }
-        let out = work.appendingPathComponent("merged")
-        let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
-        #expect(mixed.status == 6, "\(mixed.standardError)")
-        #expect(
-            mixed.standardError.contains("\(TrialSpec.settleEnvironmentVariable) fixed"),
-            "\(mixed.standardError)"
-        )
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
     }
 
     /// Each malformed i/n is a usage error (64) that states the form --shard takes.
