@@ -113,6 +113,7 @@ let package = Package(
             name: "Harness",
             dependencies: [
                 "BenchCore", "Probe", "Strategies", "Imaging", "LoopbackServer", "CLoopbackGuard", "CChildGuard",
+                "CThreadGuard",
             ]
         ),
         // The results folder and its writers, a run's report tables and its chart data.

@@ -145,3 +145,9 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
     }
     return result;
 }
+
+void threadguard_touch_stack(size_t bytes) {
+    if (bytes == 0) return;
+    volatile unsigned char frame[bytes];
+    for (size_t offset = 0; offset < bytes; offset += 4096) frame[offset] = 1;
+}

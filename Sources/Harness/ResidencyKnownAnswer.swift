@@ -1,4 +1,5 @@
 import BenchCore
+import CThreadGuard
 import Foundation
 import Probe
 
@@ -14,6 +15,8 @@ package enum ResidencyKnownAnswer {
     /// The large blocks (recorded as holders) and the share of each that is touched.
     package static let blocks: [(bytes: Int, touched: Double)] = [(8 << 20, 0.5), (4 << 20, 0.25), (2 << 20, 1)]
     package static let fileBytes = 4 << 20
+    /// Every byte of the file.
+    static let fileByte: UInt8 = 7
     package static let threads = 3
     package static let stackTouchedBytes = 256 << 10
     /// Blocks under glibc's mmap threshold and the holders' threshold, freed behind a kept one.
@@ -73,9 +76,13 @@ package enum ResidencyKnownAnswer {
             touched += share
             large.append(pointer)
         }
+        // A byte a page, each checked: a read whose value is unused may be optimized away.
         var sum = 0
         for offset in stride(from: 0, to: fileBytes, by: page) {
             sum &+= Int(file.load(fromByteOffset: offset, as: UInt8.self))
+        }
+        guard sum == Int(Self.fileByte) * (fileBytes / page) else {
+            throw CheckError("the mapped file read \(sum), not \(Self.fileByte) a page")
         }
         let threadHandles = try gate.start(touching: stackTouchedBytes)
         var freed: [UnsafeMutableRawPointer] = []
@@ -94,7 +101,6 @@ package enum ResidencyKnownAnswer {
         for handle in threadHandles { pthread_join(handle, nil) }
         for pointer in large { free(pointer) }
         free(kept)
-        withExtendedLifetime(sum) {}
 
         let base = baseline.categories
         var deltas: [ResidencyCategory: Int] = [:]
@@ -151,7 +157,7 @@ package enum ResidencyKnownAnswer {
             close(descriptor)
             unlink(path)
         }
-        let bytes = [UInt8](repeating: 7, count: fileBytes)
+        let bytes = [UInt8](repeating: Self.fileByte, count: fileBytes)
         guard write(descriptor, bytes, bytes.count) == bytes.count else { throw CheckError("cannot write \(path)") }
         guard let mapping = mmap(nil, fileBytes, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw CheckError("cannot map \(path): \(String(cString: strerror(errno)))")
@@ -245,14 +251,9 @@ final class ThreadGate: @unchecked Sendable {
 
     private func body() {
         // The `touching` bytes below this frame, page by page: the thread's stack (8 MiB) holds
-        // them, and the calls below (lock, wait) reuse the top of them.
-        var local: UInt8 = 0
-        withUnsafeMutablePointer(to: &local) { pointer in
-            let frame = UnsafeMutableRawPointer(pointer)
-            for offset in stride(from: 4096, through: touching, by: 4096) {
-                (frame - offset).storeBytes(of: 1, as: UInt8.self)
-            }
-        }
+        // them, and the calls below (lock, wait) reuse the top of them. In C, with volatile stores:
+        // Swift's optimizer may drop stores outside a variable's bounds.
+        threadguard_touch_stack(touching)
         pthread_mutex_lock(mutex)
         ready += 1
         pthread_cond_broadcast(condition)

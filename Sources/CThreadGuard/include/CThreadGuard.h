@@ -35,4 +35,8 @@ size_t threadguard_stacks(threadguard_stack *out, size_t capacity, uint64_t *unt
 /// down to the first unmapped page), when called on the main thread: returns 1, else 0.
 int threadguard_main_stack(threadguard_stack *out);
 
+/// Touches `bytes` of the calling thread's stack below the caller's frame, one volatile store a
+/// page, so that an optimizing compiler keeps every store (a known-answer child's stack pages).
+void threadguard_touch_stack(size_t bytes);
+
 #endif
