@@ -5,6 +5,11 @@ import Foundation
 package struct ResidencyChange: Sendable, Equatable {
     package var category: ResidencyCategory
     package var bytes: Int
+
+    package init(category: ResidencyCategory, bytes: Int) {
+        self.category = category
+        self.bytes = bytes
+    }
 }
 
 package enum ResidencyDiff: Sendable, Equatable {

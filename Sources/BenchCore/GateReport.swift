@@ -194,7 +194,7 @@ package enum GateReport {
         String(format: "%+.2f", bytes / 1e6)
     }
 
-    static func pValue(_ p: Double) -> String {
+    package static func pValue(_ p: Double) -> String {
         // Four significant digits: 15/3003 = 0.004995 must not print as 0.005 next to "needs p < 0.005".
         String(format: "%.4g", p)
     }

@@ -112,6 +112,14 @@ package struct HolderRun: Sendable {
     package var run: Int
     package var holders: [PeakHolder]
     package var smallBlocksBytes: Int
+
+    package init(cell: TrialCell, run: Int, holders: [PeakHolder], smallBlocksBytes: Int) {
+        self.cell = cell
+        self.run = run
+        self.holders = holders
+        self.smallBlocksBytes = smallBlocksBytes
+    }
+
     /// Large blocks the child's full table did not record (counted in the small blocks).
     package var dropped = 0
     /// The run's exact heap peak: what its rows add up to.

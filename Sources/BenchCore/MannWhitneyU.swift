@@ -74,7 +74,7 @@ package struct MannWhitneyU: Sendable, Equatable {
     }
 
     /// 2U, an integer: each pair (s, r) counts 2 when s > r and 1 when they tie.
-    static func twiceUStatistic(_ sample: [Double], _ reference: [Double]) -> Int {
+    package static func twiceUStatistic(_ sample: [Double], _ reference: [Double]) -> Int {
         var twice = 0
         for s in sample {
             for r in reference where s >= r { twice += s > r ? 2 : 1 }
@@ -95,7 +95,7 @@ package struct MannWhitneyU: Sendable, Equatable {
     }
 
     /// Ranks 1...n in sorted order, tied values sharing the mean of their ranks.
-    static func midranks(_ values: [Double]) -> [Double] {
+    package static func midranks(_ values: [Double]) -> [Double] {
         let order = values.indices.sorted { values[$0] < values[$1] }
         var ranks = [Double](repeating: 0, count: values.count)
         var start = 0
@@ -110,7 +110,7 @@ package struct MannWhitneyU: Sendable, Equatable {
     }
 
     /// P(U >= u) for n1 + n2 distinct values (the permutation distribution with every group of size 1).
-    static func exactUpperTail(u: Int, n1: Int, n2: Int) -> Double {
+    package static func exactUpperTail(u: Int, n1: Int, n2: Int) -> Double {
         let distribution = PermutationDistribution(groupSizes: Array(repeating: 1, count: n1 + n2), sampleCount: n1)!
         return distribution.upperTail(atLeast: 2 * u)
     }

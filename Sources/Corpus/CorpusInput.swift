@@ -233,7 +233,7 @@ package enum CorpusInput {
     }
 
     /// The project measures only its own machine: http(s) to 127.0.0.0/8, localhost or ::1.
-    static func loopbackURL(_ text: String) -> Result<URL, LineProblem> {
+    package static func loopbackURL(_ text: String) -> Result<URL, LineProblem> {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty
         else {
@@ -262,8 +262,8 @@ package enum CorpusInput {
         return scheme + "://***@" + bare.dropFirst(scheme.count + 3)
     }
 
-    struct LineProblem: Error, CustomStringConvertible {
-        var description: String
+    package struct LineProblem: Error, CustomStringConvertible {
+        package var description: String
         init(_ description: String) { self.description = description }
     }
 }

@@ -48,7 +48,7 @@ package enum ParallelTrials {
     }
 
     /// Consecutive runs of shareable items, each exclusive item on its own.
-    static func segments(_ indices: Range<Int>, jobs: Int, exclusive: (Int) -> Bool) -> [[Int]] {
+    package static func segments(_ indices: Range<Int>, jobs: Int, exclusive: (Int) -> Bool) -> [[Int]] {
         var segments: [[Int]] = []
         var current: [Int] = []
         for index in indices {

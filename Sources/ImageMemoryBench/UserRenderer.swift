@@ -49,5 +49,5 @@ struct UserRenderer<Base: ImageRenderer>: RenderStrategy {
 
 extension ImageRenderer {
     /// This renderer as the catalog holds it.
-    static var catalogEntry: any RenderStrategy.Type { UserRenderer<Self>.self }
+    package static var catalogEntry: any RenderStrategy.Type { UserRenderer<Self>.self }
 }

@@ -34,5 +34,5 @@ final class UserStrategy<Loader: ImageFetchStrategy>: Strategies.FetchStrategy {
 
 extension ImageFetchStrategy {
     /// This strategy as the catalog holds it.
-    static var catalogEntry: any Strategies.FetchStrategy.Type { UserStrategy<Self>.self }
+    package static var catalogEntry: any Strategies.FetchStrategy.Type { UserStrategy<Self>.self }
 }

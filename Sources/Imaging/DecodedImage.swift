@@ -15,7 +15,7 @@ public final class DecodedImage: @unchecked Sendable {
 
     /// Allocates an uninitialised bitmap; the decoder fills it. malloc (not Swift's
     /// allocator) so the block is one plain heap allocation that the probes can see.
-    init(width: Int, height: Int) throws {
+    package init(width: Int, height: Int) throws {
         guard width > 0, height > 0 else { throw ImagingError.decodeFailed("cannot make a \(width)x\(height) bitmap") }
         let bytes = Saturating.product(width, height, 4)
         guard bytes < Int.max, let block = malloc(bytes) else {

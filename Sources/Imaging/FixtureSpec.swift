@@ -38,7 +38,7 @@ public struct FixtureSpec: Codable, Hashable, Sendable {
     package static let generatorVersion = 1
 
     /// Amplitude of the per-pixel grain, tuned so `article` is 13.1 MB (see fixture.c).
-    static let grainAmplitude = 57
+    package static let grainAmplitude = 57
 
     /// Stable across runs and machines (FNV-1a, not Swift's seeded Hasher) over every
     /// parameter, the generator version and the encoder's version: another libjpeg (libpng,

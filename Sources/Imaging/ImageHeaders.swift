@@ -1,7 +1,7 @@
 /// The header parsers behind ImageInspector, one per container. Each reads only what
 /// ImageInfo needs and names the format and the broken part when it cannot.
 
-enum JPEGHeader {
+package enum JPEGHeader {
     /// Walks the marker segments to the first SOF (start of frame): SOF2/6/10/14 are
     /// progressive; the components' sampling factors give the chroma subsampling.
     static func inspect(_ reader: ByteReader) throws -> ImageInfo {
@@ -60,7 +60,7 @@ enum JPEGHeader {
         )  // SOF9...SOF15 (DAC 0xCC is not a frame)
     }
 
-    static func subsampling(_ factors: [(h: Int, v: Int)]) -> String {
+    package static func subsampling(_ factors: [(h: Int, v: Int)]) -> String {
         if factors.count == 1 { return "gray" }
         let luma = factors[0]
         let chromaSame = factors.dropFirst().allSatisfy { $0.h == 1 && $0.v == 1 }

@@ -135,6 +135,30 @@ package struct WindowReadings: Sendable {
     /// The residency snapshots at the baseline, the RSS peak and the end; nil without a probe.
     package var residency: ResidencyReadings?
 
+    package init(
+        baseline: MemorySample,
+        final: MemorySample,
+        exactBaseline: Int? = nil,
+        exactPeak: Int? = nil,
+        hwmPeakResidentBytes: Int? = nil,
+        recording: SamplerRecording,
+        statistics: SamplerStatistics,
+        settleNanos: UInt64,
+        lastMovementNanos: UInt64,
+        residency: ResidencyReadings? = nil
+    ) {
+        self.baseline = baseline
+        self.final = final
+        self.exactBaseline = exactBaseline
+        self.exactPeak = exactPeak
+        self.hwmPeakResidentBytes = hwmPeakResidentBytes
+        self.recording = recording
+        self.statistics = statistics
+        self.settleNanos = settleNanos
+        self.lastMovementNanos = lastMovementNanos
+        self.residency = residency
+    }
+
     /// The sampled RSS maximum, the window's edges included.
     package var sampledPeakResidentBytes: Int {
         max(statistics.maxResidentBytes, baseline.residentBytes, final.residentBytes)
@@ -184,6 +208,22 @@ package struct ResidencyReadings: Sendable {
     package var end: ResidencySnapshot
     package var snapshots: Int
     package var nanos: UInt64
+
+    package init(
+        baselineResidentBytes: Int,
+        baseline: ResidencySnapshot,
+        peak: ResidencySnapshot,
+        end: ResidencySnapshot,
+        snapshots: Int,
+        nanos: UInt64
+    ) {
+        self.baselineResidentBytes = baselineResidentBytes
+        self.baseline = baseline
+        self.peak = peak
+        self.end = end
+        self.snapshots = snapshots
+        self.nanos = nanos
+    }
 
     /// residency.csv's rows: at the RSS peak's snapshot and at the end, each category's delta over the
     /// baseline snapshot; `unattributed` takes the rest of the RSS delta over the window's baseline.

@@ -6,6 +6,8 @@ import Report
 package struct CSVRows: Sendable {
     package var rows: [[String: String]]
 
+    package init(rows: [[String: String]]) { self.rows = rows }
+
     /// nil when the file is absent; throws when it is there but not CSV.
     package static func load(_ url: URL) throws -> CSVRows? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
@@ -48,7 +50,7 @@ package struct CorpusAndJobsFigures: Sendable {
 
     /// Per file, the stream renderer's median exact heap peak (glibc malloc, runs that succeeded)
     /// over the file's floor (its output bitmap), for the files whose runs have both.
-    func streamOverFloor() -> [(file: String, ratio: Double)] {
+    package func streamOverFloor() -> [(file: String, ratio: Double)] {
         guard let rows = corpusRuns?.rows else { return [] }
         var heaps: [String: [Double]] = [:]
         var floors: [String: Double] = [:]

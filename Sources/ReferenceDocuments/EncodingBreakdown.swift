@@ -5,7 +5,7 @@ import Report
 /// What every encoding's peaks are made of (scripts/encodings.py): encodings.csv's floor and peaks,
 /// encodings-holders.csv's holders by role and encodings-residency.csv's RSS by category, our runs
 /// only, one case per encoding, render and allocator.
-struct EncodingBreakdown: Sendable {
+package struct EncodingBreakdown: Sendable {
     static let holdersFile = "encodings-holders.csv"
     static let residencyFile = "encodings-residency.csv"
 
@@ -60,7 +60,7 @@ struct EncodingBreakdown: Sendable {
         return RunKey(encoding: encoding, render: render, allocator: allocator, run: run)
     }
 
-    static func parse(encodings: String, holders: String?, residency: String?) throws -> EncodingBreakdown {
+    package static func parse(encodings: String, holders: String?, residency: String?) throws -> EncodingBreakdown {
         let keyColumns = ["encoding", "render", "allocator", "run"]
         let runs = try records(
             encodings,
@@ -154,9 +154,9 @@ struct EncodingBreakdown: Sendable {
     static let remeasure = "`make encodings` (scripts/encodings.py)"
     static let labels = ["encoding", "render", "allocator"]
 
-    func floorTable() -> String {
+    package func floorTable() -> String {
         NeededTables.gaps(cases, remeasure: Self.remeasure) + NeededTables.heapTable(labels: Self.labels, cases: cases)
     }
 
-    func residencyTable() -> String { NeededTables.residencyTable(labels: Self.labels, cases: cases) }
+    package func residencyTable() -> String { NeededTables.residencyTable(labels: Self.labels, cases: cases) }
 }

@@ -88,23 +88,29 @@ package struct EncodingCosts: Sendable {
         return seen
     }
 
-    func runs(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> [Row] {
+    package func runs(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> [Row]
+    {
         rows.filter {
             $0.encoding == encoding && $0.tool == tool && $0.render == render && $0.allocator == allocator && $0.ok
         }
     }
 
-    func rss(_ encoding: String, tool: String = "ours", render: String, allocator: String = "system") -> Distribution? {
+    package func rss(
+        _ encoding: String,
+        tool: String = "ours",
+        render: String,
+        allocator: String = "system"
+    ) -> Distribution? {
         Distribution(
             runs(encoding, tool: tool, render: render, allocator: allocator).compactMap(\.peakRSSDelta).map(Double.init)
         )
     }
 
-    func heap(_ encoding: String, render: String, allocator: String = "system") -> Distribution? {
+    package func heap(_ encoding: String, render: String, allocator: String = "system") -> Distribution? {
         Distribution(runs(encoding, render: render, allocator: allocator).compactMap(\.peakHeapDelta).map(Double.init))
     }
 
-    func pixels(_ encoding: String) -> Int { rows.first { $0.encoding == encoding }?.imagePixels ?? 0 }
+    package func pixels(_ encoding: String) -> Int { rows.first { $0.encoding == encoding }?.imagePixels ?? 0 }
 
     /// Median decode time of our system-allocator runs.
     func seconds(_ encoding: String, render: String) -> Distribution? {
@@ -112,7 +118,7 @@ package struct EncodingCosts: Sendable {
     }
 
     /// The stream renderer's output bitmap in bytes (4 a pixel).
-    func streamBitmap(_ encoding: String) -> Int? {
+    package func streamBitmap(_ encoding: String) -> Int? {
         runs(encoding, render: "stream").compactMap(\.outputPixels).first.map { $0 * 4 }
     }
 

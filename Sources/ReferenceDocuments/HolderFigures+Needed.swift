@@ -26,14 +26,14 @@ extension HolderFigures {
 
     static let remeasure = "`make holders-reference` (results/holders/)"
 
-    func floorTable() -> String {
+    package func floorTable() -> String {
         let cases = neededCases()
         guard !cases.isEmpty else { return "No holders run: \(Self.remeasure) measures it.\n" }
         return NeededTables.gaps(cases, remeasure: Self.remeasure)
             + NeededTables.heapTable(labels: ["case", "allocator"], cases: cases)
     }
 
-    func residencyTable() -> String {
+    package func residencyTable() -> String {
         let cases = neededCases()
         guard !cases.isEmpty else { return "No holders run: \(Self.remeasure) measures it.\n" }
         return NeededTables.residencyTable(labels: ["case", "allocator"], cases: cases)

@@ -59,7 +59,7 @@ struct NeededRun: Sendable, Equatable {
 /// The tables of "Who holds the peak, and how much of it is needed": a row per case (its labels,
 /// then medians over its runs, each column on its own), one table for the heap against the floor
 /// and one for the peak RSS by residency category.
-enum NeededTables {
+package enum NeededTables {
     typealias Case = (labels: [String], runs: [NeededRun])
 
     /// The roles shown: `body` only when some case holds the body more or less than its floor does.
@@ -73,7 +73,7 @@ enum NeededTables {
     static func median(_ values: [Int]) -> Double? { Distribution(values)?.median }
 
     /// MB to one decimal; a value that rounds to zero is "0.0", whatever its sign.
-    static func mb(_ value: Double?) -> String {
+    package static func mb(_ value: Double?) -> String {
         guard let value else { return "–" }
         return abs(value) < 50_000 ? "0.0" : String(format: "%.1f", value / 1e6)
     }

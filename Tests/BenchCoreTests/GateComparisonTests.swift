@@ -1,7 +1,6 @@
+import BenchCore
 import Foundation
 import Testing
-
-@testable import BenchCore
 
 /// The gate's rule on rows made in memory; the command's exit codes are tested on files in HarnessTests.
 @Suite struct GateComparisonTests {

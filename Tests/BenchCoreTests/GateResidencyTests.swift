@@ -1,7 +1,6 @@
+import BenchCore
 import Foundation
 import Testing
-
-@testable import BenchCore
 
 /// `bench compare` names the residency categories that changed in a grown cell, like its holders.
 @Suite struct GateResidencyTests {

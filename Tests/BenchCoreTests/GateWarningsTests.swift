@@ -1,7 +1,6 @@
+import BenchCore
 import Foundation
 import Testing
-
-@testable import BenchCore
 
 /// `bench compare` says each kind of warning once, with the cells counted; `--verbose` lists each.
 /// Under a full matrix's table the warnings stay a few lines: one per kind, however many cells it counts.

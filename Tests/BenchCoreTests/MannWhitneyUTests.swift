@@ -1,6 +1,5 @@
+import BenchCore
 import Testing
-
-@testable import BenchCore
 
 /// Reference values from scipy 1.17.1: `mannwhitneyu(x, y, alternative="greater", method=...)` without ties,
 /// `permutation_test` over the observed values (exact enumeration) with ties.

@@ -1,8 +1,7 @@
 import BenchCore
+import Corpus
 import Foundation
 import Testing
-
-@testable import Corpus
 
 @Suite struct CorpusInputTests {
     @Test(arguments: [

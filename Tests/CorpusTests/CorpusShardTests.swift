@@ -1,8 +1,7 @@
 import BenchCore
+import Corpus
 import Foundation
 import Testing
-
-@testable import Corpus
 
 /// Which shard measures a corpus file: its bytes decide, not its name or the walk's order.
 @Suite struct CorpusShardTests {

@@ -1,9 +1,8 @@
 import BenchCore
 import Foundation
+import Harness
 import Synchronization
 import Testing
-
-@testable import Harness
 
 /// The pool alone, with a launch that records how many trials are in flight: jobs bound the
 /// concurrency from above, they are really used (two trials meet), exclusive items run alone.

@@ -1,9 +1,8 @@
 import Foundation
 import Harness
+import ImageMemoryBench
 import Imaging
 import Testing
-
-@testable import ImageMemoryBench
 
 /// A user's async renderer as the child runs it (bridged to the harness's blocking protocol):
 /// its image comes back with its size, its own errors become the row's decode error in its words,

@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// JPEGs in CMYK and YCCK (as Photoshop writes them, with an Adobe marker and inverted CMYK),
 /// arithmetic-coded JPEGs and palette PNGs, made by the real libjpeg and libpng (Tests/CTestImages).

@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// Decompression bombs are refused from the header, before anything is allocated; the
 /// thumbnail path still works when what it really allocates fits the budget.

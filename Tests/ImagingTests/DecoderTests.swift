@@ -1,7 +1,6 @@
 import Foundation
+import Imaging
 import Testing
-
-@testable import Imaging
 
 @Suite struct DecoderTests {
     @Test func fullDecodeFromMemory() throws {

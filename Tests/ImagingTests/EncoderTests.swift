@@ -1,7 +1,6 @@
 import Foundation
+import Imaging
 import Testing
-
-@testable import Imaging
 
 @Suite struct EncoderTests {
     /// A horizontal red ramp over a constant green and blue.

@@ -1,8 +1,7 @@
 import CJPEGCodec
 import Foundation
+import Imaging
 import Testing
-
-@testable import Imaging
 
 @Suite struct FixtureTests {
     @Test func sameSpecGivesSameBytes() throws {

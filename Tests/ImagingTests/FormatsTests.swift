@@ -1,8 +1,7 @@
 import CJPEGCodec
 import Foundation
+import Imaging
 import Testing
-
-@testable import Imaging
 
 /// Every encoding, from real files made by the real encoders (libjpeg-turbo, libpng, libwebp,
 /// libheif with x265 and aom) and decoded by the real decoders: detection from the bytes,

@@ -1,7 +1,6 @@
 import Foundation
+import Imaging
 import Testing
-
-@testable import Imaging
 
 /// Inputs that `make fuzz` (scripts/fuzz.sh) found to crash a reader, minimized by libFuzzer and
 /// kept here byte for byte: each must now be an error naming the problem.

@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// Sizes read from a file are an attacker's numbers: headers written byte by byte that claim
 /// zero or absurd sizes are refused with an error naming the size, never a trap.

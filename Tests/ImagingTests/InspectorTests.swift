@@ -1,7 +1,6 @@
 import Foundation
+import Imaging
 import Testing
-
-@testable import Imaging
 
 /// Format detection from the bytes alone. Real encoder output where the project has the
 /// encoder; headers built byte by byte per the format's spec for the others.

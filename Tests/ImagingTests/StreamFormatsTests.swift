@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// The stream renderer on every encoding besides JPEG: the output size, the pixels against each
 /// format's full decode, the file read in chunks against the body in memory, and hostile input.

@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// The stream decoder's pixels at a DCT scale M/8, before its resampler, against libjpeg-turbo's
 /// decode at the same scale, for every sampling and every M. Chroma is compared as libjpeg-turbo

@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// The stream decoder against libjpeg-turbo: the same coefficients on every scan structure,
 /// the same pixels for a file and its lossless transcodes, and a clear error on hostile input.

@@ -1,8 +1,7 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
-
-@testable import Imaging
 
 /// Files made by libjpeg-turbo's own jpegtran with the scan structures the web serves: its default
 /// progressive script, mozjpeg's default script (scripts/jpeg-scans/mozjpeg.txt), a restart marker

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
-
-@testable import Imaging
+import Imaging
 
 /// Fixtures shared by the tests, each generated once per test process (static lets
 /// are lazy and thread-safe; Swift Testing runs tests in parallel).

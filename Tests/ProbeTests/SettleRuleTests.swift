@@ -1,7 +1,6 @@
 import BenchCore
+import Probe
 import Testing
-
-@testable import Probe
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,6 @@
 import Foundation
+import ReferenceDocuments
 import Testing
-
-@testable import ReferenceDocuments
 
 /// The committed corpus run (results/corpus/) holds the stream renderer's target on real photographs
 /// of every size: an exact heap peak of at least its floor (the output bitmap) and at most 1.5 times it.

@@ -1,9 +1,8 @@
 import BenchCore
 import Foundation
+import ReferenceDocuments
+import Report
 import Testing
-
-@testable import ReferenceDocuments
-@testable import Report
 
 /// The committed encodings.csv against what the decoders' source says each path holds, in heap
 /// bytes per source pixel (B/px): the relations REPORT.md's "What the encoding costs" explains.

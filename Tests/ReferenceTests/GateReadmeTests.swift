@@ -1,8 +1,7 @@
 import BenchCore
 import Foundation
+import Report
 import Testing
-
-@testable import Report
 
 /// results/README.md's claims about the committed baseline, recomputed from results/baseline.json:
 /// a count of runs in the high mode typed by hand drifts from the file it describes.

@@ -1,9 +1,8 @@
 import BenchCore
 import Foundation
+import ReferenceDocuments
+import Report
 import Testing
-
-@testable import ReferenceDocuments
-@testable import Report
 
 /// "Who holds the peak, and how much of it is needed" and the README summary's floor, from small
 /// fixtures whose floors, holders by role and residency are known: the tables show exactly those.

@@ -1,8 +1,7 @@
 import BenchCore
 import Foundation
+import ReferenceDocuments
 import Testing
-
-@testable import ReferenceDocuments
 
 /// progressive-time.csv: the samples of the stream renderer's progressive decode and of the
 /// DCT-scaled one, read into the medians, their ratio and the target REPORT.md quotes.

@@ -1,8 +1,7 @@
 import BenchCore
 import Foundation
+import Report
 import Testing
-
-@testable import Report
 
 @Suite struct DistributionTests {
     @Test func percentilesMatchNumpysDefault() throws {

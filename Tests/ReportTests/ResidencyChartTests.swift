@@ -1,8 +1,7 @@
+import BenchCore
 import Foundation
+import Report
 import Testing
-
-@testable import BenchCore
-@testable import Report
 
 /// residency.dat: per article case, the RSS bar by category and the heap bar by role, with the floor.
 @Suite struct ResidencyChartTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Imaging
 import Probe
+import Scenarios
 import Testing
-
-@testable import Scenarios
 
 @Suite(.serialized) struct CostLimitedCacheTests {
     @Test func totalCostNeverExceedsTheLimit() {

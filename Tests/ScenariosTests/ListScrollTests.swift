@@ -1,10 +1,9 @@
 import Foundation
 import Harness
 import Imaging
+import Scenarios
 import TestSupport
 import Testing
-
-@testable import Scenarios
 
 /// Runs the real scroll in a real `bench _scenario` child against the real loopback server.
 @Suite(.serialized) struct ListScrollTests {

@@ -1,7 +1,6 @@
 import Foundation
+import Strategies
 import Testing
-
-@testable import Strategies
 
 /// curl-memory's buffer: the bytes come out as appended, whether it grew or was reserved.
 @Suite struct GrowingBufferTests {

@@ -4,22 +4,24 @@ import Foundation
 /// the end of the data are never touched, so they do not count in RSS; but growing costs
 /// differently per allocator: glibc moves large blocks with mremap (no copy), jemalloc copies
 /// into a new block, so both old and new are resident for a moment. `reserve` avoids growing.
-final class GrowingBuffer {
+package final class GrowingBuffer {
     private var bytes: UnsafeMutableRawPointer?
     private var capacity = 0
-    private(set) var count = 0
+    package private(set) var count = 0
+
+    package init() {}
 
     deinit { free(bytes) }
 
     /// Makes room for `capacity` bytes in one allocation (only before anything is appended).
-    func reserve(_ capacity: Int) {
+    package func reserve(_ capacity: Int) {
         guard bytes == nil, capacity > 0, let block = malloc(capacity) else { return }
         bytes = block
         self.capacity = capacity
     }
 
     /// Appends `chunk`; false if memory ran out.
-    func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    package func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard !chunk.isEmpty else { return true }
         if count + chunk.count > capacity {
             var newCapacity = max(capacity, 64 * 1024)
@@ -34,7 +36,7 @@ final class GrowingBuffer {
     }
 
     /// The bytes as `Data`, which takes over the block (trimmed to size): no copy.
-    func takeData() -> Data {
+    package func takeData() -> Data {
         guard let block = bytes, count > 0 else { return Data() }
         let trimmed = realloc(block, count) ?? block
         bytes = nil
