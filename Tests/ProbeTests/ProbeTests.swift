@@ -1,14 +1,22 @@
 import BenchCore
 import CHeapPeak
 import Foundation
+import Probe
 import Synchronization
 import Testing
-
-@testable import Probe
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// malloc whose block the optimizer cannot drop: a block that is only allocated and freed (all
+/// a counter's test does with it) is otherwise removed from an optimized build, malloc and free alike.
+private func keptMalloc(_ bytes: Int) -> UnsafeMutableRawPointer? {
+    let block = malloc(bytes)
+    lastKeptBlock.store(Int(bitPattern: block), ordering: .relaxed)
+    return block
+}
+private let lastKeptBlock = Atomic<Int>(0)
 
 /// Maps and touches `bytes` of anonymous memory, so RSS grows by that much; unmap with munmap.
 private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
@@ -59,7 +67,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         let heap = try HeapCounters(expecting: .system)
         let before = heap.read().allocated
         let size = 50_000_000
-        let block = malloc(size)!
+        let block = keptMalloc(size)!
         let during = heap.read().allocated
         free(block)
         let after = heap.read().allocated
@@ -294,7 +302,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
         let old = 64 << 20
         let new = 128 << 20  // above glibc's largest mmap threshold (32 MiB): always mmapped
-        let block = try #require(malloc(old))
+        let block = try #require(keptMalloc(old))
         // glibc's chunk header: the size word before the block; bit 1 says mmapped.
         let header = block.load(fromByteOffset: -MemoryLayout<Int>.size, as: UInt.self)
         try #require(header & 2 != 0, "a \(old)-byte block is not an mmapped chunk")
@@ -345,7 +353,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
             }
         }
         let freer = try ConcurrentStatmTests.spawn {
-            for _ in 0..<200_000 { free(malloc(2 << 20)) }
+            for _ in 0..<200_000 { free(keptMalloc(2 << 20)) }
         }
         pthread_join(freer, nil)
         stop.store(true, ordering: .releasing)

@@ -73,7 +73,8 @@ extension SharedRequestsTests {
                     )
                 )
             }
-            _ = done.wait(timeout: .now() + 30)
+            // Kept until the completions: an optimized build may release an object after its last use.
+            withExtendedLifetime(subscriptions) { _ = done.wait(timeout: .now() + 30) }
             subscriptions.removeAll()
             return (settledAllocatedBytes() - before, received.all.count)
         }
