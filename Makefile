@@ -9,6 +9,11 @@ BENCH ?= .build/release/bench
 comma := ,
 # The documents whose marked figures come from results/ (bench-reference --document): README.md and the manual.
 DOCUMENTS := README.md $(sort $(wildcard docs/*.md))
+# Every `swift test` here builds the suite optimized, on the release build `make bench` measures with (the
+# tests reach what they check through `package` access, so no module is rebuilt for testing): the `bench`
+# children the tests start are the measured binary, and a debug build's start-up (swift-argument-parser
+# checks its whole command tree in debug builds) does not cost every child.
+TEST_BUILD = -c release --disable-testable-imports
 
 .PHONY: setup build check-shape format fuzz fuzz-smoke bench run-bench sweep scenario scenario-reference encodings progressive-time corpus corpus-reference corpus-scale jobs-reference overhead-reference holders-reference plots reference test validate validate-holders gate baseline benchmarks clean \
 	example-build example example-test
@@ -178,7 +183,7 @@ reference: build
 	@$(MAKE) --no-print-directory example scenario-reference holders-reference
 	DOCUMENTS="$(DOCUMENTS)" BENCH=$(BENCH) bash scripts/plots.sh $(RESULTS)
 	@# The re-measured reference and the regenerated documents, checked by the tests that read them.
-	$(SWIFT) test --no-parallel --filter ReferenceTests
+	$(SWIFT) test $(TEST_BUILD) --no-parallel --filter ReferenceTests
 
 # A user's package measuring its own loader through the ImageMemoryBench library: AsyncHTTPClient's
 # collected body and FileDownloadDelegate against URLSession's data and download tasks, the
@@ -198,7 +203,7 @@ example: example-build
 
 # Builds the example package and checks its rows (HarnessTests/ExampleLoaderTests); .ci/run calls it.
 example-test: setup
-	BENCH_EXAMPLE=1 $(SWIFT) test --no-parallel --filter ExampleLoaderTests
+	BENCH_EXAMPLE=1 $(SWIFT) test $(TEST_BUILD) --no-parallel --filter ExampleLoaderTests
 
 # libFuzzer, long (minutes to hours; not in CI): the image header inspectors and the result-file readers
 # (Sources/BenchFuzz, scripts/fuzz.sh) for FUZZ_SECONDS (default 120), then the stream JPEG decoder and
@@ -230,8 +235,8 @@ format:
 # disturb, run alone after the rest, which run in parallel.
 OWN_MEMORY_TESTS = ProbeTests\.|SharedRequestsTests|CostLimitedCacheTests|LoopbackServerTests\.|ProbeCalibrationTests
 test: setup
-	$(SWIFT) test --parallel --skip '$(OWN_MEMORY_TESTS)'
-	$(SWIFT) test --no-parallel --skip-build --filter '$(OWN_MEMORY_TESTS)'
+	$(SWIFT) test $(TEST_BUILD) --parallel --skip '$(OWN_MEMORY_TESTS)'
+	$(SWIFT) test $(TEST_BUILD) --no-parallel --skip-build --filter '$(OWN_MEMORY_TESTS)'
 
 # Who holds the peak against heaptrack's peak consumers, the article's four cases (results/holders/validation.md).
 validate-holders: build
