@@ -168,6 +168,12 @@ package struct RunContext: Codable, Sendable {
         transparentHugePages = Self.transparentHugePageMode()
     }
 
+    /// `source` of a run: its URL, or the embedded server's fixture. One text for trials.json as a run
+    /// writes it and as `bench merge` rebuilds it from shard.json.
+    package static func source(url: String?, fixture: String) -> String {
+        url ?? "embedded fixture \(fixture)"
+    }
+
     /// The bracketed choice of /sys/kernel/mm/transparent_hugepage/enabled ("always [madvise] never").
     package static func transparentHugePageMode() -> String? {
         guard let text = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8),

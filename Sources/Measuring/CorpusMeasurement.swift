@@ -10,10 +10,8 @@ package struct CorpusRequest {
     /// The files found (this shard's, with --shard).
     package var entries: [CorpusEntry]
     package var shardSelection: CorpusShard.Selection?
-    package var plan: BenchmarkPlan
-    package var shard: Shard?
-    package var settings: TrialSettings
-    package var recordedSettings: [(String, String)]
+    /// The plan, this shard, the trials' settings and what settings.json and shard.json record of them.
+    package let record: SettingsRecord
     package var output: MeasurementOutput
     package var launcher: any TrialLauncher = ChildProcessLauncher()
     package var stop: any StopRequest = SignalStop()
@@ -21,20 +19,21 @@ package struct CorpusRequest {
     package init(
         entries: [CorpusEntry],
         shardSelection: CorpusShard.Selection?,
+        source: String,
         plan: BenchmarkPlan,
         shard: Shard?,
         settings: TrialSettings,
-        recordedSettings: [(String, String)],
         output: MeasurementOutput
     ) {
         self.entries = entries
         self.shardSelection = shardSelection
-        self.plan = plan
-        self.shard = shard
-        self.settings = settings
-        self.recordedSettings = recordedSettings
+        self.record = SettingsRecord(source: .corpus(path: source), plan: plan, trial: settings, shard: shard)
         self.output = output
     }
+
+    package var plan: BenchmarkPlan { record.plan }
+    package var shard: Shard? { record.shard }
+    package var settings: TrialSettings { record.trial }
 }
 
 /// `bench corpus`'s measurement: every file examined (its format from its bytes), each image
@@ -52,14 +51,14 @@ package struct CorpusMeasurement {
         let measurement = try Measurement(
             .corpus,
             request.output,
-            settings: request.recordedSettings,
+            settings: request.record.resumeSettings,
             stop: request.stop
         )
         let selection = request.shardSelection
         try measurement.startShard(
             request.shard,
             .corpus,
-            settings: ShardLog.settings(plan, request.settings),
+            settings: request.record.mergeSettings,
             portion: (request.entries.count, selection?.corpusEntries ?? request.entries.count, "files"),
             corpus: selection.map { ($0.corpusEntries, $0.corpusDigest) }
         )

@@ -80,32 +80,4 @@ package enum MeasurementFolder {
             throw BenchFailure(.cannotCreateOutput, "cannot open the output folder: \(error)")
         }
     }
-
-    /// The matrix every measuring command records: its strategies, renderers, allocators and runs.
-    package static func describe(_ plan: BenchmarkPlan) -> [(String, String)] {
-        [
-            ("--strategy", plan.strategies.joined(separator: ",")),
-            ("--render", plan.renders.map(\.rawValue).joined(separator: ",")),
-            ("--allocator", plan.allocators.map(\.rawValue).joined(separator: ",")),
-            ("--runs", String(plan.runs)),
-        ]
-    }
-
-    /// The per-trial settings every measuring command records.
-    package static func describe(_ settings: TrialSettings) -> [(String, String)] {
-        [
-            ("--max-pixel", String(settings.maxPixel)),
-            ("--max-image-pixels", String(settings.maxImagePixels)),
-            ("--sample-interval-us", String(settings.sampleIntervalNanos / 1000)),
-            ("--timeout", String(settings.timeoutSeconds)),
-            ("--holder-threshold", String(settings.holderThresholdBytes)),
-            // The settle changes the final readings: a resume or a merge must not mix the rule and the pause.
-            (TrialSpec.settleEnvironmentVariable, TrialSettings.settleIsFixed ? "fixed" : "rule"),
-        ]
-    }
-
-    /// A list option's values as given, in order.
-    package static func list<T: CustomStringConvertible>(_ values: [T]) -> String {
-        values.map(\.description).joined(separator: ",")
-    }
 }

@@ -5,17 +5,11 @@ import Report
 
 /// What `bench run` measures: a plan of cells over one image source.
 package struct RunRequest {
-    package var plan: BenchmarkPlan
+    /// The plan, the trials' settings and what settings.json, shard.json and trials.json record of them.
+    package let record: SettingsRecord
     package var source: ImageSource
-    package var settings: TrialSettings
-    /// What settings.json records and `--resume` checks.
-    package var recordedSettings: [(String, String)]
-    /// What shards merged together must agree on (shard.json).
-    package var shardSettings: [String: String]
     /// With --url: the measured URL, whose payload is recorded and checked on --resume.
     package var measuredURL: URL?
-    /// trials.json's description of the source.
-    package var sourceDescription: String
     package var output: MeasurementOutput
     package var launcher: any TrialLauncher
     package var stop: any StopRequest = SignalStop()
@@ -24,24 +18,28 @@ package struct RunRequest {
     package init(
         plan: BenchmarkPlan,
         source: ImageSource,
+        sourceAsGiven: SettingsRecord.RunSource,
         settings: TrialSettings,
-        recordedSettings: [(String, String)],
-        shardSettings: [String: String],
+        exactHeap: Bool,
         measuredURL: URL?,
-        sourceDescription: String,
         output: MeasurementOutput,
         launcher: any TrialLauncher
     ) {
-        self.plan = plan
+        self.record = SettingsRecord(
+            source: .run(sourceAsGiven),
+            plan: plan,
+            trial: settings,
+            shard: plan.shard,
+            exactHeap: exactHeap
+        )
         self.source = source
-        self.settings = settings
-        self.recordedSettings = recordedSettings
-        self.shardSettings = shardSettings
         self.measuredURL = measuredURL
-        self.sourceDescription = sourceDescription
         self.output = output
         self.launcher = launcher
     }
+
+    package var plan: BenchmarkPlan { record.plan }
+    package var settings: TrialSettings { record.trial }
 }
 
 /// `bench run`'s measurement: the plan's trials in fresh children, each row appended to trials.csv
@@ -62,13 +60,13 @@ package struct RunMeasurement {
         let measurement = try Measurement(
             .run,
             request.output,
-            settings: request.recordedSettings + payloadRecorded,
+            settings: request.record.resumeSettings + payloadRecorded,
             stop: request.stop
         )
         try measurement.startShard(
             plan.shard,
             .run,
-            settings: request.shardSettings,
+            settings: request.record.mergeSettings,
             portion: (Set(planned.map(\.cell)).count, plan.cells.count, "cells"),
             planned: PlannedKeys(planned.map { PlannedKeys.key(cell: $0.cell, run: $0.run) })
         )
@@ -171,7 +169,7 @@ package struct RunMeasurement {
     private func context(_ results: [TrialResult], stop: any StopRequest) -> RunContext {
         var context = RunContext(
             command: request.command,
-            source: request.sourceDescription,
+            source: request.record.sourceDescription ?? "",
             payloadBytes: results.compactMap(\.payloadBytes).max(),
             runsPerCell: request.plan.runs,
             sampleIntervalNanos: request.settings.sampleIntervalNanos

@@ -60,13 +60,4 @@ package enum ShardLog {
             )
         }
     }
-
-    /// The options that change what a trial measures, by their names: shards merged must agree on all,
-    /// the settle's mode included. --jobs is not one (peaks do not depend on it, and machines differ in cores).
-    package static func settings(_ plan: BenchmarkPlan, _ settings: TrialSettings) -> [String: String] {
-        Dictionary(
-            MeasurementFolder.describe(plan) + MeasurementFolder.describe(settings),
-            uniquingKeysWith: { first, _ in first }
-        )
-    }
 }

@@ -6,28 +6,22 @@ import Report
 
 /// What `bench sweep` measures: one plan on fixtures of several payload sizes.
 package struct SweepRequest {
-    package var plan: BenchmarkPlan
+    /// The plan, the sizes, the trials' settings and what settings.json records of them.
+    package let record: SettingsRecord
     /// Payload sizes to aim for, in MB (10^6 bytes).
-    package var sizesMB: [Double]
-    package var settings: TrialSettings
-    package var recordedSettings: [(String, String)]
+    package let sizesMB: [Double]
     package var output: MeasurementOutput
     package var launcher: any TrialLauncher = ChildProcessLauncher()
     package var stop: any StopRequest = SignalStop()
 
-    package init(
-        plan: BenchmarkPlan,
-        sizesMB: [Double],
-        settings: TrialSettings,
-        recordedSettings: [(String, String)],
-        output: MeasurementOutput
-    ) {
-        self.plan = plan
+    package init(plan: BenchmarkPlan, sizesMB: [Double], settings: TrialSettings, output: MeasurementOutput) {
+        self.record = SettingsRecord(source: .sweep(sizesMB: sizesMB), plan: plan, trial: settings, shard: nil)
         self.sizesMB = sizesMB
-        self.settings = settings
-        self.recordedSettings = recordedSettings
         self.output = output
     }
+
+    package var plan: BenchmarkPlan { record.plan }
+    package var settings: TrialSettings { record.trial }
 }
 
 /// `bench sweep`'s measurement: for each size a fixture, its own server and runner, each row
@@ -43,7 +37,7 @@ package struct SweepMeasurement {
         let measurement = try Measurement(
             .sweep,
             request.output,
-            settings: request.recordedSettings,
+            settings: request.record.resumeSettings,
             stop: request.stop
         )
         let steps = try self.steps()

@@ -114,7 +114,7 @@ package enum ShardedRunMerge {
         let micros = record.settings["--sample-interval-us"].flatMap { UInt64($0) } ?? 0
         return RunContext(
             command: "",
-            source: url ?? "embedded fixture \(record.settings["fixture"] ?? "")",
+            source: RunContext.source(url: url, fixture: record.settings["fixture"] ?? ""),
             payloadBytes: nil,
             runsPerCell: record.settings["--runs"].flatMap { Int($0) } ?? 0,
             sampleIntervalNanos: micros * 1000

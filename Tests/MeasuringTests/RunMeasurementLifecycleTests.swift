@@ -51,11 +51,16 @@ import Testing
         var request = RunRequest(
             plan: plan,
             source: .embedded(fixture: fixture, bandwidthBytesPerSecond: nil),
+            sourceAsGiven: SettingsRecord.RunSource(
+                fixture: fixture.fileName,
+                url: nil,
+                warmupURL: nil,
+                cold: false,
+                bandwidthBytesPerSecond: nil
+            ),
             settings: settings,
-            recordedSettings: [("--strategy", "data,download"), ("--runs", "2")],
-            shardSettings: ShardLog.settings(plan, settings),
+            exactHeap: true,
             measuredURL: nil,
-            sourceDescription: "test fixture",
             output: MeasurementOutput(out: out.path, resuming: resuming),
             launcher: launcher
         )

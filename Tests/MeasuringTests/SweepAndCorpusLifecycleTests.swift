@@ -24,7 +24,6 @@ import Testing
             plan: plan,
             sizesMB: [0.05, 0.1],
             settings: settings,
-            recordedSettings: [("--sizes", "0.05,0.1")],
             output: MeasurementOutput(out: out.path, resuming: resuming)
         )
         request.launcher = launcher
@@ -78,10 +77,10 @@ import Testing
         var request = CorpusRequest(
             entries: entries,
             shardSelection: selection,
+            source: images.path,
             plan: plan,
             shard: shard,
             settings: TrialSettings(),
-            recordedSettings: [("source", images.path)],
             output: MeasurementOutput(out: out.path, resuming: resuming)
         )
         request.launcher = launcher

@@ -69,18 +69,6 @@ struct CorpusCommand: ParsableCommand {
 
     @OptionGroup(title: "Resuming") var resuming: ResumeOption
 
-    /// What the rows depend on, recorded in settings.json and checked by --resume.
-    func recordedSettings(_ settings: TrialSettings) -> [(String, String)] {
-        let plan = self.plan
-        let resolved = URL(fileURLWithPath: source).standardizedFileURL.path
-        return [
-            ("source", resolved)
-        ] + MeasurementFolder.describe(plan) + MeasurementFolder.describe(settings)
-            // Only when given, so that folders recorded without it resume as before: another shard's
-            // files resumed into this folder would be merged twice.
-            + (sharding.shard.map { [("--shard", $0.description)] } ?? [])
-    }
-
     func run() throws {
         var entries: [CorpusEntry]
         do {
@@ -107,10 +95,10 @@ struct CorpusCommand: ParsableCommand {
         let request = CorpusRequest(
             entries: entries,
             shardSelection: shardSelection,
+            source: URL(fileURLWithPath: source).standardizedFileURL.path,
             plan: plan,
             shard: sharding.shard,
             settings: settings,
-            recordedSettings: recordedSettings(settings),
             output: MeasurementOutput(out: out, replacing: replace, resuming: resuming.resume, jobs: parallelism.jobs)
         )
         try measuring { try CorpusMeasurement(request).run() }

@@ -133,11 +133,10 @@ struct RunCommand: ParsableCommand {
         let request = RunRequest(
             plan: plan,
             source: source,
+            sourceAsGiven: sourceAsGiven,
             settings: settings,
-            recordedSettings: recordedSettings(plan, settings),
-            shardSettings: ShardLog.settings(plan, settings).merging(runSettings) { $1 },
+            exactHeap: !noExactHeap,
             measuredURL: measuredURL,
-            sourceDescription: url ?? "embedded fixture \(fixture.spec.fileName)",
             output: MeasurementOutput(out: out, replacing: replace, resuming: resuming.resume, jobs: parallelism.jobs),
             launcher: ChildProcessLauncher(exactHeapPeak: !noExactHeap, loopbackOnly: source.isLoopback)
         )
@@ -172,27 +171,15 @@ struct RunCommand: ParsableCommand {
         return (.external(url: measured, warmupURL: warmup), measured)
     }
 
-    /// What settings.json records, and --resume checks.
-    func recordedSettings(_ plan: BenchmarkPlan, _ settings: TrialSettings) -> [(String, String)] {
-        [
-            (
-                "source",
-                url.map { "\($0) (warm-up: \(cold ? "none" : warmupURL ?? "the origin"))" }
-                    ?? "embedded fixture \(fixture.spec.fileName)\(cold ? " cold" : "")\(bandwidth.map { " at \($0.bytesPerSecond) bytes/s" } ?? "")"
-            )
-        ] + MeasurementFolder.describe(plan) + [
-            ("--no-exact-heap", String(noExactHeap)),
-            ("--shard", plan.shard.map { "\($0)" } ?? "none"),
-        ] + MeasurementFolder.describe(settings)
-    }
-
-    /// What else a run's figures depend on, for shards to be merged only with their like.
-    var runSettings: [String: String] {
-        [
-            "fixture": fixture.spec.fileName, "--url": url ?? "", "--warmup-url": warmupURL ?? "",
-            "--cold": String(cold),
-            "--bandwidth": bandwidth.map { String($0.bytesPerSecond) } ?? "", "--no-exact-heap": String(noExactHeap),
-        ]
+    /// The source as the options give it, for settings.json, shard.json and trials.json.
+    var sourceAsGiven: SettingsRecord.RunSource {
+        SettingsRecord.RunSource(
+            fixture: fixture.spec.fileName,
+            url: url,
+            warmupURL: warmupURL,
+            cold: cold,
+            bandwidthBytesPerSecond: bandwidth?.bytesPerSecond
+        )
     }
 }
 

@@ -94,14 +94,10 @@ struct SweepCommand: ParsableCommand {
             allocators: allocator.allocators,
             runs: runs
         )
-        let recorded =
-            MeasurementFolder.describe(plan) + [("--sizes", sizesMB.sorted().map { String($0) }.joined(separator: ","))]
-            + MeasurementFolder.describe(settings)
         let request = SweepRequest(
             plan: plan,
             sizesMB: sizesMB,
             settings: settings,
-            recordedSettings: recorded,
             output: MeasurementOutput(out: out, replacing: replace, resuming: resuming.resume, jobs: parallelism.jobs)
         )
         try measuring { try SweepMeasurement(request).run() }
