@@ -72,6 +72,47 @@ package struct MetricComparison: Sendable {
     }
 }
 
+/// The gate's rule for one metric of one cell, both sides' runs successful and present: the median
+/// grew by more than the allowance and the exact one-sided Mann-Whitney test confirms it at the
+/// level; or, when the values' counts and ties make the level unreachable, the allowance decides
+/// alone. `bench compare` judges with it, and so does the maintainers' simulation of its false alarms.
+package struct GateRule: Sendable {
+    /// Growth of the median the tolerance allows (bytes).
+    package var allowed: Double
+    /// The current median minus the baseline's.
+    package var change: Double
+    /// One-sided p-values (exact, ties included): current above baseline, and current below.
+    package var pGreater: Double
+    package var pLess: Double
+    /// The smallest p-value the exact test could give for these runs (their counts and ties).
+    package var smallestP: Double
+    /// Whether the test can reach the level at all.
+    package var testable: Bool
+    /// .regression, .unconfirmed, .improvement or .ok.
+    package var verdict: GateVerdict
+
+    /// nil when either side has no run.
+    package init?(baseline: [Double], current: [Double], tolerance: Tolerance, level: Double) {
+        guard let baselineMedian = Distribution(baseline)?.median, let currentMedian = Distribution(current)?.median,
+            let greater = MannWhitneyU.greater(current, than: baseline),
+            let less = MannWhitneyU.greater(baseline, than: current)
+        else { return nil }
+        allowed = tolerance.allowedGrowth(fromMedian: baselineMedian)
+        change = currentMedian - baselineMedian
+        pGreater = greater.pValue
+        pLess = less.pValue
+        smallestP = MannWhitneyU.smallestPValue(current, baseline)
+        testable = smallestP < level
+        if change > allowed {
+            verdict = !testable || pGreater < level ? .regression : .unconfirmed
+        } else if change < -allowed && (!testable || pLess < level) {
+            verdict = .improvement
+        } else {
+            verdict = .ok
+        }
+    }
+}
+
 /// Compares CURRENT with BASELINE cell by cell, metric by metric.
 ///
 /// The rule: a metric regresses when its median grew by more than its tolerance
@@ -127,17 +168,18 @@ package struct GateComparison: Sendable {
                     comparison.verdict = .noBaseline
                 } else if !failedRuns.isEmpty || new.isEmpty {
                     comparison.verdict = .failed
-                } else {
-                    let allowed = tolerance.allowedGrowth(fromMedian: comparison.baseline!.median)
-                    comparison.allowed = allowed
-                    comparison.pGreater = MannWhitneyU.greater(new, than: old)?.pValue
-                    comparison.pLess = MannWhitneyU.greater(old, than: new)?.pValue
-                    // The same exact test, asked for its best case: the smallest p these values
-                    // (their counts and their ties) can give. Above the level, nothing can be confirmed.
-                    let smallestP = MannWhitneyU.smallestPValue(new, old)
-                    comparison.smallestP = smallestP
-                    let testable = smallestP < thresholds.significanceLevel
-                    if !testable {
+                } else if let rule = GateRule(
+                    baseline: old,
+                    current: new,
+                    tolerance: tolerance,
+                    level: thresholds.significanceLevel
+                ) {
+                    comparison.allowed = rule.allowed
+                    comparison.pGreater = rule.pGreater
+                    comparison.pLess = rule.pLess
+                    comparison.smallestP = rule.smallestP
+                    comparison.verdict = rule.verdict
+                    if !rule.testable {
                         warnings.append(
                             GateWarning(
                                 kind: .tooFewRuns,
@@ -151,17 +193,10 @@ package struct GateComparison: Sendable {
                                     new.count,
                                     old.count,
                                     thresholds.significanceLevel,
-                                    smallestP
+                                    rule.smallestP
                                 )
                             )
                         )
-                    }
-                    let change = comparison.change!
-                    if change > allowed {
-                        let significant = !testable || comparison.pGreater! < thresholds.significanceLevel
-                        comparison.verdict = significant ? .regression : .unconfirmed
-                    } else if change < -allowed && (!testable || comparison.pLess! < thresholds.significanceLevel) {
-                        comparison.verdict = .improvement
                     }
                 }
                 warnings += Self.stabilityWarnings(
