@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import ReferenceDocuments
 import Report
 import Testing
 
@@ -61,5 +62,38 @@ import Testing
             // The step is ~16.8 MB, as claimed (bounded both ways).
             for value in high { #expect(value - median > 15_000_000 && value - median < 18_500_000) }
         }
+    }
+
+    /// The false-alarm rates results/README.md gives for the gate's two levels are what
+    /// `bench-reference gate-simulation` computes from the committed baseline and thresholds.
+    @Test func falseAlarmRatesAreTheSimulations() throws {
+        let pattern =
+            #"At q = 0\.1 \(the observed 1 in 10\) it flags ([0-9.]+) % \(jemalloc\) and ([0-9.]+) % \(glibc\) of unchanged gates at 0\.05, ([0-9.]+) % and ([0-9.]+) % at 0\.005; at q = 0\.3 \(`--rate 0\.3`\), ([0-9.]+) % and ([0-9.]+) % at 0\.05, ([0-9.]+) % and ([0-9.]+) % at 0\.005"#
+        let text = try Self.readme()
+        let regex = try NSRegularExpression(pattern: pattern)
+        let match = try #require(
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            "README.md does not say: \(pattern)"
+        )
+        let claimed = (1..<match.numberOfRanges).map { (text as NSString).substring(with: match.range(at: $0)) }
+        let thresholds = try GateThresholds.load(from: Self.results.appendingPathComponent("thresholds.json"))
+        let tolerance = try #require(thresholds.metrics[.peakAllocatedDelta])
+        var computed: [String] = []
+        for rate in [nil, 0.3] {
+            var simulation = GateSimulation()
+            simulation.rate = rate
+            let outcomes = Dictionary(
+                uniqueKeysWithValues: simulation.run(baseline: try Self.baseline(), tolerance: tolerance).map {
+                    ($0.allocator, $0)
+                }
+            )
+            let jemalloc = try #require(outcomes[.jemalloc])
+            let glibc = try #require(outcomes[.system])
+            #expect(abs(jemalloc.rate - (rate ?? 0.1)) < 1e-9 && abs(glibc.rate - (rate ?? 0.1)) < 1e-9)
+            for level in [0.05, 0.005] {
+                computed += [jemalloc, glibc].map { String(format: "%.2f", $0.percentFlagged(at: level)) }
+            }
+        }
+        #expect(claimed == computed)
     }
 }
