@@ -9,7 +9,7 @@ struct BenchReference: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-reference",
         abstract: "This repository's maintainer tool: its documents regenerated from results/, and its studies.",
-        subcommands: [RegenerateDocuments.self, GateSimulationCommand.self],
+        subcommands: [RegenerateDocuments.self, GateSimulationCommand.self, OverheadCommand.self],
         defaultSubcommand: RegenerateDocuments.self
     )
 
