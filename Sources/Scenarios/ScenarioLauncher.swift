@@ -35,7 +35,7 @@ package struct ScenarioLauncher {
                 return result
             }
             // Over a memory budget the child traps without a report; its last recorded peak remains.
-            failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory) ?? 0
+            failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory)
             if output.timedOut {
                 failed.status = .timeout
                 failed.error =

@@ -7,7 +7,13 @@ package enum ScenarioTable {
         "strategy  render     cap  status   peak RSS  final RSS  peak heap      floor  sent/payload  wasted    started/done/cancelled/failed  cache hits  t-to-image med/max ms"
 
     package static func line(_ r: ScrollResult) -> String {
-        func mb(_ bytes: Int) -> String { String(format: "%6.1f MB", Double(bytes) / 1e6) }
+        // "-" where the child left no report: not measured.
+        func mb(_ bytes: Int?) -> String { bytes.map { String(format: "%6.1f MB", Double($0) / 1e6) } ?? "        -" }
+        func over(_ value: Int?, _ baseline: Int?) -> Int? {
+            guard let value, let baseline else { return nil }
+            return value - baseline
+        }
+        func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
         let times = [r.timeToImageMedianMillis, r.timeToImageMaxMillis].map {
             $0.map { String(format: "%.0f", $0) } ?? "-"
         }
@@ -16,18 +22,27 @@ package enum ScenarioTable {
             r.spec.render.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0),
             String(format: "%4d", r.spec.maxConcurrent),
             r.status.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
-            mb(r.peakRSSBytes - r.baselineRSSBytes), mb(r.finalRSSBytes - r.baselineRSSBytes),
-            mb(r.peakHeapBytes - r.baselineHeapBytes),
-            r.floorBytes.map(mb) ?? "        -",
+            mb(over(r.peakRSSBytes, r.baselineRSSBytes)), mb(over(r.finalRSSBytes, r.baselineRSSBytes)),
+            mb(over(r.peakHeapBytes, r.baselineHeapBytes)),
+            mb(r.floorBytes),
             String(format: "%5.0f/%-5.0f MB", Double(r.bytesSent) / 1e6, Double(r.payloadBytesAllRows) / 1e6),
             mb(r.bytesWasted),
-            "\(r.requestsStarted)/\(r.requestsCompleted)/\(r.requestsCancelled)/\(r.requestsFailed)".padding(
+            [r.requestsStarted, r.requestsCompleted, r.requestsCancelled, r.requestsFailed].map(count).joined(
+                separator: "/"
+            ).padding(
                 toLength: 29,
                 withPad: " ",
                 startingAt: 0
             ),
-            String(format: "%10d", r.cacheHits),
+            count(r.cacheHits).leftPadded(to: 10),
             "\(times[0])/\(times[1])",
         ].joined(separator: "  ")
+    }
+}
+
+extension String {
+    /// The text right-aligned in `width` columns.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
     }
 }

@@ -9,34 +9,35 @@ package struct ScrollResult: Codable, Sendable {
     package var error = ""
     package var pid: Int32 = 0
 
-    // Measured in the child, over its warmed-up baseline.
-    package var baselineRSSBytes = 0
-    package var peakRSSBytes = 0
-    package var finalRSSBytes = 0
-    package var baselineHeapBytes = 0
+    // Measured in the child, over its warmed-up baseline; nil when it left no report (not measured),
+    // peak RSS excepted when the kernel still gave the killed child's high-water mark.
+    package var baselineRSSBytes: Int?
+    package var peakRSSBytes: Int?
+    package var finalRSSBytes: Int?
+    package var baselineHeapBytes: Int?
     /// Exact live-heap maximum from the linked malloc wrappers (CHeapPeak), or the sampled allocator counter without it.
-    package var peakHeapBytes = 0
-    package var finalHeapBytes = 0
-    package var durationSeconds = 0.0
+    package var peakHeapBytes: Int?
+    package var finalHeapBytes: Int?
+    package var durationSeconds: Double?
 
-    package var requestsStarted = 0
-    package var requestsCompleted = 0
-    package var requestsCancelled = 0
+    package var requestsStarted: Int?
+    package var requestsCompleted: Int?
+    package var requestsCancelled: Int?
     /// Requests that failed after their last retry, and the retries made.
-    package var requestsFailed = 0
-    package var requestsRetried = 0
+    package var requestsFailed: Int?
+    package var requestsRetried: Int?
     /// Rows that showed a placeholder because their request failed.
-    package var rowsFallback = 0
+    package var rowsFallback: Int?
     /// Body bytes of the requests that finished their transfer.
-    package var bytesDelivered = 0
+    package var bytesDelivered: Int?
     /// Partial downloads of cancelled tasks left in TMPDIR by FoundationNetworking, which the loader removed.
-    package var orphanedFilesRemoved = 0
+    package var orphanedFilesRemoved: Int?
     /// Rows that entered the window, and those that got their image while visible.
-    package var rowsEntered = 0
-    package var rowsShown = 0
-    package var cacheHits = 0
-    package var cacheEvictions = 0
-    package var cacheFinalBytes = 0
+    package var rowsEntered: Int?
+    package var rowsShown: Int?
+    package var cacheHits: Int?
+    package var cacheEvictions: Int?
+    package var cacheFinalBytes: Int?
     /// Time from a row entering the window to its image being ready, over rows shown.
     package var timeToImageMedianMillis: Double?
     package var timeToImageMaxMillis: Double?
@@ -59,8 +60,9 @@ package struct ScrollResult: Codable, Sendable {
     /// for a renderer without a bitmap rule.
     package var floorBytes: Int?
 
-    /// Bytes that crossed the wire but never became an image: cancelled transfers.
-    package var bytesWasted: Int { max(0, bytesSent - bytesDelivered) }
+    /// Bytes that crossed the wire but never became an image: cancelled transfers. nil when the
+    /// child did not count what it received.
+    package var bytesWasted: Int? { bytesDelivered.map { max(0, bytesSent - $0) } }
 
     package init(spec: ScrollSpec) { self.spec = spec }
 }

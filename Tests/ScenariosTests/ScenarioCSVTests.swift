@@ -46,6 +46,38 @@ import Testing
         #expect(try ScenarioCSV.appending([], runID: "r", to: "", path: "new.csv") == ScenarioCSV.header + "\n")
     }
 
+    /// What the child did not report is an empty cell, as in every file of the harness; what it
+    /// measured, zero included, is written.
+    @Test func whatTheChildDidNotMeasureIsAnEmptyCell() throws {
+        func cells(_ result: ScrollResult) throws -> [String: String] {
+            let table = try CSV.parse(try ScenarioCSV.appending([result], runID: "r", to: "", path: "s.csv"))
+            return Dictionary(uniqueKeysWithValues: zip(table[0], table[1]))
+        }
+        let childMeasured = [
+            "baseline_rss_bytes", "peak_rss_bytes", "final_rss_bytes", "baseline_heap_bytes", "peak_heap_bytes",
+            "final_heap_bytes", "bytes_delivered", "bytes_wasted", "requests_started", "requests_completed",
+            "requests_cancelled", "requests_failed", "requests_retried", "rows_fallback", "rows_entered", "rows_shown",
+            "cache_hits", "cache_evictions", "cache_final_bytes", "orphaned_files_removed", "duration_s",
+        ]
+        var killed = Self.result()
+        killed.status = .crashed
+        killed.bytesSent = 1_000
+        let unreported = try cells(killed)
+        for column in childMeasured { #expect(unreported[column] == "", "\(column)") }
+        #expect(unreported["bytes_sent"] == "1000")
+        var measured = killed
+        measured.status = .ok
+        measured.baselineRSSBytes = 0
+        measured.requestsStarted = 0
+        measured.bytesDelivered = 400
+        measured.durationSeconds = 1.5
+        let reported = try cells(measured)
+        #expect(reported["baseline_rss_bytes"] == "0")
+        #expect(reported["requests_started"] == "0")
+        #expect(reported["bytes_wasted"] == "600")
+        #expect(reported["duration_s"] == "1.500")
+    }
+
     /// Every row says what produced it: bandwidth, sizes and the invocation's run id included.
     @Test func everyRowCarriesItsSettingsAndRunID() throws {
         let text = try ScenarioCSV.appending([Self.result()], runID: "2026-11-23T20-00-00Z-42", to: "", path: "s.csv")

@@ -71,6 +71,7 @@ import Testing
             result.timeToImageMaxMillis = ttiMillis * 10
             result.bytesSent = sentMB * 1_000_000
             result.bytesDelivered = sentMB * 500_000
+            (result.requestsStarted, result.requestsCompleted, result.requestsCancelled) = (0, 0, 0)
             return result
         }
         let rows = [
