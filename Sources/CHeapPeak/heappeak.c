@@ -274,21 +274,23 @@ static void record_allocation(void *pointer, int64_t bytes) {
 }
 
 /// Marks a recorded block freed, after booking its release: a peak raised in between cannot
-/// count it, since the live bytes no longer do.
-static void record_release(void *pointer, int64_t bytes) {
+/// count it, since the live bytes no longer do. Returns its freed event (0: it was not recorded).
+static uint64_t record_release(void *pointer, int64_t bytes) {
     uint64_t started = monotonic_nanos();
+    uint64_t freed = 0;
     lock_holders();
     book(-bytes);
     for (size_t index = recorded_count; index > 0; index--) {
         struct recorded_block *entry = &recorded[index - 1];
         if (entry->pointer == pointer && entry->block.freed_event == 0) {
-            entry->block.freed_event = next_event();
+            freed = entry->block.freed_event = next_event();
             entry->block.freed_nanos = monotonic_nanos();
             break;
         }
     }
     unlock_holders();
     count_recording(started);
+    return freed;
 }
 
 /// Counts a block coming (+1) or going (-1): recorded with its stack when it is large enough.
@@ -314,20 +316,49 @@ void *malloc(size_t size) {
     return pointer;
 }
 
-// Called before a large block is freed (see heappeak_set_release_hook), never re-entered.
+// Called while a large block is freed (see heappeak_set_release_hook), never re-entered.
 static _Atomic(void (*)(void *)) release_hook;
 static void *_Atomic release_hook_context;
 static _Atomic uint64_t release_hook_bytes;
 static __thread bool in_release_hook;
+// The block this thread's free() is releasing while the hook runs: already out of the live bytes
+// and the holders, still resident (heappeak_residency_measure and heappeak_releasing_bytes count it).
+static __thread void *releasing_pointer;
+static __thread uint64_t releasing_bytes;
+static __thread uint64_t releasing_event;  // its recorded entry's freed event; 0: not recorded
 
-static void before_release(void *pointer) {
+/// The hook to call for this block, or NULL: none set, inside the hook, not counting, or too small.
+static void (*release_hook_for(void *pointer))(void *) {
     void (*hook)(void *) = atomic_load_explicit(&release_hook, memory_order_acquire);
-    if (hook == NULL || in_release_hook || !is_counting()) return;
-    if (next_usable_size(pointer) < atomic_load_explicit(&release_hook_bytes, memory_order_relaxed)) return;
+    if (hook == NULL || in_release_hook || !is_counting()) return NULL;
+    if (next_usable_size(pointer) < atomic_load_explicit(&release_hook_bytes, memory_order_relaxed)) return NULL;
+    return hook;
+}
+
+/// free() of a block the hook watches. The program lets go of the block now: it leaves the live
+/// bytes and the holders before the hook looks at RSS, so that the hook's time (a snapshot takes
+/// milliseconds) cannot raise a heap peak while another thread allocates; the memory itself goes
+/// back to the allocator after the hook, so the hook still finds it resident.
+static void release_watched(void *pointer, void (*hook)(void *)) {
+    int64_t bytes = (int64_t)next_usable_size(pointer);
+    uint64_t event = 0;
+    if (records(bytes)) {
+        event = record_release(pointer, bytes);
+    } else {
+        book(-bytes);
+    }
+    releasing_pointer = pointer;
+    releasing_bytes = (uint64_t)bytes;
+    releasing_event = event;
     in_release_hook = true;
     hook(atomic_load_explicit(&release_hook_context, memory_order_acquire));
     in_release_hook = false;
+    releasing_pointer = NULL;
+    releasing_bytes = 0;
+    releasing_event = 0;
 }
+
+uint64_t heappeak_releasing_bytes(void) { return releasing_bytes; }
 
 void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes) {
     atomic_store(&release_hook, NULL);
@@ -341,8 +372,12 @@ void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t min
 void free(void *pointer) {
     if (pointer == NULL || from_bootstrap(pointer)) return;
     // A block that is not the arena's came from a next definition: they are resolved.
-    before_release(pointer);
-    account(pointer, -1);
+    void (*hook)(void *) = release_hook_for(pointer);
+    if (hook != NULL) {
+        release_watched(pointer, hook);
+    } else {
+        account(pointer, -1);
+    }
     next_free(pointer);
 }
 
@@ -665,18 +700,27 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
 
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident) {
     uint64_t live = 0, in_ram = 0;
+    bool releasing_found = false;
     lock_holders();
     for (size_t index = 0; index < recorded_count; index++) {
         struct recorded_block *entry = &recorded[index];
         uint64_t here = 0;
-        if (entry->block.freed_event == 0) {
+        // The block this thread is releasing (inside the release hook) is still resident: counted.
+        bool releasing = releasing_event != 0 && entry->block.freed_event == releasing_event;
+        if (entry->block.freed_event == 0 || releasing) {
             here = heappeak_resident_range((uintptr_t)entry->pointer, entry->block.bytes);
             live += entry->block.bytes;
             in_ram += here;
+            releasing_found = releasing_found || releasing;
         }
         if (keep) entry->block.resident_bytes = here;
     }
     unlock_holders();
+    if (releasing_pointer != NULL && !releasing_found) {
+        // Not recorded (under the holders' threshold, or its entry already compacted away).
+        live += releasing_bytes;
+        in_ram += heappeak_resident_range((uintptr_t)releasing_pointer, releasing_bytes);
+    }
     *bytes = live;
     *resident = in_ram;
 }

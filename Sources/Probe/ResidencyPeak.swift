@@ -4,8 +4,11 @@ import Synchronization
 /// The residency snapshot with the highest RSS in a window. A new one is taken when RSS is a step
 /// above the highest so far (a 64th of the rise since the window opened, at least 256 KiB), at two
 /// kinds of moments:
-/// - before a block of 1 MiB or more is freed (on the freeing thread): RSS can only fall when
-///   memory is given back, so the moment before a large free is where a peak ends;
+/// - while a block of 1 MiB or more is freed (on the freeing thread, before its memory goes back to
+///   the allocator): RSS can only fall when memory is given back, so that moment is where a peak
+///   ends. The block has already left the heap's live bytes, so the snapshot's time cannot raise the
+///   heap peak (a thread allocating meanwhile would otherwise count both); the snapshot still counts
+///   it as resident;
 /// - at a sample of the sampler thread, as long as the snapshots so far took at most 0.5% of the
 ///   time since the window opened (plus 0.5 ms), and 3 ms in all: a peak that a large free does
 ///   not end is rare, and a rise that goes on to the window's end is taken there.

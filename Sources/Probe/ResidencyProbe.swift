@@ -74,7 +74,8 @@ package final class ResidencyProbe: @unchecked Sendable {
         heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
-        snapshot.heapLiveBytes = exactHeap?.read().live ?? heap.read().allocated
+        // Inside the release hook, the block being freed has left the live bytes but is still resident.
+        snapshot.heapLiveBytes = (exactHeap?.read().live ?? heap.read().allocated) + Int(heappeak_releasing_bytes())
         snapshot.allocatorKeptBytes = keptBytes()
         snapshot.stackResidentBytes = stackResidentBytes()
         snapshot.otherResidentBytes = ownMappings.reduce(0) {

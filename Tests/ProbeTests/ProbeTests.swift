@@ -362,4 +362,47 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         #expect(Self.calls.load(ordering: .relaxed) > 0, "the hook was called at all")
         #expect(Self.callsWithoutContext.load(ordering: .relaxed) == 0)
     }
+
+    static let inHook = Mutex<(live: UInt64, releasing: UInt64)?>(nil)
+
+    /// A residency snapshot in the hook takes milliseconds; a thread that allocates meanwhile must
+    /// not find the block being freed still in the live bytes, or the heap peak would count both
+    /// (a measurement raising what it measures). In the hook the block is out of the live bytes,
+    /// and `heappeak_releasing_bytes` says how large it is.
+    @Test func theBlockBeingFreedHasLeftTheLiveBytesWhenTheHookRuns() throws {
+        let exact = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
+        let size = 4 << 20
+        let block = try #require(keptMalloc(size))
+        heappeak_set_release_hook(
+            { _ in
+                // Another thread's allocation during a snapshot: 4 MiB more, freed again.
+                free(keptMalloc(4 << 20))
+                var live: UInt64 = 0
+                var peak: UInt64 = 0
+                heappeak_read(&live, &peak)
+                ReleaseHookTests.inHook.withLock { $0 = (live, heappeak_releasing_bytes()) }
+            },
+            UnsafeMutableRawPointer(bitPattern: 0x1000),  // never dereferenced
+            UInt64(size)
+        )
+        let baseline = exact.reset()
+        var before: UInt64 = 0
+        var unused: UInt64 = 0
+        heappeak_read(&before, &unused)
+        free(block)
+        heappeak_set_release_hook(nil, nil, 0)
+        let peak = exact.read().peak
+        let seen = try #require(Self.inHook.withLock { $0 }, "the hook was not called")
+        // The allocator's usable size: the request, rounded up by at most a page or so.
+        #expect(seen.releasing >= UInt64(size) && seen.releasing <= UInt64(size + Self.slack))
+        // In the hook the live bytes are the block's fewer than before the free (the hook's own
+        // allocation already freed again), within what other threads may hold meanwhile.
+        let left = Int(before) - Int(seen.live)
+        #expect(abs(left - Int(seen.releasing)) <= Self.slack, "live fell by \(left), the block is \(seen.releasing)")
+        // The peak holds the block or the hook's allocation, never both.
+        #expect(peak - baseline <= Self.slack, "peak over the baseline \(peak - baseline)")
+        #expect(heappeak_releasing_bytes() == 0, "outside the hook")
+    }
+
+    static let slack = 256 << 10
 }

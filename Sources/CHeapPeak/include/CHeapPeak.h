@@ -86,15 +86,22 @@ uint64_t heappeak_resident_range(uintptr_t start, uint64_t length);
 /// the first chunk with none resident (a stack is touched from its top) or unmapped.
 uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 
-/// The recorded blocks live now: their bytes and how many of them are resident. With `keep` set,
+/// The recorded blocks live now (and, inside the release hook, the block being freed): their bytes
+/// and how many of them are resident. With `keep` set,
 /// each recorded block's `resident_bytes` becomes its residency now (0 when not live): the
 /// snapshot that holders.csv reports. Holds the table's lock while it reads.
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident);
 
-/// Calls `hook(context)` on the freeing thread before any block of at least `minimum_bytes` is
+/// Calls `hook(context)` on the freeing thread while any block of at least `minimum_bytes` is
 /// freed (a moment RSS may fall from its peak), never from inside the hook itself; NULL stops it.
+/// The block has already left the live bytes and the holders (the hook's time cannot raise a heap
+/// peak) and is still resident: `heappeak_residency_measure` and `heappeak_releasing_bytes` count it.
 /// A thread already past the check may still call the last hook once it is stopped, with its
 /// context: a context must stay valid for the process's life.
 void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes);
+
+/// Inside the release hook, the bytes of the block being freed (no longer in the live bytes);
+/// 0 elsewhere.
+uint64_t heappeak_releasing_bytes(void);
 
 #endif
