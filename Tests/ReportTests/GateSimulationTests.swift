@@ -10,17 +10,7 @@ import Testing
     /// data+full rows of `allocator` whose exact heap peak over the baseline is each of `peaks`.
     static func rows(_ peaks: [Int], allocator: Allocator = .jemalloc) -> [TrialResult] {
         peaks.enumerated().map { index, peak in
-            let spec = TrialSpec(
-                strategy: "data",
-                render: .full,
-                allocator: allocator,
-                run: index + 1,
-                url: URL(string: "http://127.0.0.1/x")!,
-                warmupURL: nil,
-                workDirectory: URL(fileURLWithPath: "/tmp")
-            )
-            var row = TrialResult(spec: spec, pid: 1)
-            row.status = .ok
+            var row = okRow(TrialCell(strategy: "data", render: .full, allocator: allocator), run: index + 1)
             row.baselineHeapExactBytes = 1_000_000
             row.peakHeapExactBytes = 1_000_000 + peak
             return row

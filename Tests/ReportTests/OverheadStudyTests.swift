@@ -12,17 +12,7 @@ import Testing
     /// One data+full trial: a 100 ms window after a 100 ms start-up and a 50 ms warm-up, a 50 ms settle,
     /// 400 ms in all. After the render RSS moves by 100 KB at 3 ms, then stays; the last sample is 4 KB higher.
     static func trial() -> TrialResult {
-        let spec = TrialSpec(
-            strategy: "data",
-            render: .full,
-            allocator: .system,
-            run: 1,
-            url: URL(string: "http://127.0.0.1/x")!,
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/tmp")
-        )
-        var trial = TrialResult(spec: spec, pid: 42)
-        trial.status = .ok
+        var trial = okRow(TrialCell(strategy: "data", render: .full, allocator: .system), run: 1, pid: 42)
         trial.startupSeconds = 0.1
         trial.warmupSeconds = 0.05
         trial.durationSeconds = 0.1

@@ -45,16 +45,7 @@ private func result(
     peak: Int,
     status: TrialStatus = .ok
 ) -> TrialResult {
-    let spec = TrialSpec(
-        strategy: strategy,
-        render: render,
-        allocator: .system,
-        run: run,
-        url: URL(string: "http://127.0.0.1/x")!,
-        warmupURL: nil,
-        workDirectory: URL(fileURLWithPath: "/tmp")
-    )
-    var row = TrialResult(spec: spec, pid: Int32(1000 + run))
+    var row = okRow(TrialCell(strategy: strategy, render: render, allocator: .system), run: run, pid: Int32(1000 + run))
     row.status = status
     if status == .ok {
         row.baselineRSSBytes = baseline

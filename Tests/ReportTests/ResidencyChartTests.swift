@@ -6,17 +6,7 @@ import Testing
 /// residency.dat: per article case, the RSS bar by category and the heap bar by role, with the floor.
 @Suite struct ResidencyChartTests {
     static func dataTask(run: Int, rss: Int) -> TrialResult {
-        let spec = TrialSpec(
-            strategy: "data",
-            render: .none,
-            allocator: .system,
-            run: run,
-            url: URL(string: "http://127.0.0.1/x")!,
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/tmp")
-        )
-        var trial = TrialResult(spec: spec, pid: 1)
-        trial.status = .ok
+        var trial = okRow(TrialCell(strategy: "data", render: .none, allocator: .system), run: run)
         trial.baselineRSSBytes = 40_000_000
         trial.peakRSSBytes = 40_000_000 + rss
         trial.baselineHeapExactBytes = 300_000
