@@ -64,6 +64,10 @@ package struct ScenarioDocument: Sendable {
         return a == b ? a : "\(a)–\(b)"
     }
     static func cell(_ value: Double?, _ format: (Double) -> String = f1) -> String { value.map(format) ?? "–" }
+    /// A CSV cell as written, "–" when empty (not measured).
+    static func cell(_ row: [String: String], _ column: String) -> String {
+        row[column].flatMap { $0.isEmpty ? nil : $0 } ?? "–"
+    }
     /// A name part from a CSV value: "status-503" → "status_503", "5.0" → "5".
     static func namePart(_ value: String) -> String {
         if let number = Double(value), number == number.rounded() { return String(Int(number)) }
@@ -236,19 +240,19 @@ extension ScenarioDocument {
         for row in ordered {
             let mib = limit(row).isFinite ? Self.f0(limit(row) / 1_048_576) : "none"
             let (strategy, render) = (row["strategy"] ?? "", row["render"] ?? "")
-            // A killed child left no baseline: the last peak RSS it recorded is all there is.
+            // A killed child left no baseline: the last peak RSS it recorded is all there is (none: "–").
             let baseline = row["baseline_rss_bytes"].flatMap(Double.init) ?? 0
-            let peakBytes = row["peak_rss_bytes"].flatMap(Double.init) ?? 0
+            let peakBytes = row["peak_rss_bytes"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
             let peak =
                 baseline > 0
-                ? Self.f1(Self.mb(peakBytes - baseline))
-                : "\(Self.f1(Self.mb(peakBytes))) (its last recorded peak RSS; no baseline)"
+                ? Self.cell(peakBytes.map { Self.mb($0 - baseline) })
+                : peakBytes.map { "\(Self.f1(Self.mb($0))) (its last recorded peak RSS; no baseline)" } ?? "–"
             let name = "scenario_mem\(mib)_\(strategy)_\(render)_"
             values[name + "status"] = row["status"] ?? ""
-            values[name + "peak_mb"] = Self.f0(Self.mb(baseline > 0 ? peakBytes - baseline : peakBytes))
-            values[name + "placeholders"] = row["rows_fallback"] ?? ""
+            values[name + "peak_mb"] = Self.cell(peakBytes.map { Self.mb(baseline > 0 ? $0 - baseline : $0) }, Self.f0)
+            values[name + "placeholders"] = Self.cell(row, "rows_fallback")
             table.append(
-                "| \(mib) | \(strategy), \(render) | \(Self.status(row)) | \(peak) | \(row["rows_shown"] ?? "") / \(row["rows_entered"] ?? "") | \(row["rows_fallback"] ?? "") |"
+                "| \(mib) | \(strategy), \(render) | \(Self.status(row)) | \(peak) | \(Self.cell(row, "rows_shown")) / \(Self.cell(row, "rows_entered")) | \(Self.cell(row, "rows_fallback")) |"
             )
         }
         // Per limit: how many children were killed, how many rows showed a placeholder in all.
@@ -273,28 +277,31 @@ extension ScenarioDocument {
                 + "| peak heap over baseline (MB) | duration (s) | partial files removed | files left |",
             "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        func number(_ row: [String: String], _ column: String) -> Double { row[column].flatMap(Double.init) ?? 0 }
+        // nil: an empty cell, not measured (the child left no report).
+        func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
         let faults = file.ordered("fault")
         for fault in faults {
             for row in file.rows.filter({ $0["fault"] == fault }).sorted(by: {
-                number($0, "retries") < number($1, "retries")
+                number($0, "retries") ?? 0 < number($1, "retries") ?? 0
             }) {
-                let heap = Self.mb(number(row, "peak_heap_bytes") - number(row, "baseline_heap_bytes"))
+                let heap = number(row, "peak_heap_bytes").flatMap { peak in
+                    number(row, "baseline_heap_bytes").map { Self.mb(peak - $0) }
+                }
                 let every = row["fault_every"].flatMap { $0.isEmpty ? nil : " every \($0)" } ?? ""
                 let requests = ["requests_started", "requests_completed", "requests_cancelled", "requests_failed"].map {
-                    row[$0] ?? ""
+                    Self.cell(row, $0)
                 }
                 table.append(
-                    "| \(fault)\(every) | \(row["retries"] ?? "") | \(Self.status(row)) | \(Self.f1(Self.mb(number(row, "bytes_sent")))) | "
-                        + "\(requests.joined(separator: " / ")) | \(row["requests_retried"] ?? "") | \(row["rows_fallback"] ?? "") | "
-                        + "\(Self.f1(heap)) | \(Self.f1(number(row, "duration_s"))) | \(row["orphaned_files_removed"] ?? "") | \(row["leftover_files"] ?? "") |"
+                    "| \(fault)\(every) | \(row["retries"] ?? "") | \(Self.status(row)) | \(Self.cell(number(row, "bytes_sent").map(Self.mb))) | "
+                        + "\(requests.joined(separator: " / ")) | \(Self.cell(row, "requests_retried")) | \(Self.cell(row, "rows_fallback")) | "
+                        + "\(Self.cell(heap)) | \(Self.cell(number(row, "duration_s"))) | \(Self.cell(row, "orphaned_files_removed")) | \(row["leftover_files"] ?? "") |"
                 )
                 let name = "scenario_fault_\(Self.namePart(fault))_retries\(row["retries"] ?? "")_"
-                values[name + "sent_mb"] = Self.f0(Self.mb(number(row, "bytes_sent")))
-                values[name + "duration_s"] = Self.f1(number(row, "duration_s"))
-                values[name + "retried"] = row["requests_retried"] ?? ""
-                values[name + "placeholders"] = row["rows_fallback"] ?? ""
-                values[name + "heap_mb"] = Self.f1(heap)
+                values[name + "sent_mb"] = Self.cell(number(row, "bytes_sent").map(Self.mb), Self.f0)
+                values[name + "duration_s"] = Self.cell(number(row, "duration_s"))
+                values[name + "retried"] = Self.cell(row, "requests_retried")
+                values[name + "placeholders"] = Self.cell(row, "rows_fallback")
+                values[name + "heap_mb"] = Self.cell(heap)
             }
         }
         values["scenario_faults_orphans_range"] = Self.range(

@@ -100,4 +100,47 @@ import Testing
         let requests = try #require(figures.blocks["scenario-requests"])
         #expect(requests.contains("| 4 | 0 / 0 / 0 | 190.0 | 95.0 |"), "\(requests)")
     }
+
+    /// A scroll whose child left no report shows "–" where the child measured, in the fault and memory
+    /// limit tables alike, never a 0 that reads as measured.
+    @Test func whatTheChildDidNotMeasureIsADash() throws {
+        var crashed = ScenarioCSVTests.result(.download)
+        crashed.status = .crashed
+        crashed.error = "child left no report: child killed by signal 6 (Aborted)"
+        crashed.bytesSent = 2_000_000
+        var measured = crashed
+        measured.status = .ok
+        measured.error = ""
+        (measured.baselineHeapBytes, measured.peakHeapBytes, measured.durationSeconds) = (1_000_000, 4_000_000, 2.5)
+        var faults = ""
+        for (result, retries) in [(crashed, 0), (measured, 2)] {
+            var row = result
+            row.spec.fault = .truncate
+            row.spec.faultEvery = 4
+            row.spec.retries = retries
+            faults = try ScenarioCSV.appending([row], runID: "r", to: faults, path: ScenarioDocument.faults)
+        }
+        var limited = crashed
+        limited.spec.memoryLimitBytes = 100 << 20
+        let memory = try ScenarioCSV.appending([limited], runID: "r", to: "", path: ScenarioDocument.memoryLimit)
+        let figures = try ScenarioDocument(csvs: [
+            ScenarioDocument.faults: faults, ScenarioDocument.memoryLimit: memory,
+        ])
+        let faultRows = try #require(figures.blocks["scenario-faults"]).split(separator: "\n").filter {
+            $0.hasPrefix("| truncate")
+        }
+        #expect(faultRows.count == 2)
+        #expect(faultRows.first?.contains("| 2.0 | – / – / – / – | – | – | – | – | – | 0 |") == true, "\(faultRows)")
+        #expect(faultRows.last?.contains("| 3.0 | 2.5 |") == true, "\(faultRows)")
+        #expect(figures.values["scenario_fault_truncate_retries0_heap_mb"] == "–")
+        #expect(figures.values["scenario_fault_truncate_retries0_duration_s"] == "–")
+        #expect(figures.values["scenario_mem100_download_thumbnail_peak_mb"] == "–")
+        let memoryRow = try #require(figures.blocks["scenario-memory-limit"]).split(separator: "\n").first {
+            $0.hasPrefix("| 100 ")
+        }
+        #expect(
+            memoryRow?.contains("| crashed: ") == true && memoryRow?.contains("| – |") == true,
+            "\(memoryRow ?? "")"
+        )
+    }
 }
