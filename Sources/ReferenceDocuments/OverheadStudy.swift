@@ -87,17 +87,19 @@ package enum OverheadStudy {
         return trials
     }
 
-    /// Where a trial's wall time went, in milliseconds, and its final readings over the baseline.
-    static func phaseFields(_ trial: TrialResult) -> [String] {
-        let window = trial.durationSeconds ?? 0
+    /// Where a trial's wall time went, in milliseconds, and its final readings over the baseline; an
+    /// empty cell for what the trial did not record (and for what is computed from it).
+    package static func phaseFields(_ trial: TrialResult) -> [String] {
+        let window = trial.durationSeconds
         // The settle: recorded by the child, or (older children) the last sample after the render.
-        let settle = trial.settleSeconds ?? trial.timeline.last.map { $0.seconds - window } ?? 0
-        let startup = trial.startupSeconds ?? 0
-        let warmup = trial.warmupSeconds ?? 0
-        let wall = trial.wallSeconds ?? 0
-        return [startup, warmup, window, settle, wall - startup - warmup - window - settle, wall, wall - window].map(
-            milliseconds
-        ) + [
+        let settle = trial.settleSeconds ?? window.flatMap { window in trial.timeline.last.map { $0.seconds - window } }
+        let (startup, warmup, wall) = (trial.startupSeconds, trial.warmupSeconds, trial.wallSeconds)
+        var tail: Double?
+        if let startup, let warmup, let window, let settle, let wall {
+            tail = wall - startup - warmup - window - settle
+        }
+        let overhead = wall.flatMap { wall in window.map { wall - $0 } }
+        return [startup, warmup, window, settle, tail, wall, overhead].map { $0.map(milliseconds) ?? "" } + [
             difference(trial.finalRSSBytes, trial.baselineRSSBytes),
             difference(trial.finalAllocatedBytes, trial.baselineAllocatedBytes),
             // From the render to the last reading that moved past the rule's tolerances (rule runs record it).
@@ -105,10 +107,10 @@ package enum OverheadStudy {
         ]
     }
 
-    /// The settle observed and the rule replayed on the trial's samples after the render; nil without samples.
+    /// The settle observed and the rule replayed on the trial's samples after the render; nil without
+    /// samples or without the render's end.
     static func settleFields(_ trial: TrialResult) -> [String]? {
-        guard let final = trial.timeline.last else { return nil }
-        let window = trial.durationSeconds ?? 0
+        guard let final = trial.timeline.last, let window = trial.durationSeconds else { return nil }
         let observed = trial.settleSeconds ?? final.seconds - window
         var detector = SettleDetector(
             // No maximum: the samples end where the pause ended (Int64.max, so that start + maximum cannot wrap).

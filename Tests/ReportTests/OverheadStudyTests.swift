@@ -95,4 +95,16 @@ import Testing
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         #expect(try OverheadStudy.reduce(scratch: scratch).isEmpty)
     }
+
+    /// What a trial did not record is an empty cell, and so is what is computed from it: never a 0.
+    @Test func whatATrialDidNotRecordIsAnEmptyCell() {
+        var trial = Self.trial()
+        trial.wallSeconds = nil
+        trial.settleSeconds = nil
+        trial.timeline = []
+        #expect(
+            OverheadStudy.phaseFields(trial)
+                == ["100.000", "50.000", "100.000", "", "", "", "", "20000000", "20000000", ""]
+        )
+    }
 }
