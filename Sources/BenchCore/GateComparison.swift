@@ -76,40 +76,41 @@ package struct MetricComparison: Sendable {
 /// grew by more than the allowance and the exact one-sided Mann-Whitney test confirms it at the
 /// level; or, when the values' counts and ties make the level unreachable, the allowance decides
 /// alone. `bench compare` judges with it, and so does the maintainers' simulation of its false alarms.
+/// The exact tests run only when asked for: a change within the allowance is judged without them.
 package struct GateRule: Sendable {
+    package let baseline: [Double]
+    package let current: [Double]
     /// Growth of the median the tolerance allows (bytes).
-    package var allowed: Double
+    package let allowed: Double
     /// The current median minus the baseline's.
-    package var change: Double
-    /// One-sided p-values (exact, ties included): current above baseline, and current below.
-    package var pGreater: Double
-    package var pLess: Double
-    /// The smallest p-value the exact test could give for these runs (their counts and ties).
-    package var smallestP: Double
-    /// Whether the test can reach the level at all.
-    package var testable: Bool
-    /// .regression, .unconfirmed, .improvement or .ok.
-    package var verdict: GateVerdict
+    package let change: Double
 
     /// nil when either side has no run.
-    package init?(baseline: [Double], current: [Double], tolerance: Tolerance, level: Double) {
-        guard let baselineMedian = Distribution(baseline)?.median, let currentMedian = Distribution(current)?.median,
-            let greater = MannWhitneyU.greater(current, than: baseline),
-            let less = MannWhitneyU.greater(baseline, than: current)
+    package init?(baseline: [Double], current: [Double], tolerance: Tolerance) {
+        guard let baselineMedian = Distribution(baseline)?.median, let currentMedian = Distribution(current)?.median
         else { return nil }
+        self.baseline = baseline
+        self.current = current
         allowed = tolerance.allowedGrowth(fromMedian: baselineMedian)
         change = currentMedian - baselineMedian
-        pGreater = greater.pValue
-        pLess = less.pValue
-        smallestP = MannWhitneyU.smallestPValue(current, baseline)
-        testable = smallestP < level
+    }
+
+    /// One-sided p-values (exact, ties included): current above baseline, and current below.
+    package var pGreater: Double { MannWhitneyU.greater(current, than: baseline)?.pValue ?? 1 }
+    package var pLess: Double { MannWhitneyU.greater(baseline, than: current)?.pValue ?? 1 }
+    /// The smallest p-value the exact test could give for these runs (their counts and ties).
+    package var smallestP: Double { MannWhitneyU.smallestPValue(current, baseline) }
+
+    /// Whether the test can reach `level` at all.
+    package func testable(at level: Double) -> Bool { smallestP < level }
+
+    /// .regression, .unconfirmed, .improvement or .ok at the significance level `level`.
+    package func verdict(at level: Double) -> GateVerdict {
         if change > allowed {
-            verdict = !testable || pGreater < level ? .regression : .unconfirmed
-        } else if change < -allowed && (!testable || pLess < level) {
-            verdict = .improvement
-        } else {
-            verdict = .ok
+            return !testable(at: level) || pGreater < level ? .regression : .unconfirmed
         }
+        if change < -allowed && (!testable(at: level) || pLess < level) { return .improvement }
+        return .ok
     }
 }
 
@@ -168,18 +169,14 @@ package struct GateComparison: Sendable {
                     comparison.verdict = .noBaseline
                 } else if !failedRuns.isEmpty || new.isEmpty {
                     comparison.verdict = .failed
-                } else if let rule = GateRule(
-                    baseline: old,
-                    current: new,
-                    tolerance: tolerance,
-                    level: thresholds.significanceLevel
-                ) {
+                } else if let rule = GateRule(baseline: old, current: new, tolerance: tolerance) {
+                    let smallestP = rule.smallestP
                     comparison.allowed = rule.allowed
                     comparison.pGreater = rule.pGreater
                     comparison.pLess = rule.pLess
-                    comparison.smallestP = rule.smallestP
-                    comparison.verdict = rule.verdict
-                    if !rule.testable {
+                    comparison.smallestP = smallestP
+                    comparison.verdict = rule.verdict(at: thresholds.significanceLevel)
+                    if smallestP >= thresholds.significanceLevel {
                         warnings.append(
                             GateWarning(
                                 kind: .tooFewRuns,
@@ -193,7 +190,7 @@ package struct GateComparison: Sendable {
                                     new.count,
                                     old.count,
                                     thresholds.significanceLevel,
-                                    rule.smallestP
+                                    smallestP
                                 )
                             )
                         )

@@ -64,21 +64,10 @@ package struct GateSimulation: Sendable {
             for _ in 0..<gates {
                 let baselineDraw = values.map { _ in draw() }
                 let currentDraw = (0..<currentRuns).map { _ in draw() }
-                // A regression needs the median to grow past the allowance: most gates end here,
-                // without the exact tests.
-                guard let baselineMedian = Distribution(baselineDraw)?.median,
-                    let currentMedian = Distribution(currentDraw)?.median,
-                    currentMedian - baselineMedian > tolerance.allowedGrowth(fromMedian: baselineMedian)
-                else { continue }
-                for level in levels {
-                    let rule = GateRule(
-                        baseline: baselineDraw,
-                        current: currentDraw,
-                        tolerance: tolerance,
-                        level: level
-                    )
-                    if rule?.verdict == .regression { flagged[level, default: 0] += 1 }
+                guard let rule = GateRule(baseline: baselineDraw, current: currentDraw, tolerance: tolerance) else {
+                    continue
                 }
+                for level in levels where rule.verdict(at: level) == .regression { flagged[level, default: 0] += 1 }
             }
             return Outcome(
                 allocator: allocator,
