@@ -294,14 +294,16 @@ static uint64_t record_release(void *pointer, int64_t bytes) {
 }
 
 /// Counts a block coming (+1) or going (-1): recorded with its stack when it is large enough.
-static void count_block(void *pointer, int64_t bytes, int sign) {
+/// Returns a recorded block's freed event (0: coming, or not recorded).
+static uint64_t count_block(void *pointer, int64_t bytes, int sign) {
     if (!records(bytes)) {
         book(sign * bytes);
     } else if (sign > 0) {
         record_allocation(pointer, bytes);
     } else {
-        record_release(pointer, bytes);
+        return record_release(pointer, bytes);
     }
+    return 0;
 }
 
 static void account(void *pointer, int sign) {
@@ -341,15 +343,9 @@ static void (*release_hook_for(void *pointer))(void *) {
 /// back to the allocator after the hook, so the hook still finds it resident.
 static void release_watched(void *pointer, void (*hook)(void *)) {
     int64_t bytes = (int64_t)next_usable_size(pointer);
-    uint64_t event = 0;
-    if (records(bytes)) {
-        event = record_release(pointer, bytes);
-    } else {
-        book(-bytes);
-    }
+    releasing_event = count_block(pointer, bytes, -1);
     releasing_pointer = pointer;
     releasing_bytes = (uint64_t)bytes;
-    releasing_event = event;
     in_release_hook = true;
     hook(atomic_load_explicit(&release_hook_context, memory_order_acquire));
     in_release_hook = false;
