@@ -63,6 +63,11 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
 }
 
 @Suite struct HeapCountersTests {
+    /// The allocator's counter is the whole process's: the test framework's own threads allocate and
+    /// free between two readings, by up to this much.
+    static let otherThreads = 256 << 10
+
+    /// glibc's counter rises by a 50 MB block while it is held and falls by it when it is freed.
     @Test func systemAllocatorCountsMallocAndFree() throws {
         let heap = try HeapCounters(expecting: .system)
         let before = heap.read().allocated
@@ -71,8 +76,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         let during = heap.read().allocated
         free(block)
         let after = heap.read().allocated
-        #expect(during - before >= size)
-        #expect(during - after >= size)
+        #expect(abs(during - before - size) <= Self.otherThreads, "rose by \(during - before)")
+        #expect(abs(during - after - size) <= Self.otherThreads, "fell by \(during - after)")
     }
 
     @Test func jemallocIsRefusedWhenNotLoaded() {
