@@ -42,12 +42,16 @@ package enum ResidencyKnownAnswer {
         package var touchedFileBytes: Int
         package var touchedStackBytes: Int
         package var freedBytes: Int
+        /// A measured window opened and closed with no work between, as a trial opens it: its peak
+        /// RSS over its baseline is what the measurement itself adds.
+        package var emptyWindowRiseBytes: Int
     }
 
     package static func run(allocator: Allocator) throws -> Report {
         let heap = try HeapCounters(expecting: allocator)
         let exactHeap = ExactHeapPeak()
         PeakBlocks.start(thresholdBytes: holderThreshold)
+        let emptyWindowRise = try emptyWindowRise(heap: heap, exactHeap: exactHeap)
         let probe = try ResidencyProbe(heap: heap, exactHeap: exactHeap)
         let page = ProcessMemory.pageSize
 
@@ -117,8 +121,23 @@ package enum ResidencyKnownAnswer {
             touchedBlockBytes: touched,
             touchedFileBytes: fileBytes,
             touchedStackBytes: threads * stackTouchedBytes,
-            freedBytes: freedBlocks * freedBlockBytes
+            freedBytes: freedBlocks * freedBlockBytes,
+            emptyWindowRiseBytes: emptyWindowRise
         )
+    }
+
+    /// Opens a measured window as a trial does (a new probe, the sampler taking snapshots), closes
+    /// it at once, and returns its peak RSS less its baseline.
+    static func emptyWindowRise(heap: HeapCounters, exactHeap: ExactHeapPeak?) throws -> Int {
+        let window = try MeasurementWindow(
+            heap: heap,
+            exactHeap: exactHeap,
+            intervalNanos: 500_000,
+            maximumDurationSeconds: 5,
+            residency: try ResidencyProbe(heap: heap, exactHeap: exactHeap)
+        )
+        let readings = window.close(workEnded: MonotonicClock.now(), settle: .fixed(nanos: 20_000_000))
+        return readings.peakResidentBytes - readings.baseline.residentBytes
     }
 
     /// Does once, before the baseline, what makes the allocator grow its own bookkeeping (counted

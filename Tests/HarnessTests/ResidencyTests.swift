@@ -60,6 +60,15 @@ import Testing
         #expect(abs(unattributed) <= max(report.rssDeltaBytes / 50, 256 << 10), "\(rows)")
     }
 
+    /// The measurement's own first use of the allocator (its sampler thread's, its first snapshot's)
+    /// happens before the window opens: a window with no work in it rises by less than 256 KiB.
+    @Test(arguments: Allocator.allCases) func anEmptyWindowHoldsNoneOfTheMeasurementsOwnMemory(
+        _ allocator: Allocator
+    ) throws {
+        let rise = try Self.knownAnswer(allocator).emptyWindowRiseBytes
+        #expect(rise < 256 << 10, "an empty window rose \(rise) bytes")
+    }
+
     static let dataTask = Result {
         let plan = BenchmarkPlan(strategies: ["data"], renders: [.none], allocators: [.system], runs: 2)
         let runner = BenchmarkRunner(
