@@ -67,20 +67,24 @@ package final class ResidencyProbe: @unchecked Sendable {
 
     /// One reading of every category. `keep`: the recorded blocks remember their residency now
     /// (what holders.csv's `resident_bytes` reports): set for the snapshots that may be the RSS peak.
+    ///
+    /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
+    /// gigabytes a second), so the categories that change fastest are read last and RSS right after
+    /// them: the slower readings (the allocator's counters, the stacks) come first.
     package func snapshot(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
-        var holderBytes: UInt64 = 0
-        var holderResident: UInt64 = 0
-        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident)
-        snapshot.holderBytes = Int(holderBytes)
-        snapshot.holderResidentBytes = Int(holderResident)
-        // Inside the release hook, the block being freed has left the live bytes but is still resident.
-        snapshot.heapLiveBytes = (exactHeap?.read().live ?? heap.read().allocated) + Int(heappeak_releasing_bytes())
         snapshot.allocatorKeptBytes = keptBytes()
         snapshot.stackResidentBytes = stackResidentBytes()
         snapshot.otherResidentBytes = ownMappings.reduce(0) {
             $0 + Int(heappeak_resident_range(UInt($1.start), UInt64($1.length)))
         }
+        // Inside the release hook, the block being freed has left the live bytes but is still resident.
+        snapshot.heapLiveBytes = (exactHeap?.read().live ?? heap.read().allocated) + Int(heappeak_releasing_bytes())
+        var holderBytes: UInt64 = 0
+        var holderResident: UInt64 = 0
+        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident)
+        snapshot.holderBytes = Int(holderBytes)
+        snapshot.holderResidentBytes = Int(holderResident)
         let statm = memory.readStatm()
         snapshot.residentBytes = statm.resident
         snapshot.fileBytes = statm.file

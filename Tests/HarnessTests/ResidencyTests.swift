@@ -99,7 +99,27 @@ import Testing
     /// Each run's rows: both moments, every category once; the RSS peak's snapshot within 2% of the
     /// peak RSS delta (or 256 KiB) and so is what no category explains.
     @Test func dataTasksBreakdownAddsUpAndIsNearThePeak() throws {
-        for row in try Self.dataTask.get() where row.isSuccess {
+        try Self.expectBreakdownsNearThePeak(Self.dataTask.get())
+    }
+
+    /// contents-of+thumbnail [system]: the loading thread frees its 16 MiB buffer (a snapshot on that
+    /// thread) while the main thread fills the body's and the decoder's pages. What that snapshot
+    /// reads while pages are filled stays within 2% of the peak RSS delta (or 256 KiB) too.
+    @Test func aSnapshotBesideAThreadFillingPagesAddsUpToo() throws {
+        let plan = BenchmarkPlan(strategies: ["contents-of"], renders: [.thumbnail], allocators: [.system], runs: 6)
+        let runner = BenchmarkRunner(
+            plan: plan,
+            source: .embedded(fixture: .article, bandwidthBytesPerSecond: nil),
+            launcher: ChildProcessLauncher(executable: BenchProcess.executable)
+        )
+        let rows = try runner.run()
+        let failed = rows.filter { !$0.isSuccess }.map { "\($0.status): \($0.error)" }
+        #expect(rows.count == 6 && failed.isEmpty, "\(failed)")
+        try Self.expectBreakdownsNearThePeak(rows)
+    }
+
+    static func expectBreakdownsNearThePeak(_ rows: [TrialResult]) throws {
+        for row in rows where row.isSuccess {
             let peakDelta = try #require(row.peakRSSDeltaBytes)
             let tolerance = max(peakDelta / 50, 256 << 10)
             for moment in ResidencyMoment.allCases {
