@@ -48,7 +48,7 @@ int heapstats_read_glibc(heapstats_counters *out) {
     return 0;
 }
 
-int heapstats_read_kept_jemalloc(uint64_t *bytes) {
+int heapstats_read_kept_jemalloc(uint64_t *bytes, uint64_t *first_arena_base) {
     mallctl_function *ctl = probe_mallctl();
     if (ctl == NULL) return -1;
     uint64_t epoch = 1;
@@ -61,6 +61,7 @@ int heapstats_read_kept_jemalloc(uint64_t *bytes) {
     if (read_size(ctl, "arenas.page", &page) != 0) return -1;
     // A new thread's cache and a new arena are metadata, allocated past the wrappers.
     if (read_size(ctl, "stats.metadata", &metadata) != 0) return -1;
+    if (read_size(ctl, "stats.arenas.0.base", first_arena_base) != 0) return -1;
     *bytes = (dirty + muzzy) * page + metadata;
     return 0;
 }

@@ -14,6 +14,12 @@ import Glibc
 package enum ResidencyKnownAnswer {
     /// The large blocks (recorded as holders) and the share of each that is touched.
     package static let blocks: [(bytes: Int, touched: Double)] = [(8 << 20, 0.5), (4 << 20, 0.25), (2 << 20, 1)]
+    /// Blocks never touched that span new address space past a GiB boundary: allocated, not
+    /// resident. Under jemalloc they are allocated until its page map has grown a leaf (2 MiB,
+    /// written only at each block's first and last pages), at most `maximumSpans`.
+    package static let spanBytes = 3 << 29
+    package static let maximumSpans = 8
+    package static let pageMapLeafBytes = ResidencySnapshot.pageMapLeafBytes
     package static let fileBytes = 4 << 20
     /// Every byte of the file.
     static let fileByte: UInt8 = 7
@@ -45,6 +51,8 @@ package enum ResidencyKnownAnswer {
         /// A measured window opened and closed with no work between, as a trial opens it: its peak
         /// RSS over its baseline is what the measurement itself adds.
         package var emptyWindowRiseBytes: Int
+        /// jemalloc's page map leaves the spans made it allocate (0 under glibc).
+        package var pageMapLeafBytes: Int
     }
 
     package static func run(allocator: Allocator) throws -> Report {
@@ -88,6 +96,14 @@ package enum ResidencyKnownAnswer {
         guard sum == Int(Self.fileByte) * (fileBytes / page) else {
             throw CheckError("the mapped file read \(sum), not \(Self.fileByte) a page")
         }
+        var spans: [UnsafeMutableRawPointer] = []
+        spans.reserveCapacity(maximumSpans)
+        repeat {
+            guard let span = malloc(spanBytes) else { throw CheckError("malloc(\(spanBytes)) failed") }
+            spans.append(span)
+        } while allocator == .jemalloc && spans.count < maximumSpans
+            && probe.snapshot(keep: false).firstArenaMetadataBytes - baseline.firstArenaMetadataBytes
+                < ResidencySnapshot.pageMapLeafBytes
         let threadHandles = try gate.start(touching: stackTouchedBytes)
         var freed: [UnsafeMutableRawPointer] = []
         for _ in 0..<freedBlocks {
@@ -104,11 +120,10 @@ package enum ResidencyKnownAnswer {
         gate.release()
         for handle in threadHandles { pthread_join(handle, nil) }
         for pointer in large { free(pointer) }
+        for span in spans { free(span) }
         free(kept)
 
-        let base = baseline.categories
-        var deltas: [ResidencyCategory: Int] = [:]
-        for (category, bytes) in snapshot.categories { deltas[category] = bytes - (base[category] ?? 0) }
+        let deltas = snapshot.deltas(over: baseline)
         let rssDelta = snapshot.residentBytes - baseline.residentBytes
         return Report(
             allocator: allocator,
@@ -122,7 +137,9 @@ package enum ResidencyKnownAnswer {
             touchedFileBytes: fileBytes,
             touchedStackBytes: threads * stackTouchedBytes,
             freedBytes: freedBlocks * freedBlockBytes,
-            emptyWindowRiseBytes: emptyWindowRise
+            emptyWindowRiseBytes: emptyWindowRise,
+            pageMapLeafBytes: (snapshot.firstArenaMetadataBytes - baseline.firstArenaMetadataBytes)
+                / ResidencySnapshot.pageMapLeafBytes * ResidencySnapshot.pageMapLeafBytes
         )
     }
 
@@ -145,9 +162,8 @@ package enum ResidencyKnownAnswer {
     /// child does. Its threads: glibc gives a thread an arena at its first `malloc` (the Swift
     /// runtime's), whose untouched top (about 130 KiB) counts as free bytes, and jemalloc may give it a
     /// new arena, which maps new address space; an exited thread's arena goes to the next thread.
-    /// jemalloc's blocks: their pages are registered in its page map, whose leaves (2 MiB, one per
-    /// GiB of address space) count whole in its metadata; a freed block's addresses are reused for
-    /// the next block of its size. (glibc's blocks are not rehearsed: freeing a mapped block raises
+    /// jemalloc's blocks: a freed block's addresses are reused for the next block of its size, so
+    /// its bookkeeping for them (page map entries, extent records) is in place before the baseline. (glibc's blocks are not rehearsed: freeing a mapped block raises
     /// its mmap threshold, and the next block of that size would come from the arena instead.)
     static func rehearse(allocator: Allocator) throws {
         let gate = ThreadGate(threads: threads)

@@ -231,15 +231,11 @@ package struct ResidencyReadings: Sendable {
     /// residency.csv's rows: at the RSS peak's snapshot and at the end, each category's delta over the
     /// baseline snapshot; `unattributed` takes the rest of the RSS delta over the window's baseline.
     package var rows: [ResidencyRow] {
-        let base = baseline.categories
         func rows(_ moment: ResidencyMoment, _ snapshot: ResidencySnapshot) -> [ResidencyRow] {
-            let deltas = snapshot.categories.reduce(into: [ResidencyCategory: Int]()) {
-                $0[$1.key] = $1.value - (base[$1.key] ?? 0)
-            }
-            return ResidencyRow.rows(
+            ResidencyRow.rows(
                 moment: moment,
                 rssDelta: snapshot.residentBytes - baselineResidentBytes,
-                deltas: deltas
+                deltas: snapshot.deltas(over: baseline)
             )
         }
         return rows(.rssPeak, peak) + rows(.end, end)

@@ -24,8 +24,27 @@ package struct ResidencySnapshot: Sendable, Equatable {
     package var allocatorKeptBytes = 0
     /// The harness's own anonymous mappings (the sampler's buffer), resident (mincore).
     package var otherResidentBytes = 0
+    /// jemalloc: arena 0's metadata, where its page map's leaves are allocated (0 under glibc).
+    package var firstArenaMetadataBytes = 0
+
+    /// A leaf of jemalloc's page map: 2^18 entries of 8 bytes, one for each page of a GiB of
+    /// address space (48-bit addresses, 4 KiB pages).
+    package static let pageMapLeafBytes = 1 << 21
 
     package init() {}
+
+    /// Each category's bytes over `baseline`'s; `unattributed` is left to the caller. jemalloc
+    /// allocates a 2 MiB leaf of its page map for each GiB of address space it first hands out,
+    /// from arena 0's metadata, and writes it only at the first and last pages of its extents:
+    /// each whole leaf that arena 0's metadata grew by is allocated, not resident, and is taken out
+    /// of `allocator-free` (its few written pages are left to `unattributed`).
+    package func deltas(over baseline: ResidencySnapshot) -> [ResidencyCategory: Int] {
+        let base = baseline.categories
+        var deltas = categories.reduce(into: [ResidencyCategory: Int]()) { $0[$1.key] = $1.value - (base[$1.key] ?? 0) }
+        let leaves = max(0, firstArenaMetadataBytes - baseline.firstArenaMetadataBytes) / Self.pageMapLeafBytes
+        deltas[.allocatorFree, default: 0] -= leaves * Self.pageMapLeafBytes
+        return deltas
+    }
 
     /// Each category's bytes at this moment; `unattributed` is left to the caller (a difference of two moments).
     package var categories: [ResidencyCategory: Int] {
@@ -73,7 +92,7 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// them: the slower readings (the allocator's counters, the stacks) come first.
     package func snapshot(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
-        snapshot.allocatorKeptBytes = keptBytes()
+        (snapshot.allocatorKeptBytes, snapshot.firstArenaMetadataBytes) = keptBytes()
         snapshot.stackResidentBytes = stackResidentBytes()
         snapshot.otherResidentBytes = ownMappings.reduce(0) {
             $0 + Int(heappeak_resident_range(UInt($1.start), UInt64($1.length)))
@@ -92,19 +111,22 @@ package final class ResidencyProbe: @unchecked Sendable {
         return snapshot
     }
 
-    private func keptBytes() -> Int {
+    /// What the allocator keeps after free, and (jemalloc) arena 0's metadata.
+    private func keptBytes() -> (kept: Int, firstArenaMetadata: Int) {
         var bytes: UInt64 = 0
         switch heap.allocator {
         case .jemalloc:
-            _ = heapstats_read_kept_jemalloc(&bytes)
+            var firstArena: UInt64 = 0
+            _ = heapstats_read_kept_jemalloc(&bytes, &firstArena)
+            return (Int(bytes), Int(firstArena))
         case .system:
             // The top chunk grows by the program break, untouched until used: only its resident pages count.
             var top: UInt = 0
             var topBytes: UInt64 = 0
             _ = heapstats_read_kept_glibc(&bytes, &top, &topBytes)
             bytes += heappeak_resident_range(top, topBytes)
+            return (Int(bytes), 0)
         }
-        return Int(bytes)
     }
 
     private static let stackCapacity = 512

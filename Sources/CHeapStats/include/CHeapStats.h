@@ -21,8 +21,9 @@ int heapstats_read_glibc(heapstats_counters *out);
 /// out). glibc: the free bytes of its arenas (mallinfo2 fordblks: free chunks, and the main arena's
 /// top chunk), the top chunk given apart as [top, top + top_bytes): a part of it was never touched,
 /// and the caller reads which (mincore). Upper bounds: a freed page never touched counts too.
+/// jemalloc also gives arena 0's metadata (its base), which its page map's leaves come from.
 /// Return 0 on success.
-int heapstats_read_kept_jemalloc(uint64_t *bytes);
+int heapstats_read_kept_jemalloc(uint64_t *bytes, uint64_t *first_arena_base);
 int heapstats_read_kept_glibc(uint64_t *bytes_below_top, uintptr_t *top, uint64_t *top_bytes);
 
 /// jemalloc: returns every arena's dirty and muzzy pages to the kernel (arena.<all>.purge). Returns 0 on success.
