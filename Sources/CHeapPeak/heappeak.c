@@ -694,10 +694,13 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
     return total + heappeak_resident_range(low, high - low);
 }
 
-void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident) {
+void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap) {
     uint64_t live = 0, in_ram = 0;
     bool releasing_found = false;
     lock_holders();
+    // A recorded block is booked under this lock, so it is either in these bytes and the table or in neither.
+    int64_t heap_now = atomic_load_explicit(&live_bytes, memory_order_relaxed);
+    *live_heap = heap_now > 0 ? (uint64_t)heap_now : 0;
     for (size_t index = 0; index < recorded_count; index++) {
         struct recorded_block *entry = &recorded[index];
         uint64_t here = 0;

@@ -2,6 +2,7 @@ import BenchCore
 import CThreadGuard
 import Foundation
 import Probe
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -51,6 +52,10 @@ package enum ResidencyKnownAnswer {
         /// A measured window opened and closed with no work between, as a trial opens it: its peak
         /// RSS over its baseline is what the measurement itself adds.
         package var emptyWindowRiseBytes: Int
+        /// While another thread allocated and freed a recorded block over and over, the largest
+        /// less the smallest of the snapshots' small heap blocks (live heap less recorded blocks),
+        /// the widest of `churnRounds` rounds.
+        package var churnSmallHeapRangeBytes: Int
         /// jemalloc's page map leaves the spans made it allocate (0 under glibc).
         package var pageMapLeafBytes: Int
     }
@@ -122,6 +127,7 @@ package enum ResidencyKnownAnswer {
         for pointer in large { free(pointer) }
         for span in spans { free(span) }
         free(kept)
+        let churnRange = (0..<churnRounds).map { _ in churnSmallHeapRange(probe: probe) }.max() ?? 0
 
         let deltas = snapshot.deltas(over: baseline)
         let rssDelta = snapshot.residentBytes - baseline.residentBytes
@@ -138,6 +144,7 @@ package enum ResidencyKnownAnswer {
             touchedStackBytes: threads * stackTouchedBytes,
             freedBytes: freedBlocks * freedBlockBytes,
             emptyWindowRiseBytes: emptyWindowRise,
+            churnSmallHeapRangeBytes: churnRange,
             pageMapLeafBytes: (snapshot.firstArenaMetadataBytes - baseline.firstArenaMetadataBytes)
                 / ResidencySnapshot.pageMapLeafBytes * ResidencySnapshot.pageMapLeafBytes
         )
@@ -176,6 +183,44 @@ package enum ResidencyKnownAnswer {
         for pointer in pointers { free(pointer) }
         guard !pointers.contains(nil) else { throw CheckError("malloc failed") }
     }
+
+    /// Takes snapshots while another thread allocates and frees a recorded block of
+    /// `churnBlockBytes` `churnBlocks` times, and returns how far their small heap blocks spread. Read
+    /// apart, the live heap and the recorded blocks can disagree by the block; read together, not.
+    static func churnSmallHeapRange(probe: ResidencyProbe) -> Int {
+        final class Churn: Sendable {
+            let stop = Atomic<Bool>(false)
+            let stopped = Atomic<Bool>(false)
+            /// Each block's address, published so that its malloc and free cannot be optimized away.
+            let block = Atomic<Int>(0)
+        }
+        let churn = Churn()
+        let thread = Thread {
+            for _ in 0..<churnBlocks where !churn.stop.load(ordering: .relaxed) {
+                let block = malloc(churnBlockBytes)
+                churn.block.store(Int(bitPattern: block), ordering: .relaxed)
+                free(block)
+            }
+            churn.stopped.store(true, ordering: .releasing)
+        }
+        thread.start()
+        var smallest = Int.max
+        var largest = Int.min
+        for _ in 0..<churnSnapshots where !churn.stopped.load(ordering: .acquiring) {
+            let snapshot = probe.snapshot(keep: false)
+            smallest = min(smallest, snapshot.heapLiveBytes - snapshot.holderBytes)
+            largest = max(largest, snapshot.heapLiveBytes - snapshot.holderBytes)
+        }
+        churn.stop.store(true, ordering: .relaxed)
+        while !churn.stopped.load(ordering: .acquiring) { sched_yield() }
+        return largest - smallest
+    }
+
+    package static let churnBlockBytes = 1 << 20
+    /// In all, fewer than the holders' table holds: each block stays recorded (freed after the peak).
+    static let churnBlocks = 1000
+    static let churnRounds = 3
+    static let churnSnapshots = 10_000
 
     struct CheckError: Error, CustomStringConvertible {
         var description: String

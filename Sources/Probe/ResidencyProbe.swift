@@ -97,13 +97,15 @@ package final class ResidencyProbe: @unchecked Sendable {
         snapshot.otherResidentBytes = ownMappings.reduce(0) {
             $0 + Int(heappeak_resident_range(UInt($1.start), UInt64($1.length)))
         }
-        // Inside the release hook, the block being freed has left the live bytes but is still resident.
-        snapshot.heapLiveBytes = (exactHeap?.read().live ?? heap.read().allocated) + Int(heappeak_releasing_bytes())
         var holderBytes: UInt64 = 0
         var holderResident: UInt64 = 0
-        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident)
+        var exactLive: UInt64 = 0
+        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
+        // Inside the release hook, the block being freed has left the live bytes but is still resident.
+        snapshot.heapLiveBytes =
+            (exactHeap != nil ? Int(exactLive) : heap.read().allocated) + Int(heappeak_releasing_bytes())
         let statm = memory.readStatm()
         snapshot.residentBytes = statm.resident
         snapshot.fileBytes = statm.file

@@ -58,6 +58,12 @@ import Testing
         #expect(kept >= report.freedBytes - slack && kept <= report.freedBytes + 16 * slack, "\(rows)")
         let unattributed = Self.bytes(report, .unattributed)
         #expect(abs(unattributed) <= max(report.rssDeltaBytes / 50, 256 << 10), "\(rows)")
+        // A snapshot reads the live heap and the recorded blocks together: a recorded block that
+        // another thread allocates and frees meanwhile moves both or neither.
+        #expect(
+            report.churnSmallHeapRangeBytes < ResidencyKnownAnswer.churnBlockBytes / 2,
+            "small heap blocks spread \(report.churnSmallHeapRangeBytes) bytes"
+        )
         // The untouched spans made jemalloc grow its page map (at most two leaves a span), so the
         // checks above hold with leaves allocated and not resident.
         let leaf = ResidencyKnownAnswer.pageMapLeafBytes

@@ -89,8 +89,9 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 /// The recorded blocks live now (and, inside the release hook, the block being freed): their bytes
 /// and how many of them are resident. With `keep` set,
 /// each recorded block's `resident_bytes` becomes its residency now (0 when not live): the
-/// snapshot that holders.csv reports. Holds the table's lock while it reads.
-void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident);
+/// snapshot that holders.csv reports. Holds the table's lock while it reads, and reads the live
+/// bytes (`heappeak_read`'s) under it too: a recorded block is in both or in neither.
+void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap);
 
 /// Calls `hook(context)` on the freeing thread while any block of at least `minimum_bytes` is
 /// freed (a moment RSS may fall from its peak), never from inside the hook itself; NULL stops it.
