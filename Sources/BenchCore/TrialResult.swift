@@ -119,6 +119,10 @@ package struct TrialResult: Codable, Sendable {
     /// sampler thread and the trial's own.
     package var residencySnapshots: Int?
     package var residencySeconds: Double?
+    /// The part of `residencySeconds` taken on the trial's own threads inside the measured window
+    /// (snapshots as a large block is freed, and the RSS readings deciding on them): what the
+    /// attribution adds to `durationSeconds`.
+    package var residencyInWindowSeconds: Double?
 
     package init(spec: TrialSpec, pid: Int32) {
         strategy = spec.strategy

@@ -136,6 +136,7 @@ package enum ChildTrial {
             result.residency = snapshots.rows
             result.residencySnapshots = snapshots.snapshots
             result.residencySeconds = Double(snapshots.nanos) / 1e9
+            result.residencyInWindowSeconds = Double(snapshots.releaseNanos) / 1e9
         }
         withExtendedLifetime((outcome, image, injectedCopy)) {}
         if case .file(let file) = outcome.payload {

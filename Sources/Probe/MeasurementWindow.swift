@@ -48,11 +48,12 @@ package final class MeasurementWindow {
         self.sampler = sampler
         self.exactHeap = exactHeap
         self.exactBaseline = exactHeap?.reset()
-        self.baseline = sampler.sampleNow()
-        sampler.residencyRestart(baselineResidentBytes: baseline.residentBytes)
+        // The baseline snapshot just before the baseline reading, so that its time is not the window's.
         let started = MonotonicClock.now()
         self.baselineResidency = residency?.snapshot(keep: false)
         self.baselineResidencyNanos = MonotonicClock.now() - started
+        self.baseline = sampler.sampleNow()
+        sampler.residencyRestart(baselineResidentBytes: baseline.residentBytes)
     }
 
     package var isRealtime: Bool { sampler.isRealtime }
@@ -108,7 +109,8 @@ package final class MeasurementWindow {
                 peak: peak,
                 end: end,
                 snapshots: recording.residencySnapshots + 1,
-                nanos: recording.residencyNanos + baselineResidencyNanos
+                nanos: recording.residencyNanos + baselineResidencyNanos,
+                releaseNanos: recording.residencyReleaseNanos
             )
         }
         return readings
@@ -211,6 +213,9 @@ package struct ResidencyReadings: Sendable {
     package var end: ResidencySnapshot
     package var snapshots: Int
     package var nanos: UInt64
+    /// The part of `nanos` (and the RSS readings deciding on a snapshot) that the release hook took
+    /// on the measured threads inside the window: what the attribution adds to the window.
+    package var releaseNanos: UInt64
 
     package init(
         baselineResidentBytes: Int,
@@ -218,7 +223,8 @@ package struct ResidencyReadings: Sendable {
         peak: ResidencySnapshot,
         end: ResidencySnapshot,
         snapshots: Int,
-        nanos: UInt64
+        nanos: UInt64,
+        releaseNanos: UInt64
     ) {
         self.baselineResidentBytes = baselineResidentBytes
         self.baseline = baseline
@@ -226,6 +232,7 @@ package struct ResidencyReadings: Sendable {
         self.end = end
         self.snapshots = snapshots
         self.nanos = nanos
+        self.releaseNanos = releaseNanos
     }
 
     /// residency.csv's rows: at the RSS peak's snapshot and at the end, each category's delta over the

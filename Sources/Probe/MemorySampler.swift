@@ -145,7 +145,10 @@ package final class MemorySampler {
             cpuNanos: state.cpuNanos.load(ordering: .acquiring)
         )
         if let peakSnapshot {
-            (recording.residencyPeak, recording.residencySnapshots, recording.residencyNanos) = peakSnapshot.read()
+            (
+                recording.residencyPeak, recording.residencySnapshots, recording.residencyNanos,
+                recording.residencyReleaseNanos
+            ) = peakSnapshot.read()
         }
         return recording
     }
@@ -234,6 +237,8 @@ package struct SamplerRecording: Sendable {
     package var residencyPeak: ResidencySnapshot?
     package var residencySnapshots = 0
     package var residencyNanos: UInt64 = 0
+    /// The release hook's time on the freeing threads since the baseline.
+    package var residencyReleaseNanos: UInt64 = 0
 
     package init(samples: [MemorySample], dropped: Int, intervalNanos: UInt64, cpuNanos: Int = 0) {
         self.samples = samples

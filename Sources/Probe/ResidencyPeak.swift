@@ -29,6 +29,9 @@ final class ResidencyPeak: @unchecked Sendable {
     private var nanos: UInt64 = 0
     private var firstResident: Int?
     private var startedNanos: UInt64 = 0
+    /// The time the release hook took on the freeing threads, its RSS reading included: what the
+    /// snapshots add to the measured work (the sampler's run beside it).
+    private let releaseNanos = Atomic<UInt64>(0)
 
     init(probe: ResidencyProbe) {
         self.probe = probe
@@ -41,8 +44,10 @@ final class ResidencyPeak: @unchecked Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         heappeak_set_release_hook(
             { context in
+                let started = MonotonicClock.now()
                 let peak = Unmanaged<ResidencyPeak>.fromOpaque(context!).takeUnretainedValue()
                 peak.consider(residentBytes: peak.probe.residentBytes(), budgeted: false)
+                peak.releaseNanos.add(MonotonicClock.now() - started, ordering: .relaxed)
             },
             context,
             Self.releaseHookBytes
@@ -55,6 +60,7 @@ final class ResidencyPeak: @unchecked Sendable {
         defer { busy.store(false, ordering: .releasing) }
         highest = nil
         firstResident = baselineResidentBytes
+        releaseNanos.store(0, ordering: .relaxed)
     }
 
     func stop() {
@@ -78,11 +84,12 @@ final class ResidencyPeak: @unchecked Sendable {
         return snapshot
     }
 
-    /// The highest snapshot, how many were taken and the time they took.
-    func read() -> (ResidencySnapshot?, Int, UInt64) {
+    /// The highest snapshot, how many were taken, the time they took, and the release hook's time
+    /// since the baseline.
+    func read() -> (ResidencySnapshot?, Int, UInt64, UInt64) {
         while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
         defer { busy.store(false, ordering: .releasing) }
-        return (highest, count, nanos)
+        return (highest, count, nanos, releaseNanos.load(ordering: .relaxed))
     }
 
     private func consider(residentBytes: Int, budgeted: Bool) {

@@ -92,6 +92,7 @@ package enum RunFiles {
             trials[index].holderRecordingSeconds = detail.holderRecordingSeconds
             trials[index].residencySnapshots = detail.residencySnapshots
             trials[index].residencySeconds = detail.residencySeconds
+            trials[index].residencyInWindowSeconds = detail.residencyInWindowSeconds
             if trials[index].holders == nil, let holders = detail.holders {
                 trials[index].holders = holders
                 trials[index].holdersDropped = detail.holdersDropped

@@ -107,6 +107,16 @@ import Testing
         }
     }
 
+    /// The data task frees its 16 MiB buffer inside the window, a moment a snapshot is taken on the
+    /// freeing thread: the time that takes is recorded apart, and is part of the window's duration.
+    @Test func dataTasksInWindowSnapshotTimeIsPartOfItsDuration() throws {
+        for row in try Self.dataTask.get() where row.isSuccess {
+            let inWindow = try #require(row.residencyInWindowSeconds, "run \(row.run)")
+            let duration = try #require(row.durationSeconds)
+            #expect(inWindow > 0 && inWindow < duration, "\(inWindow) s of \(duration) s")
+        }
+    }
+
     /// Each run's rows: both moments, every category once; the RSS peak's snapshot within 2% of the
     /// peak RSS delta (or 256 KiB) and so is what no category explains.
     @Test func dataTasksBreakdownAddsUpAndIsNearThePeak() throws {

@@ -150,7 +150,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
             peak: peak,
             end: baselineSnapshot,
             snapshots: 2,
-            nanos: 0
+            nanos: 0,
+            releaseNanos: 0
         )
         return readings
     }
