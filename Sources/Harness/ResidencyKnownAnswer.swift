@@ -107,8 +107,7 @@ package enum ResidencyKnownAnswer {
             guard let span = malloc(spanBytes) else { throw CheckError("malloc(\(spanBytes)) failed") }
             spans.append(span)
         } while allocator == .jemalloc && spans.count < maximumSpans
-            && probe.snapshot(keep: false).firstArenaMetadataBytes - baseline.firstArenaMetadataBytes
-                < ResidencySnapshot.pageMapLeafBytes
+            && probe.snapshot(keep: false).pageMapLeafBytes(over: baseline) == 0
         let threadHandles = try gate.start(touching: stackTouchedBytes)
         var freed: [UnsafeMutableRawPointer] = []
         for _ in 0..<freedBlocks {
@@ -145,8 +144,7 @@ package enum ResidencyKnownAnswer {
             freedBytes: freedBlocks * freedBlockBytes,
             emptyWindowRiseBytes: emptyWindowRise,
             churnSmallHeapRangeBytes: churnRange,
-            pageMapLeafBytes: (snapshot.firstArenaMetadataBytes - baseline.firstArenaMetadataBytes)
-                / ResidencySnapshot.pageMapLeafBytes * ResidencySnapshot.pageMapLeafBytes
+            pageMapLeafBytes: snapshot.pageMapLeafBytes(over: baseline)
         )
     }
 
@@ -170,8 +168,9 @@ package enum ResidencyKnownAnswer {
     /// runtime's), whose untouched top (about 130 KiB) counts as free bytes, and jemalloc may give it a
     /// new arena, which maps new address space; an exited thread's arena goes to the next thread.
     /// jemalloc's blocks: a freed block's addresses are reused for the next block of its size, so
-    /// its bookkeeping for them (page map entries, extent records) is in place before the baseline. (glibc's blocks are not rehearsed: freeing a mapped block raises
-    /// its mmap threshold, and the next block of that size would come from the arena instead.)
+    /// its bookkeeping for them (page map entries, extent records) is in place before the baseline.
+    /// (glibc's blocks are not rehearsed: freeing a mapped block raises its mmap threshold, and the
+    /// next block of that size would come from the arena instead.)
     static func rehearse(allocator: Allocator) throws {
         let gate = ThreadGate(threads: threads)
         let handles = try gate.start(touching: 0)

@@ -33,16 +33,22 @@ package struct ResidencySnapshot: Sendable, Equatable {
 
     package init() {}
 
-    /// Each category's bytes over `baseline`'s; `unattributed` is left to the caller. jemalloc
-    /// allocates a 2 MiB leaf of its page map for each GiB of address space it first hands out,
-    /// from arena 0's metadata, and writes it only at the first and last pages of its extents:
-    /// each whole leaf that arena 0's metadata grew by is allocated, not resident, and is taken out
-    /// of `allocator-free` (its few written pages are left to `unattributed`).
+    /// The leaves jemalloc's page map grew by since `baseline`, in bytes. jemalloc allocates a 2 MiB
+    /// leaf for each GiB of address space it first hands out, from arena 0's metadata, and writes
+    /// it only at the first and last pages of its extents: each whole leaf that arena 0's metadata
+    /// grew by is allocated, not resident.
+    package func pageMapLeafBytes(over baseline: ResidencySnapshot) -> Int {
+        max(0, firstArenaMetadataBytes - baseline.firstArenaMetadataBytes) / Self.pageMapLeafBytes
+            * Self.pageMapLeafBytes
+    }
+
+    /// Each category's bytes over `baseline`'s; `unattributed` is left to the caller. The page
+    /// map's new leaves are taken out of `allocator-free` (their few written pages are left to
+    /// `unattributed`).
     package func deltas(over baseline: ResidencySnapshot) -> [ResidencyCategory: Int] {
         let base = baseline.categories
         var deltas = categories.reduce(into: [ResidencyCategory: Int]()) { $0[$1.key] = $1.value - (base[$1.key] ?? 0) }
-        let leaves = max(0, firstArenaMetadataBytes - baseline.firstArenaMetadataBytes) / Self.pageMapLeafBytes
-        deltas[.allocatorFree, default: 0] -= leaves * Self.pageMapLeafBytes
+        deltas[.allocatorFree, default: 0] -= pageMapLeafBytes(over: baseline)
         return deltas
     }
 
