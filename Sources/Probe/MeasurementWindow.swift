@@ -28,9 +28,6 @@ package final class MeasurementWindow {
         maximumDurationSeconds: Double,
         residency: ResidencyProbe? = nil
     ) throws {
-        // A thread's first snapshot brings the allocator's state for reading into RSS (under
-        // jemalloc about 300 KiB on this thread): rehearsed before the window opens, not in it.
-        _ = residency?.snapshot(keep: false)
         let sampler = try MemorySampler(
             heap: heap,
             exactHeap: exactHeap,
@@ -48,7 +45,9 @@ package final class MeasurementWindow {
         self.sampler = sampler
         self.exactHeap = exactHeap
         self.exactBaseline = exactHeap?.reset()
-        // The baseline snapshot just before the baseline reading, so that its time is not the window's.
+        // The baseline snapshot just before the baseline reading, so that neither its time nor
+        // what a thread's first snapshot brings into RSS (under jemalloc about 300 KiB, the
+        // allocator's state for reading) is the window's.
         let started = MonotonicClock.now()
         self.baselineResidency = residency?.snapshot(keep: false)
         self.baselineResidencyNanos = MonotonicClock.now() - started
