@@ -188,6 +188,7 @@ package enum ResidencyKnownAnswer {
     /// apart, the live heap and the recorded blocks can disagree by the block; read together, not.
     static func churnSmallHeapRange(probe: ResidencyProbe) -> Int {
         final class Churn: Sendable {
+            let started = Atomic<Bool>(false)
             let stop = Atomic<Bool>(false)
             let stopped = Atomic<Bool>(false)
             /// Each block's address, published so that its malloc and free cannot be optimized away.
@@ -195,6 +196,8 @@ package enum ResidencyKnownAnswer {
         }
         let churn = Churn()
         let thread = Thread {
+            // Churns once the snapshots have begun: they go on until it has done, and there is always one.
+            while !churn.started.load(ordering: .acquiring) { sched_yield() }
             for _ in 0..<churnBlocks where !churn.stop.load(ordering: .relaxed) {
                 let block = malloc(churnBlockBytes)
                 churn.block.store(Int(bitPattern: block), ordering: .relaxed)
@@ -205,11 +208,14 @@ package enum ResidencyKnownAnswer {
         thread.start()
         var smallest = Int.max
         var largest = Int.min
-        for _ in 0..<churnSnapshots where !churn.stopped.load(ordering: .acquiring) {
+        var taken = 0
+        repeat {
             let snapshot = probe.snapshot(keep: false)
+            churn.started.store(true, ordering: .releasing)
             smallest = min(smallest, snapshot.heapLiveBytes - snapshot.holderBytes)
             largest = max(largest, snapshot.heapLiveBytes - snapshot.holderBytes)
-        }
+            taken += 1
+        } while taken < churnSnapshots && !churn.stopped.load(ordering: .acquiring)
         churn.stop.store(true, ordering: .relaxed)
         while !churn.stopped.load(ordering: .acquiring) { sched_yield() }
         return largest - smallest
