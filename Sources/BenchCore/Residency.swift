@@ -8,7 +8,8 @@ package enum ResidencyCategory: String, Codable, Sendable, CaseIterable {
     /// The heap's live bytes under the recording threshold, counted as resident (an upper bound).
     case smallHeapBlocks = "small-heap-blocks"
     /// What the allocator keeps after free: glibc's free arena bytes (of its top chunk, the resident
-    /// pages), jemalloc's dirty and muzzy pages and its metadata (a new thread's cache, a new arena).
+    /// pages), jemalloc's dirty and muzzy pages, its metadata (a new thread's cache, a new arena),
+    /// the freed blocks its threads' caches hold and its slabs' free regions.
     case allocatorFree = "allocator-free"
     /// The live threads' stacks, resident (mincore over their recorded ranges).
     case threadStacks = "thread-stacks"

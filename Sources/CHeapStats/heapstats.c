@@ -62,7 +62,14 @@ int heapstats_read_kept_jemalloc(uint64_t *bytes, uint64_t *first_arena_base) {
     // A new thread's cache and a new arena are metadata, allocated past the wrappers.
     if (read_size(ctl, "stats.metadata", &metadata) != 0) return -1;
     if (read_size(ctl, "stats.arenas.0.base", first_arena_base) != 0) return -1;
-    *bytes = (dirty + muzzy) * page + metadata;
+    // Freed small blocks stay among live ones: in a thread's cache (jemalloc counts them as
+    // allocated) and as free regions of its slabs (active pages beyond the allocated bytes).
+    uint64_t cached = 0, active = 0, allocated = 0;
+    if (read_size(ctl, "stats.arenas.4096.tcache_bytes", &cached) != 0) return -1;
+    if (read_size(ctl, "stats.active", &active) != 0) return -1;
+    if (read_size(ctl, "stats.allocated", &allocated) != 0) return -1;
+    uint64_t slab_free = active > allocated ? active - allocated : 0;
+    *bytes = (dirty + muzzy) * page + metadata + cached + slab_free;
     return 0;
 }
 

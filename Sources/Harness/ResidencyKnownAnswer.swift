@@ -29,6 +29,10 @@ package enum ResidencyKnownAnswer {
     /// Blocks under glibc's mmap threshold and the holders' threshold, freed behind a kept one.
     package static let freedBlocks = 64
     package static let freedBlockBytes = 64 << 10
+    /// Small blocks, every other one freed: the allocator keeps the freed ones among live ones
+    /// (jemalloc in its slabs and its threads' caches, glibc in its bins).
+    package static let scatteredBlocks = 2048
+    package static let scatteredBlockBytes = 1 << 10
     static let holderThreshold = 1 << 20
 
     /// What the child read: its snapshot's rows, and the kernel's accounts at the same moment.
@@ -115,8 +119,18 @@ package enum ResidencyKnownAnswer {
             memset(pointer, 2, freedBlockBytes)
             freed.append(pointer)
         }
+        var scattered: [UnsafeMutableRawPointer] = []
+        scattered.reserveCapacity(scatteredBlocks)
+        for _ in 0..<scatteredBlocks {
+            guard let pointer = malloc(scatteredBlockBytes) else {
+                throw CheckError("malloc(\(scatteredBlockBytes)) failed")
+            }
+            memset(pointer, 3, scatteredBlockBytes)
+            scattered.append(pointer)
+        }
         let kept = malloc(64)  // after the freed blocks: they do not end the arena, which keeps them
         for pointer in freed { free(pointer) }
+        for pointer in scattered.enumerated().filter({ $0.offset % 2 == 1 }).map(\.element) { free(pointer) }
 
         let snapshot = probe.snapshot(keep: true)
         let smaps = try smapsRollup()
@@ -126,6 +140,7 @@ package enum ResidencyKnownAnswer {
         for pointer in large { free(pointer) }
         for span in spans { free(span) }
         free(kept)
+        for pointer in scattered.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) { free(pointer) }
         let churnRange = (0..<churnRounds).map { _ in churnSmallHeapRange(probe: probe) }.max() ?? 0
 
         let deltas = snapshot.deltas(over: baseline)
@@ -141,7 +156,7 @@ package enum ResidencyKnownAnswer {
             touchedBlockBytes: touched,
             touchedFileBytes: fileBytes,
             touchedStackBytes: threads * stackTouchedBytes,
-            freedBytes: freedBlocks * freedBlockBytes,
+            freedBytes: freedBlocks * freedBlockBytes + scatteredBlocks / 2 * scatteredBlockBytes,
             emptyWindowRiseBytes: emptyWindowRise,
             churnSmallHeapRangeBytes: churnRange,
             pageMapLeafBytes: snapshot.pageMapLeafBytes(over: baseline)

@@ -17,8 +17,8 @@ int heapstats_read_jemalloc(heapstats_counters *out);
 int heapstats_read_glibc(heapstats_counters *out);
 
 /// Bytes the allocator holds beyond the live blocks, that may be resident. jemalloc: its dirty and
-/// muzzy pages of all arenas and its metadata (its retained memory is not mapped in, and is left
-/// out). glibc: the free bytes of its arenas (mallinfo2 fordblks: free chunks, and the main arena's
+/// muzzy pages of all arenas, its metadata, the blocks its threads' caches hold and the free regions
+/// of its slabs (its retained memory is not mapped in, and is left out). glibc: the free bytes of its arenas (mallinfo2 fordblks: free chunks, and the main arena's
 /// top chunk), the top chunk given apart as [top, top + top_bytes): a part of it was never touched,
 /// and the caller reads which (mincore). Upper bounds: a freed page never touched counts too.
 /// jemalloc also gives arena 0's metadata (its base), which its page map's leaves come from.
