@@ -226,11 +226,23 @@ let package = Package(
                 "BenchCore", "Corpus", "Harness", "Imaging", "Measuring", "Report", "bench", "TestSupport",
             ]
         ),
+        // What a trial measures, in real children: each strategy and renderer's peaks, holders,
+        // floors and residency, the probe's calibration, the child's failures, `bench serve`, and
+        // the command line's options.
         .testTarget(
             name: "HarnessTests",
             dependencies: [
                 "BenchCore", "Harness", "Imaging", "Probe", "Report", "Strategies", "LoopbackServer", "Corpus",
                 "bench", "bench-reference", "TestSupport",
+            ]
+        ),
+        // The commands end to end, a folder each (Run, Corpus, Merge, Compare): their folders and
+        // files when stopped, resumed, sharded, merged or written somewhere hostile.
+        .testTarget(
+            name: "CommandTests",
+            dependencies: [
+                "BenchCore", "Corpus", "Harness", "Imaging", "LoopbackServer", "Probe", "Report", "bench",
+                "TestSupport",
             ]
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Allocator settings in the environment reach every child and change its figures: recorded in

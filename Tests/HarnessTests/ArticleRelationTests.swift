@@ -4,6 +4,7 @@ import Harness
 import Imaging
 import Probe
 import Report
+import TestSupport
 import Testing
 
 /// The article's claims as robust relations, measured for real: children spawned from the

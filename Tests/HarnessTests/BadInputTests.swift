@@ -2,6 +2,7 @@ import BenchCore
 import Foundation
 import LoopbackServer
 import Report
+import TestSupport
 import Testing
 
 /// Bad input must give a clear message and a distinct status, never a crash of the parent;

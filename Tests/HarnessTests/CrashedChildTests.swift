@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Report
+import TestSupport
 import Testing
 
 /// A child that dies must leave a row that says what happened. FoundationNetworking's

@@ -5,6 +5,7 @@ import Imaging
 import LoopbackServer
 import Probe
 import Report
+import TestSupport
 import Testing
 
 /// Every format measured for real: children fetch fixtures of each encoding from the loopback

@@ -2,6 +2,7 @@ import BenchCore
 import Foundation
 import Harness
 import Report
+import TestSupport
 import Testing
 
 /// Builds Examples/AsyncHTTPClientLoader, a package that depends on this one through the

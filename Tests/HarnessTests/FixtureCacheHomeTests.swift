@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where `bench` caches fixtures when --fixture-cache is not given: $XDG_CACHE_HOME, else

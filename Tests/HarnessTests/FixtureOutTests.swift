@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bench fixture --out` must never delete what is already there: an existing folder gets the

@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Floors and holders' roles in real children: the floor is computed from the image and the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Comma-separated list options: an empty list or entry, and a value named twice, are usage

@@ -2,6 +2,7 @@ import BenchCore
 import Corpus
 import Foundation
 import Harness
+import TestSupport
 import Testing
 
 /// A child with BENCH_LOOPBACK_ONLY=1 (every corpus child, every run on the embedded server)

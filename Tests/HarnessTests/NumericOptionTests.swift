@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every numeric option of every command refuses inf, NaN, negative, overflowing and

@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import TestSupport
 import Testing
 
 /// One way to say each thing on the command line: every list option takes repeated flags, commas

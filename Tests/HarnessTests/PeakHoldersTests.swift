@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Who holds the peak, in real children: the article's cases (measured once by

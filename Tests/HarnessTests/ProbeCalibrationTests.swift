@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Probe
 import Strategies
+import TestSupport
 import Testing
 
 /// The probe against a known answer: a 50 MB block, every page touched, held for 2 ms, freed.

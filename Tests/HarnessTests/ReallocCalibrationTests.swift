@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Probe
 import Strategies
+import TestSupport
 import Testing
 
 /// The exact heap peak against a known answer for realloc: a 10,000,000-byte block grown to

@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import Imaging
+import TestSupport
 import Testing
 
 /// `bench serve --encoding <name>` serves the fixture under the extension of its encoding (and says

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `bench serve` as a real process on an ephemeral port, for hostile clients to hit.
 final class ServeProcess {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bench serve` stopped by a signal says so in its own words and exits 128 + the signal.

@@ -2,6 +2,7 @@ import BenchCore
 import Foundation
 import LoopbackServer
 import Report
+import TestSupport
 import Testing
 
 /// One `bench run --url` child against a loopback server that serves `body` at `/name`: the

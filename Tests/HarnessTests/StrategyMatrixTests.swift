@@ -1,5 +1,6 @@
 import Foundation
 import Strategies
+import TestSupport
 import Testing
 
 /// `bench --strategy all` through the real binary: every strategy is listed, runs in its own

@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import TestSupport
 import Testing
 
 /// `bench sweep` for real: fixtures of two sizes, real children, the data and download tasks.

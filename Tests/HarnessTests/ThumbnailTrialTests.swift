@@ -4,6 +4,7 @@ import Harness
 import Imaging
 import Probe
 import Report
+import TestSupport
 import Testing
 
 /// The thumbnail renderer measured for real, in children fetching the 6000x4000 fixture: it

@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Harness
+import TestSupport
 import Testing
 
 /// A trial run standalone (scripts/validate.py: `bench _trial --stdout --spec-file`) must be measured as

@@ -3,6 +3,7 @@ import Foundation
 import Imaging
 import LoopbackServer
 import Report
+import TestSupport
 import Testing
 
 /// `bench run --url` warms each child up against the measured server's own origin by default (its

@@ -15,3 +15,7 @@ public func builtExecutable(named name: String) -> String {
     }
     fatalError("\(name) binary not found near \(testBinary); build it with `swift build`")
 }
+
+/// This package's root folder (the one with Package.swift), wherever a test's file sits below Tests/.
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
