@@ -13,10 +13,13 @@ import FoundationXML
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let charts = ["article", "timeline", "sweep", "matrix", "scenario"]
 
-    /// Draws into a temporary copy so the committed charts are never touched by a test.
-    static let drawn: (folder: URL, status: Int32, output: String) = {
+    /// Draws into a temporary copy so the committed charts are never touched by a test, keeps the
+    /// charts' bytes and removes the copy.
+    static let drawn: (charts: [String: Data], status: Int32, output: String) = {
+        let scratch = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
         // A quote and a space in the folder's name: paths reach gnuplot as string literals.
-        let folder = BenchProcess.temporaryFolder().appendingPathComponent("it's results")
+        let folder = scratch.appendingPathComponent("it's results")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "scenario.csv"] {
             try? FileManager.default.copyItem(
@@ -31,14 +34,22 @@ import FoundationXML
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        do { try process.run() } catch { return (folder, -1, "cannot start plots.sh: \(error)") }
+        do { try process.run() } catch { return ([:], -1, "cannot start plots.sh: \(error)") }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (folder, process.terminationStatus, output)
+        var charts: [String: Data] = [:]
+        for chart in Self.charts {
+            for format in ["png", "svg"] {
+                charts["\(chart).\(format)"] = try? Data(
+                    contentsOf: folder.appendingPathComponent("charts/\(chart).\(format)")
+                )
+            }
+        }
+        return (charts, process.terminationStatus, output)
     }()
 
-    func file(_ chart: String, _ format: String) -> URL {
-        Self.drawn.folder.appendingPathComponent("charts/\(chart).\(format)")
+    func file(_ chart: String, _ format: String) throws -> Data {
+        try #require(Self.drawn.charts["\(chart).\(format)"], "charts/\(chart).\(format) was not drawn")
     }
 
     @Test func plotsScriptSucceedsWithoutGnuplotWarnings() {
@@ -48,7 +59,7 @@ import FoundationXML
 
     @Test(arguments: charts)
     func pngIsARealNonTrivialImage(chart: String) throws {
-        let data = try Data(contentsOf: file(chart, "png"))
+        let data = try file(chart, "png")
         #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "PNG signature")
         // IHDR follows the signature: width and height, big-endian.
         let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
@@ -59,7 +70,7 @@ import FoundationXML
 
     @Test(arguments: charts)
     func svgIsWellFormedWithAnSVGRootAndDrawing(chart: String) throws {
-        let data = try Data(contentsOf: file(chart, "svg"))
+        let data = try file(chart, "svg")
         let document = try XMLDocument(data: data, options: [])
         #expect(document.rootElement()?.name == "svg")
         let paths = try document.nodes(forXPath: "//*[local-name()='path']")
