@@ -9,8 +9,6 @@ import FoundationXML
 /// `scripts/plots.sh` on a copy of the committed results, with the real `bench report` and gnuplot:
 /// every chart is drawn as a real PNG and a well-formed SVG, and gnuplot says nothing on stderr.
 @Suite(.serialized) struct ChartTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let charts = ["article", "timeline", "sweep", "matrix", "scenario"]
 
     /// Draws into a temporary copy so the committed charts are never touched by a test, keeps the
@@ -23,13 +21,13 @@ import FoundationXML
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "scenario.csv"] {
             try? FileManager.default.copyItem(
-                at: root.appendingPathComponent("results/\(name)"),
+                at: packageRoot.appendingPathComponent("results/\(name)"),
                 to: folder.appendingPathComponent(name)
             )
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/plots.sh").path, folder.path]
+        process.arguments = [packageRoot.appendingPathComponent("scripts/plots.sh").path, folder.path]
         process.environment = ProcessInfo.processInfo.environment.merging(["BENCH": BenchProcess.executable]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe

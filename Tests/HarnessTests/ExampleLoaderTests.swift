@@ -11,8 +11,6 @@ import Testing
 /// BENCH_EXAMPLE=1: `make example-test`, which .ci/run calls after `make test`.
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["BENCH_EXAMPLE"] == "1"))
 struct ExampleLoaderTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let example = packageRoot.appendingPathComponent("Examples/AsyncHTTPClientLoader")
 
     /// The example's executable, built in release as `make example` builds it.

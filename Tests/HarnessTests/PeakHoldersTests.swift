@@ -118,7 +118,7 @@ import Testing
                 folder.appendingPathComponent("trials.json").path,
                 "--thresholds", "results/thresholds.json",
             ],
-            workingDirectory: Self.packageRoot
+            workingDirectory: packageRoot
         )
         #expect(compared.status == 2, "\(compared.standardOutput)\(compared.standardError)")
         let grew = try #require(
@@ -174,10 +174,5 @@ import Testing
             csv.contains(",small blocks and ") && csv.contains(" large blocks the full table did not record,"),
             "\(csv)"
         )
-    }
-
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
     }
 }

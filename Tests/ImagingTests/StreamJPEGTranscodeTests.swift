@@ -8,8 +8,7 @@ import Testing
 /// every MCU, successive approximation down to bit 0. Each has libjpeg-turbo's coefficients in the
 /// stream decoder and renders exactly as its baseline transcode (jpegtran without options).
 @Suite struct StreamJPEGTranscodeTests {
-    static let scans = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/jpeg-scans")
+    static let scans = packageRoot.appendingPathComponent("scripts/jpeg-scans")
 
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -1,12 +1,11 @@
 import BenchCore
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 @Suite struct ScenarioCSVTests {
-    static let results = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("results")
+    static let results = packageRoot.appendingPathComponent("results")
 
     /// A result of the given settings, nothing measured.
     static func result(

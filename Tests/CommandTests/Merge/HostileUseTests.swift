@@ -4,7 +4,6 @@ import Testing
 
 /// What a hostile user found: each of these lost or mixed data before its fix.
 @Suite(.serialized) struct HostileUseTests {
-    static let root = packageRoot
 
     /// `bench report` on a copy of the committed reference with --no-report: refused (its REPORT.md has
     /// figures only bench-reference computes), and nothing written: its charts/data keeps every file.
@@ -15,7 +14,7 @@ import Testing
             at: folder.deletingLastPathComponent(),
             withIntermediateDirectories: true
         )
-        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("results"), to: folder)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("results"), to: folder)
         let data = folder.appendingPathComponent("charts/data")
         let before = try FileManager.default.contentsOfDirectory(atPath: data.path).sorted()
         for extra in [
