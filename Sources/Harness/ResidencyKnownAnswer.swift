@@ -130,7 +130,7 @@ package enum ResidencyKnownAnswer {
         }
         let kept = malloc(64)  // after the freed blocks: they do not end the arena, which keeps them
         for pointer in freed { free(pointer) }
-        for pointer in scattered.enumerated().filter({ $0.offset % 2 == 1 }).map(\.element) { free(pointer) }
+        for index in stride(from: 1, to: scatteredBlocks, by: 2) { free(scattered[index]) }
 
         let snapshot = probe.snapshot(keep: true)
         let smaps = try smapsRollup()
@@ -140,7 +140,7 @@ package enum ResidencyKnownAnswer {
         for pointer in large { free(pointer) }
         for span in spans { free(span) }
         free(kept)
-        for pointer in scattered.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) { free(pointer) }
+        for index in stride(from: 0, to: scatteredBlocks, by: 2) { free(scattered[index]) }
         let churnRange = (0..<churnRounds).map { _ in churnSmallHeapRange(probe: probe) }.max() ?? 0
 
         let deltas = snapshot.deltas(over: baseline)

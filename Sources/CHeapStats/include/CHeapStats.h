@@ -18,9 +18,10 @@ int heapstats_read_glibc(heapstats_counters *out);
 
 /// Bytes the allocator holds beyond the live blocks, that may be resident. jemalloc: its dirty and
 /// muzzy pages of all arenas, its metadata, the blocks its threads' caches hold and the free regions
-/// of its slabs (its retained memory is not mapped in, and is left out). glibc: the free bytes of its arenas (mallinfo2 fordblks: free chunks, and the main arena's
-/// top chunk), the top chunk given apart as [top, top + top_bytes): a part of it was never touched,
-/// and the caller reads which (mincore). Upper bounds: a freed page never touched counts too.
+/// of its slabs (its retained memory is not mapped in, and is left out). glibc: the free bytes of
+/// its arenas (mallinfo2 fordblks: free chunks, and the main arena's top chunk), the top chunk
+/// given apart as [top, top + top_bytes): a part of it was never touched, and the caller reads
+/// which (mincore). Upper bounds: a freed page never touched counts too.
 /// jemalloc also gives arena 0's metadata (its base), which its page map's leaves come from.
 /// Return 0 on success.
 int heapstats_read_kept_jemalloc(uint64_t *bytes, uint64_t *first_arena_base);
