@@ -7,6 +7,7 @@ packages=(
   libcurl4-openssl-dev   # libcurl headers: the curl-* strategies and FoundationNetworking's transport
   libjemalloc-dev        # jemalloc: the second allocator, preloaded into the measured child only
   libjpeg62-turbo-dev    # libjpeg-turbo: fixture encoding, full and DCT-scaled decoding
+  libjpeg-turbo-progs    # jpegtran: the progressive and restart-marker JPEGs the stream decoder's tests and fuzz seeds use
   libpng-dev             # libpng: PNG fixtures and decoding (full and streaming thumbnail)
   libwebp-dev            # libwebp: WebP fixtures and decoding (full and scaled)
   libheif-dev            # libheif: HEIC (libde265, x265) and AVIF (dav1d, aom) fixtures and decoding
