@@ -19,9 +19,11 @@ package enum RunConsistency {
         guard manager.fileExists(atPath: folder.trialsCSV.path),
             let text = try? String(contentsOf: folder.trialsCSV, encoding: .utf8)
         else { return }
-        let rows = ((try? CSV.parse(text)) ?? []).filter { !($0.count == 1 && $0[0].isEmpty) }
+        // A last line cut short (the run stopped while writing it) is not a row: every reader ignores it.
+        let complete = (try? CSV.parse(CSV.completeLines(text).text)) ?? []
+        let rows = complete.filter { !($0.count == 1 && $0[0].isEmpty) }
         guard let header = rows.first else { return }
-        try checkKeys((try? CSV.parse(CSV.completeLines(text).text)) ?? [], header: header, file: folder.trialsCSV.path)
+        try checkKeys(complete, header: header, file: folder.trialsCSV.path)
         let body = rows.dropFirst()
         let idColumn = header.firstIndex(of: TrialsCSV.runIDColumn)
         let csvIDs = Set(idColumn.map { column in body.compactMap { column < $0.count ? $0[column] : nil } } ?? [])

@@ -93,11 +93,11 @@ import Testing
         let bench = try RowsKeptTests.RunningBench(
             [
                 "run", "--strategy", "data", "--render", "none", "--allocator", "system",
-                "--runs", "40", "--width", "64", "--height", "64", "--out", "out",
+                "--runs", "400", "--width", "64", "--height", "64", "--out", "out",
             ],
             folder: folder
         )
-        // A random moment once the first row is written (a loaded machine may take seconds to start the run).
+        // A random moment once the first row is written, long before the 400th (a loaded machine may take seconds to start the run).
         let trialsFile = folder.appendingPathComponent("out/trials.csv")
         func rowsWritten() -> Int {
             (FileManager.default.contents(atPath: trialsFile.path) ?? Data()).filter { $0 == 10 }.count - 1
@@ -123,6 +123,27 @@ import Testing
         )
 
         // A row cut short mid-write is dropped with a note, and the report finishes the folder.
+        let handle = try FileHandle(forWritingTo: out.appendingPathComponent("trials.csv"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("data,none,system,99,12".utf8))
+        try handle.close()
+        let report = try BenchProcess.run(["report", "--results", out.path])
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardError.contains("is cut short"), "\(report.standardError)")
+    }
+
+    /// A finished run's trials.csv with a last line cut short (a second writer stopped mid-row) still
+    /// reports: the cut line is ignored with a note, as every reader ignores it, and is not counted
+    /// against trials.json's rows.
+    @Test func aFinishedRunWithALineCutShortStillReports() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = try BenchProcess.run([
+            "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
+            "--width", "64", "--height", "64", "--out", out.path,
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
         let handle = try FileHandle(forWritingTo: out.appendingPathComponent("trials.csv"))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("data,none,system,99,12".utf8))
