@@ -164,12 +164,12 @@ let package = Package(
         // committed results (results/), and `bench-reference`, which `make reference` runs.
         .target(
             name: "ReferenceDocuments",
-            dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "Strategies"]
+            dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "Strategies", "CChildGuard"]
         ),
         .executableTarget(
             name: "bench-reference",
             dependencies: [
-                "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
+                "BenchCore", "Harness", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/BenchReference"
@@ -236,13 +236,13 @@ let package = Package(
                 "bench", "bench-reference", "TestSupport",
             ]
         ),
-        // The commands end to end, a folder each (Run, Corpus, Merge, Compare): their folders and
-        // files when stopped, resumed, sharded, merged or written somewhere hostile.
+        // The commands end to end, a folder each (Run, Corpus, Merge, Compare, Reference): their folders
+        // and files when stopped, resumed, sharded, merged or written somewhere hostile.
         .testTarget(
             name: "CommandTests",
             dependencies: [
                 "BenchCore", "Corpus", "Harness", "Imaging", "LoopbackServer", "Probe", "Report", "bench",
-                "TestSupport",
+                "bench-reference", "TestSupport",
             ]
         ),
     ],

@@ -9,7 +9,7 @@
 # Usage: scripts/overhead.sh OUT [REPEATS]   (BENCH=path/to/bench, default .build/release/bench, and
 #   bench-reference beside it (BENCH_REFERENCE);
 #   SCRATCH, default /tmp/image-memory-bench-overhead, keeps the run folders).
-# `make overhead-reference` writes results/overhead/; never point OUT at results/ by hand.
+# `bench-reference measure overhead` writes results/overhead/; never point OUT at results/ by hand.
 set -euo pipefail
 out=${1:?usage: overhead.sh OUT [REPEATS]}
 repeats=${2:-2}

@@ -9,7 +9,10 @@ struct BenchReference: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-reference",
         abstract: "This repository's maintainer tool: its documents regenerated from results/, and its studies.",
-        subcommands: [RegenerateDocuments.self, GateSimulationCommand.self, OverheadCommand.self],
+        subcommands: [
+            RegenerateDocuments.self, MeasureCommand.self, GateSimulationCommand.self, OverheadCommand.self,
+            StepCommand.self,
+        ],
         defaultSubcommand: RegenerateDocuments.self
     )
 

@@ -13,7 +13,7 @@ struct OverheadCommand: ParsableCommand {
             SCRATCH holds <label>/timings.csv and <label>/<workload>-j<jobs>-<repeat>/ (trials.json, timeline.csv) \
             for each label (fixed: the settle as a fixed 50 ms pause; rule: the settle rule), as \
             scripts/jobs-timing.sh leaves them. On the fixed runs the settle rule is replayed on each trial's \
-            samples (settle.csv). `make overhead-reference` runs it into results/overhead/.
+            samples (settle.csv). `bench-reference measure overhead` runs it into results/overhead/.
 
             Exit status: 0 done; 64 bad command-line input; 65 a run's file is malformed; 66 SCRATCH has no \
             runs; 73 OUT cannot be written.

@@ -146,13 +146,15 @@ package enum ChildProcess {
     /// Starts `executable` with `descriptors` as its 0, 1, 2... and no other descriptor (every
     /// one above is closed in the spawn: a third party's descriptor without close-on-exec
     /// included), default dispositions for the signals the parent handles, an empty signal mask,
-    /// and a process group of its own (its pid), which `Interruption` kills on a signal. The caller
-    /// reaps it and calls `Interruption.childEnded`.
+    /// and a process group of its own (its pid), which `Interruption` kills on a signal; with
+    /// `ownProcessGroup` false, the caller's group (bench-reference's step guard, which kills its group).
+    /// The caller reaps it and calls `Interruption.childEnded`.
     package static func spawn(
         executable: String,
         arguments: [String],
         environment: [String: String],
-        descriptors: [Descriptor]
+        descriptors: [Descriptor],
+        ownProcessGroup: Bool = true
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -181,10 +183,8 @@ package enum ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
         posix_spawnattr_setsigmask(&attributes, &noMask)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)
-        )
+        let group = ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | group))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

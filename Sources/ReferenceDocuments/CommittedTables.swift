@@ -154,7 +154,7 @@ package struct CorpusAndJobsFigures: Sendable {
 
     /// bench compare's verdict and the rows that are not plainly ok; the whole output is in jobs/compare-matrix.md.
     func comparisonSummary() -> String {
-        guard let comparison else { return "No comparison: run `make jobs-reference`.\n" }
+        guard let comparison else { return "No comparison: run `bench-reference measure jobs`.\n" }
         let lines = comparison.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = lines.filter {
             $0.hasPrefix("| cell") || $0.hasPrefix("| ---") || ($0.hasPrefix("| ") && !$0.hasSuffix("| ok |"))
@@ -166,7 +166,9 @@ package struct CorpusAndJobsFigures: Sendable {
     }
 
     func corpusTable() -> String {
-        guard let rows = corpus?.rows, !rows.isEmpty else { return "No corpus run: run `make corpus-reference`.\n" }
+        guard let rows = corpus?.rows, !rows.isEmpty else {
+            return "No corpus run: run `bench-reference measure corpus`.\n"
+        }
         // The stream renderer's columns when the run measured it (runs before it have none).
         let hasStream = rows.contains { $0["stream_median_peak_rss_delta_bytes"] != nil }
         let table = rows.map { row in

@@ -3,7 +3,7 @@ import Foundation
 import Report
 
 /// AsyncHTTPClient's two strategies measured through the ImageMemoryBench library by the example
-/// package's own executable (`make example`: results/example/), beside URLSession's data and
+/// package's own executable (`bench-reference measure example`: results/example/), beside URLSession's data and
 /// download tasks measured in the same run.
 package struct ExampleComparison: Sendable {
     package var summaries: [CellSummary]

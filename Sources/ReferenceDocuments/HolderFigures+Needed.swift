@@ -24,7 +24,7 @@ extension HolderFigures {
         }
     }
 
-    static let remeasure = "`make holders-reference` (results/holders/)"
+    static let remeasure = "`bench-reference measure holders` (results/holders/)"
 
     package func floorTable() -> String {
         let cases = neededCases()

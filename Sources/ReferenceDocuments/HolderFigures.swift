@@ -5,7 +5,7 @@ import Report
 /// REPORT.md's "Who holds the peak": the holders of the article's cases under both allocators, the
 /// cells whose exact heap peak is bimodal explained by the holders that differ between their high
 /// and low runs, and what recording the holders costs. From results/holders/trials.json
-/// (make holders-reference), which keeps every run's holders.
+/// (bench-reference measure holders), which keeps every run's holders.
 package struct HolderFigures: Sendable {
     package var trials: [TrialResult]
     /// The run's command (trials.json's context): its `--max-pixel` sets the scaled floors' size.
@@ -115,7 +115,9 @@ package struct HolderFigures: Sendable {
                 ])
             }
         }
-        guard !rows.isEmpty else { return "No holders run: `make holders-reference` measures it (results/holders/).\n" }
+        guard !rows.isEmpty else {
+            return "No holders run: `bench-reference measure holders` measures it (results/holders/).\n"
+        }
         return MarkdownTable.render(
             header: [
                 "case", "allocator", "exact heap peak", "largest holders (MB, allocated by, file)", "small blocks",
@@ -179,7 +181,9 @@ package struct HolderFigures: Sendable {
                 ])
             }
         }
-        guard !rows.isEmpty else { return "No holders run: `make holders-reference` measures it (results/holders/).\n" }
+        guard !rows.isEmpty else {
+            return "No holders run: `bench-reference measure holders` measures it (results/holders/).\n"
+        }
         return MarkdownTable.render(
             header: [
                 "case", "allocator", "blocks recorded or released", "recording (ms)", "measured window (ms)", "share",

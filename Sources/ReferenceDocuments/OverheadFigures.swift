@@ -103,7 +103,7 @@ package struct OverheadFigures: Sendable {
         ]
     }
 
-    static let missing = "No overhead runs: `make overhead-reference` measures them (results/overhead/).\n"
+    static let missing = "No overhead runs: `bench-reference measure overhead` measures them (results/overhead/).\n"
 
     /// Median milliseconds of each part of a trial's wall time, the fixed pause against the rule,
     /// serial and with --jobs 2.

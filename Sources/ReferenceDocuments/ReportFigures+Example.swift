@@ -52,7 +52,7 @@ extension ReportFigures {
 
     /// Peak RSS and exact heap peak over baseline per strategy and renderer, both allocators.
     package func exampleTable() -> String {
-        guard let example else { return "No example run: run `make example` (results/example/).\n" }
+        guard let example else { return "No example run: run `bench-reference measure example` (results/example/).\n" }
         var header = ["strategy", "render"]
         for allocator in example.allocators {
             header += ["\(allocator.title): peak RSS", "heap peak", "CV"]

@@ -16,7 +16,7 @@ package struct ReportFigures {
     package var validation: [[String: Double]]?
     /// The example corpus run and the serial-against-parallel timings, when the folder has them.
     package var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
-    /// The `example` run (make example: AsyncHTTPClient through the library), when the folder has it.
+    /// The `example` run (bench-reference measure example: AsyncHTTPClient through the library), when the folder has it.
     package var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     package var encodings: EncodingCosts?
@@ -24,7 +24,7 @@ package struct ReportFigures {
     var encodingBreakdown: EncodingBreakdown?
     /// progressive-time.csv (scripts/progressive-time.sh), when the folder has it.
     package var progressiveTime: ProgressiveTime?
-    /// The holders run (make holders-reference: results/holders/), when the folder has it.
+    /// The holders run (bench-reference measure holders: results/holders/), when the folder has it.
     package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
     package var holdersChart: HoldersChart?

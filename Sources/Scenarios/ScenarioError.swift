@@ -34,7 +34,7 @@ package enum ScenarioError: Error, CustomStringConvertible, Equatable {
         case .settingsBeyond(let path, let varying, let differing):
             return
                 "\(path) mixes rows that differ in more than \(varying.isEmpty ? "strategy, render and cap" : varying.joined(separator: ", ")) "
-                + "(\(differing.joined(separator: "; "))); its figures would mix them: re-measure the file whole (make scenario-reference)"
+                + "(\(differing.joined(separator: "; "))); its figures would mix them: re-measure the file whole (bench-reference measure scenario)"
         }
     }
 }

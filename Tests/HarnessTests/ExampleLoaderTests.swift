@@ -13,7 +13,7 @@ import Testing
 struct ExampleLoaderTests {
     static let example = packageRoot.appendingPathComponent("Examples/AsyncHTTPClientLoader")
 
-    /// The example's executable, built in release as `make example` builds it.
+    /// The example's executable, built in release as `bench-reference measure example` builds it.
     static func build() throws -> String {
         let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_EXAMPLE"] ?? "swift"
         let output = try BenchProcess.run(

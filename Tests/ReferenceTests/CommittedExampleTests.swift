@@ -4,7 +4,7 @@ import Report
 import Testing
 
 /// results/REPORT.md's AsyncHTTPClient table against the committed run of the example package
-/// (results/example/trials.csv, `make example`): every cell's medians recomputed from the CSV, and
+/// (results/example/trials.csv, `bench-reference measure example`): every cell's medians recomputed from the CSV, and
 /// the relation the prose rests on, on the committed rows.
 @Suite struct CommittedExampleTests {
     static let folder = CommittedReportTests.results.appendingPathComponent("example")

@@ -4,7 +4,7 @@ import ReferenceDocuments
 import Report
 import Testing
 
-/// results/holders/ (make holders-reference) against what REPORT.md says of it: the data task's two
+/// results/holders/ (bench-reference measure holders) against what REPORT.md says of it: the data task's two
 /// copies are FoundationNetworking's, a full render's largest holder is the decoder's bitmap, every
 /// bimodal cell is explained by a holder at least as large as the gap between its modes, and every
 /// run's holders.csv rows add up to its exact heap peak.

@@ -5,7 +5,7 @@ import Scenarios
 import Testing
 
 /// results/SCENARIO.md's tables and figures are generated from the committed scenario CSVs
-/// (`bench report --results results`, which `make scenario-reference` and `make reference` run):
+/// (`bench report --results results`, which `bench-reference measure scenario` and `make reference` run):
 /// scenario.csv and scenario-memory-limit.csv, scenario-faults.csv, scenario-speed.csv.
 @Suite struct CommittedScenarioTests {
     static let results = URL(fileURLWithPath: #filePath)
@@ -64,7 +64,7 @@ import Testing
         #expect(Self.family("scenario_speed_most_wasted_rps") == "scenario_speed_most_wasted_rps")
     }
 
-    /// The committed files (make scenario-reference) record every setting and their run ids; the
+    /// The committed files (bench-reference measure scenario) record every setting and their run ids; the
     /// caps are one setting (their chart draws it whole), the others one group per value they sweep.
     @Test func theCommittedFilesRecordTheirSettingsAndRunIDs() throws {
         func groups(_ name: String) throws -> [ScenarioCSV.Group] {

@@ -14,7 +14,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The documents whose figures `make reference` regenerates with `bench-reference --document`
-    /// (the Makefile passes README.md and every docs/*.md), relative to the root.
+    /// (`bench-reference measure` passes README.md and every docs/*.md), relative to the root.
     static let readmeDocuments: [String] = {
         let docs =
             (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []

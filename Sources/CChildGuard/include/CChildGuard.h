@@ -1,7 +1,7 @@
 #ifndef CCHILDGUARD_H
 #define CCHILDGUARD_H
 
-// What Swift's Glibc module does not show, for the children bench starts (Harness/ChildProcess):
+// What Swift's Glibc module does not show, for the children bench and bench-reference start (Harness/ChildProcess):
 // a spawn that closes every descriptor it was not given, and, in a measured child, a death
 // signal from its parent and a backstop of its own.
 
@@ -16,6 +16,10 @@ int childguard_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 /// then checks that its parent is still `parent`. Returns 1 when it is, 0 when the parent died
 /// before the request was made (the signal will never come: the caller must leave).
 int childguard_die_with_parent(pid_t parent);
+
+/// The same with `signal` instead of SIGKILL: a child that must clean up after itself when its
+/// parent goes (bench-reference's step guard kills its process group) asks for a signal it can catch.
+int childguard_signal_on_parent_death(int signal, pid_t parent);
 
 /// Starts a detached thread that, `seconds` from now, writes `message` and a newline on stderr
 /// and ends the process with `status` (_exit: no clean-up, nothing else runs). Returns 0, or the

@@ -1,0 +1,266 @@
+import Foundation
+
+/// How each study of the committed reference (results/) is re-measured: the steps
+/// `bench-reference measure STUDY` runs. Every figure results/ holds comes from one of these, so that
+/// a re-measure is one command and its recipe is read in one place.
+package struct ReferenceStudies: Sendable {
+    /// The studies, in the order `all` measures them.
+    package enum Study: String, CaseIterable, Sendable {
+        /// The full matrix: every strategy, none/full/thumbnail, both allocators, 5 runs (results/trials.csv).
+        case matrix
+        /// Peak against payload size, every strategy, fetch only (results/sweep.csv).
+        case sweep
+        /// A fresh process's first request against a warmed-up one's, against nginx (results/cold-warm/).
+        case coldWarm = "cold-warm"
+        /// The example corpus: full, thumbnail and stream (results/corpus/) and its chart.
+        case corpus
+        /// Wall time serial against --jobs 2, and the two matrices compared (results/jobs/).
+        case jobs
+        /// The same picture in every encoding (results/encodings*.csv).
+        case encodings
+        /// The stream renderer's progressive decode time (results/progressive-time.csv).
+        case progressiveTime = "progressive-time"
+        /// The example package's own loader (results/example/).
+        case example
+        /// The scrolling list: caps, memory limits, faults, speeds (results/scenario*.csv).
+        case scenario
+        /// Who holds the peak, 20 runs a cell (results/holders/).
+        case holders
+        /// Where a trial's wall time goes and the settle's evidence (results/overhead/); not in `all`.
+        case overhead
+        /// Our peaks against heaptrack, massif and /usr/bin/time (results/validation.md); not in `all`.
+        case validation
+        /// Who holds the peak against heaptrack's peak consumers (results/holders/validation.md); not in `all`.
+        case holdersValidation = "holders-validation"
+        /// The charts, REPORT.md, SCENARIO.md and the documents' figures regenerated from results/.
+        case documents
+        /// Every study above but overhead and the two validations, then the documents once.
+        case all
+
+        /// The studies `all` measures, in order.
+        package static let reference: [Study] = [
+            .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario, .holders,
+        ]
+    }
+
+    /// The `bench` binary every study measures with.
+    package var bench: String
+    /// The committed reference folder.
+    package var results: String
+    /// The `swift` driver (the example package and package-benchmark are built with it).
+    package var swift: String
+    /// Where the example corpus is assembled (scripts/corpus-photos.sh).
+    package var corpusImages: String
+    /// The documents whose marked figures are regenerated: README.md and docs/*.md.
+    package var documents: [String]
+    /// The prefix of the scratch folders the studies measure into before results/ is written.
+    package var scratch = "/tmp/image-memory-bench"
+
+    package init(bench: String, results: String, swift: String, corpusImages: String, documents: [String]) {
+        self.bench = bench
+        self.results = results
+        self.swift = swift
+        self.corpusImages = corpusImages
+        self.documents = documents
+    }
+
+    /// The matrix of `all` and of the jobs and overhead studies.
+    static let matrixArguments = [
+        "--strategy", "all", "--render", "none", "--render", "full", "--render", "thumbnail", "--runs", "5",
+    ]
+    /// The scrolling list's caps (also `make scenario`'s defaults).
+    static let scenarioCapArguments = [
+        "--strategy", "data,download", "--render", "full,thumbnail", "--max-concurrent", "1,2,4,6,8,16",
+        "--rows", "60", "--visible", "8", "--speed", "20", "--bandwidth", "10M", "--runs", "3",
+    ]
+    static let corpusArguments = ["--runs", "3"]
+    static let holdersArguments = [
+        "--strategy", "data", "--strategy", "download", "--strategy", "async-data", "--strategy", "contents-of",
+        "--render", "none", "--render", "full", "--render", "thumbnail", "--allocator", "system", "--allocator",
+        "jemalloc", "--runs", "20",
+    ]
+    static let examplePackage = "Examples/AsyncHTTPClientLoader"
+    static let exampleArguments = [
+        "--strategy", "ahc-collect", "--strategy", "ahc-file", "--strategy", "data", "--strategy", "download",
+        "--render", "none", "--render", "full", "--render", "thumbnail", "--render", "decode-then-resize",
+        "--allocator", "system", "--allocator", "jemalloc", "--runs", "5",
+    ]
+
+    /// The steps that re-measure `study` and, for a study that stands alone with documents, regenerate them.
+    package func steps(_ study: Study) -> [StudyStep] {
+        switch study {
+        case .all: return Study.reference.flatMap(measuring) + measuring(.documents)
+        case .scenario: return measuring(.scenario) + measuring(.documents)
+        default: return measuring(study)
+        }
+    }
+
+    private var withBench: [String: String] { ["BENCH": bench] }
+
+    private func result(_ name: String) -> String { "\(results)/\(name)" }
+
+    /// The steps that measure `study` into results/, without regenerating the documents.
+    private func measuring(_ study: Study) -> [StudyStep] {
+        switch study {
+        case .matrix:
+            return [.run([bench, "run"] + Self.matrixArguments + ["--out", results, "--replace"])]
+        case .sweep:
+            let folder = "\(scratch)-sweep"
+            return [
+                .run([bench, "sweep", "--out", folder, "--replace"]),
+                .copy(from: "\(folder)/sweep.csv", to: result("sweep.csv")),
+            ]
+        case .coldWarm:
+            return [.run(["bash", "scripts/cold-warm.sh", result("cold-warm")], environment: withBench)]
+        case .corpus:
+            return [
+                corpusPhotos,
+                .run(
+                    [bench, "corpus", corpusImages] + Self.corpusArguments
+                        + ["--render", "full", "--render", "thumbnail", "--render", "stream"]
+                        + ["--out", result("corpus"), "--replace"]
+                ),
+                .run(["bash", "scripts/corpus-plots.sh", result("corpus")]),
+            ]
+        case .jobs: return jobs
+        case .encodings:
+            return [.run(["python3", "scripts/encodings.py", "--bench", bench, "--out", results])]
+        case .progressiveTime:
+            return [
+                .run(
+                    ["bash", "scripts/progressive-time.sh", result("progressive-time.csv")],
+                    environment: ["SWIFT": swift]
+                )
+            ]
+        case .example:
+            return [
+                .run([swift, "build", "-c", "release", "--package-path", Self.examplePackage]),
+                .run(
+                    ["\(Self.examplePackage)/.build/release/ahc-bench", "run"] + Self.exampleArguments
+                        + ["--out", result("example"), "--replace"]
+                ),
+            ]
+        case .scenario: return scenario
+        case .holders:
+            return [
+                .run([bench, "run"] + Self.holdersArguments + ["--out", result("holders"), "--replace"]),
+                // The report reads trials.json and holders.csv; the 480 runs' timeline (30 MB) is not committed.
+                .remove(result("holders/timeline.csv")),
+            ]
+        case .overhead:
+            return [
+                .run(
+                    ["bash", "scripts/overhead.sh", result("overhead"), "2"],
+                    environment: ["SCRATCH": "\(scratch)-overhead", "BENCH": bench]
+                )
+            ]
+        case .validation:
+            return [.run(["python3", "scripts/validate.py", "--bench", bench, "--out", results])]
+        case .holdersValidation:
+            return [
+                .run(["python3", "scripts/validate-holders.py", "--bench", bench, "--out", result("holders")])
+            ]
+        case .documents:
+            return [
+                .run(
+                    ["bash", "scripts/plots.sh", results],
+                    environment: ["DOCUMENTS": documents.joined(separator: " "), "BENCH": bench]
+                )
+            ]
+        case .all: return []
+        }
+    }
+
+    private var corpusPhotos: StudyStep {
+        .run(["bash", "scripts/corpus-photos.sh", corpusImages], environment: withBench)
+    }
+
+    /// Serial against --jobs 2, alternating (the matrix 3 times each, the example corpus twice); the run
+    /// folders stay in the scratch folder.
+    private var jobs: [StudyStep] {
+        let folder = "\(scratch)-jobs"
+        return [
+            corpusPhotos,
+            .remove(folder),
+            .makeFolder(result("jobs")),
+            .run(
+                ["bash", "scripts/jobs-timing.sh", folder, "matrix", "3", "run"] + Self.matrixArguments,
+                environment: withBench
+            ),
+            .run(
+                ["bash", "scripts/jobs-timing.sh", folder, "corpus", "2", "corpus", corpusImages]
+                    + Self.corpusArguments,
+                environment: withBench
+            ),
+            .copy(from: "\(folder)/timings.csv", to: result("jobs/timings.csv")),
+            .run(
+                [
+                    bench, "compare", "\(folder)/matrix-j1-1/trials.json", "\(folder)/matrix-j2-1/trials.json",
+                    "--thresholds", result("thresholds.json"), "--format", "markdown",
+                ],
+                output: result("jobs/compare-matrix.md"),
+                failureIsData: true
+            ),
+        ]
+    }
+
+    /// The caps (results/scenario.csv), memory budgets of 100/200/400 MiB, server faults on every 4th
+    /// row with and without retries, and scroll speeds of 5-40 rows a second (results/scenario-*.csv).
+    /// Each file is measured whole into the scratch folder and copied over the committed one only when all
+    /// four are done. A row killed by its memory limit, or failed by its fault, is a row of the data:
+    /// there, bench's status 3 (some runs failed) does not stop the study.
+    private var scenario: [StudyStep] {
+        let folder = "\(scratch)-scenario"
+        let scroll = [bench, "scenario", "list-scroll", "--rows", "60", "--visible", "8", "--bandwidth", "10M"]
+        let failedRunsAreData: Set<Int32> = [3]
+        var steps: [StudyStep] = [
+            .remove(folder), .makeFolder(folder),
+            .run([bench, "scenario", "list-scroll"] + Self.scenarioCapArguments + ["--out", "\(folder)/caps"]),
+        ]
+        for limit in ["100Mi", "200Mi", "400Mi"] {
+            steps.append(
+                .run(
+                    scroll + [
+                        "--strategy", "data,download", "--render", "full,thumbnail", "--max-concurrent", "4",
+                        "--speed", "20", "--memory-limit", limit, "--out", "\(folder)/memory-limit",
+                    ],
+                    tolerated: failedRunsAreData
+                )
+            )
+        }
+        let thumbnails =
+            scroll + [
+                "--strategy", "download", "--render", "thumbnail", "--max-concurrent", "4", "--speed", "20",
+            ]
+        for retries in ["0", "2"] {
+            steps.append(.run(thumbnails + ["--retries", retries, "--out", "\(folder)/faults"]))
+            for fault in ["truncate", "reset", "status-503"] {
+                steps.append(
+                    .run(
+                        thumbnails + [
+                            "--fault", fault, "--fault-every", "4", "--retries", retries, "--out", "\(folder)/faults",
+                        ],
+                        tolerated: failedRunsAreData
+                    )
+                )
+            }
+        }
+        for speed in ["5", "10", "20", "40"] {
+            steps.append(
+                .run(
+                    scroll + [
+                        "--strategy", "download,data", "--render", "thumbnail", "--max-concurrent", "4", "--speed",
+                        speed, "--out", "\(folder)/speed",
+                    ]
+                )
+            )
+        }
+        for (measured, committed) in [
+            ("caps", "scenario.csv"), ("memory-limit", "scenario-memory-limit.csv"),
+            ("faults", "scenario-faults.csv"), ("speed", "scenario-speed.csv"),
+        ] {
+            steps.append(.copy(from: "\(folder)/\(measured)/scenario.csv", to: result(committed)))
+        }
+        return steps
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import ReferenceDocuments
+import Testing
+
+/// `bench-reference measure`: the studies' steps run in order by real processes, and each study's recipe.
+@Suite struct ReferenceStudiesTests {
+    let scratch = FileManager.default.temporaryDirectory
+        .appendingPathComponent("reference-studies-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
+
+    init() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+
+    /// A step appending `word` to the log, then exiting with `status`.
+    func logging(_ word: String, status: Int32 = 0, tolerated: Set<Int32> = []) -> StudyStep {
+        .run(["sh", "-c", "echo \(word) >> '\(path("log"))'; exit \(status)"], tolerated: tolerated)
+    }
+
+    /// A file in the scratch folder (the studies' steps take any path; these are absolute).
+    func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+    func log() throws -> [String] {
+        try String(contentsOf: scratch.appendingPathComponent("log"), encoding: .utf8).split(separator: "\n")
+            .map(String.init)
+    }
+
+    func run(_ steps: [StudyStep]) throws(StudyRunner.Failure) { try StudyRunner.run(steps) }
+
+    /// A step that fails stops the study with the step's own status; the steps after it do not run. A
+    /// status the step tolerates (a scenario row failed by its fault) does not stop it.
+    @Test func aFailedStepStopsTheStudyWithItsStatus() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var failure: StudyRunner.Failure?
+        do {
+            try run([
+                logging("one"), logging("two", status: 3, tolerated: [3]), logging("three", status: 4), logging("four"),
+            ])
+        } catch { failure = error }
+        #expect(try log() == ["one", "two", "three"])
+        #expect(failure?.status == 4)
+        #expect(failure?.description.contains("exited with status 4") == true)
+    }
+
+    /// A step killed by a signal reads as 128 + the signal, as the shell reports it, and stops the study.
+    @Test func aStepKilledBySignalStopsTheStudy() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var failure: StudyRunner.Failure?
+        do { try run([.run(["sh", "-c", "kill -9 $$"]), logging("after")]) } catch { failure = error }
+        let status = try #require(failure).status
+        #expect(status == 128 + SIGKILL, "\(status)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("log").path))
+    }
+
+    /// A step's stdout goes to its output file (replacing what was there); a step whose failure is data
+    /// (a comparison that reports a regression) does not stop the study; copies replace their destination.
+    @Test func outputsAndCopiesReplaceTheirFiles() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("old old old\n".utf8).write(to: scratch.appendingPathComponent("out.md"))
+        try Data("stale\n".utf8).write(to: scratch.appendingPathComponent("copy.md"))
+        try run([
+            .makeFolder(path("deep/er")),
+            .run(["sh", "-c", "echo report; exit 2"], output: path("out.md"), failureIsData: true),
+            .copy(from: path("out.md"), to: path("copy.md")),
+            .copy(from: path("out.md"), to: path("deep/er/copy.md")),
+            .remove(path("out.md")),
+            logging("done"),
+        ])
+        #expect(try String(contentsOf: scratch.appendingPathComponent("copy.md"), encoding: .utf8) == "report\n")
+        #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("deep/er/copy.md").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("out.md").path))
+        #expect(try log() == ["done"])
+    }
+
+    /// A step that cannot be carried out (its program is missing) stops the study with 70 or the
+    /// launcher's 127, never as a success.
+    @Test func aMissingProgramStopsTheStudy() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var failure: StudyRunner.Failure?
+        do { try run([.run([path("no-such-program")]), logging("after")]) } catch { failure = error }
+        #expect(failure.map { [70, 127].contains($0.status) } == true)
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("log").path))
+    }
+
+    static let studies = ReferenceStudies(
+        bench: ".build/release/bench",
+        results: "results",
+        swift: "swift",
+        corpusImages: "/cache/corpus",
+        documents: ["README.md", "docs/A.md"]
+    )
+
+    /// The lines `--dry-run` prints for `study`.
+    static func lines(_ study: ReferenceStudies.Study) -> [String] { studies.steps(study).map(\.shellLine) }
+
+    /// `all` measures every study of the reference once, in order, and regenerates the documents once,
+    /// last (a study's own documents step would redraw them from half-measured results).
+    @Test func allMeasuresEachStudyOnceThenTheDocuments() {
+        let all = Self.lines(.all)
+        let documents = Self.lines(.documents)
+        #expect(
+            documents == ["BENCH=.build/release/bench DOCUMENTS='README.md docs/A.md' bash scripts/plots.sh results"]
+        )
+        #expect(all.filter { $0 == documents[0] }.count == 1)
+        #expect(all.last == documents[0])
+        var expected: [String] = []
+        for study in ReferenceStudies.Study.reference {
+            expected += Self.lines(study).filter { $0 != documents[0] }
+        }
+        #expect(Array(all.dropLast()) == expected)
+        for study: ReferenceStudies.Study in [.overhead, .validation, .holdersValidation] {
+            #expect(Self.lines(study).allSatisfy { !all.contains($0) })
+        }
+    }
+
+    /// The scenario files are measured whole into scratch folders and copied over the committed ones only
+    /// after the last measurement: a failed step leaves results/ as it was.
+    @Test func scenarioCopiesOnlyAfterEveryMeasurement() throws {
+        let steps = Self.studies.steps(.scenario)
+        let lastRun = try #require(
+            steps.lastIndex {
+                if case .run(let arguments, _, _, _, _) = $0 { arguments[0] == ".build/release/bench" } else { false }
+            }
+        )
+        let copies = steps.indices.filter { if case .copy = steps[$0] { true } else { false } }
+        #expect(copies.count == 4)
+        #expect(copies.allSatisfy { $0 > lastRun })
+        // 1 caps run, 3 memory limits, 2 x (1 + 3 faults), 4 speeds.
+        #expect(steps.filter { $0.shellLine.contains(" scenario list-scroll ") }.count == 16)
+        // The memory limits and the faults exit 3 for their failed rows; the others must succeed.
+        let tolerating = steps.filter {
+            if case .run(_, _, let tolerated, _, _) = $0 { tolerated == [3] } else { false }
+        }
+        #expect(tolerating.count == 9)
+    }
+
+    /// Every file a study writes is in results/ or in its scratch folders: no study writes beside them.
+    @Test func everyStudyWritesOnlyIntoResultsOrScratch() {
+        let allowed = ["results", "/tmp/image-memory-bench-", "/cache/corpus"]
+        for study in ReferenceStudies.Study.allCases {
+            for step in Self.studies.steps(study) {
+                var written: [String] = []
+                switch step {
+                case .run(let arguments, let environment, _, let output, _):
+                    for (index, argument) in arguments.enumerated() where argument == "--out" {
+                        written.append(arguments[index + 1])
+                    }
+                    written += output.map { [$0] } ?? []
+                    written += environment["SCRATCH"].map { [$0] } ?? []
+                case .copy(_, let to): written.append(to)
+                case .remove(let path), .makeFolder(let path): written.append(path)
+                }
+                for path in written {
+                    #expect(allowed.contains { path.hasPrefix($0) }, "\(study.rawValue) writes \(path)")
+                }
+            }
+        }
+    }
+
+    /// The holders study is the committed reference's: four strategies, three renders, two allocators,
+    /// 20 runs a cell, into results/holders/, and its 30 MB timeline is not kept.
+    @Test func holdersMeasuresTwentyRunsOfEachCell() {
+        #expect(
+            Self.lines(.holders) == [
+                ".build/release/bench run --strategy data --strategy download --strategy async-data --strategy "
+                    + "contents-of --render none --render full --render thumbnail --allocator system --allocator "
+                    + "jemalloc --runs 20 --out results/holders --replace",
+                "rm -rf results/holders/timeline.csv",
+            ]
+        )
+    }
+
+    /// A word the shell would split or expand is quoted in the printed line.
+    @Test func shellLinesQuoteWhatTheShellWouldSplit() {
+        let step = StudyStep.run(["echo", "it's here", "$HOME", "plain"], environment: ["A": "b c"], output: "o ut")
+        #expect(step.shellLine == #"A='b c' echo 'it'\''s here' '$HOME' plain > 'o ut'"#)
+    }
+}
