@@ -227,17 +227,17 @@ let package = Package(
             ]
         ),
         // What a trial measures, in real children: each strategy and renderer's peaks, holders,
-        // floors and residency, the probe's calibration, the child's failures, `bench serve`, and
-        // the command line's options.
+        // floors and residency, the probe's calibration, the child's failures, and `bench serve`.
         .testTarget(
             name: "HarnessTests",
             dependencies: [
                 "BenchCore", "Harness", "Imaging", "Probe", "Report", "Strategies", "LoopbackServer", "Corpus",
-                "bench", "bench-reference", "TestSupport",
+                "bench", "TestSupport",
             ]
         ),
-        // The commands end to end, a folder each (Run, Corpus, Merge, Compare, Reference): their folders
-        // and files when stopped, resumed, sharded, merged or written somewhere hostile.
+        // The commands end to end, a folder each (Run, Corpus, Merge, Compare, Sweep, Fixture, Report,
+        // Reference) and their Options: their folders and files when stopped, resumed, sharded, merged
+        // or written somewhere hostile, and bad input.
         .testTarget(
             name: "CommandTests",
             dependencies: [

@@ -5,8 +5,7 @@ import Testing
 /// `bench-reference` (encodings.csv is part of the committed reference) over an encodings.csv whose header names a column twice, or whose sizes
 /// overflow: a data error (65) naming the problem, never a trap.
 @Suite struct DuplicatedColumnTests {
-    static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../results").standardizedFileURL
+    static let committed = packageRoot.appendingPathComponent("results")
 
     /// A results folder with the committed trials.csv and an encodings.csv changed by `edit`.
     static func report(encodings edit: (_ header: String, _ rows: [String]) -> [String]) throws -> BenchProcess.Output {
