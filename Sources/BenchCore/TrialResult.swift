@@ -125,10 +125,20 @@ package struct TrialResult: Codable, Sendable {
     package var residencyInWindowSeconds: Double?
 
     package init(spec: TrialSpec, pid: Int32) {
-        strategy = spec.strategy
-        render = spec.render
-        allocator = spec.allocator
-        run = spec.run
+        self.init(
+            cell: TrialCell(strategy: spec.strategy, render: spec.render, allocator: spec.allocator),
+            run: spec.run,
+            pid: pid
+        )
+    }
+
+    /// A row with its key and nothing measured yet: what a result file's reader fills in, and a
+    /// test's row. A trial the harness runs starts from its `TrialSpec` instead.
+    package init(cell: TrialCell, run: Int, pid: Int32) {
+        strategy = cell.strategy
+        render = cell.render
+        allocator = cell.allocator
+        self.run = run
         self.pid = pid
     }
 

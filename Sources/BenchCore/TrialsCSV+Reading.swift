@@ -59,20 +59,16 @@ extension TrialsCSV {
             }
 
             guard let run = try integer("run") else { throw CSVError("line \(line): run is empty") }
-            let spec = TrialSpec(
+            let cell = TrialCell(
                 strategy: field("strategy") ?? "",
                 render: try renderer(),
-                allocator: try choice("allocator", Allocator.self),
-                run: run,
-                url: URL(fileURLWithPath: "/"),
-                warmupURL: nil,
-                workDirectory: URL(fileURLWithPath: "/")
+                allocator: try choice("allocator", Allocator.self)
             )
             let pid = try integer("pid") ?? 0
             guard let processID = Int32(exactly: pid) else {
                 throw CSVError("line \(line): pid '\(pid)' is not a process id")
             }
-            var result = TrialResult(spec: spec, pid: processID)
+            var result = TrialResult(cell: cell, run: run, pid: processID)
             result.status = try choice("status", TrialStatus.self)
             result.error = field("error") ?? ""
             result.payloadBytes = try integer("payload_bytes")

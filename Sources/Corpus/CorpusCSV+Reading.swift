@@ -96,16 +96,8 @@ extension CorpusCSV {
                 else {
                     throw CSVError("line \(lineNumber): render, allocator, run or status is not one bench writes")
                 }
-                let spec = TrialSpec(
-                    strategy: field("strategy"),
-                    render: render,
-                    allocator: allocator,
-                    run: run,
-                    url: URL(fileURLWithPath: "/"),
-                    warmupURL: nil,
-                    workDirectory: URL(fileURLWithPath: "/")
-                )
-                var result = TrialResult(spec: spec, pid: Int32(clamping: try integer("pid") ?? 0))
+                let cell = TrialCell(strategy: field("strategy"), render: render, allocator: allocator)
+                var result = TrialResult(cell: cell, run: run, pid: Int32(clamping: try integer("pid") ?? 0))
                 result.status = status
                 result.error = field("error")
                 result.payloadBytes = try integer("payload_bytes")

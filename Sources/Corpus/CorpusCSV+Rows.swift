@@ -83,19 +83,11 @@ extension CorpusCSV {
             guard let status = TrialStatus(rawValue: field("status")) else {
                 throw CSVError("line \(line): unknown status '\(field("status"))'")
             }
-            let spec = TrialSpec(
-                strategy: field("strategy"),
-                render: render,
-                allocator: allocator,
-                run: run,
-                url: URL(fileURLWithPath: "/"),
-                warmupURL: nil,
-                workDirectory: URL(fileURLWithPath: "/")
-            )
+            let cell = TrialCell(strategy: field("strategy"), render: render, allocator: allocator)
             guard let pid = Int32(exactly: try integer("pid") ?? 0) else {
                 throw CSVError("line \(line): pid '\(field("pid"))' is not a process id")
             }
-            var result = TrialResult(spec: spec, pid: pid)
+            var result = TrialResult(cell: cell, run: run, pid: pid)
             result.status = status
             result.error = field("error")
             result.payloadBytes = image.fileBytes

@@ -8,16 +8,8 @@ import Testing
 @Suite struct FloorTests {
     /// A trial of data with `render`, nothing measured.
     static func result(_ render: RenderMode) -> TrialResult {
-        let spec = TrialSpec(
-            strategy: "data",
-            render: render,
-            allocator: .system,
-            run: 1,
-            url: URL(fileURLWithPath: "/"),
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/")
-        )
-        return TrialResult(spec: spec, pid: 1)
+        let cell = TrialCell(strategy: "data", render: render, allocator: .system)
+        return TrialResult(cell: cell, run: 1, pid: 1)
     }
 
     /// A CSV file as written before its last `count` columns existed: the same rows without them.

@@ -18,16 +18,8 @@ import Testing
         status: TrialStatus = .ok
     ) -> [TrialResult] {
         peaks.enumerated().map { index, peak in
-            let spec = TrialSpec(
-                strategy: strategy,
-                render: render,
-                allocator: .system,
-                run: index + 1,
-                url: URL(string: "http://127.0.0.1/x")!,
-                warmupURL: nil,
-                workDirectory: URL(fileURLWithPath: "/tmp")
-            )
-            var row = TrialResult(spec: spec, pid: 1)
+            let cell = TrialCell(strategy: strategy, render: render, allocator: .system)
+            var row = TrialResult(cell: cell, run: index + 1, pid: 1)
             row.status = status
             if status == .ok {
                 row.baselineRSSBytes = 50_000_000

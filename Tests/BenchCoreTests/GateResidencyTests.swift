@@ -14,16 +14,8 @@ import Testing
     /// (+ a few KB a run, so that the median run is the third).
     func runs(heapHolders: Int, allocatorFree: Int, withResidency: Bool = true) -> [TrialResult] {
         (1...5).map { run in
-            let spec = TrialSpec(
-                strategy: "data",
-                render: .none,
-                allocator: .system,
-                run: run,
-                url: URL(string: "http://127.0.0.1/x")!,
-                warmupURL: nil,
-                workDirectory: URL(fileURLWithPath: "/tmp")
-            )
-            var row = TrialResult(spec: spec, pid: 1)
+            let cell = TrialCell(strategy: "data", render: .none, allocator: .system)
+            var row = TrialResult(cell: cell, run: run, pid: 1)
             row.status = .ok
             let delta = heapHolders + 300_000 + allocatorFree + run * 4_000
             row.baselineRSSBytes = 50_000_000

@@ -13,24 +13,16 @@ import Testing
         peaks: [Int],
         failed: Int = 0
     ) -> [TrialResult] {
-        let spec = TrialSpec(
-            strategy: strategy,
-            render: render,
-            allocator: allocator,
-            run: 1,
-            url: URL(string: "http://127.0.0.1/x")!,
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/tmp")
-        )
+        let cell = TrialCell(strategy: strategy, render: render, allocator: allocator)
         let ok = peaks.map { peak -> TrialResult in
-            var row = TrialResult(spec: spec, pid: 1)
+            var row = TrialResult(cell: cell, run: 1, pid: 1)
             row.baselineRSSBytes = 5_000_000
             row.peakRSSBytes = 5_000_000 + peak
             row.payloadBytes = payload
             return row
         }
         let broken = (0..<failed).map { _ -> TrialResult in
-            var row = TrialResult(spec: spec, pid: 1)
+            var row = TrialResult(cell: cell, run: 1, pid: 1)
             row.status = .transportError
             return row
         }

@@ -6,16 +6,8 @@ import Testing
 /// sort after the built-in renderers, and a name that no renderer could have must still be refused.
 @Suite struct RenderModeTests {
     static func row(render: String) -> TrialResult {
-        let spec = TrialSpec(
-            strategy: "download",
-            render: RenderMode(rawValue: render),
-            allocator: .system,
-            run: 1,
-            url: URL(string: "http://127.0.0.1:1/fixture.jpg")!,
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/tmp")
-        )
-        var result = TrialResult(spec: spec, pid: 42)
+        let cell = TrialCell(strategy: "download", render: RenderMode(rawValue: render), allocator: .system)
+        var result = TrialResult(cell: cell, run: 1, pid: 42)
         result.status = .ok
         return result
     }

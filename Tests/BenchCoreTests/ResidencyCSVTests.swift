@@ -6,16 +6,8 @@ import Testing
 /// and the files of earlier versions (without the new columns) still read.
 struct ResidencyCSVTests {
     static func result(run: Int) -> TrialResult {
-        let spec = TrialSpec(
-            strategy: "data",
-            render: .none,
-            allocator: .system,
-            run: run,
-            url: URL(string: "http://127.0.0.1/")!,
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/tmp")
-        )
-        var result = TrialResult(spec: spec, pid: 1)
+        let cell = TrialCell(strategy: "data", render: .none, allocator: .system)
+        var result = TrialResult(cell: cell, run: run, pid: 1)
         result.residency =
             ResidencyRow.rows(moment: .rssPeak, rssDelta: 1000, deltas: [.heapHolders: 600, .fileBacked: 300])
             + ResidencyRow.rows(moment: .end, rssDelta: 500, deltas: [.heapHolders: 480])

@@ -107,22 +107,15 @@ import Testing
 
     // MARK: The article's cases (results/holders/trials.json)
 
-    static func spec(_ strategy: String, _ render: RenderMode, _ allocator: Allocator, run: Int) -> TrialSpec {
-        TrialSpec(
-            strategy: strategy,
-            render: render,
-            allocator: allocator,
-            run: run,
-            url: URL(string: "http://127.0.0.1/x")!,
-            warmupURL: nil,
-            workDirectory: URL(fileURLWithPath: "/tmp")
-        )
+    /// A row of `strategy`+`render` under `allocator`, run `run`, nothing measured yet.
+    static func row(_ strategy: String, _ render: RenderMode, _ allocator: Allocator, run: Int) -> TrialResult {
+        TrialResult(cell: TrialCell(strategy: strategy, render: render, allocator: allocator), run: run, pid: 1)
     }
 
     /// data+none: a 13.0 MB body held once as the body (its floor), a 16.0 MB growing buffer, 0.5 MB
     /// of small blocks over a 0.3 MB baseline. `withFloor` false: a run from before floor_bytes.
     static func dataTask(_ allocator: Allocator, run: Int, withFloor: Bool) -> TrialResult {
-        var trial = TrialResult(spec: spec("data", .none, allocator, run: run), pid: 1)
+        var trial = Self.row("data", .none, allocator, run: run)
         trial.status = .ok
         trial.payloadBytes = 13_000_000
         trial.baselineHeapExactBytes = 300_000
@@ -190,7 +183,7 @@ import Testing
     /// download+none: no block over the recording threshold, so its 0.4 MB heap peak is all small
     /// blocks: 0.3 over the 64 KiB floor, the floor's buffer not held by a recorded block (-0.1), the rest `other`.
     @Test func aRunWithoutLargeBlocksHasItsExcessInOther() throws {
-        var trial = TrialResult(spec: Self.spec("download", .none, .system, run: 1), pid: 1)
+        var trial = Self.row("download", .none, .system, run: 1)
         trial.status = .ok
         trial.payloadBytes = 13_000_000
         trial.baselineHeapExactBytes = 300_000
@@ -219,7 +212,7 @@ import Testing
         let cases = [("data", RenderMode.none), ("download", .none), ("data", .full), ("download", .full)]
         for (strategy, render) in cases {
             for run in 1...3 {
-                var trial = TrialResult(spec: Self.spec(strategy, render, .system, run: run), pid: 1)
+                var trial = Self.row(strategy, render, .system, run: run)
                 trial.status = .ok
                 trial.payloadBytes = 13_108_402
                 trial.baselineRSSBytes = 40_000_000
