@@ -100,7 +100,7 @@ plots: build
 # One study alone: .build/release/bench-reference measure STUDY (--dry-run prints its steps; `bench-reference
 # measure --help` lists the studies, among them overhead and the two validations against heaptrack).
 reference: build
-	$(BENCH_REFERENCE) measure all --results $(RESULTS)
+	$(BENCH_REFERENCE) measure all --results $(RESULTS) --bench $(BENCH)
 	@# The re-measured reference and the regenerated documents, checked by the tests that read them.
 	$(SWIFT) test $(TEST_BUILD) --no-parallel --filter ReferenceTests
 

@@ -169,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "bench-reference",
             dependencies: [
-                "BenchCore", "Harness", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
+                "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/BenchReference"
@@ -241,8 +241,8 @@ let package = Package(
         .testTarget(
             name: "CommandTests",
             dependencies: [
-                "BenchCore", "Corpus", "Harness", "Imaging", "LoopbackServer", "Probe", "Report", "bench",
-                "bench-reference", "TestSupport",
+                "BenchCore", "Corpus", "Harness", "Imaging", "LoopbackServer", "Probe", "Report",
+                "ReferenceDocuments", "bench", "bench-reference", "TestSupport",
             ]
         ),
     ],

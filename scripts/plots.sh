@@ -4,8 +4,8 @@
 # only draws. Any output gnuplot writes to stderr (a warning included) fails the run.
 #
 # Usage: scripts/plots.sh [results-folder]      (BENCH=path/to/bench, default .build/release/bench)
-# `make plots` passes the latest run (runs/<UTC time>/). `make reference` passes results/ with
-# DOCUMENTS: then the maintainers' bench-reference (BENCH_REFERENCE) regenerates REPORT.md,
+# `make plots` passes the latest run (runs/<UTC time>/). `bench-reference measure documents` (make
+# reference) passes results/ with DOCUMENTS: then the maintainers' bench-reference (BENCH_REFERENCE) regenerates REPORT.md,
 # SCENARIO.md and the documents' figures from the committed results instead.
 set -euo pipefail
 
@@ -22,7 +22,7 @@ if [ ! -x "$bench" ]; then
 fi
 command -v gnuplot >/dev/null || { echo "plots: gnuplot is missing; run scripts/setup.sh" >&2; exit 69; }
 
-# DOCUMENTS="README.md docs/X.md ..." (make reference): the committed reference, whose REPORT.md,
+# DOCUMENTS="README.md docs/X.md ..." (bench-reference measure documents): the committed reference, whose REPORT.md,
 # SCENARIO.md and those documents' figures the maintainers' bench-reference regenerates.
 if [ -n "${DOCUMENTS:-}" ]; then
   [ -x "$bench_reference" ] || { echo "plots: $bench_reference is not built; run 'swift build -c release'" >&2; exit 66; }

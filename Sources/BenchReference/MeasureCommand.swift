@@ -1,7 +1,6 @@
 import ArgumentParser
 import BenchCore
 import Foundation
-import Harness
 import ReferenceDocuments
 
 /// `bench-reference measure STUDY`: re-measures a study of the committed reference into results/
@@ -17,8 +16,8 @@ struct MeasureCommand: ParsableCommand {
             but overhead and the two validations (over an hour), then the documents.
 
             Exit status: 0 done; 64 bad command-line input; 70 a step could not be carried out; a failed \
-            step's own status otherwise; 128 + N when stopped by signal N (the running step's process group \
-            is killed).
+            step's own status otherwise; 128 + N when stopped by signal N (passed on to the running step, \
+            which winds down as at a terminal's Ctrl-C; a second signal kills it).
             """
     )
 
@@ -62,7 +61,7 @@ struct MeasureCommand: ParsableCommand {
             for step in steps { print(step.shellLine) }
             return
         }
-        Interruption.install()
+        StudyRunner.handleStopSignals()
         do {
             try StudyRunner.run(steps, tool: Self.thisTool()) { line in
                 StandardError.write("bench-reference: \(line)\n")
@@ -78,12 +77,12 @@ struct MeasureCommand: ParsableCommand {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// `name` in this tool's own folder, as the tool was invoked (.build/release/bench-reference gives
-    /// .build/release/bench).
+    /// `name` in this tool's own folder: beside the path it was invoked by (.build/release/bench-reference
+    /// gives .build/release/bench), or beside its binary when it was found on PATH.
     static func besideThisTool(_ name: String) -> String {
         let invoked = CommandLine.arguments[0]
-        guard invoked.contains("/") else { return name }
-        return (invoked as NSString).deletingLastPathComponent + "/" + name
+        let tool = invoked.contains("/") ? invoked : thisTool()
+        return (tool as NSString).deletingLastPathComponent + "/" + name
     }
 
     /// README.md and docs/*.md, sorted: the documents with marked figures.

@@ -38,7 +38,7 @@ package struct ReferenceStudies: Sendable {
         case all
 
         /// The studies `all` measures, in order.
-        package static let reference: [Study] = [
+        package static let measuredByAll: [Study] = [
             .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario, .holders,
         ]
     }
@@ -54,7 +54,7 @@ package struct ReferenceStudies: Sendable {
     /// The documents whose marked figures are regenerated: README.md and docs/*.md.
     package var documents: [String]
     /// The prefix of the scratch folders the studies measure into before results/ is written.
-    package var scratch = "/tmp/image-memory-bench"
+    package var scratchPrefix = "/tmp/image-memory-bench"
 
     package init(bench: String, results: String, swift: String, corpusImages: String, documents: [String]) {
         self.bench = bench
@@ -89,15 +89,15 @@ package struct ReferenceStudies: Sendable {
     /// The steps that re-measure `study` and, for a study that stands alone with documents, regenerate them.
     package func steps(_ study: Study) -> [StudyStep] {
         switch study {
-        case .all: return Study.reference.flatMap(measuring) + measuring(.documents)
+        case .all: return Study.measuredByAll.flatMap(measuring) + measuring(.documents)
         case .scenario: return measuring(.scenario) + measuring(.documents)
         default: return measuring(study)
         }
     }
 
-    private var withBench: [String: String] { ["BENCH": bench] }
+    private var benchEnvironment: [String: String] { ["BENCH": bench] }
 
-    private func result(_ name: String) -> String { "\(results)/\(name)" }
+    private func resultsPath(_ name: String) -> String { "\(results)/\(name)" }
 
     /// The steps that measure `study` into results/, without regenerating the documents.
     private func measuring(_ study: Study) -> [StudyStep] {
@@ -105,22 +105,22 @@ package struct ReferenceStudies: Sendable {
         case .matrix:
             return [.run([bench, "run"] + Self.matrixArguments + ["--out", results, "--replace"])]
         case .sweep:
-            let folder = "\(scratch)-sweep"
+            let folder = "\(scratchPrefix)-sweep"
             return [
                 .run([bench, "sweep", "--out", folder, "--replace"]),
-                .copy(from: "\(folder)/sweep.csv", to: result("sweep.csv")),
+                .copy(from: "\(folder)/sweep.csv", to: resultsPath("sweep.csv")),
             ]
         case .coldWarm:
-            return [.run(["bash", "scripts/cold-warm.sh", result("cold-warm")], environment: withBench)]
+            return [.run(["bash", "scripts/cold-warm.sh", resultsPath("cold-warm")], environment: benchEnvironment)]
         case .corpus:
             return [
                 corpusPhotos,
                 .run(
                     [bench, "corpus", corpusImages] + Self.corpusArguments
                         + ["--render", "full", "--render", "thumbnail", "--render", "stream"]
-                        + ["--out", result("corpus"), "--replace"]
+                        + ["--out", resultsPath("corpus"), "--replace"]
                 ),
-                .run(["bash", "scripts/corpus-plots.sh", result("corpus")]),
+                .run(["bash", "scripts/corpus-plots.sh", resultsPath("corpus")]),
             ]
         case .jobs: return jobs
         case .encodings:
@@ -128,7 +128,7 @@ package struct ReferenceStudies: Sendable {
         case .progressiveTime:
             return [
                 .run(
-                    ["bash", "scripts/progressive-time.sh", result("progressive-time.csv")],
+                    ["bash", "scripts/progressive-time.sh", resultsPath("progressive-time.csv")],
                     environment: ["SWIFT": swift]
                 )
             ]
@@ -137,28 +137,28 @@ package struct ReferenceStudies: Sendable {
                 .run([swift, "build", "-c", "release", "--package-path", Self.examplePackage]),
                 .run(
                     ["\(Self.examplePackage)/.build/release/ahc-bench", "run"] + Self.exampleArguments
-                        + ["--out", result("example"), "--replace"]
+                        + ["--out", resultsPath("example"), "--replace"]
                 ),
             ]
         case .scenario: return scenario
         case .holders:
             return [
-                .run([bench, "run"] + Self.holdersArguments + ["--out", result("holders"), "--replace"]),
+                .run([bench, "run"] + Self.holdersArguments + ["--out", resultsPath("holders"), "--replace"]),
                 // The report reads trials.json and holders.csv; the 480 runs' timeline (30 MB) is not committed.
-                .remove(result("holders/timeline.csv")),
+                .remove(resultsPath("holders/timeline.csv")),
             ]
         case .overhead:
             return [
                 .run(
-                    ["bash", "scripts/overhead.sh", result("overhead"), "2"],
-                    environment: ["SCRATCH": "\(scratch)-overhead", "BENCH": bench]
+                    ["bash", "scripts/overhead.sh", resultsPath("overhead"), "2"],
+                    environment: ["SCRATCH": "\(scratchPrefix)-overhead", "BENCH": bench]
                 )
             ]
         case .validation:
             return [.run(["python3", "scripts/validate.py", "--bench", bench, "--out", results])]
         case .holdersValidation:
             return [
-                .run(["python3", "scripts/validate-holders.py", "--bench", bench, "--out", result("holders")])
+                .run(["python3", "scripts/validate-holders.py", "--bench", bench, "--out", resultsPath("holders")])
             ]
         case .documents:
             return [
@@ -172,33 +172,33 @@ package struct ReferenceStudies: Sendable {
     }
 
     private var corpusPhotos: StudyStep {
-        .run(["bash", "scripts/corpus-photos.sh", corpusImages], environment: withBench)
+        .run(["bash", "scripts/corpus-photos.sh", corpusImages], environment: benchEnvironment)
     }
 
     /// Serial against --jobs 2, alternating (the matrix 3 times each, the example corpus twice); the run
     /// folders stay in the scratch folder.
     private var jobs: [StudyStep] {
-        let folder = "\(scratch)-jobs"
+        let folder = "\(scratchPrefix)-jobs"
         return [
             corpusPhotos,
             .remove(folder),
-            .makeFolder(result("jobs")),
+            .makeFolder(resultsPath("jobs")),
             .run(
                 ["bash", "scripts/jobs-timing.sh", folder, "matrix", "3", "run"] + Self.matrixArguments,
-                environment: withBench
+                environment: benchEnvironment
             ),
             .run(
                 ["bash", "scripts/jobs-timing.sh", folder, "corpus", "2", "corpus", corpusImages]
                     + Self.corpusArguments,
-                environment: withBench
+                environment: benchEnvironment
             ),
-            .copy(from: "\(folder)/timings.csv", to: result("jobs/timings.csv")),
+            .copy(from: "\(folder)/timings.csv", to: resultsPath("jobs/timings.csv")),
             .run(
                 [
                     bench, "compare", "\(folder)/matrix-j1-1/trials.json", "\(folder)/matrix-j2-1/trials.json",
-                    "--thresholds", result("thresholds.json"), "--format", "markdown",
+                    "--thresholds", resultsPath("thresholds.json"), "--format", "markdown",
                 ],
-                output: result("jobs/compare-matrix.md"),
+                output: resultsPath("jobs/compare-matrix.md"),
                 failureIsData: true
             ),
         ]
@@ -210,7 +210,7 @@ package struct ReferenceStudies: Sendable {
     /// four are done. A row killed by its memory limit, or failed by its fault, is a row of the data:
     /// there, bench's status 3 (some runs failed) does not stop the study.
     private var scenario: [StudyStep] {
-        let folder = "\(scratch)-scenario"
+        let folder = "\(scratchPrefix)-scenario"
         let scroll = [bench, "scenario", "list-scroll", "--rows", "60", "--visible", "8", "--bandwidth", "10M"]
         let failedRunsAreData: Set<Int32> = [3]
         var steps: [StudyStep] = [
@@ -259,7 +259,7 @@ package struct ReferenceStudies: Sendable {
             ("caps", "scenario.csv"), ("memory-limit", "scenario-memory-limit.csv"),
             ("faults", "scenario-faults.csv"), ("speed", "scenario-speed.csv"),
         ] {
-            steps.append(.copy(from: "\(folder)/\(measured)/scenario.csv", to: result(committed)))
+            steps.append(.copy(from: "\(folder)/\(measured)/scenario.csv", to: resultsPath(committed)))
         }
         return steps
     }

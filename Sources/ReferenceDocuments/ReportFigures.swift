@@ -16,7 +16,8 @@ package struct ReportFigures {
     package var validation: [[String: Double]]?
     /// The example corpus run and the serial-against-parallel timings, when the folder has them.
     package var corpusAndJobs = CorpusAndJobsFigures(corpus: nil, timings: nil, comparison: nil)
-    /// The `example` run (bench-reference measure example: AsyncHTTPClient through the library), when the folder has it.
+    /// The `example` run (bench-reference measure example: AsyncHTTPClient through the library), when the
+    /// folder has it.
     package var example: ExampleComparison?
     /// encodings.csv (scripts/encodings.py), when the folder has it.
     package var encodings: EncodingCosts?

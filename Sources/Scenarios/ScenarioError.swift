@@ -32,9 +32,10 @@ package enum ScenarioError: Error, CustomStringConvertible, Equatable {
             return "\(path) mixes rows of \(groups) different settings (\(differing.joined(separator: "; "))); "
                 + "one chart would put them together: write each setting to its own --out folder"
         case .settingsBeyond(let path, let varying, let differing):
-            return
-                "\(path) mixes rows that differ in more than \(varying.isEmpty ? "strategy, render and cap" : varying.joined(separator: ", ")) "
-                + "(\(differing.joined(separator: "; "))); its figures would mix them: re-measure the file whole (bench-reference measure scenario)"
+            let allowed = varying.isEmpty ? "strategy, render and cap" : varying.joined(separator: ", ")
+            return "\(path) mixes rows that differ in more than \(allowed) "
+                + "(\(differing.joined(separator: "; "))); its figures would mix them: "
+                + "re-measure the file whole (bench-reference measure scenario)"
         }
     }
 }

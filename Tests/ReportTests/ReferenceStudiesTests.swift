@@ -69,6 +69,28 @@ import Testing
         #expect(try log() == ["done"])
     }
 
+    /// A copy whose source is missing fails the study and leaves the destination (a committed file) as it was.
+    @Test func aFailedCopyLeavesItsDestination() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("committed\n".utf8).write(to: scratch.appendingPathComponent("kept.csv"))
+        var failure: StudyRunner.Failure?
+        do { try run([.copy(from: path("missing.csv"), to: path("kept.csv"))]) } catch { failure = error }
+        #expect(failure?.status == 70)
+        let kept = try String(contentsOf: scratch.appendingPathComponent("kept.csv"), encoding: .utf8)
+        #expect(kept == "committed\n")
+    }
+
+    /// A step that ends by SIGINT (Ctrl-C reached it) stops the study even where its failure is data.
+    @Test func aStepStoppedByCtrlCStopsTheStudy() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var failure: StudyRunner.Failure?
+        do {
+            try run([.run(["sh", "-c", "kill -INT $$"], failureIsData: true), logging("after")])
+        } catch { failure = error }
+        #expect(failure?.status == 128 + SIGINT)
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("log").path))
+    }
+
     /// A step that cannot be carried out (its program is missing) stops the study with 70 or the
     /// launcher's 127, never as a success.
     @Test func aMissingProgramStopsTheStudy() throws {
@@ -100,8 +122,15 @@ import Testing
         )
         #expect(all.filter { $0 == documents[0] }.count == 1)
         #expect(all.last == documents[0])
+        // The order of the reference's recipe: the matrix first, the holders last.
+        #expect(
+            ReferenceStudies.Study.measuredByAll.map(\.rawValue) == [
+                "matrix", "sweep", "cold-warm", "corpus", "jobs", "encodings", "progressive-time", "example",
+                "scenario", "holders",
+            ]
+        )
         var expected: [String] = []
-        for study in ReferenceStudies.Study.reference {
+        for study in ReferenceStudies.Study.measuredByAll {
             expected += Self.lines(study).filter { $0 != documents[0] }
         }
         #expect(Array(all.dropLast()) == expected)
@@ -131,9 +160,10 @@ import Testing
         #expect(tolerating.count == 9)
     }
 
-    /// Every file a study writes is in results/ or in its scratch folders: no study writes beside them.
+    /// Every folder a study measures into (`--out`, SCRATCH), every file it writes a program's output
+    /// to, copies over, removes or creates is in results/ or its scratch folders, never beside them.
     @Test func everyStudyWritesOnlyIntoResultsOrScratch() {
-        let allowed = ["results", "/tmp/image-memory-bench-", "/cache/corpus"]
+        let allowed = ["results/", "/tmp/image-memory-bench-", "/cache/corpus"]
         for study in ReferenceStudies.Study.allCases {
             for step in Self.studies.steps(study) {
                 var written: [String] = []
@@ -148,7 +178,10 @@ import Testing
                 case .remove(let path), .makeFolder(let path): written.append(path)
                 }
                 for path in written {
-                    #expect(allowed.contains { path.hasPrefix($0) }, "\(study.rawValue) writes \(path)")
+                    #expect(
+                        path == "results" || allowed.contains { path.hasPrefix($0) },
+                        "\(study.rawValue) writes \(path)"
+                    )
                 }
             }
         }

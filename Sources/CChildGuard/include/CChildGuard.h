@@ -17,8 +17,8 @@ int childguard_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 /// before the request was made (the signal will never come: the caller must leave).
 int childguard_die_with_parent(pid_t parent);
 
-/// The same with `signal` instead of SIGKILL: a child that must clean up after itself when its
-/// parent goes (bench-reference's step guard kills its process group) asks for a signal it can catch.
+/// The same with `signal` instead of SIGKILL: a child that must clean up when the thread that spawned
+/// it ends (bench-reference's step guard then kills its process group) asks for a signal it can catch.
 int childguard_signal_on_parent_death(int signal, pid_t parent);
 
 /// Starts a detached thread that, `seconds` from now, writes `message` and a newline on stderr

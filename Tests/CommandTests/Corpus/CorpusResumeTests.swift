@@ -97,7 +97,8 @@ import Testing
             ],
             folder: folder
         )
-        // A random moment once the first row is written, long before the 400th (a loaded machine may take seconds to start the run).
+        // A random moment once the first row is written, long before the 400th (a loaded machine may take
+        // seconds to start the run).
         let trialsFile = folder.appendingPathComponent("out/trials.csv")
         func rowsWritten() -> Int {
             (FileManager.default.contents(atPath: trialsFile.path) ?? Data()).filter { $0 == 10 }.count - 1

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceDocuments
 import TestSupport
 import Testing
 
@@ -55,6 +56,53 @@ import Testing
             usleep(20_000)
         }
         return nil
+    }
+
+    /// Through the guard, a step's status is the program's: a tolerated 3 goes on, a 5 stops the study
+    /// with 5, and a program killed by SIGKILL reads as 137.
+    @Test func aStepsStatusComesThroughTheGuard() throws {
+        let tool = builtExecutable(named: "bench-reference")
+        var failure: StudyRunner.Failure?
+        do {
+            try StudyRunner.run(
+                [.run(["sh", "-c", "exit 3"], tolerated: [3]), .run(["sh", "-c", "exit 5"])],
+                tool: tool
+            )
+        } catch { failure = error }
+        #expect(failure?.status == 5)
+        failure = nil
+        do { try StudyRunner.run([.run(["sh", "-c", "kill -9 $$"])], tool: tool) } catch { failure = error }
+        #expect(failure?.status == 128 + SIGKILL)
+    }
+
+    /// SIGINT to `bench-reference measure` is passed on to the running step, which winds down as at a
+    /// terminal: bench writes what it measured (trials.json), the tool exits 130, and nothing it
+    /// started is left running.
+    @Test func aStoppedStudyLetsItsStepWriteWhatItMeasured() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let results = scratch.appendingPathComponent("results")
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: builtExecutable(named: "bench-reference"))
+        tool.arguments = ["measure", "holders", "--results", results.path, "--bench", benchExecutable()]
+        tool.standardOutput = FileHandle.nullDevice
+        tool.standardError = FileHandle.nullDevice
+        try tool.run()
+        let trials = results.appendingPathComponent("holders/trials.csv").path
+        let started = Date()
+        func rows() -> Int { (FileManager.default.contents(atPath: trials) ?? Data()).filter { $0 == 10 }.count - 1 }
+        while rows() < 1 && Date().timeIntervalSince(started) < 60 && tool.isRunning { usleep(50_000) }
+        #expect(rows() >= 1, "no row within 60 s")
+        kill(tool.processIdentifier, SIGINT)
+        let stopped = Date()
+        while tool.isRunning && Date().timeIntervalSince(stopped) < 30 { usleep(50_000) }
+        let left = ChildHygieneTests.processes(mentioning: results.path)
+        if tool.isRunning { kill(tool.processIdentifier, SIGKILL) }
+        for pid in left { kill(pid, SIGKILL) }
+        tool.waitUntilExit()
+        #expect(tool.terminationStatus == 128 + SIGINT)
+        #expect(FileManager.default.fileExists(atPath: results.appendingPathComponent("holders/trials.json").path))
+        #expect(left.isEmpty, "left running: \(left)")
     }
 
     /// A guard whose parent is not the pid it was given (the tool died before the guard asked for its
