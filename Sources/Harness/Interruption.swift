@@ -65,13 +65,22 @@ package enum Interruption {
         self.wording.withLock { $0 = wording }
         sources.withLock { installed in
             guard installed.isEmpty else { return }
-            for number in handledSignals {
-                Glibc.signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInitiated))
-                source.setEventHandler { received(number) }
-                source.resume()
-                installed.append(source)
-            }
+            installed = signalSources(for: handledSignals, handler: received)
+        }
+    }
+
+    /// For each of `signals`: its default action ignored, and `handler` called with it on a dispatch
+    /// queue, never in an async signal handler. Keep the sources: a released source stops.
+    package static func signalSources(
+        for signals: [Int32],
+        handler: @escaping @Sendable (Int32) -> Void
+    ) -> [any DispatchSourceSignal] {
+        signals.map { number in
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInitiated))
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
         }
     }
 

@@ -40,13 +40,7 @@ package enum StudyRunner {
             guard installed.isEmpty else { return }
             // Taking the terminal back from a step's group after it ends is a background write.
             signal(SIGTTOU, SIG_IGN)
-            for number in Interruption.handledSignals {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInitiated))
-                source.setEventHandler { stopReceived(number) }
-                source.resume()
-                installed.append(source)
-            }
+            installed = Interruption.signalSources(for: Interruption.handledSignals, handler: stopReceived)
         }
     }
 
