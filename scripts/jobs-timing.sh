@@ -7,6 +7,7 @@
 # Usage: scripts/jobs-timing.sh OUT WORKLOAD REPEATS bench-arguments...
 #   e.g. scripts/jobs-timing.sh /tmp/jobs matrix 3 run --strategy all --render none --render full --render thumbnail --runs 5
 # (BENCH=path/to/bench, default .build/release/bench). Never point OUT at results/ by hand: make reference does.
+# Exits with bench's status when a run ends other than 0 or 3 (stopped, killed, refused).
 set -euo pipefail
 out=${1:?usage: jobs-timing.sh OUT WORKLOAD REPEATS bench-arguments...}
 workload=${2:?workload name}
@@ -28,5 +29,11 @@ for repeat in $(seq "$first" $((first + repeats - 1))); do
     wall=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
     echo "$workload,$jobs,$repeat,$wall,$status,$load_start,$(cut -d' ' -f1 /proc/loadavg),$(nproc)" >> "$out/timings.csv"
     echo "jobs-timing: $workload --jobs $jobs (repeat $repeat): $wall s, exit $status"
+    # 3: some trials failed, still a timing. Anything else (a stop, a kill, bad input) ends the
+    # workload with bench's status, so that a stopped or broken study stops here.
+    case $status in
+      0 | 3) ;;
+      *) echo "jobs-timing: bench exited $status: stopping" >&2; exit "$status" ;;
+    esac
   done
 done

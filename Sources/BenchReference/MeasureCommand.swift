@@ -15,8 +15,9 @@ struct MeasureCommand: ParsableCommand {
             \(ReferenceStudies.Study.allCases.map(\.rawValue).joined(separator: ", ")). `all` is every study \
             but overhead and the two validations (over an hour), then the documents.
 
-            Exit status: 0 done; 64 bad command-line input; 70 a step could not be carried out; a failed \
-            step's own status otherwise; 128 + N when stopped by signal N (passed on to the running step, \
+            Exit status: 0 done; 64 bad command-line input; 66 the bench binary is missing; 73 the study lock \
+            (/tmp/image-memory-bench.lock) cannot be opened; 75 another study holds it; 70 a step could not be \
+            carried out; a failed step's own status otherwise; 128 + N when stopped by signal N (passed on to the running step, \
             which winds down as at a terminal's Ctrl-C; a second signal kills it).
             """
     )
@@ -46,6 +47,12 @@ struct MeasureCommand: ParsableCommand {
                     + ReferenceStudies.Study.allCases.map(\.rawValue).joined(separator: ", ")
             )
         }
+        guard !results.isEmpty, !results.hasPrefix("-") else {
+            throw BenchReference.fail(
+                .usage,
+                "--results '\(results)' is not a folder's name; give the reference folder, e.g. results"
+            )
+        }
         let environment = ProcessInfo.processInfo.environment
         let home = environment["HOME"] ?? NSHomeDirectory()
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.cache"
@@ -61,6 +68,19 @@ struct MeasureCommand: ParsableCommand {
             for step in steps { print(step.shellLine) }
             return
         }
+        guard FileManager.default.isExecutableFile(atPath: studies.bench) else {
+            throw BenchReference.fail(
+                .noInput,
+                "the bench binary \(studies.bench) is missing or not executable: run `swift build -c release`, "
+                    + "or give it with --bench"
+            )
+        }
+        // The studies measure into fixed scratch folders (/tmp/image-memory-bench-*): one study at a time.
+        let lock: StudyLock
+        do { lock = try StudyLock(path: "\(studies.scratchPrefix).lock") } catch {
+            throw BenchReference.fail(error.isBusy ? .outputBusy : .cannotCreateOutput, error.description)
+        }
+        defer { withExtendedLifetime(lock) {} }
         StudyRunner.handleStopSignals()
         do {
             try StudyRunner.run(steps, tool: Self.thisTool()) { line in

@@ -15,6 +15,8 @@ int childguard_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 
 int childguard_die_with_parent(pid_t parent) { return childguard_signal_on_parent_death(SIGKILL, parent); }
 
+int childguard_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 0 : errno; }
+
 int childguard_signal_on_parent_death(int signal, pid_t parent) {
     if (prctl(PR_SET_PDEATHSIG, signal) != 0) return 0;
     return getppid() == parent;

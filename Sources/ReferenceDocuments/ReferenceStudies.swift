@@ -198,8 +198,9 @@ package struct ReferenceStudies: Sendable {
                     bench, "compare", "\(folder)/matrix-j1-1/trials.json", "\(folder)/matrix-j2-1/trials.json",
                     "--thresholds", resultsPath("thresholds.json"), "--format", "markdown",
                 ],
-                output: resultsPath("jobs/compare-matrix.md"),
-                failureIsData: true
+                // 2: a regression found, 3: runs missing on a side; both are what the comparison reports.
+                tolerated: [2, 3],
+                output: resultsPath("jobs/compare-matrix.md")
             ),
         ]
     }

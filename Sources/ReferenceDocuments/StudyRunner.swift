@@ -40,6 +40,8 @@ package enum StudyRunner {
             guard installed.isEmpty else { return }
             // Taking the terminal back from a step's group after it ends is a background write.
             signal(SIGTTOU, SIG_IGN)
+            // A reader of stderr that is gone (`| head`) must not end the tool mid-study by SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
             installed = Interruption.signalSources(for: Interruption.handledSignals, handler: stopReceived)
         }
     }
@@ -96,9 +98,11 @@ package enum StudyRunner {
         let files = FileManager.default
         do {
             switch step {
-            case .run(let arguments, let environment, let tolerated, let output, let failureIsData):
+            case .run(let arguments, let environment, let tolerated, let output):
                 let command = tool.map { StepGuard.guarding(arguments, tool: $0) } ?? arguments
-                let status = try launch(command, environment: environment, output: output)
+                let partial = output.map { "\($0).partial-\(getpid())" }
+                defer { if let partial { try? files.removeItem(atPath: partial) } }
+                let status = try launch(command, environment: environment, output: partial)
                 if let signal = stopSignal {
                     let name = Interruption.name(of: signal)
                     throw Failure(step: step, reason: "stopped by \(name) (status \(status))", status: 128 + signal)
@@ -106,8 +110,14 @@ package enum StudyRunner {
                 if stoppedStatuses.contains(status) {
                     throw Failure(step: step, reason: "stopped by a signal (status \(status))", status: status)
                 }
-                if status == 0 || tolerated.contains(status) || failureIsData { return }
-                throw Failure(step: step, reason: "exited with status \(status)", status: status)
+                guard status == 0 || tolerated.contains(status) else {
+                    let reason = status > 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
+                    throw Failure(step: step, reason: "\(reason) (status \(status))", status: status)
+                }
+                if let output, let partial, rename(partial, output) != 0 {
+                    let error = String(cString: strerror(errno))
+                    throw Failure(step: step, reason: "cannot rename \(partial) to \(output): \(error)", status: 70)
+                }
             case .copy(let from, let to):
                 // Beside the destination, then renamed over it: a copy that fails leaves it as it was.
                 let partial = "\(to).partial-\(getpid())"
@@ -153,6 +163,9 @@ package enum StudyRunner {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
         runningGroup.store(0, ordering: .releasing)
+        // Whatever is left in its group (the guard killed by SIGKILL, a script's background child) goes
+        // with it; the group's id is still its own until the reap below.
+        kill(-pid, SIGKILL)
         if foreground { tcsetpgrp(0, getpgrp()) }  // the guard gave the terminal to the step's group
         defer { Interruption.childEnded(pid) }
         return waitForExit(pid)
@@ -165,6 +178,11 @@ package enum StudyRunner {
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return BenchExitCode.internalError.rawValue }
         }
+        return shellStatus(status)
+    }
+
+    /// A wait status as the shell says it: the exit status, or 128 + N when signal N ended it.
+    package static func shellStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }

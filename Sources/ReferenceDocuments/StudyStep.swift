@@ -5,14 +5,14 @@ import Foundation
 package enum StudyStep: Equatable, Sendable {
     /// Runs `arguments[0]` (found on PATH when it has no slash) with the rest as its arguments, with
     /// `environment` added to this process's. `tolerated` are the exit statuses other than 0 that are
-    /// data, not failure (a scenario row killed by its memory limit exits 3). `output`: a file its
-    /// stdout is written to. `failureIsData`: any status is kept (a comparison that reports a regression).
+    /// data, not failure (a scenario row killed by its memory limit exits 3, a comparison that finds a
+    /// regression 2). `output`: a file its stdout replaces once the program ends with an accepted
+    /// status (written beside it until then, so that a failed step leaves it as it was).
     case run(
         _ arguments: [String],
         environment: [String: String] = [:],
         tolerated: Set<Int32> = [],
-        output: String? = nil,
-        failureIsData: Bool = false
+        output: String? = nil
     )
     /// Copies a file over another (the destination replaced).
     case copy(from: String, to: String)
@@ -24,11 +24,13 @@ package enum StudyStep: Equatable, Sendable {
     /// The step as a shell line: what `--dry-run` prints, and what a failure names.
     package var shellLine: String {
         switch self {
-        case .run(let arguments, let environment, _, let output, let failureIsData):
+        case .run(let arguments, let environment, let tolerated, let output):
             let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
             var line = (settings + arguments.map(Self.quoted)).joined(separator: " ")
             if let output { line += " > \(Self.quoted(output))" }
-            if failureIsData { line += " || true" }
+            if !tolerated.isEmpty {
+                line += "  # exit " + tolerated.sorted().map(String.init).joined(separator: ", ") + " is data too"
+            }
             return line
         case .copy(let from, let to): return "cp \(Self.quoted(from)) \(Self.quoted(to))"
         case .remove(let path): return "rm -rf \(Self.quoted(path))"

@@ -49,15 +49,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("log").path))
     }
 
-    /// A step's stdout goes to its output file (replacing what was there); a step whose failure is data
-    /// (a comparison that reports a regression) does not stop the study; copies replace their destination.
+    /// A step's stdout replaces its output file; a status the step tolerates (a comparison that reports
+    /// a regression) does not stop the study; copies replace their destination.
     @Test func outputsAndCopiesReplaceTheirFiles() throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
         try Data("old old old\n".utf8).write(to: scratch.appendingPathComponent("out.md"))
         try Data("stale\n".utf8).write(to: scratch.appendingPathComponent("copy.md"))
         try run([
             .makeFolder(path("deep/er")),
-            .run(["sh", "-c", "echo report; exit 2"], output: path("out.md"), failureIsData: true),
+            .run(["sh", "-c", "echo report; exit 2"], tolerated: [2], output: path("out.md")),
             .copy(from: path("out.md"), to: path("copy.md")),
             .copy(from: path("out.md"), to: path("deep/er/copy.md")),
             .remove(path("out.md")),
@@ -80,12 +80,27 @@ import Testing
         #expect(kept == "committed\n")
     }
 
+    /// A step that fails leaves its output file (a committed file) as it was: its stdout is not kept.
+    @Test func aFailedStepLeavesItsOutputFile() throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("committed\n".utf8).write(to: scratch.appendingPathComponent("compare.md"))
+        var failure: StudyRunner.Failure?
+        do {
+            try run([.run(["sh", "-c", "echo partial; exit 5"], tolerated: [2], output: path("compare.md"))])
+        } catch { failure = error }
+        #expect(failure?.status == 5)
+        let kept = try String(contentsOf: scratch.appendingPathComponent("compare.md"), encoding: .utf8)
+        #expect(kept == "committed\n")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+        #expect(left == ["compare.md"], "\(left)")
+    }
+
     /// A step that ends by SIGINT (Ctrl-C reached it) stops the study even where its failure is data.
     @Test func aStepStoppedByCtrlCStopsTheStudy() throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
         var failure: StudyRunner.Failure?
         do {
-            try run([.run(["sh", "-c", "kill -INT $$"], failureIsData: true), logging("after")])
+            try run([.run(["sh", "-c", "kill -INT $$"], tolerated: [130]), logging("after")])
         } catch { failure = error }
         #expect(failure?.status == 128 + SIGINT)
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("log").path))
@@ -145,7 +160,7 @@ import Testing
         let steps = Self.studies.steps(.scenario)
         let lastRun = try #require(
             steps.lastIndex {
-                if case .run(let arguments, _, _, _, _) = $0 { arguments[0] == ".build/release/bench" } else { false }
+                if case .run(let arguments, _, _, _) = $0 { arguments[0] == ".build/release/bench" } else { false }
             }
         )
         let copies = steps.indices.filter { if case .copy = steps[$0] { true } else { false } }
@@ -155,7 +170,7 @@ import Testing
         #expect(steps.filter { $0.shellLine.contains(" scenario list-scroll ") }.count == 16)
         // The memory limits and the faults exit 3 for their failed rows; the others must succeed.
         let tolerating = steps.filter {
-            if case .run(_, _, let tolerated, _, _) = $0 { tolerated == [3] } else { false }
+            if case .run(_, _, let tolerated, _) = $0 { tolerated == [3] } else { false }
         }
         #expect(tolerating.count == 9)
     }
@@ -168,7 +183,7 @@ import Testing
             for step in Self.studies.steps(study) {
                 var written: [String] = []
                 switch step {
-                case .run(let arguments, let environment, _, let output, _):
+                case .run(let arguments, let environment, _, let output):
                     for (index, argument) in arguments.enumerated() where argument == "--out" {
                         written.append(arguments[index + 1])
                     }

@@ -21,6 +21,10 @@ int childguard_die_with_parent(pid_t parent);
 /// it ends (bench-reference's step guard then kills its process group) asks for a signal it can catch.
 int childguard_signal_on_parent_death(int signal, pid_t parent);
 
+/// Makes the caller the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), so that it can
+/// wait for all of them. Returns 0, or the error number.
+int childguard_become_subreaper(void);
+
 /// Starts a detached thread that, `seconds` from now, writes `message` and a newline on stderr
 /// and ends the process with `status` (_exit: no clean-up, nothing else runs). Returns 0, or the
 /// error number of pthread_create.

@@ -75,6 +75,33 @@ import Testing
         #expect(failure?.status == 128 + SIGKILL)
     }
 
+    /// A guard killed by SIGKILL (its SIGHUP never comes) does not leave its step running: the tool
+    /// kills the guard's group once the guard ends.
+    @Test func aKilledGuardLeavesNothingOfItsStep() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let pidFile = scratch.appendingPathComponent("grandchild").path
+        let killer = Thread {
+            guard let grandchild = Self.pid(in: pidFile) else { return }
+            kill(getpgid(grandchild), SIGKILL)  // the guard leads the step's group
+        }
+        killer.start()
+        var failure: StudyRunner.Failure?
+        do {
+            try StudyRunner.run(
+                [.run(["sh", "-c", "sleep 300 & echo $! > '\(pidFile)'; wait"])],
+                tool: builtExecutable(named: "bench-reference")
+            )
+        } catch { failure = error }
+        #expect(failure?.status == 128 + SIGKILL)
+        let grandchild = try #require(Self.pid(in: pidFile))
+        let ended = Date()
+        while !Self.hasEnded(grandchild) && Date().timeIntervalSince(ended) < 5 { usleep(20_000) }
+        let survived = !Self.hasEnded(grandchild)
+        if survived { kill(grandchild, SIGKILL) }
+        #expect(!survived, "the step's sleep outlived its killed guard")
+    }
+
     /// SIGINT to `bench-reference measure` is passed on to the running step, which winds down as at a
     /// terminal: bench writes what it measured (trials.json), the tool exits 130, and nothing it
     /// started is left running.
