@@ -17,8 +17,8 @@ struct MeasureCommand: ParsableCommand {
 
             Exit status: 0 done; 64 bad command-line input; 66 the bench binary is missing; 73 the study lock \
             (/tmp/image-memory-bench.lock) cannot be opened; 75 another study holds it; 70 a step could not be \
-            carried out; a failed step's own status otherwise; 128 + N when stopped by signal N (passed on to the running step, \
-            which winds down as at a terminal's Ctrl-C; a second signal kills it).
+            carried out; a failed step's own status otherwise; 128 + N when stopped by signal N (passed on to \
+            the running step, which winds down as at a terminal's Ctrl-C; a second signal kills it).
             """
     )
 

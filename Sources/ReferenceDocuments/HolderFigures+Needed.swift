@@ -25,17 +25,19 @@ extension HolderFigures {
     }
 
     static let remeasure = "`bench-reference measure holders` (results/holders/)"
+    /// What a holders table says when the folder has no holders run.
+    static let missing = "No holders run: \(remeasure) measures it.\n"
 
     package func floorTable() -> String {
         let cases = neededCases()
-        guard !cases.isEmpty else { return "No holders run: \(Self.remeasure) measures it.\n" }
+        guard !cases.isEmpty else { return Self.missing }
         return NeededTables.gaps(cases, remeasure: Self.remeasure)
             + NeededTables.heapTable(labels: ["case", "allocator"], cases: cases)
     }
 
     package func residencyTable() -> String {
         let cases = neededCases()
-        guard !cases.isEmpty else { return "No holders run: \(Self.remeasure) measures it.\n" }
+        guard !cases.isEmpty else { return Self.missing }
         return NeededTables.residencyTable(labels: ["case", "allocator"], cases: cases)
     }
 }

@@ -115,9 +115,7 @@ package struct HolderFigures: Sendable {
                 ])
             }
         }
-        guard !rows.isEmpty else {
-            return "No holders run: `bench-reference measure holders` measures it (results/holders/).\n"
-        }
+        guard !rows.isEmpty else { return Self.missing }
         return MarkdownTable.render(
             header: [
                 "case", "allocator", "exact heap peak", "largest holders (MB, allocated by, file)", "small blocks",
@@ -181,9 +179,7 @@ package struct HolderFigures: Sendable {
                 ])
             }
         }
-        guard !rows.isEmpty else {
-            return "No holders run: `bench-reference measure holders` measures it (results/holders/).\n"
-        }
+        guard !rows.isEmpty else { return Self.missing }
         return MarkdownTable.render(
             header: [
                 "case", "allocator", "blocks recorded or released", "recording (ms)", "measured window (ms)", "share",

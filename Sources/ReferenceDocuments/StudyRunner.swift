@@ -2,6 +2,7 @@ import BenchCore
 import Dispatch
 import Foundation
 import Harness
+import Report
 import Synchronization
 
 /// Runs study steps in order, each program as a child of this process, in a process group of its
@@ -119,15 +120,8 @@ package enum StudyRunner {
                     throw Failure(step: step, reason: "cannot rename \(partial) to \(output): \(error)", status: 70)
                 }
             case .copy(let from, let to):
-                // Beside the destination, then renamed over it: a copy that fails leaves it as it was.
-                let partial = "\(to).partial-\(getpid())"
-                if files.fileExists(atPath: partial) { try files.removeItem(atPath: partial) }
-                try files.copyItem(atPath: from, toPath: partial)
-                guard rename(partial, to) == 0 else {
-                    let error = String(cString: strerror(errno))
-                    try? files.removeItem(atPath: partial)
-                    throw Failure(step: step, reason: "cannot rename \(partial) to \(to): \(error)", status: 70)
-                }
+                // Replaced atomically: a copy that fails leaves the destination as it was.
+                try AtomicFile.write(Data(contentsOf: URL(fileURLWithPath: from)), to: URL(fileURLWithPath: to))
             case .remove(let path):
                 if files.fileExists(atPath: path) { try files.removeItem(atPath: path) }
             case .makeFolder(let path):
