@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchCore
 import Foundation
 import ReferenceDocuments
+import Report
 
 /// `bench-reference measure STUDY`: re-measures a study of the committed reference into results/
 /// (`make reference` runs `all`, then the tests that read results/).
@@ -76,9 +77,19 @@ struct MeasureCommand: ParsableCommand {
             )
         }
         // The studies measure into fixed scratch folders (/tmp/image-memory-bench-*): one study at a time.
-        let lock: StudyLock
-        do { lock = try StudyLock(path: "\(studies.scratchPrefix).lock") } catch {
-            throw BenchReference.fail(error.isBusy ? .outputBusy : .cannotCreateOutput, error.description)
+        let lockPath = "\(studies.scratchPrefix).lock"
+        let lock: PIDFileLock
+        do { lock = try PIDFileLock(path: lockPath) } catch {
+            switch error {
+            case .busy(let holder):
+                throw BenchReference.fail(
+                    .outputBusy,
+                    "another bench-reference measure (pid \(holder.map(String.init) ?? "unknown")) holds \(lockPath): "
+                        + "the studies share their scratch folders; wait for it to end"
+                )
+            case .cannotOpen(let reason), .cannotWrite(let reason):
+                throw BenchReference.fail(.cannotCreateOutput, "cannot take the study lock \(lockPath): \(reason)")
+            }
         }
         defer { withExtendedLifetime(lock) {} }
         StudyRunner.handleStopSignals()

@@ -39,7 +39,7 @@ package final class OutputFolder: ResultsFolder, Sendable {
     package let runID: String
     /// The `runs/` folder when the folder was chosen by default (and `latest` is to be updated).
     package let runsRoot: URL?
-    private let lockDescriptor: Int32
+    private let lock: PIDFileLock
 
     /// Opens `out`, or a new folder under `runsRoot` when `out` is nil, and checks `files` there
     /// (`replacing`: an earlier run's rows may be overwritten).
@@ -90,49 +90,27 @@ package final class OutputFolder: ResultsFolder, Sendable {
         self.directory = directory
         self.runID = runID
         self.runsRoot = runsRoot
-        let lockPath = directory.appendingPathComponent(Self.lockFileName).path
-        let descriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw Failure(
-                kind: .cannotCreate,
-                description: "cannot write into --out \(directory.path): \(String(cString: strerror(errno)))"
-            )
-        }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let holder = Self.readPID(descriptor)
-            close(descriptor)
-            throw Failure(
-                kind: .busy,
-                description: "\(directory.path) is in use by another bench run\(holder.map { " (pid \($0))" } ?? ""); "
-                    + "wait for it to finish or choose another --out"
-            )
-        }
         // The pid is both the holder's name for a refused run and the write test: on a full or
-        // read-only file system this fails now, before any trial.
-        let pid = Array("\(getpid())\n".utf8)
-        let written = ftruncate(descriptor, 0) == 0 ? pwrite(descriptor, pid, pid.count, 0) : -1
-        guard written == pid.count, fsync(descriptor) == 0 else {
-            let reason = written >= 0 && written < pid.count ? "short write" : String(cString: strerror(errno))
-            close(descriptor)
-            unlink(lockPath)
-            throw Failure(kind: .cannotCreate, description: "cannot write into --out \(directory.path): \(reason)")
+        // read-only file system the lock fails now, before any trial.
+        do { lock = try PIDFileLock(path: directory.appendingPathComponent(Self.lockFileName).path) } catch {
+            switch error {
+            case .busy(let holder):
+                throw Failure(
+                    kind: .busy,
+                    description:
+                        "\(directory.path) is in use by another bench run\(holder.map { " (pid \($0))" } ?? ""); "
+                        + "wait for it to finish or choose another --out"
+                )
+            case .cannotOpen(let reason), .cannotWrite(let reason):
+                throw Failure(kind: .cannotCreate, description: "cannot write into --out \(directory.path): \(reason)")
+            }
         }
-        lockDescriptor = descriptor
     }
-
-    deinit { close(lockDescriptor) }
 
     /// Whether a live bench run holds `directory`'s lock (its pid, when it wrote one); nil when
     /// none does. Only tests the lock (a shared one, released at once): creates nothing.
     package static func liveRun(in directory: URL) -> LiveRun? {
-        let descriptor = Glibc.open(directory.appendingPathComponent(lockFileName).path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard flock(descriptor, LOCK_SH | LOCK_NB) != 0 else {
-            flock(descriptor, LOCK_UN)
-            return nil
-        }
-        return errno == EWOULDBLOCK ? LiveRun(pid: readPID(descriptor)) : nil
+        PIDFileLock.holder(at: directory.appendingPathComponent(lockFileName).path).map { LiveRun(pid: $0.pid) }
     }
 
     package struct LiveRun: Sendable {
@@ -245,12 +223,5 @@ package final class OutputFolder: ResultsFolder, Sendable {
                 )
             }
         }
-    }
-
-    private static func readPID(_ descriptor: Int32) -> Int32? {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let count = pread(descriptor, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
