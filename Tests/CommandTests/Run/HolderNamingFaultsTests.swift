@@ -19,32 +19,46 @@ import Testing
         return url
     }
 
-    /// `yes` floods, `sleep` hangs: each is killed (past 64 MiB, or after its time limit, 3 s here
-    /// through BENCH_SYMBOLIZER_TIMEOUT), said once on stderr, and every file of the run is written
-    /// with its rows.
-    @Test(arguments: ["exec yes 0123456789abcdef", "exec sleep 1000"])
-    func aHostileSymbolizerIsKilledAndTheRunKeepsItsRows(body: String) throws {
-        let symbolizer = try Self.script(body)
+    /// Runs `quick` into a scratch folder with the script `body` as BENCH_LLVM_SYMBOLIZER (and
+    /// `environment`), then `check` with its output and folder; the script and folder are removed after.
+    static func quickRun(
+        symbolizer body: String,
+        environment: [String: String] = [:],
+        timeout: TimeInterval,
+        _ check: (BenchProcess.Output, URL) throws -> Void
+    ) throws {
+        let symbolizer = try script(body)
         let folder = BenchProcess.temporaryFolder()
         defer {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: symbolizer)
         }
         let output = try BenchProcess.run(
-            Self.quick + ["--out", folder.path],
-            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path, "BENCH_SYMBOLIZER_TIMEOUT": "3"],
-            timeout: 120
+            quick + ["--out", folder.path],
+            extraEnvironment: environment.merging(["BENCH_LLVM_SYMBOLIZER": symbolizer.path]) { $1 },
+            timeout: timeout
         )
-        #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardError.contains("holders are named without it"), "\(output.standardError)")
-        let trials = try TrialsCSV.parse(
-            String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)
-        )
-        #expect(trials.count == 1 && trials.allSatisfy(\.isSuccess))
-        let holders = try HoldersCSV.parse(
-            String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
-        )
-        #expect(holders.first?.totalBytes == trials.first?.peakHeapExactBytes)
+        try check(output, folder)
+    }
+
+    /// `yes` floods, `sleep` hangs: each is killed (past 64 MiB, or after its time limit, 3 s here
+    /// through BENCH_SYMBOLIZER_TIMEOUT), said once on stderr, and every file of the run is written
+    /// with its rows.
+    @Test(arguments: ["exec yes 0123456789abcdef", "exec sleep 1000"])
+    func aHostileSymbolizerIsKilledAndTheRunKeepsItsRows(body: String) throws {
+        let limit = ["BENCH_SYMBOLIZER_TIMEOUT": "3"]
+        try Self.quickRun(symbolizer: body, environment: limit, timeout: 120) { output, folder in
+            #expect(output.status == 0, "\(output.standardError)")
+            #expect(output.standardError.contains("holders are named without it"), "\(output.standardError)")
+            let trials = try TrialsCSV.parse(
+                String(contentsOf: folder.appendingPathComponent("trials.csv"), encoding: .utf8)
+            )
+            #expect(trials.count == 1 && trials.allSatisfy(\.isSuccess))
+            let holders = try HoldersCSV.parse(
+                String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
+            )
+            #expect(holders.first?.totalBytes == trials.first?.peakHeapExactBytes)
+        }
     }
 
     /// Without llvm-symbolizer the names are dladdr's: FoundationNetworking's blocks are still its

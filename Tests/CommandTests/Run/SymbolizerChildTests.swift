@@ -19,27 +19,20 @@ import Testing
     /// ends soon after the limit and the sleep is gone.
     @Test func aSymbolizersOwnChildIsKilledAtTheLimit() throws {
         let sleep = Self.uniqueSleep()
-        let symbolizer = try HolderNamingFaultsTests.script(sleep)
-        let folder = BenchProcess.temporaryFolder()
-        defer {
-            try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(at: symbolizer)
-        }
         let started = Date()
-        let output = try BenchProcess.run(
-            Self.quick + ["--out", folder.path],
-            extraEnvironment: [
-                "BENCH_LLVM_SYMBOLIZER": symbolizer.path, "BENCH_SYMBOLIZER_TIMEOUT": "2",
-            ],
+        try HolderNamingFaultsTests.quickRun(
+            symbolizer: sleep,
+            environment: ["BENCH_SYMBOLIZER_TIMEOUT": "2"],
             timeout: 60
-        )
-        let took = Date().timeIntervalSince(started)
-        let left = ChildHygieneTests.processes(mentioning: sleep)
-        ChildHygieneTests.killAll(left)
-        #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardError.contains("took more than 2 s"), "\(output.standardError)")
-        #expect(took >= 2 && took < 2 + 20, "the run took \(took) s with a symbolizer limit of 2 s")
-        #expect(left.isEmpty, "the symbolizer's child outlived it")
+        ) { output, _ in
+            let took = Date().timeIntervalSince(started)
+            let left = ChildHygieneTests.processes(mentioning: sleep)
+            ChildHygieneTests.killAll(left)
+            #expect(output.status == 0, "\(output.standardError)")
+            #expect(output.standardError.contains("took more than 2 s"), "\(output.standardError)")
+            #expect(took >= 2 && took < 2 + 20, "the run took \(took) s with a symbolizer limit of 2 s")
+            #expect(left.isEmpty, "the symbolizer's child outlived it")
+        }
     }
 
     /// A symbolizer named by `BENCH_LLVM_SYMBOLIZER` that is missing, not executable, empty (the
@@ -83,38 +76,29 @@ import Testing
     /// A symbolizer whose function names hold a newline and a NUL: escaped as file names are
     /// (`\n`, `\x00`) in holders.csv, holders.folded and the terminal; no line is broken.
     @Test func aNewlineOrNulInASymbolNameIsEscaped() throws {
-        let symbolizer = try HolderNamingFaultsTests.script(
+        let symbolizer =
             #"while read -r line; do printf '%s\n' '{"Symbol":[{"FunctionName":"evil\nname\u0000end"}]}'; done"#
-        )
-        let folder = BenchProcess.temporaryFolder()
-        defer {
-            try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(at: symbolizer)
+        try HolderNamingFaultsTests.quickRun(symbolizer: symbolizer, timeout: 120) { output, folder in
+            #expect(output.status == 0, "\(output.standardError)")
+            let escaped = #"evil\nname\x00end"#
+            let folded = try String(contentsOf: folder.appendingPathComponent("holders.folded"), encoding: .utf8)
+            let lines = folded.split(separator: "\n")
+            #expect(
+                !lines.isEmpty && lines.allSatisfy { $0.split(separator: " ").last.flatMap { Int($0) } != nil },
+                "every line of holders.folded ends with its bytes: \(lines)"
+            )
+            #expect(folded.contains(escaped) && !folded.contains("\0"), "\(folded)")
+            let csv = try String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
+            #expect(csv.contains(escaped) && !csv.contains("\0") && !csv.contains("evil\n"), "\(csv)")
+            let runs = try HoldersCSV.parse(csv)
+            let named = runs.flatMap(\.holders).map(\.allocatedBy)
+            #expect(named.contains(escaped), "\(named)")
+            #expect(
+                output.standardOutput.contains(escaped) && !output.standardOutput.contains("\0")
+                    && !output.standardOutput.contains("evil\n"),
+                "\(output.standardOutput)"
+            )
         }
-        let output = try BenchProcess.run(
-            Self.quick + ["--out", folder.path],
-            extraEnvironment: ["BENCH_LLVM_SYMBOLIZER": symbolizer.path],
-            timeout: 120
-        )
-        #expect(output.status == 0, "\(output.standardError)")
-        let escaped = #"evil\nname\x00end"#
-        let folded = try String(contentsOf: folder.appendingPathComponent("holders.folded"), encoding: .utf8)
-        let lines = folded.split(separator: "\n")
-        #expect(
-            !lines.isEmpty && lines.allSatisfy { $0.split(separator: " ").last.flatMap { Int($0) } != nil },
-            "every line of holders.folded ends with its bytes: \(lines)"
-        )
-        #expect(folded.contains(escaped) && !folded.contains("\0"), "\(folded)")
-        let csv = try String(contentsOf: folder.appendingPathComponent("holders.csv"), encoding: .utf8)
-        #expect(csv.contains(escaped) && !csv.contains("\0") && !csv.contains("evil\n"), "\(csv)")
-        let runs = try HoldersCSV.parse(csv)
-        let named = runs.flatMap(\.holders).map(\.allocatedBy)
-        #expect(named.contains(escaped), "\(named)")
-        #expect(
-            output.standardOutput.contains(escaped) && !output.standardOutput.contains("\0")
-                && !output.standardOutput.contains("evil\n"),
-            "\(output.standardOutput)"
-        )
     }
 
     /// A run killed (SIGKILL) while its symbolizer runs leaves no `bench-symbolize-*` file loose in
