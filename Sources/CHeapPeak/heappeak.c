@@ -245,15 +245,18 @@ static void count_recording(uint64_t started) {
     atomic_fetch_add_explicit(&recording_nanos, monotonic_nanos() - started, memory_order_relaxed);
 }
 
-/// Records a new block with its stack (taken before the lock), then books it: the event comes
-/// first, so a peak this block raises counts it as live.
-static void record_allocation(void *pointer, int64_t bytes) {
-    uint64_t started = monotonic_nanos();
-    void *stack[HEAPPEAK_STACK_DEPTH];
+/// A recorded block's stack, taken before the holders' lock (backtrace may allocate: those blocks
+/// are not recorded).
+static int take_stack(void **stack) {
     taking_stack = true;
     int depth = backtrace(stack, HEAPPEAK_STACK_DEPTH);
     taking_stack = false;
-    lock_holders();
+    return depth > 0 ? depth : 0;
+}
+
+/// Under holder_lock: records a new block, then books it: the event comes first, so a peak this
+/// block raises counts it as live.
+static void add_recorded(void *pointer, int64_t bytes, void *const *stack, int depth) {
     if (make_room()) {
         struct recorded_block *entry = &recorded[recorded_count++];
         entry->pointer = pointer;
@@ -263,34 +266,64 @@ static void record_allocation(void *pointer, int64_t bytes) {
         entry->block.allocated_nanos = monotonic_nanos();
         entry->block.freed_nanos = 0;
         entry->block.resident_bytes = 0;
-        entry->block.depth = depth > 0 ? (uint32_t)depth : 0;
+        entry->block.depth = (uint32_t)depth;
         memcpy(entry->block.stack, stack, sizeof(void *) * entry->block.depth);
     } else {
         dropped_count++;
     }
     book(bytes);
-    unlock_holders();
-    count_recording(started);
 }
 
-/// Marks a recorded block freed, after booking its release: a peak raised in between cannot
-/// count it, since the live bytes no longer do. Returns its freed event (0: it was not recorded).
-static uint64_t record_release(void *pointer, int64_t bytes) {
-    uint64_t started = monotonic_nanos();
-    uint64_t freed = 0;
-    lock_holders();
+/// Under holder_lock: books a block's release, then marks its record freed: a peak raised in
+/// between cannot count it, since the live bytes no longer do. Returns its freed event (0: it
+/// was not recorded).
+static uint64_t release_recorded(void *pointer, int64_t bytes) {
     book(-bytes);
     for (size_t index = recorded_count; index > 0; index--) {
         struct recorded_block *entry = &recorded[index - 1];
         if (entry->pointer == pointer && entry->block.freed_event == 0) {
-            freed = entry->block.freed_event = next_event();
             entry->block.freed_nanos = monotonic_nanos();
-            break;
+            return entry->block.freed_event = next_event();
         }
     }
+    return 0;
+}
+
+static void record_allocation(void *pointer, int64_t bytes) {
+    uint64_t started = monotonic_nanos();
+    void *stack[HEAPPEAK_STACK_DEPTH];
+    int depth = take_stack(stack);
+    lock_holders();
+    add_recorded(pointer, bytes, stack, depth);
+    unlock_holders();
+    count_recording(started);
+}
+
+static uint64_t record_release(void *pointer, int64_t bytes) {
+    uint64_t started = monotonic_nanos();
+    lock_holders();
+    uint64_t freed = release_recorded(pointer, bytes);
     unlock_holders();
     count_recording(started);
     return freed;
+}
+
+/// A block that realloc moved or resized (`before` bytes at `old`, NULL for none; `after` bytes at
+/// `moved`), counted under one lock, so that a residency snapshot finds the old block or the new
+/// one, never neither. `copied`: both were live while the allocator copied (the new one is booked
+/// first, so the peaks count both); else the old one was gone first (in place, or remapped).
+static void count_move(void *old, int64_t before, void *moved, int64_t after, bool copied) {
+    uint64_t started = monotonic_nanos();
+    void *stack[HEAPPEAK_STACK_DEPTH];
+    bool record_new = records(after);
+    int depth = record_new ? take_stack(stack) : 0;
+    bool record_old = old != NULL && records(before);
+    lock_holders();
+    if (!copied && old != NULL) record_old ? (void)release_recorded(old, before) : book(-before);
+    record_new ? add_recorded(moved, after, stack, depth) : book(after);
+    if (copied && old != NULL) record_old ? (void)release_recorded(old, before) : book(-before);
+    unlock_holders();
+    if (record_new || record_old) count_recording(started);
 }
 
 /// Counts a block coming (+1) or going (-1): recorded with its stack when it is large enough.
@@ -322,43 +355,85 @@ void *malloc(size_t size) {
 static _Atomic(void (*)(void *)) release_hook;
 static void *_Atomic release_hook_context;
 static _Atomic uint64_t release_hook_bytes;
+// Bytes freed in blocks under release_hook_bytes since the hook was last called (on any thread):
+// the hook is also called when they reach release_hook_freed_bytes (0: never), so that a decoder
+// letting go of many small buffers at once is seen before the allocator hands their pages back.
+static _Atomic uint64_t release_hook_freed_bytes;
+static _Atomic uint64_t freed_since_hook;
+// Reallocs of blocks the hook watches: how many began, and how many are running now.
+static _Atomic uint64_t moves_begun;
+static _Atomic uint64_t moves_running;
 static __thread bool in_release_hook;
-// The block this thread's free() is releasing while the hook runs: already out of the live bytes
-// and the holders, still resident (heappeak_residency_measure and heappeak_releasing_bytes count it).
-static __thread void *releasing_pointer;
-static __thread uint64_t releasing_bytes;
-static __thread uint64_t releasing_event;  // its recorded entry's freed event; 0: not recorded
+// The blocks being freed while the hook runs, on any thread: already out of the live bytes and the
+// holders, still resident. Under holder_lock, so that a snapshot on any thread (the sampler's too)
+// counts each either as live or as being released (heappeak_residency_measure).
+#define RELEASING_CAPACITY 16
+static struct releasing_block {
+    void *pointer;    // NULL: a free slot
+    uint64_t bytes;
+    uint64_t event;   // its recorded entry's freed event; 0: not recorded
+} releasing[RELEASING_CAPACITY];
+static __thread uint64_t releasing_bytes;  // this thread's block, for heappeak_releasing_bytes
 
 /// The hook to call for this block, or NULL: none set, inside the hook, not counting, or too small.
 static void (*release_hook_for(void *pointer))(void *) {
     void (*hook)(void *) = atomic_load_explicit(&release_hook, memory_order_acquire);
     if (hook == NULL || in_release_hook || !is_counting()) return NULL;
-    if (next_usable_size(pointer) < atomic_load_explicit(&release_hook_bytes, memory_order_relaxed)) return NULL;
+    uint64_t bytes = next_usable_size(pointer);
+    if (bytes < atomic_load_explicit(&release_hook_bytes, memory_order_relaxed)) {
+        uint64_t every = atomic_load_explicit(&release_hook_freed_bytes, memory_order_relaxed);
+        if (every == 0) return NULL;
+        uint64_t freed = atomic_fetch_add_explicit(&freed_since_hook, bytes, memory_order_relaxed) + bytes;
+        if (freed < every) return NULL;
+    }
+    atomic_store_explicit(&freed_since_hook, 0, memory_order_relaxed);
     return hook;
 }
 
 /// free() of a block the hook watches. The program lets go of the block now: it leaves the live
 /// bytes and the holders before the hook looks at RSS, so that the hook's time (a snapshot takes
 /// milliseconds) cannot raise a heap peak while another thread allocates; the memory itself goes
-/// back to the allocator after the hook, so the hook still finds it resident.
+/// back to the allocator after the hook, so the hook (or a snapshot on another thread meanwhile)
+/// still finds it resident.
 static void release_watched(void *pointer, void (*hook)(void *)) {
     int64_t bytes = (int64_t)next_usable_size(pointer);
-    releasing_event = count_block(pointer, bytes, -1);
-    releasing_pointer = pointer;
+    bool recorded_block = records(bytes);
+    uint64_t started = monotonic_nanos();
+    struct releasing_block *slot = NULL;
+    lock_holders();
+    uint64_t event = recorded_block ? release_recorded(pointer, bytes) : (book(-bytes), 0);
+    for (size_t index = 0; index < RELEASING_CAPACITY && slot == NULL; index++) {
+        if (releasing[index].pointer == NULL) slot = &releasing[index];
+    }
+    // With every slot taken (16 threads inside the hook at once) the block is not counted as
+    // being released: a snapshot meanwhile finds it in neither place.
+    if (slot != NULL) *slot = (struct releasing_block){pointer, (uint64_t)bytes, event};
+    unlock_holders();
+    if (recorded_block) count_recording(started);
     releasing_bytes = (uint64_t)bytes;
     in_release_hook = true;
     hook(atomic_load_explicit(&release_hook_context, memory_order_acquire));
     in_release_hook = false;
-    releasing_pointer = NULL;
     releasing_bytes = 0;
-    releasing_event = 0;
+    if (slot != NULL) {
+        lock_holders();
+        slot->pointer = NULL;
+        unlock_holders();
+    }
 }
 
 uint64_t heappeak_releasing_bytes(void) { return releasing_bytes; }
 
-void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes) {
+void heappeak_moves(uint64_t *begun, uint64_t *running) {
+    *running = atomic_load_explicit(&moves_running, memory_order_acquire);
+    *begun = atomic_load_explicit(&moves_begun, memory_order_acquire);
+}
+
+void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes, uint64_t freed_bytes) {
     atomic_store(&release_hook, NULL);
     atomic_store(&release_hook_bytes, minimum_bytes);
+    atomic_store(&release_hook_freed_bytes, freed_bytes);
+    atomic_store(&freed_since_hook, 0);
     // Clearing keeps the last context: a freeing thread that loaded the hook just before it was
     // cleared still calls it, and must not get NULL (contexts live as long as the process).
     if (context != NULL) atomic_store(&release_hook_context, context);
@@ -421,23 +496,31 @@ void *realloc(void *pointer, size_t size) {
         before = (int64_t)next_usable_size(pointer);
         remapped = glibc_behind && (((const size_t *)pointer)[-1] & GLIBC_IS_MMAPPED) != 0;
     }
+    // While the allocator moves a large block, its pages are where no count says (the copy being
+    // filled, or remapped elsewhere): residency snapshots meanwhile are retaken (heappeak_moves).
+    uint64_t watched_bytes = atomic_load_explicit(&release_hook_bytes, memory_order_relaxed);
+    bool watched = atomic_load_explicit(&release_hook, memory_order_relaxed) != NULL
+        && ((uint64_t)before >= watched_bytes || size >= watched_bytes);
+    if (watched) {
+        atomic_fetch_add_explicit(&moves_begun, 1, memory_order_acq_rel);
+        atomic_fetch_add_explicit(&moves_running, 1, memory_order_acq_rel);
+    }
     void *moved = next_realloc(pointer, size);
     if (moved == NULL) {
-        if (size == 0 && pointer != NULL) book(-before);  // realloc(p, 0) freed p
-        return NULL;  // otherwise it failed and the old block is untouched
-    }
-    int64_t after = (int64_t)next_usable_size(moved);
-    if (pointer != NULL && moved != pointer && !remapped) {
-        count_block(moved, after, +1);     // the copy: old and new block both live
-        count_block(pointer, before, -1);  // then the old block is freed
-    } else if (records(before) || records(after)) {
-        // In place (or remapped): the old block is gone by the time the new one is counted.
-        if (pointer != NULL) count_block(pointer, before, -1);
-        count_block(moved, after, +1);
+        if (size == 0 && pointer != NULL) count_block(pointer, before, -1);  // realloc(p, 0) freed p
     } else {
-        book(after - before);
+        int64_t after = (int64_t)next_usable_size(moved);
+        if (pointer != NULL && moved != pointer && !remapped) {
+            count_move(pointer, before, moved, after, true);  // the copy: old and new block both live
+        } else if (records(before) || records(after)) {
+            // In place (or remapped): the old block is gone by the time the new one is counted.
+            count_move(pointer, before, moved, after, false);
+        } else {
+            book(after - before);
+        }
     }
-    return moved;
+    if (watched) atomic_fetch_sub_explicit(&moves_running, 1, memory_order_acq_rel);
+    return moved;  // NULL: failed, the old block untouched (or realloc(p, 0) freed it)
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
@@ -695,31 +778,35 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
 }
 
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap) {
-    uint64_t live = 0, in_ram = 0;
-    bool releasing_found = false;
+    uint64_t live = 0, in_ram = 0, being_released = 0;
     lock_holders();
-    // A recorded block is booked under this lock, so it is either in these bytes and the table or in neither.
+    // A recorded block is booked under this lock, so it is either in these bytes and the table or
+    // in neither; a block being released (inside the release hook, on any thread) has left both
+    // and is still resident: counted here, in the live heap too.
     int64_t heap_now = atomic_load_explicit(&live_bytes, memory_order_relaxed);
-    *live_heap = heap_now > 0 ? (uint64_t)heap_now : 0;
+    for (size_t slot = 0; slot < RELEASING_CAPACITY; slot++) {
+        if (releasing[slot].pointer == NULL) continue;
+        being_released += releasing[slot].bytes;
+        if (releasing[slot].event != 0) continue;  // recorded: counted with its entry below
+        live += releasing[slot].bytes;
+        in_ram += heappeak_resident_range((uintptr_t)releasing[slot].pointer, releasing[slot].bytes);
+    }
+    *live_heap = (heap_now > 0 ? (uint64_t)heap_now : 0) + being_released;
     for (size_t index = 0; index < recorded_count; index++) {
         struct recorded_block *entry = &recorded[index];
         uint64_t here = 0;
-        // The block this thread is releasing (inside the release hook) is still resident: counted.
-        bool releasing = releasing_event != 0 && entry->block.freed_event == releasing_event;
-        if (entry->block.freed_event == 0 || releasing) {
+        bool counted = entry->block.freed_event == 0;
+        for (size_t slot = 0; slot < RELEASING_CAPACITY && !counted && being_released > 0; slot++) {
+            counted = releasing[slot].pointer != NULL && releasing[slot].event == entry->block.freed_event;
+        }
+        if (counted) {
             here = heappeak_resident_range((uintptr_t)entry->pointer, entry->block.bytes);
             live += entry->block.bytes;
             in_ram += here;
-            releasing_found = releasing_found || releasing;
         }
         if (keep) entry->block.resident_bytes = here;
     }
     unlock_holders();
-    if (releasing_pointer != NULL && !releasing_found) {
-        // Not recorded (under the holders' threshold, or its entry already compacted away).
-        live += releasing_bytes;
-        in_ram += heappeak_resident_range((uintptr_t)releasing_pointer, releasing_bytes);
-    }
     *bytes = live;
     *resident = in_ram;
 }

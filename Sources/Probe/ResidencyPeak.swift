@@ -1,14 +1,24 @@
+import BenchCore
 import CHeapPeak
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The residency snapshot with the highest RSS in a window. A new one is taken when RSS is a step
-/// above the highest so far (a 64th of the rise since the window opened, at least 256 KiB), at two
+/// above the highest so far (a 64th of the rise since the window opened, at least 256 KiB), at three
 /// kinds of moments:
 /// - while a block of 1 MiB or more is freed (on the freeing thread, before its memory goes back to
 ///   the allocator): RSS can only fall when memory is given back, so that moment is where a peak
 ///   ends. The block has already left the heap's live bytes, so the snapshot's time cannot raise the
 ///   heap peak (a thread allocating meanwhile would otherwise count both); the snapshot still counts
-///   it as resident;
+///   it as resident, and so does a snapshot that another thread is taking, which the freeing
+///   thread waits for;
+/// - while the heap falls (glibc): once the blocks under 1 MiB freed since the hook last ran reach 64 KiB,
+///   the freeing thread looks at the heap, and when its live bytes are at least 64 KiB below their
+///   level at the last look (a decoder letting go of its working buffers: the allocator hands
+///   their pages back at some free among them), at RSS as above;
 /// - at a sample of the sampler thread, as long as the snapshots so far took at most 0.5% of the
 ///   time since the window opened (plus 0.5 ms), and 3 ms in all: a peak that a large free does
 ///   not end is rare, and a rise that goes on to the window's end is taken there.
@@ -16,12 +26,15 @@ import Synchronization
 final class ResidencyPeak: @unchecked Sendable {
     static let minimumStep = 256 * 1024
     static let releaseHookBytes: UInt64 = 1 << 20
+    static let freedHookBytes: UInt64 = 64 * 1024
+    static let fallingHeapBytes = 64 * 1024
     static let budgetShare = 0.005
     static let budgetAllowanceNanos: UInt64 = 500_000
     static let budgetNanos: UInt64 = 3_000_000
 
     private let probe: ResidencyProbe
-    /// Held while a snapshot is taken: a second caller skips its turn rather than wait.
+    /// Held while a snapshot is taken: a second caller skips its turn, but for a large block's
+    /// release, which waits.
     private let busy = Atomic<Bool>(false)
     // Written under `busy` only.
     private var highest: ResidencySnapshot?
@@ -32,6 +45,8 @@ final class ResidencyPeak: @unchecked Sendable {
     /// The time the release hook took on the freeing threads, its RSS reading included: what the
     /// snapshots add to the measured work (the sampler's run beside it).
     private let releaseNanos = Atomic<UInt64>(0)
+    /// The heap's live bytes at the release hook's last look.
+    private let heapAtLastLook = Atomic<Int>(0)
 
     init(probe: ResidencyProbe) {
         self.probe = probe
@@ -46,11 +61,25 @@ final class ResidencyPeak: @unchecked Sendable {
             { context in
                 let started = MonotonicClock.now()
                 let peak = Unmanaged<ResidencyPeak>.fromOpaque(context!).takeUnretainedValue()
-                peak.consider(residentBytes: peak.probe.residentBytes(), budgeted: false)
+                var live: UInt64 = 0
+                var heapPeak: UInt64 = 0
+                heappeak_read(&live, &heapPeak)
+                let falling = Int(live) + ResidencyPeak.fallingHeapBytes <= peak.heapAtLastLook.load(ordering: .relaxed)
+                peak.heapAtLastLook.store(Int(live), ordering: .relaxed)
+                if heappeak_releasing_bytes() >= ResidencyPeak.releaseHookBytes {
+                    // Waits for a snapshot on another thread to end: the block stays counted as
+                    // being freed, and resident, until then.
+                    peak.consider(residentBytes: nil, budgeted: false, wait: true)
+                } else if falling {
+                    peak.consider(residentBytes: nil, budgeted: false, wait: false)
+                }
                 peak.releaseNanos.add(MonotonicClock.now() - started, ordering: .relaxed)
             },
             context,
-            Self.releaseHookBytes
+            Self.releaseHookBytes,
+            // jemalloc gives pages back on a timer, never in free: there a falling heap is no
+            // moment of its own (and a first snapshot on a new thread costs it hundreds of KiB).
+            probe.allocator == .system ? Self.freedHookBytes : 0
         )
     }
 
@@ -64,12 +93,12 @@ final class ResidencyPeak: @unchecked Sendable {
     }
 
     func stop() {
-        heappeak_set_release_hook(nil, nil, 0)
+        heappeak_set_release_hook(nil, nil, 0, 0)
     }
 
     /// A sample of the sampler thread.
     func sampled(residentBytes: Int) {
-        consider(residentBytes: residentBytes, budgeted: true)
+        consider(residentBytes: residentBytes, budgeted: true, wait: false)
     }
 
     /// The snapshot at the window's end, which is also the highest when RSS is above every snapshot's.
@@ -92,9 +121,15 @@ final class ResidencyPeak: @unchecked Sendable {
         return (highest, count, nanos, releaseNanos.load(ordering: .relaxed))
     }
 
-    private func consider(residentBytes: Int, budgeted: Bool) {
-        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+    /// `residentBytes`: RSS as read by the caller (nil: read here). `wait`: for a snapshot on
+    /// another thread to end, rather than skip this turn.
+    private func consider(residentBytes reading: Int?, budgeted: Bool, wait: Bool) {
+        while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            guard wait else { return }
+            sched_yield()
+        }
         defer { busy.store(false, ordering: .releasing) }
+        let residentBytes = reading ?? probe.residentBytes()
         let floor = firstResident ?? residentBytes
         firstResident = floor
         let step = max(Self.minimumStep, (residentBytes - floor) / 64)

@@ -87,6 +87,9 @@ package final class ResidencyProbe: @unchecked Sendable {
         ownMappings.append((UInt(bitPattern: start), length))
     }
 
+    /// The allocator whose counters the snapshots read.
+    package var allocator: Allocator { heap.allocator }
+
     /// RSS now (statm), without the rest of a snapshot.
     package func residentBytes() -> Int { memory.residentBytes() }
 
@@ -96,7 +99,51 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
     /// gigabytes a second), so the categories that change fastest are read last and RSS right after
     /// them: the slower readings (the allocator's counters, the stacks) come first.
+    ///
+    /// A snapshot that overlaps a large block's move inside realloc (its pages are then where no
+    /// count says), or while which the live heap moved by more than 64 KiB (other threads
+    /// allocating or freeing), is taken again, up to `attempts` times.
     package func snapshot(keep: Bool) -> ResidencySnapshot {
+        var snapshot = ResidencySnapshot()
+        for _ in 0..<Self.attempts {
+            var begun: UInt64 = 0
+            var running: UInt64 = 0
+            heappeak_moves(&begun, &running)
+            var turns = 0
+            while running > 0 && turns < Self.moveWaitTurns {
+                var wait = timespec(tv_sec: 0, tv_nsec: 20_000)
+                nanosleep(&wait, nil)
+                heappeak_moves(&begun, &running)
+                turns += 1
+            }
+            let liveBefore = liveHeapBytes()
+            snapshot = read(keep: keep)
+            let liveAfter = liveHeapBytes()
+            var begunAfter: UInt64 = 0
+            var runningAfter: UInt64 = 0
+            heappeak_moves(&begunAfter, &runningAfter)
+            if running == 0 && begunAfter == begun && abs(liveAfter - liveBefore) <= Self.heapStillBytes { break }
+        }
+        return snapshot
+    }
+
+    /// The exact heap's live bytes (0 when not counting: then nothing is compared).
+    private func liveHeapBytes() -> Int {
+        guard exactHeap != nil else { return 0 }
+        var live: UInt64 = 0
+        var peak: UInt64 = 0
+        heappeak_read(&live, &peak)
+        return Int(live)
+    }
+
+    private static let attempts = 3
+    /// How far the live heap may move while a snapshot reads: a block freed between the reading
+    /// of the allocator's free bytes and that of the live bytes is in neither.
+    private static let heapStillBytes = 64 * 1024
+    /// 20 µs turns: 5 ms, longer than a realloc copies the largest body here takes.
+    private static let moveWaitTurns = 250
+
+    private func read(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
         (snapshot.allocatorKeptBytes, snapshot.firstArenaMetadataBytes) = keptBytes()
         snapshot.stackResidentBytes = stackResidentBytes()
@@ -109,9 +156,8 @@ package final class ResidencyProbe: @unchecked Sendable {
         heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
-        // Inside the release hook, the block being freed has left the live bytes but is still resident.
-        snapshot.heapLiveBytes =
-            (exactHeap != nil ? Int(exactLive) : heap.read().allocated) + Int(heappeak_releasing_bytes())
+        // The blocks being freed inside the release hook are in `exactLive` (still resident).
+        snapshot.heapLiveBytes = exactHeap != nil ? Int(exactLive) : heap.read().allocated
         let statm = memory.readStatm()
         snapshot.residentBytes = statm.resident
         snapshot.fileBytes = statm.file

@@ -353,9 +353,10 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
                         if context == nil { ReleaseHookTests.callsWithoutContext.add(1, ordering: .relaxed) }
                     },
                     UnsafeMutableRawPointer(bitPattern: 0x1000),  // never dereferenced
-                    1 << 20
+                    1 << 20,
+                    0
                 )
-                heappeak_set_release_hook(nil, nil, 0)
+                heappeak_set_release_hook(nil, nil, 0, 0)
             }
         }
         let freer = try ConcurrentStatmTests.spawn {
@@ -364,7 +365,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         pthread_join(freer, nil)
         stop.store(true, ordering: .releasing)
         pthread_join(setter, nil)
-        heappeak_set_release_hook(nil, nil, 0)
+        heappeak_set_release_hook(nil, nil, 0, 0)
         #expect(Self.calls.load(ordering: .relaxed) > 0, "the hook was called at all")
         #expect(Self.callsWithoutContext.load(ordering: .relaxed) == 0)
     }
@@ -389,14 +390,15 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
                 ReleaseHookTests.inHook.withLock { $0 = (live, heappeak_releasing_bytes()) }
             },
             UnsafeMutableRawPointer(bitPattern: 0x1000),  // never dereferenced
-            UInt64(size)
+            UInt64(size),
+            0
         )
         let baseline = exact.reset()
         var before: UInt64 = 0
         var unused: UInt64 = 0
         heappeak_read(&before, &unused)
         free(block)
-        heappeak_set_release_hook(nil, nil, 0)
+        heappeak_set_release_hook(nil, nil, 0, 0)
         let peak = exact.read().peak
         let seen = try #require(Self.inHook.withLock { $0 }, "the hook was not called")
         // The allocator's usable size: the request, rounded up by at most a page or so.
@@ -408,6 +410,45 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         // The peak holds the block or the hook's allocation, never both.
         #expect(peak - baseline <= Self.slack, "peak over the baseline \(peak - baseline)")
         #expect(heappeak_releasing_bytes() == 0, "outside the hook")
+    }
+
+    static let otherThreadSaw = Mutex<(resident: UInt64, live: UInt64)?>(nil)
+
+    /// A snapshot on another thread (the sampler's) while a block is freed inside the hook finds
+    /// that block still resident and counts it, in the holders' bytes and in the live heap: the
+    /// RSS it reads holds the block, so leaving it out would leave it unexplained.
+    @Test func aSnapshotOnAnotherThreadCountsTheBlockBeingFreed() throws {
+        _ = try #require(ExactHeapPeak(), "the allocation wrappers are not counting in this process")
+        let size = 4 << 20
+        let block = try #require(keptMalloc(size))
+        memset(block, 1, size)  // every page resident
+        heappeak_set_release_hook(
+            { _ in
+                guard
+                    let other = try? ConcurrentStatmTests.spawn({
+                        var bytes: UInt64 = 0
+                        var resident: UInt64 = 0
+                        var live: UInt64 = 0
+                        heappeak_residency_measure(0, &bytes, &resident, &live)
+                        ReleaseHookTests.otherThreadSaw.withLock { $0 = (resident, live) }
+                    })
+                else { return }
+                pthread_join(other, nil)
+            },
+            UnsafeMutableRawPointer(bitPattern: 0x1000),  // never dereferenced
+            UInt64(size),
+            0
+        )
+        var bytes: UInt64 = 0
+        var resident: UInt64 = 0
+        var live: UInt64 = 0
+        heappeak_residency_measure(0, &bytes, &resident, &live)
+        free(block)
+        heappeak_set_release_hook(nil, nil, 0, 0)
+        let seen = try #require(Self.otherThreadSaw.withLock { $0 }, "the hook was not called")
+        let residentRise = Int(seen.resident) - Int(resident)
+        #expect(residentRise >= size && residentRise <= size + Self.slack, "resident rose by \(residentRise)")
+        #expect(abs(Int(seen.live) - Int(live)) <= Self.slack, "live heap \(live) before, \(seen.live) in the hook")
     }
 
     static let slack = 256 << 10

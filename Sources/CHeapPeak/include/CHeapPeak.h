@@ -86,23 +86,31 @@ uint64_t heappeak_resident_range(uintptr_t start, uint64_t length);
 /// the first chunk with none resident (a stack is touched from its top) or unmapped.
 uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 
-/// The recorded blocks live now (and, inside the release hook, the block being freed): their bytes
-/// and how many of them are resident. With `keep` set,
+/// The recorded blocks live now (and the blocks being freed inside the release hook, on any
+/// thread): their bytes and how many of them are resident. With `keep` set,
 /// each recorded block's `resident_bytes` becomes its residency now (0 when not live): the
 /// snapshot that holders.csv reports. Holds the table's lock while it reads, and reads the live
-/// bytes (`heappeak_read`'s) under it too: a recorded block is in both or in neither.
+/// bytes (`heappeak_read`'s, plus the blocks being freed) under it too: a recorded block is in
+/// both or in neither.
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap);
 
 /// Calls `hook(context)` on the freeing thread while any block of at least `minimum_bytes` is
-/// freed (a moment RSS may fall from its peak), never from inside the hook itself; NULL stops it.
+/// freed (a moment RSS may fall from its peak), and while the smaller blocks freed since the hook's
+/// last call reach `freed_bytes` (0: never); never from inside the hook itself; NULL stops it.
 /// The block has already left the live bytes and the holders (the hook's time cannot raise a heap
-/// peak) and is still resident: `heappeak_residency_measure` and `heappeak_releasing_bytes` count it.
+/// peak) and is still resident: `heappeak_residency_measure` counts it, on any thread.
 /// A thread already past the check may still call the last hook once it is stopped, with its
 /// context: a context must stay valid for the process's life.
-void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes);
+void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes, uint64_t freed_bytes);
 
-/// Inside the release hook, the bytes of the block being freed (no longer in the live bytes);
-/// 0 elsewhere.
+/// While the release hook is set, reallocs of blocks of at least its `minimum_bytes` (before or
+/// after): how many began so far, and how many are running. The allocator moves such a block
+/// inside realloc, where no count follows its pages: a residency snapshot that overlaps one is
+/// taken again.
+void heappeak_moves(uint64_t *begun, uint64_t *running);
+
+/// Inside the release hook, the bytes of the block this thread is freeing (no longer in the live
+/// bytes); 0 elsewhere.
 uint64_t heappeak_releasing_bytes(void);
 
 #endif
