@@ -125,7 +125,8 @@ package struct HolderFigures: Sendable {
         )
     }
 
-    /// Every bimodal cell: its low and high runs, and the holders the high runs hold more.
+    /// Every bimodal cell: its low and high runs, and the holders the high runs hold more (or less):
+    /// the four largest changes, enough to make the gap when a copy took another one's place.
     func bimodalTable() -> String {
         var rows: [[String]] = []
         for cell in cells {
@@ -133,7 +134,7 @@ package struct HolderFigures: Sendable {
                 let lowRun = TrialResult.medianHolderRun(low), let highRun = TrialResult.medianHolderRun(high)
             else { continue }
             var grew = "–"
-            if case .changes(let changes) = GateComparison.holderDiff(baseline: [lowRun], current: [highRun], limit: 2),
+            if case .changes(let changes) = GateComparison.holderDiff(baseline: [lowRun], current: [highRun], limit: 4),
                 !changes.isEmpty
             {
                 grew = changes.map { String(format: "%+.1f", Double($0.bytes) / 1e6) + " `\($0.allocatedBy)`" }.joined(
@@ -153,7 +154,8 @@ package struct HolderFigures: Sendable {
         guard !rows.isEmpty else { return "No cell of the holders run is bimodal.\n" }
         return MarkdownTable.render(
             header: [
-                "cell", "runs (low + high)", "exact heap peak, low / high (MB)", "what the high runs hold more (MB)",
+                "cell", "runs (low + high)", "exact heap peak, low / high (MB)",
+                "what the high runs hold more or less (MB)",
             ],
             rows: rows,
             leftAligned: 4
