@@ -109,7 +109,9 @@ final class ResidencyPeak: @unchecked Sendable {
         let snapshot = probe.snapshot(keep: probe.residentBytes() > highest?.residentBytes ?? Int.min)
         nanos += MonotonicClock.now() - started
         count += 1
-        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+        if snapshot.residentBytes > highest?.residentBytes ?? Int.min, snapshot.consistent || highest == nil {
+            highest = snapshot
+        }
         return snapshot
     }
 
@@ -144,6 +146,7 @@ final class ResidencyPeak: @unchecked Sendable {
         let snapshot = probe.snapshot(keep: true)
         nanos += MonotonicClock.now() - started
         count += 1
-        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+        // A torn snapshot is no candidate: what moved while it read is in no category, or in two.
+        if snapshot.consistent, snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
     }
 }

@@ -26,6 +26,9 @@ package struct ResidencySnapshot: Sendable, Equatable {
     package var otherResidentBytes = 0
     /// jemalloc: arena 0's metadata, where its page map's leaves are allocated (0 under glibc).
     package var firstArenaMetadataBytes = 0
+    /// False when a realloc moved a large block while it read (see `ResidencyProbe.snapshot`): its
+    /// categories may miss the block's pages, or count them twice.
+    package var consistent = true
 
     /// A leaf of jemalloc's page map: 2^18 entries of 8 bytes, one for each page of a GiB of
     /// address space (48-bit addresses, 4 KiB pages).
@@ -102,19 +105,20 @@ package final class ResidencyProbe: @unchecked Sendable {
     ///
     /// A snapshot that overlaps a large block's move inside realloc (its pages are then where no
     /// count says), or while which the live heap moved by more than 64 KiB (other threads
-    /// allocating or freeing), is taken again, up to `attempts` times.
+    /// allocating or freeing), is taken again, up to `attempts` times while within `retryNanos` of
+    /// the first. One that still overlaps a move is returned with `consistent` false; one the
+    /// heap moved under is kept (its error is at most what moved, and a busy moment may be the
+    /// peak).
     package func snapshot(keep: Bool) -> ResidencySnapshot {
+        let started = MonotonicClock.now()
         var snapshot = ResidencySnapshot()
         for _ in 0..<Self.attempts {
             var begun: UInt64 = 0
             var running: UInt64 = 0
             heappeak_moves(&begun, &running)
-            var turns = 0
-            while running > 0 && turns < Self.moveWaitTurns {
-                var wait = timespec(tv_sec: 0, tv_nsec: 20_000)
-                nanosleep(&wait, nil)
+            while running > 0 && MonotonicClock.now() - started < Self.retryNanos {
+                sched_yield()
                 heappeak_moves(&begun, &running)
-                turns += 1
             }
             let liveBefore = liveHeapBytes()
             snapshot = read(keep: keep)
@@ -122,7 +126,9 @@ package final class ResidencyProbe: @unchecked Sendable {
             var begunAfter: UInt64 = 0
             var runningAfter: UInt64 = 0
             heappeak_moves(&begunAfter, &runningAfter)
-            if running == 0 && begunAfter == begun && abs(liveAfter - liveBefore) <= Self.heapStillBytes { break }
+            snapshot.consistent = running == 0 && begunAfter == begun
+            let still = abs(liveAfter - liveBefore) <= Self.heapStillBytes
+            if snapshot.consistent && still || MonotonicClock.now() - started >= Self.retryNanos { break }
         }
         return snapshot
     }
@@ -137,6 +143,7 @@ package final class ResidencyProbe: @unchecked Sendable {
     }
 
     private static let attempts = 3
+    private static let retryNanos: UInt64 = 1_000_000
     /// How far the live heap may move while a snapshot reads: a block freed between the reading
     /// of the allocator's free bytes and that of the live bytes is in neither.
     private static let heapStillBytes = 64 * 1024
