@@ -31,6 +31,7 @@ final class ResidencyPeak: @unchecked Sendable {
     static let budgetShare = 0.005
     static let budgetAllowanceNanos: UInt64 = 500_000
     static let budgetNanos: UInt64 = 3_000_000
+    static let retryNanos: UInt64 = 1_000_000
 
     private let probe: ResidencyProbe
     /// Held while a snapshot is taken: a second caller skips its turn, but for a large block's
@@ -109,9 +110,7 @@ final class ResidencyPeak: @unchecked Sendable {
         let snapshot = probe.snapshot(keep: probe.residentBytes() > highest?.residentBytes ?? Int.min)
         nanos += MonotonicClock.now() - started
         count += 1
-        if snapshot.residentBytes > highest?.residentBytes ?? Int.min, snapshot.consistent || highest == nil {
-            highest = snapshot
-        }
+        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
         return snapshot
     }
 
@@ -143,10 +142,21 @@ final class ResidencyPeak: @unchecked Sendable {
         {
             return
         }
-        let snapshot = probe.snapshot(keep: true)
+        // The sampler's thread waits, within `retryNanos`, for a realloc moving a large block to
+        // end, and a snapshot still torn by a move is no candidate. A release moment cannot wait:
+        // a torn snapshot there is taken again, within `retryNanos`, and kept (a busy moment may
+        // be the peak).
+        while budgeted && probe.moveRunning && MonotonicClock.now() - started < Self.retryNanos { sched_yield() }
+        var snapshot = probe.snapshot(keep: true)
+        while !budgeted, !(snapshot.consistent && snapshot.heapHeldStill),
+            MonotonicClock.now() - started < Self.retryNanos
+        {
+            count += 1
+            snapshot = probe.snapshot(keep: true)
+        }
         nanos += MonotonicClock.now() - started
         count += 1
-        // A torn snapshot is no candidate: what moved while it read is in no category, or in two.
-        if snapshot.consistent, snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+        if budgeted && !snapshot.consistent { return }
+        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
     }
 }

@@ -29,6 +29,9 @@ package struct ResidencySnapshot: Sendable, Equatable {
     /// False when a realloc moved a large block while it read (see `ResidencyProbe.snapshot`): its
     /// categories may miss the block's pages, or count them twice.
     package var consistent = true
+    /// False when the live heap moved by more than 64 KiB while it read: a block freed between the
+    /// allocator's reading and the heap's is in neither (the error is at most what moved).
+    package var heapHeldStill = true
 
     /// A leaf of jemalloc's page map: 2^18 entries of 8 bytes, one for each page of a GiB of
     /// address space (48-bit addresses, 4 KiB pages).
@@ -103,34 +106,30 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// gigabytes a second), so the categories that change fastest are read last and RSS right after
     /// them: the slower readings (the allocator's counters, the stacks) come first.
     ///
-    /// A snapshot that overlaps a large block's move inside realloc (its pages are then where no
-    /// count says), or while which the live heap moved by more than 64 KiB (other threads
-    /// allocating or freeing), is taken again, up to `attempts` times while within `retryNanos` of
-    /// the first. One that still overlaps a move is returned with `consistent` false; one the
-    /// heap moved under is kept (its error is at most what moved, and a busy moment may be the
-    /// peak).
+    /// Whether it overlapped a large block's move inside realloc (its pages are then where no
+    /// count says) and whether the live heap held still (within 64 KiB) while it read are in
+    /// `consistent` and `heapHeldStill`: what to do with a torn one is the caller's.
     package func snapshot(keep: Bool) -> ResidencySnapshot {
-        let started = MonotonicClock.now()
-        var snapshot = ResidencySnapshot()
-        for _ in 0..<Self.attempts {
-            var begun: UInt64 = 0
-            var running: UInt64 = 0
-            heappeak_moves(&begun, &running)
-            while running > 0 && MonotonicClock.now() - started < Self.retryNanos {
-                sched_yield()
-                heappeak_moves(&begun, &running)
-            }
-            let liveBefore = liveHeapBytes()
-            snapshot = read(keep: keep)
-            let liveAfter = liveHeapBytes()
-            var begunAfter: UInt64 = 0
-            var runningAfter: UInt64 = 0
-            heappeak_moves(&begunAfter, &runningAfter)
-            snapshot.consistent = running == 0 && begunAfter == begun
-            let still = abs(liveAfter - liveBefore) <= Self.heapStillBytes
-            if snapshot.consistent && still || MonotonicClock.now() - started >= Self.retryNanos { break }
-        }
+        var begun: UInt64 = 0
+        var running: UInt64 = 0
+        heappeak_moves(&begun, &running)
+        let liveBefore = liveHeapBytes()
+        var snapshot = read(keep: keep)
+        let liveAfter = liveHeapBytes()
+        var begunAfter: UInt64 = 0
+        var runningAfter: UInt64 = 0
+        heappeak_moves(&begunAfter, &runningAfter)
+        snapshot.consistent = running == 0 && begunAfter == begun
+        snapshot.heapHeldStill = abs(liveAfter - liveBefore) <= Self.heapStillBytes
         return snapshot
+    }
+
+    /// Whether a realloc is moving a large block now.
+    package var moveRunning: Bool {
+        var begun: UInt64 = 0
+        var running: UInt64 = 0
+        heappeak_moves(&begun, &running)
+        return running > 0
     }
 
     /// The exact heap's live bytes (0 when not counting: then nothing is compared).
@@ -142,8 +141,6 @@ package final class ResidencyProbe: @unchecked Sendable {
         return Int(live)
     }
 
-    private static let attempts = 3
-    private static let retryNanos: UInt64 = 1_000_000
     /// How far the live heap may move while a snapshot reads: a block freed between the reading
     /// of the allocator's free bytes and that of the live bytes is in neither.
     private static let heapStillBytes = 64 * 1024
