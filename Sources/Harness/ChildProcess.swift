@@ -93,6 +93,11 @@ package enum ChildProcess {
         }
         Interruption.childEnded(pid)
         let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        // A child that failed without a report past the deadline ran out of time, whichever of its
+        // end and the deadline this thread saw first (a stopped parent, continued, finds both at
+        // once: the child ended by its own backstop).
+        let succeeded = !signaled && (status >> 8) & 0xff == 0
+        if !timedOut && !interrupted && !succeeded && report.isEmpty && Date() >= deadline { timedOut = true }
         return ChildProcessOutput(
             pid: pid,
             report: report,
