@@ -779,17 +779,14 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
 
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap) {
     uint64_t live = 0, in_ram = 0, being_released = 0;
+    bool counted_with_entry[RELEASING_CAPACITY] = {false};
     lock_holders();
     // A recorded block is booked under this lock, so it is either in these bytes and the table or
     // in neither; a block being released (inside the release hook, on any thread) has left both
     // and is still resident: counted here, in the live heap too.
     int64_t heap_now = atomic_load_explicit(&live_bytes, memory_order_relaxed);
     for (size_t slot = 0; slot < RELEASING_CAPACITY; slot++) {
-        if (releasing[slot].pointer == NULL) continue;
-        being_released += releasing[slot].bytes;
-        if (releasing[slot].event != 0) continue;  // recorded: counted with its entry below
-        live += releasing[slot].bytes;
-        in_ram += heappeak_resident_range((uintptr_t)releasing[slot].pointer, releasing[slot].bytes);
+        if (releasing[slot].pointer != NULL) being_released += releasing[slot].bytes;
     }
     *live_heap = (heap_now > 0 ? (uint64_t)heap_now : 0) + being_released;
     for (size_t index = 0; index < recorded_count; index++) {
@@ -797,7 +794,9 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, u
         uint64_t here = 0;
         bool counted = entry->block.freed_event == 0;
         for (size_t slot = 0; slot < RELEASING_CAPACITY && !counted && being_released > 0; slot++) {
-            counted = releasing[slot].pointer != NULL && releasing[slot].event == entry->block.freed_event;
+            if (releasing[slot].pointer != NULL && releasing[slot].event == entry->block.freed_event) {
+                counted = counted_with_entry[slot] = true;
+            }
         }
         if (counted) {
             here = heappeak_resident_range((uintptr_t)entry->pointer, entry->block.bytes);
@@ -805,6 +804,12 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, u
             in_ram += here;
         }
         if (keep) entry->block.resident_bytes = here;
+    }
+    // The rest: not recorded (under the holders' threshold), or its entry already compacted away.
+    for (size_t slot = 0; slot < RELEASING_CAPACITY; slot++) {
+        if (releasing[slot].pointer == NULL || counted_with_entry[slot]) continue;
+        live += releasing[slot].bytes;
+        in_ram += heappeak_resident_range((uintptr_t)releasing[slot].pointer, releasing[slot].bytes);
     }
     unlock_holders();
     *bytes = live;

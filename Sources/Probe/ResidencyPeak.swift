@@ -62,11 +62,9 @@ final class ResidencyPeak: @unchecked Sendable {
             { context in
                 let started = MonotonicClock.now()
                 let peak = Unmanaged<ResidencyPeak>.fromOpaque(context!).takeUnretainedValue()
-                var live: UInt64 = 0
-                var heapPeak: UInt64 = 0
-                heappeak_read(&live, &heapPeak)
-                let falling = Int(live) + ResidencyPeak.fallingHeapBytes <= peak.heapAtLastLook.load(ordering: .relaxed)
-                peak.heapAtLastLook.store(Int(live), ordering: .relaxed)
+                let live = peak.probe.liveHeapBytes()
+                let falling = live + ResidencyPeak.fallingHeapBytes <= peak.heapAtLastLook.load(ordering: .relaxed)
+                peak.heapAtLastLook.store(live, ordering: .relaxed)
                 if heappeak_releasing_bytes() >= ResidencyPeak.releaseHookBytes {
                     // Waits for a snapshot on another thread to end: the block stays counted as
                     // being freed, and resident, until then.

@@ -132,8 +132,8 @@ package final class ResidencyProbe: @unchecked Sendable {
         return running > 0
     }
 
-    /// The exact heap's live bytes (0 when not counting: then nothing is compared).
-    private func liveHeapBytes() -> Int {
+    /// The exact heap's live bytes (0 when not counting).
+    package func liveHeapBytes() -> Int {
         guard exactHeap != nil else { return 0 }
         var live: UInt64 = 0
         var peak: UInt64 = 0
@@ -144,8 +144,6 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// How far the live heap may move while a snapshot reads: a block freed between the reading
     /// of the allocator's free bytes and that of the live bytes is in neither.
     private static let heapStillBytes = 64 * 1024
-    /// 20 µs turns: 5 ms, longer than a realloc copies the largest body here takes.
-    private static let moveWaitTurns = 250
 
     private func read(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()

@@ -106,7 +106,7 @@ void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t min
 /// While the release hook is set, reallocs of blocks of at least its `minimum_bytes` (before or
 /// after): how many began so far, and how many are running. The allocator moves such a block
 /// inside realloc, where no count follows its pages: a residency snapshot that overlaps one is
-/// taken again.
+/// torn (`ResidencyPeak` waits one out, or takes the snapshot again).
 void heappeak_moves(uint64_t *begun, uint64_t *running);
 
 /// Inside the release hook, the bytes of the block this thread is freeing (no longer in the live
