@@ -10,6 +10,14 @@ import Testing
 @Suite(.serialized) struct ResultFileChecksTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"]
 
+    /// A one-run measurement in `folder`/run, which it returns.
+    static func quickRun(in folder: URL) throws -> URL {
+        let run = folder.appendingPathComponent("run")
+        let measured = try BenchProcess.run(["run"] + quick + ["--out", run.path])
+        try #require(measured.status == 0, "\(measured.standardError)")
+        return run
+    }
+
     static func corpusCSV(in folder: URL) throws -> URL {
         let corpus = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
@@ -60,9 +68,7 @@ import Testing
     func impossibleFiguresAreRefusedNamingTheColumn(column: String, value: String) throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = folder.appendingPathComponent("run")
-        let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
-        try #require(measured.status == 0, "\(measured.standardError)")
+        let run = try Self.quickRun(in: folder)
         var table = try CSV.parse(String(contentsOf: run.appendingPathComponent("trials.csv"), encoding: .utf8)).filter
         { $0 != [""] }
         let index = try #require(table[0].firstIndex(of: column))
@@ -90,9 +96,7 @@ import Testing
     func baselineFromAnExportRefusesMeasuringOptions(extra: [String]) throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = folder.appendingPathComponent("run")
-        let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
-        try #require(measured.status == 0, "\(measured.standardError)")
+        let run = try Self.quickRun(in: folder)
         let baseline = folder.appendingPathComponent("baseline.json")
         let update = try BenchProcess.run(
             [
@@ -112,9 +116,7 @@ import Testing
     @Test func referenceRefusesAMissingDocument() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = folder.appendingPathComponent("run")
-        let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
-        try #require(measured.status == 0, "\(measured.standardError)")
+        let run = try Self.quickRun(in: folder)
         let missing = folder.appendingPathComponent("missing.md")
         let report = try BenchProcess.run(
             ["--results", run.path, "--document", missing.path],
@@ -139,9 +141,7 @@ import Testing
     @Test func referenceRefusesAFolderAsDocument() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = folder.appendingPathComponent("run")
-        let measured = try BenchProcess.run(["run"] + Self.quick + ["--out", run.path])
-        try #require(measured.status == 0, "\(measured.standardError)")
+        let run = try Self.quickRun(in: folder)
         let report = try BenchProcess.run(
             ["--results", run.path, "--document", folder.path],
             program: builtExecutable(named: "bench-reference")
