@@ -8,8 +8,8 @@ package enum ResidencyCategory: String, Codable, Sendable, CaseIterable {
     /// The heap's live bytes under the recording threshold, counted as resident (an upper bound).
     case smallHeapBlocks = "small-heap-blocks"
     /// What the allocator keeps after free: glibc's free arena bytes (of its top chunk, the resident
-    /// pages), jemalloc's dirty and muzzy pages, its metadata (a new thread's cache, a new arena),
-    /// the freed blocks its threads' caches hold and its slabs' free regions.
+    /// pages); under jemalloc its own mappings' resident pages less the heap's blocks (its dirty
+    /// pages, its metadata, the freed blocks its threads' caches hold, its slabs' free regions).
     case allocatorFree = "allocator-free"
     /// The live threads' stacks, resident (mincore over their recorded ranges).
     case threadStacks = "thread-stacks"
@@ -20,11 +20,12 @@ package enum ResidencyCategory: String, Codable, Sendable, CaseIterable {
     /// The moment's RSS delta less every category above: what no measurement explains.
     case unattributed
 
-    /// How the category's bytes are obtained.
-    package var how: ResidencyHow {
+    /// How the category's bytes are obtained under `allocator`.
+    package func how(under allocator: Allocator) -> ResidencyHow {
         switch self {
         case .heapHolders, .threadStacks, .fileBacked, .otherAnonymous: return .measured
-        case .smallHeapBlocks, .allocatorFree: return .upperBound
+        case .smallHeapBlocks: return .upperBound
+        case .allocatorFree: return allocator == .jemalloc ? .derived : .upperBound
         case .unattributed: return .derived
         }
     }

@@ -18,8 +18,8 @@ package enum ResidencyCSV {
         (result.residency ?? []).map { row in
             CSV.line([
                 runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
-                String(result.run), row.moment.rawValue, row.category.rawValue, row.category.how.rawValue,
-                String(row.bytes),
+                String(result.run), row.moment.rawValue, row.category.rawValue,
+                row.category.how(under: result.allocator).rawValue, String(row.bytes),
             ]) + "\n"
         }.joined()
     }
@@ -85,6 +85,9 @@ package enum ResidencyCSV {
 
 /// Printed under the holders: each cell's RSS breakdown at its median run's RSS peak.
 package enum ResidencyTable {
+    /// How a row's bytes were taken, when not measured.
+    private static func how(_ how: ResidencyHow) -> String { how == .measured ? "" : " (\(how.rawValue))" }
+
     package static func render(_ results: [TrialResult], cells: [TrialCell]) -> String {
         var text = ""
         for cell in cells {
@@ -104,7 +107,7 @@ package enum ResidencyTable {
                 let stayed = end.first { $0.category == row.category }?.bytes ?? 0
                 text +=
                     String(format: "  %7.1f MB  %7.1f MB  ", Double(row.bytes) / 1e6, Double(stayed) / 1e6)
-                    + row.category.rawValue + (row.category.how == .measured ? "" : " (\(row.category.how.rawValue))")
+                    + row.category.rawValue + how(row.category.how(under: median.allocator))
                     + "\n"
             }
         }

@@ -48,29 +48,13 @@ int heapstats_read_glibc(heapstats_counters *out) {
     return 0;
 }
 
-int heapstats_read_kept_jemalloc(uint64_t *bytes, uint64_t *first_arena_base) {
+int heapstats_read_first_arena_base_jemalloc(uint64_t *bytes) {
     mallctl_function *ctl = probe_mallctl();
     if (ctl == NULL) return -1;
     uint64_t epoch = 1;
     size_t length = sizeof(epoch);
     if (ctl("epoch", &epoch, &length, &epoch, length) != 0) return -1;
-    uint64_t dirty = 0, muzzy = 0, page = 0, metadata = 0;
-    // 4096 is MALLCTL_ARENAS_ALL: the sum over every arena.
-    if (read_size(ctl, "stats.arenas.4096.pdirty", &dirty) != 0) return -1;
-    if (read_size(ctl, "stats.arenas.4096.pmuzzy", &muzzy) != 0) return -1;
-    if (read_size(ctl, "arenas.page", &page) != 0) return -1;
-    // A new thread's cache and a new arena are metadata, allocated past the wrappers.
-    if (read_size(ctl, "stats.metadata", &metadata) != 0) return -1;
-    if (read_size(ctl, "stats.arenas.0.base", first_arena_base) != 0) return -1;
-    // Freed small blocks stay among live ones: in a thread's cache (jemalloc counts them as
-    // allocated) and as free regions of its slabs (active pages beyond the allocated bytes).
-    uint64_t cached = 0, active = 0, allocated = 0;
-    if (read_size(ctl, "stats.arenas.4096.tcache_bytes", &cached) != 0) return -1;
-    if (read_size(ctl, "stats.active", &active) != 0) return -1;
-    if (read_size(ctl, "stats.allocated", &allocated) != 0) return -1;
-    uint64_t slab_free = active > allocated ? active - allocated : 0;
-    *bytes = (dirty + muzzy) * page + metadata + cached + slab_free;
-    return 0;
+    return read_size(ctl, "stats.arenas.0.base", bytes);
 }
 
 int heapstats_read_kept_glibc(uint64_t *bytes_below_top, uintptr_t *top, uint64_t *top_bytes) {

@@ -20,7 +20,9 @@ package enum ResidencyKnownAnswer {
     /// written only at each block's first and last pages), at most `maximumSpans`.
     package static let spanBytes = 3 << 29
     package static let maximumSpans = 8
-    package static let pageMapLeafBytes = ResidencySnapshot.pageMapLeafBytes
+    /// A leaf of jemalloc's page map: 2^18 entries of 8 bytes, one for each page of a GiB of
+    /// address space (48-bit addresses, 4 KiB pages), allocated from arena 0's metadata.
+    package static let pageMapLeafBytes = 1 << 21
     package static let fileBytes = 4 << 20
     /// Every byte of the file.
     static let fileByte: UInt8 = 7
@@ -29,6 +31,11 @@ package enum ResidencyKnownAnswer {
     /// Blocks under glibc's mmap threshold and the holders' threshold, freed behind a kept one.
     package static let freedBlocks = 64
     package static let freedBlockBytes = 64 << 10
+    /// jemalloc: blocks of which only a quarter is ever written, freed. It keeps their pages and
+    /// counts them whole; what is resident of them is the quarter. (glibc's free chunks are read by
+    /// its counters, an upper bound that would count them whole: not made under glibc.)
+    package static let partlyWrittenBlocks = 8
+    package static let partlyWrittenBlockBytes = 1 << 20
     /// Small blocks, every other one freed: the allocator keeps the freed ones among live ones
     /// (jemalloc in its slabs and its threads' caches, glibc in its bins).
     package static let scatteredBlocks = 2048
@@ -85,6 +92,9 @@ package enum ResidencyKnownAnswer {
         heap.returnFreedPages()
 
         let baseline = probe.snapshot(keep: false)
+        let baselineMetadata = heap.firstArenaMetadataBytes()
+        // The whole leaves arena 0's metadata grew by since the baseline.
+        let leafBytes = { (heap.firstArenaMetadataBytes() - baselineMetadata) / pageMapLeafBytes * pageMapLeafBytes }
         let smapsBaseline = try smapsRollup()
 
         var large: [UnsafeMutableRawPointer] = []
@@ -111,13 +121,21 @@ package enum ResidencyKnownAnswer {
             guard let span = malloc(spanBytes) else { throw CheckError("malloc(\(spanBytes)) failed") }
             spans.append(span)
         } while allocator == .jemalloc && spans.count < maximumSpans
-            && probe.snapshot(keep: false).pageMapLeafBytes(over: baseline) == 0
+            && leafBytes() == 0
         let threadHandles = try gate.start(touching: stackTouchedBytes)
         var freed: [UnsafeMutableRawPointer] = []
         for _ in 0..<freedBlocks {
             guard let pointer = malloc(freedBlockBytes) else { throw CheckError("malloc(\(freedBlockBytes)) failed") }
             memset(pointer, 2, freedBlockBytes)
             freed.append(pointer)
+        }
+        var partlyWritten: [UnsafeMutableRawPointer] = []
+        for _ in 0..<(allocator == .jemalloc ? partlyWrittenBlocks : 0) {
+            guard let pointer = malloc(partlyWrittenBlockBytes) else {
+                throw CheckError("malloc(\(partlyWrittenBlockBytes)) failed")
+            }
+            memset(pointer, 4, partlyWrittenBlockBytes / 4)
+            partlyWritten.append(pointer)
         }
         var scattered: [UnsafeMutableRawPointer] = []
         scattered.reserveCapacity(scatteredBlocks)
@@ -130,6 +148,7 @@ package enum ResidencyKnownAnswer {
         }
         let kept = malloc(64)  // after the freed blocks: they do not end the arena, which keeps them
         for pointer in freed { free(pointer) }
+        for pointer in partlyWritten { free(pointer) }
         for index in stride(from: 1, to: scatteredBlocks, by: 2) { free(scattered[index]) }
 
         let snapshot = probe.snapshot(keep: true)
@@ -156,10 +175,11 @@ package enum ResidencyKnownAnswer {
             touchedBlockBytes: touched,
             touchedFileBytes: fileBytes,
             touchedStackBytes: threads * stackTouchedBytes,
-            freedBytes: freedBlocks * freedBlockBytes + scatteredBlocks / 2 * scatteredBlockBytes,
+            freedBytes: freedBlocks * freedBlockBytes + scatteredBlocks / 2 * scatteredBlockBytes
+                + partlyWritten.count * partlyWrittenBlockBytes / 4,
             emptyWindowRiseBytes: emptyWindowRise,
             churnSmallHeapRangeBytes: churnRange,
-            pageMapLeafBytes: snapshot.pageMapLeafBytes(over: baseline)
+            pageMapLeafBytes: leafBytes()
         )
     }
 

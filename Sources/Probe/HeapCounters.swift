@@ -26,6 +26,13 @@ package struct HeapCounters: Sendable {
         }
     }
 
+    /// jemalloc: arena 0's metadata, where its page map's leaves are allocated (glibc: 0).
+    package func firstArenaMetadataBytes() -> Int {
+        var bytes: UInt64 = 0
+        if allocator == .jemalloc { _ = heapstats_read_first_arena_base_jemalloc(&bytes) }
+        return Int(bytes)
+    }
+
     /// jemalloc: returns its dirty and muzzy pages to the kernel now (glibc: nothing).
     package func returnFreedPages() {
         if allocator == .jemalloc { _ = heapstats_purge_jemalloc() }

@@ -20,12 +20,12 @@ package struct ResidencySnapshot: Sendable, Equatable {
     package var holderResidentBytes = 0
     /// The live threads' stacks, the reading thread's included, resident (mincore).
     package var stackResidentBytes = 0
-    /// What the allocator keeps after free (an upper bound: `heapstats_read_kept_*`).
+    /// What the allocator keeps after free, resident. glibc: an upper bound (`heapstats_read_kept_glibc`,
+    /// its top chunk's resident pages). jemalloc: its own mappings' resident pages (mincore) less
+    /// the recorded blocks' resident pages and the small blocks' bytes.
     package var allocatorKeptBytes = 0
     /// The harness's own anonymous mappings (the sampler's buffer), resident (mincore).
     package var otherResidentBytes = 0
-    /// jemalloc: arena 0's metadata, where its page map's leaves are allocated (0 under glibc).
-    package var firstArenaMetadataBytes = 0
     /// False when a realloc moved a large block while it read (see `ResidencyProbe.snapshot`): its
     /// categories may miss the block's pages, or count them twice.
     package var consistent = true
@@ -33,29 +33,12 @@ package struct ResidencySnapshot: Sendable, Equatable {
     /// allocator's reading and the heap's is in neither (the error is at most what moved).
     package var heapHeldStill = true
 
-    /// A leaf of jemalloc's page map: 2^18 entries of 8 bytes, one for each page of a GiB of
-    /// address space (48-bit addresses, 4 KiB pages).
-    package static let pageMapLeafBytes = 1 << 21
-
     package init() {}
 
-    /// The leaves jemalloc's page map grew by since `baseline`, in bytes. jemalloc allocates a 2 MiB
-    /// leaf for each GiB of address space it first hands out, from arena 0's metadata, and writes
-    /// it only at the first and last pages of its extents: each whole leaf that arena 0's metadata
-    /// grew by is allocated, not resident.
-    package func pageMapLeafBytes(over baseline: ResidencySnapshot) -> Int {
-        max(0, firstArenaMetadataBytes - baseline.firstArenaMetadataBytes) / Self.pageMapLeafBytes
-            * Self.pageMapLeafBytes
-    }
-
-    /// Each category's bytes over `baseline`'s; `unattributed` is left to the caller. The page
-    /// map's new leaves are taken out of `allocator-free` (their few written pages are left to
-    /// `unattributed`).
+    /// Each category's bytes over `baseline`'s; `unattributed` is left to the caller.
     package func deltas(over baseline: ResidencySnapshot) -> [ResidencyCategory: Int] {
         let base = baseline.categories
-        var deltas = categories.reduce(into: [ResidencyCategory: Int]()) { $0[$1.key] = $1.value - (base[$1.key] ?? 0) }
-        deltas[.allocatorFree, default: 0] -= pageMapLeafBytes(over: baseline)
-        return deltas
+        return categories.reduce(into: [ResidencyCategory: Int]()) { $0[$1.key] = $1.value - (base[$1.key] ?? 0) }
     }
 
     /// Each category's bytes at this moment; `unattributed` is left to the caller (a difference of two moments).
@@ -79,12 +62,25 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// gives it: its whole possible extent, scanned from the top down to the first unmapped page.
     private let mainStack: (low: UInt, high: UInt)?
     private var ownMappings: [(start: UInt, length: Int)] = []
+    /// jemalloc: its library's loaded segments, which tell its mappings apart from others'.
+    private let allocatorCode: (low: UInt, high: UInt)?
 
     package init(heap: HeapCounters, exactHeap: ExactHeapPeak?) throws {
         self.memory = try ProcessMemory()
         self.heap = heap
         self.exactHeap = exactHeap
         self.mainStack = Self.mainThreadStack()
+        switch heap.allocator {
+        case .system:
+            self.allocatorCode = nil
+        case .jemalloc:
+            var low: UInt = 0
+            var high: UInt = 0
+            guard heappeak_object_range("mallctl", &low, &high) != 0 else {
+                throw ResidencyProbeError.allocatorLibraryNotFound
+            }
+            self.allocatorCode = (low, high)
+        }
     }
 
     /// Adds a mapping of the harness's own (the sampler's buffer): counted as other anonymous memory.
@@ -104,7 +100,8 @@ package final class ResidencyProbe: @unchecked Sendable {
     ///
     /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
     /// gigabytes a second), so the categories that change fastest are read last and RSS right after
-    /// them: the slower readings (the allocator's counters, the stacks) come first.
+    /// them: the slower readings (glibc's counters, the stacks) come first, jemalloc's mappings
+    /// last (what its threads write meanwhile is then its, not unattributed).
     ///
     /// Whether it overlapped a large block's move inside realloc (its pages are then where no
     /// count says) and whether the live heap held still (within 64 KiB) while it read are in
@@ -147,7 +144,7 @@ package final class ResidencyProbe: @unchecked Sendable {
 
     private func read(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
-        (snapshot.allocatorKeptBytes, snapshot.firstArenaMetadataBytes) = keptBytes()
+        if allocatorCode == nil { snapshot.allocatorKeptBytes = glibcKeptBytes() }
         snapshot.stackResidentBytes = stackResidentBytes()
         snapshot.otherResidentBytes = ownMappings.reduce(0) {
             $0 + Int(heappeak_resident_range(UInt($1.start), UInt64($1.length)))
@@ -160,6 +157,15 @@ package final class ResidencyProbe: @unchecked Sendable {
         snapshot.holderResidentBytes = Int(holderResident)
         // The blocks being freed inside the release hook are in `exactLive` (still resident).
         snapshot.heapLiveBytes = exactHeap != nil ? Int(exactLive) : heap.read().allocated
+        if let allocatorCode {
+            // Read after the blocks and right before RSS: whatever a busy thread writes between the
+            // two readings moves allocator-free, not unattributed.
+            var mapped: UInt64 = 0
+            var resident: UInt64 = 0
+            _ = heappeak_mapped_resident(allocatorCode.low, allocatorCode.high, &mapped, &resident)
+            snapshot.allocatorKeptBytes =
+                Int(resident) - snapshot.holderResidentBytes - (snapshot.heapLiveBytes - snapshot.holderBytes)
+        }
         let statm = memory.readStatm()
         snapshot.residentBytes = statm.resident
         snapshot.fileBytes = statm.file
@@ -167,22 +173,14 @@ package final class ResidencyProbe: @unchecked Sendable {
         return snapshot
     }
 
-    /// What the allocator keeps after free, and (jemalloc) arena 0's metadata.
-    private func keptBytes() -> (kept: Int, firstArenaMetadata: Int) {
+    /// What glibc keeps after free: its free bytes, of its top chunk the resident pages (the top
+    /// grows by the program break, untouched until used).
+    private func glibcKeptBytes() -> Int {
         var bytes: UInt64 = 0
-        switch heap.allocator {
-        case .jemalloc:
-            var firstArena: UInt64 = 0
-            _ = heapstats_read_kept_jemalloc(&bytes, &firstArena)
-            return (Int(bytes), Int(firstArena))
-        case .system:
-            // The top chunk grows by the program break, untouched until used: only its resident pages count.
-            var top: UInt = 0
-            var topBytes: UInt64 = 0
-            _ = heapstats_read_kept_glibc(&bytes, &top, &topBytes)
-            bytes += heappeak_resident_range(top, topBytes)
-            return (Int(bytes), 0)
-        }
+        var top: UInt = 0
+        var topBytes: UInt64 = 0
+        _ = heapstats_read_kept_glibc(&bytes, &top, &topBytes)
+        return Int(bytes + heappeak_resident_range(top, topBytes))
     }
 
     private static let stackCapacity = 512
@@ -204,5 +202,18 @@ package final class ResidencyProbe: @unchecked Sendable {
         var stack = threadguard_stack()
         guard threadguard_main_stack(&stack) != 0 else { return nil }
         return (stack.low, stack.high)
+    }
+}
+
+package enum ResidencyProbeError: Error, CustomStringConvertible {
+    /// jemalloc is the allocator but no loaded library defines its `mallctl`: its mappings
+    /// cannot be told apart.
+    case allocatorLibraryNotFound
+
+    package var description: String {
+        switch self {
+        case .allocatorLibraryNotFound:
+            "jemalloc is the allocator, but no loaded library defines mallctl: its mappings cannot be told apart"
+        }
     }
 }

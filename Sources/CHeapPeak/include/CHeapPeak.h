@@ -103,6 +103,19 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, u
 /// context: a context must stay valid for the process's life.
 void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes, uint64_t freed_bytes);
 
+/// The loaded object that defines `symbol_name` (dlsym RTLD_DEFAULT), as the address range of its
+/// loaded segments: to tell its mappings apart in `heappeak_mapped_resident`. Returns 0 when none does.
+int heappeak_object_range(const char *symbol_name, uintptr_t *low, uintptr_t *high);
+
+/// The anonymous mappings made through mmap() (mappings.c's wrappers, from the process's start) by
+/// code in [low, high), and their resident bytes (mincore). Returns 0 when the table overflowed
+/// (1024 mappings) and no longer holds them all: the bytes are then not to be used.
+int heappeak_mapped_resident(uintptr_t low, uintptr_t high, uint64_t *mapped, uint64_t *resident);
+
+/// The noted mapping that holds `address`: its range and the return address of its mmap() call.
+/// Returns 0 when none does.
+int heappeak_mapping_at(uintptr_t address, uintptr_t *start, uintptr_t *end, uintptr_t *caller);
+
 /// While the release hook is set, reallocs of blocks of at least its `minimum_bytes` (before or
 /// after): how many began so far, and how many are running. The allocator moves such a block
 /// inside realloc, where no count follows its pages: a residency snapshot that overlaps one is

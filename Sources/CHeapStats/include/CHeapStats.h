@@ -16,16 +16,15 @@ int heapstats_read_jemalloc(heapstats_counters *out);
 /// glibc: mallinfo2(); allocated = in-use arena bytes + mmapped chunks. Returns 0.
 int heapstats_read_glibc(heapstats_counters *out);
 
-/// Bytes the allocator holds beyond the live blocks, that may be resident. jemalloc: its dirty and
-/// muzzy pages of all arenas, its metadata, the blocks its threads' caches hold and the free regions
-/// of its slabs (its retained memory is not mapped in, and is left out). glibc: the free bytes of
-/// its arenas (mallinfo2 fordblks: free chunks, and the main arena's top chunk), the top chunk
+/// glibc: the bytes its arenas hold beyond the live blocks, that may be resident: the free bytes
+/// of its arenas (mallinfo2 fordblks: free chunks, and the main arena's top chunk), the top chunk
 /// given apart as [top, top + top_bytes): a part of it was never touched, and the caller reads
-/// which (mincore). Upper bounds: a freed page never touched counts too.
-/// jemalloc also gives arena 0's metadata (its base), which its page map's leaves come from.
-/// Return 0 on success.
-int heapstats_read_kept_jemalloc(uint64_t *bytes, uint64_t *first_arena_base);
+/// which (mincore). An upper bound: a freed page never touched counts too. (jemalloc's are read
+/// from its own mappings instead: heappeak_mapped_resident.) Returns 0.
 int heapstats_read_kept_glibc(uint64_t *bytes_below_top, uintptr_t *top, uint64_t *top_bytes);
+
+/// jemalloc: arena 0's metadata (its base), which its page map's leaves come from. Returns 0 on success.
+int heapstats_read_first_arena_base_jemalloc(uint64_t *bytes);
 
 /// jemalloc: returns every arena's dirty and muzzy pages to the kernel (arena.<all>.purge). Returns 0 on success.
 int heapstats_purge_jemalloc(void);

@@ -203,7 +203,7 @@ import Testing
         #expect(rows.count == 2 * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count)
         for row in rows {
             let category = try #require(ResidencyCategory(rawValue: row["category"] ?? ""), "\(row)")
-            #expect(row["how"] == category.how.rawValue)
+            #expect(row["how"] == category.how(under: .system).rawValue)
         }
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         let title = try #require(lines.firstIndex { $0.hasPrefix("Resident memory") }, "\(output.standardOutput)")
