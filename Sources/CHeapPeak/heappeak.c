@@ -174,6 +174,7 @@ static atomic_flag holder_lock = ATOMIC_FLAG_INIT;
 static struct recorded_block {
     void *pointer;
     heappeak_block block;
+    uint64_t measured_resident;  // at the last snapshot measured to keep (see heappeak_residency_keep)
 } recorded[HOLDER_CAPACITY];
 static size_t recorded_count;   // under holder_lock
 // The table's size in use: HOLDER_CAPACITY, or less when BENCH_HOLDER_TABLE_SIZE says so (to see
@@ -266,6 +267,7 @@ static void add_recorded(void *pointer, int64_t bytes, void *const *stack, int d
         entry->block.allocated_nanos = monotonic_nanos();
         entry->block.freed_nanos = 0;
         entry->block.resident_bytes = 0;
+        entry->measured_resident = 0;
         entry->block.depth = (uint32_t)depth;
         memcpy(entry->block.stack, stack, sizeof(void *) * entry->block.depth);
     } else {
@@ -803,7 +805,7 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, u
             live += entry->block.bytes;
             in_ram += here;
         }
-        if (keep) entry->block.resident_bytes = here;
+        if (keep) entry->measured_resident = here;
     }
     // The rest: not recorded (under the holders' threshold), or its entry already compacted away.
     for (size_t slot = 0; slot < RELEASING_CAPACITY; slot++) {
@@ -814,6 +816,14 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, u
     unlock_holders();
     *bytes = live;
     *resident = in_ram;
+}
+
+void heappeak_residency_keep(void) {
+    lock_holders();
+    for (size_t index = 0; index < recorded_count; index++) {
+        recorded[index].block.resident_bytes = recorded[index].measured_resident;
+    }
+    unlock_holders();
 }
 
 void heappeak_freeze(void) { atomic_store(&peak_frozen, true); }

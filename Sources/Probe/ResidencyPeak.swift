@@ -105,10 +105,10 @@ final class ResidencyPeak: @unchecked Sendable {
         while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
         defer { busy.store(false, ordering: .releasing) }
         let started = MonotonicClock.now()
-        let snapshot = probe.snapshot(keep: probe.residentBytes() > highest?.residentBytes ?? Int.min)
+        let snapshot = probe.snapshot(keep: true)
         nanos += MonotonicClock.now() - started
         count += 1
-        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+        keepIfHighest(snapshot)
         return snapshot
     }
 
@@ -155,6 +155,14 @@ final class ResidencyPeak: @unchecked Sendable {
         nanos += MonotonicClock.now() - started
         count += 1
         if budgeted && !snapshot.consistent { return }
-        if snapshot.residentBytes > highest?.residentBytes ?? Int.min { highest = snapshot }
+        keepIfHighest(snapshot)
+    }
+
+    /// Under `busy`: `snapshot` (the last one taken) becomes the highest when it is, and the recorded
+    /// blocks' residency that holders.csv reports becomes its.
+    private func keepIfHighest(_ snapshot: ResidencySnapshot) {
+        guard snapshot.residentBytes > highest?.residentBytes ?? Int.min else { return }
+        highest = snapshot
+        probe.keepHolderResidency()
     }
 }

@@ -95,8 +95,9 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// RSS now (statm), without the rest of a snapshot.
     package func residentBytes() -> Int { memory.residentBytes() }
 
-    /// One reading of every category. `keep`: the recorded blocks remember their residency now
-    /// (what holders.csv's `resident_bytes` reports): set for the snapshots that may be the RSS peak.
+    /// One reading of every category. `keep`: the recorded blocks hold their residency now, for
+    /// `keepHolderResidency` to make it what holders.csv's `resident_bytes` reports: set for the
+    /// snapshots that may be the RSS peak.
     ///
     /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
     /// gigabytes a second), so the categories that change fastest are read last and RSS right after
@@ -120,6 +121,10 @@ package final class ResidencyProbe: @unchecked Sendable {
         snapshot.heapHeldStill = abs(liveAfter - liveBefore) <= Self.heapStillBytes
         return snapshot
     }
+
+    /// The recorded blocks' residency at the last snapshot taken with `keep` becomes what holders.csv
+    /// reports: call it once that snapshot is known to be the one kept.
+    package func keepHolderResidency() { heappeak_residency_keep() }
 
     /// Whether a realloc is moving a large block now.
     package var moveRunning: Bool {

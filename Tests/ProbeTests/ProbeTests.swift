@@ -345,8 +345,10 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
 
     @Test func aHookClearedWhileAThreadFreesIsNeverCalledWithoutItsContext() throws {
         let stop = Atomic<Bool>(false)
+        let setting = Atomic<Bool>(false)
         let setter = try ConcurrentStatmTests.spawn {
             while !stop.load(ordering: .acquiring) {
+                setting.store(true, ordering: .releasing)
                 heappeak_set_release_hook(
                     { context in
                         ReleaseHookTests.calls.add(1, ordering: .relaxed)
@@ -359,8 +361,13 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
                 heappeak_set_release_hook(nil, nil, 0, 0)
             }
         }
+        // Frees while the setter runs (on a loaded machine it may start late), until the hook has
+        // been called a few times or a bounded number of frees.
         let freer = try ConcurrentStatmTests.spawn {
-            for _ in 0..<200_000 { free(keptMalloc(2 << 20)) }
+            while !setting.load(ordering: .acquiring) { sched_yield() }
+            for round in 0..<2_000_000 where round < 200_000 || ReleaseHookTests.calls.load(ordering: .relaxed) < 10 {
+                free(keptMalloc(2 << 20))
+            }
         }
         pthread_join(freer, nil)
         stop.store(true, ordering: .releasing)
@@ -452,4 +459,48 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
     }
 
     static let slack = 256 << 10
+}
+
+/// holders.csv's `resident_bytes` is each block's residency at the snapshot kept as the RSS peak:
+/// a snapshot measured for keeping leaves it as it was until it is kept, and a later one that is
+/// not kept does not change it.
+@Suite(.serialized) struct KeptResidencyTests {
+    /// Only blocks this large are recorded while the test runs: none of the other suites' blocks.
+    static let threshold = 64 << 20
+    static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    static func residentBytes(ofBlockOf bytes: Int) throws -> Int {
+        var blocks = [heappeak_block](repeating: heappeak_block(), count: 64)
+        var dropped: UInt64 = 0
+        let count = min(heappeak_holders_at_peak(&blocks, blocks.count, &dropped), blocks.count)
+        let block = try #require(
+            blocks.prefix(count).first { Int($0.bytes) >= bytes && Int($0.bytes) < bytes + 2 * page }
+        )
+        return Int(block.resident_bytes)
+    }
+
+    static func measure() {
+        var bytes: UInt64 = 0
+        var resident: UInt64 = 0
+        var live: UInt64 = 0
+        heappeak_residency_measure(1, &bytes, &resident, &live)
+    }
+
+    @Test func aBlocksResidencyIsTheKeptSnapshots() throws {
+        heappeak_holders_start(UInt64(Self.threshold))
+        defer { heappeak_holders_start(0) }
+        let bytes = Self.threshold + 12345
+        let block = try #require(keptMalloc(bytes))
+        defer { free(block) }
+        heappeak_reset()  // the block is live at the peak: one of its holders
+        memset(block, 1, 4 * Self.page)
+        Self.measure()
+        #expect(try Self.residentBytes(ofBlockOf: bytes) == 0, "measured, not kept yet")
+        heappeak_residency_keep()
+        let kept = try Self.residentBytes(ofBlockOf: bytes)
+        #expect(kept >= 4 * Self.page && kept <= 5 * Self.page, "kept: \(kept)")
+        memset(block, 1, 16 * Self.page)
+        Self.measure()
+        #expect(try Self.residentBytes(ofBlockOf: bytes) == kept, "a later snapshot, not kept")
+    }
 }

@@ -87,12 +87,17 @@ uint64_t heappeak_resident_range(uintptr_t start, uint64_t length);
 uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 
 /// The recorded blocks live now (and the blocks being freed inside the release hook, on any
-/// thread): their bytes and how many of them are resident. With `keep` set,
-/// each recorded block's `resident_bytes` becomes its residency now (0 when not live): the
-/// snapshot that holders.csv reports. Holds the table's lock while it reads, and reads the live
+/// thread): their bytes and how many of them are resident. With `keep` set, each recorded
+/// block's residency now (0 when not live) is held until `heappeak_residency_keep` makes it its
+/// `resident_bytes`, once the snapshot is known to be the one kept (the one holders.csv reports).
+/// Holds the table's lock while it reads, and reads the live
 /// bytes (`heappeak_read`'s, plus the blocks being freed) under it too: a recorded block is in
 /// both or in neither.
 void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap);
+
+/// Each recorded block's `resident_bytes` becomes its residency at the last snapshot measured with
+/// `keep` set: call it when that snapshot is the one kept.
+void heappeak_residency_keep(void);
 
 /// Calls `hook(context)` on the freeing thread while any block of at least `minimum_bytes` is
 /// freed (a moment RSS may fall from its peak), and while the smaller blocks freed since the hook's
