@@ -7,25 +7,26 @@ package enum ResidencyCategory: String, Codable, Sendable, CaseIterable {
     case heapHolders = "heap-holders"
     /// The heap's live bytes under the recording threshold, counted as resident (an upper bound).
     case smallHeapBlocks = "small-heap-blocks"
-    /// What the allocator keeps after free: glibc's free arena bytes (of its top chunk, the resident
-    /// pages); under jemalloc its own mappings' resident pages less the heap's blocks (its dirty
-    /// pages, its metadata, the freed blocks its threads' caches hold, its slabs' free regions).
+    /// What the allocator keeps after free: the resident pages of its own memory (glibc's arenas,
+    /// jemalloc's mappings) beyond the heap's blocks: freed chunks and pages, its bookkeeping, its
+    /// threads' cached blocks. Without the exact heap, glibc's counters (its free bytes).
     case allocatorFree = "allocator-free"
     /// The live threads' stacks, resident (mincore over their recorded ranges).
     case threadStacks = "thread-stacks"
     /// File-backed pages: statm's shared field.
     case fileBacked = "file-backed"
-    /// Anonymous mappings of the harness's own (the sampler's buffer), resident.
+    /// Anonymous mappings made through mmap() by code other than the allocator (the sampler's buffer,
+    /// a library's own), resident (mincore).
     case otherAnonymous = "other-anonymous"
     /// The moment's RSS delta less every category above: what no measurement explains.
     case unattributed
 
-    /// How the category's bytes are obtained under `allocator`.
-    package func how(under allocator: Allocator) -> ResidencyHow {
+    /// How the category's bytes are obtained under `allocator`, with the exact heap counted or not.
+    package func how(under allocator: Allocator, exactHeap: Bool) -> ResidencyHow {
         switch self {
         case .heapHolders, .threadStacks, .fileBacked, .otherAnonymous: return .measured
         case .smallHeapBlocks: return .upperBound
-        case .allocatorFree: return allocator == .jemalloc ? .derived : .upperBound
+        case .allocatorFree: return allocator == .system && !exactHeap ? .upperBound : .derived
         case .unattributed: return .derived
         }
     }

@@ -19,7 +19,8 @@ package enum ResidencyCSV {
             CSV.line([
                 runID ?? "", result.strategy, result.render.rawValue, result.allocator.rawValue,
                 String(result.run), row.moment.rawValue, row.category.rawValue,
-                row.category.how(under: result.allocator).rawValue, String(row.bytes),
+                row.category.how(under: result.allocator, exactHeap: result.peakHeapExactBytes != nil).rawValue,
+                String(row.bytes),
             ]) + "\n"
         }.joined()
     }
@@ -103,11 +104,12 @@ package enum ResidencyTable {
             text +=
                 "\(cell) run \(median.run), peak RSS delta \(SummaryTable.mb(Double(median.peakRSSDeltaBytes!))) MB"
                 + " (snapshot \(SummaryTable.mb(Double(snapshot))) MB), end \(SummaryTable.mb(Double(end.reduce(0) { $0 + $1.bytes }))) MB:\n"
+            let exactHeap = median.peakHeapExactBytes != nil
             for row in peak {
                 let stayed = end.first { $0.category == row.category }?.bytes ?? 0
                 text +=
                     String(format: "  %7.1f MB  %7.1f MB  ", Double(row.bytes) / 1e6, Double(stayed) / 1e6)
-                    + row.category.rawValue + how(row.category.how(under: median.allocator))
+                    + row.category.rawValue + how(row.category.how(under: median.allocator, exactHeap: exactHeap))
                     + "\n"
             }
         }

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static _Atomic int64_t live_bytes;
@@ -44,6 +46,17 @@ static size_t (*next_usable_size)(void *);
 // Whether glibc's allocator is the one behind RTLD_NEXT (jemalloc's mallctl is not visible):
 // only then may realloc read glibc's chunk header (see realloc).
 static bool glibc_behind;
+// glibc's chunk header: the size word before the block, whose bit 1 says the chunk was mmapped
+// apart from the arenas, and bit 2 that it is in a thread arena (not the main one).
+#define GLIBC_IS_MMAPPED 0x2
+#define GLIBC_NON_MAIN_ARENA 0x4
+
+static void note_arena_block(const void *pointer);
+
+/// Whether glibc mapped the block apart from its arenas (false under any other allocator).
+static bool mapped_apart(const void *pointer) {
+    return glibc_behind && (((const size_t *)pointer)[-1] & GLIBC_IS_MMAPPED) != 0;
+}
 static _Atomic size_t page_size;
 
 // The next definitions are resolved at the first call into any wrapper. `resolution` goes from
@@ -175,6 +188,7 @@ static struct recorded_block {
     void *pointer;
     heappeak_block block;
     uint64_t measured_resident;  // at the last snapshot measured to keep (see heappeak_residency_keep)
+    bool apart;                  // mapped apart from glibc's arenas (mapped_apart)
 } recorded[HOLDER_CAPACITY];
 static size_t recorded_count;   // under holder_lock
 // The table's size in use: HOLDER_CAPACITY, or less when BENCH_HOLDER_TABLE_SIZE says so (to see
@@ -268,6 +282,7 @@ static void add_recorded(void *pointer, int64_t bytes, void *const *stack, int d
         entry->block.freed_nanos = 0;
         entry->block.resident_bytes = 0;
         entry->measured_resident = 0;
+        entry->apart = mapped_apart(pointer);
         entry->block.depth = (uint32_t)depth;
         memcpy(entry->block.stack, stack, sizeof(void *) * entry->block.depth);
     } else {
@@ -343,6 +358,7 @@ static uint64_t count_block(void *pointer, int64_t bytes, int sign) {
 
 static void account(void *pointer, int sign) {
     if (pointer == NULL || from_bootstrap(pointer) || !is_counting()) return;
+    if (sign > 0) note_arena_block(pointer);
     count_block(pointer, (int64_t)next_usable_size(pointer), sign);
 }
 
@@ -374,6 +390,7 @@ static struct releasing_block {
     void *pointer;    // NULL: a free slot
     uint64_t bytes;
     uint64_t event;   // its recorded entry's freed event; 0: not recorded
+    bool apart;       // mapped apart from glibc's arenas
 } releasing[RELEASING_CAPACITY];
 static __thread uint64_t releasing_bytes;  // this thread's block, for heappeak_releasing_bytes
 
@@ -400,6 +417,7 @@ static void (*release_hook_for(void *pointer))(void *) {
 static void release_watched(void *pointer, void (*hook)(void *)) {
     int64_t bytes = (int64_t)next_usable_size(pointer);
     bool recorded_block = records(bytes);
+    bool apart = mapped_apart(pointer);
     uint64_t started = monotonic_nanos();
     struct releasing_block *slot = NULL;
     lock_holders();
@@ -409,7 +427,7 @@ static void release_watched(void *pointer, void (*hook)(void *)) {
     }
     // With every slot taken (16 threads inside the hook at once) the block is not counted as
     // being released: a snapshot meanwhile finds it in neither place.
-    if (slot != NULL) *slot = (struct releasing_block){pointer, (uint64_t)bytes, event};
+    if (slot != NULL) *slot = (struct releasing_block){pointer, (uint64_t)bytes, event, apart};
     unlock_holders();
     if (recorded_block) count_recording(started);
     releasing_bytes = (uint64_t)bytes;
@@ -471,8 +489,6 @@ size_t malloc_usable_size(void *pointer) {
     return next_usable_size(pointer);
 }
 
-// glibc's chunk header: the size word before the block, whose bit 1 says the chunk was mmapped.
-#define GLIBC_IS_MMAPPED 0x2
 
 /// realloc. When the block moves, the allocator has both the old and the new block live while
 /// it copies: the peaks are raised to the live bytes with the new block added before the old
@@ -496,7 +512,7 @@ void *realloc(void *pointer, size_t size) {
     bool remapped = false;
     if (pointer != NULL) {
         before = (int64_t)next_usable_size(pointer);
-        remapped = glibc_behind && (((const size_t *)pointer)[-1] & GLIBC_IS_MMAPPED) != 0;
+        remapped = mapped_apart(pointer);
     }
     // While the allocator moves a large block, its pages are where no count says (the copy being
     // filled, or remapped elsewhere): residency snapshots meanwhile are retaken (heappeak_moves).
@@ -511,6 +527,7 @@ void *realloc(void *pointer, size_t size) {
     if (moved == NULL) {
         if (size == 0 && pointer != NULL) count_block(pointer, before, -1);  // realloc(p, 0) freed p
     } else {
+        note_arena_block(moved);
         int64_t after = (int64_t)next_usable_size(moved);
         if (pointer != NULL && moved != pointer && !remapped) {
             count_move(pointer, before, moved, after, true);  // the copy: old and new block both live
@@ -779,8 +796,10 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
     return total + heappeak_resident_range(low, high - low);
 }
 
-void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap) {
-    uint64_t live = 0, in_ram = 0, being_released = 0;
+void heappeak_residency_measure(
+    int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap, uint64_t *in_arenas_resident
+) {
+    uint64_t live = 0, in_ram = 0, being_released = 0, in_arenas = 0;
     bool counted_with_entry[RELEASING_CAPACITY] = {false};
     lock_holders();
     // A recorded block is booked under this lock, so it is either in these bytes and the table or
@@ -804,18 +823,22 @@ void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, u
             here = heappeak_resident_range((uintptr_t)entry->pointer, entry->block.bytes);
             live += entry->block.bytes;
             in_ram += here;
+            if (!entry->apart) in_arenas += here;
         }
         if (keep) entry->measured_resident = here;
     }
     // The rest: not recorded (under the holders' threshold), or its entry already compacted away.
     for (size_t slot = 0; slot < RELEASING_CAPACITY; slot++) {
         if (releasing[slot].pointer == NULL || counted_with_entry[slot]) continue;
+        uint64_t here = heappeak_resident_range((uintptr_t)releasing[slot].pointer, releasing[slot].bytes);
         live += releasing[slot].bytes;
-        in_ram += heappeak_resident_range((uintptr_t)releasing[slot].pointer, releasing[slot].bytes);
+        in_ram += here;
+        if (!releasing[slot].apart) in_arenas += here;
     }
     unlock_holders();
     *bytes = live;
     *resident = in_ram;
+    *in_arenas_resident = in_arenas;
 }
 
 void heappeak_residency_keep(void) {
@@ -835,6 +858,67 @@ void heappeak_reset(void) {
     atomic_store(&peak_bytes, atomic_load(&live_bytes));
     raise_to(&peak_bytes, atomic_load(&live_bytes));
     atomic_store(&peak_event, atomic_load(&event_count));
+}
+
+// MARK: glibc's arenas
+//
+// glibc's free memory, read by its counters (mallinfo2's free bytes), counts a freed chunk's pages
+// whole though some were never written. Its arenas' own pages, read with mincore, do not: the
+// main arena is the program break's heap, [start_brk, sbrk(0)); each thread arena is a chain of
+// heaps, each a reservation of HEAP_MAX_SIZE (64 MiB on 64-bit glibc 2.36) aligned to its size, of
+// which only what is in use is writable. A heap is seen through the blocks allocated in it: a thread
+// arena's chunk has NON_MAIN_ARENA in its header, and its heap starts at the address rounded down.
+// The heap's header (glibc's heap_info) says how much of the reservation is in use: its third word.
+#define GLIBC_HEAP_BYTES ((uintptr_t)64 << 20)
+#define GLIBC_HEAPS_CAPACITY 512
+static uintptr_t glibc_heaps[GLIBC_HEAPS_CAPACITY];  // under heaps_lock
+static size_t glibc_heap_count;
+static bool glibc_heaps_overflowed;
+static atomic_flag heaps_lock = ATOMIC_FLAG_INIT;
+static __thread uintptr_t last_heap_seen;
+
+/// A block glibc just handed out: notes its heap when it is in a thread arena not seen before.
+static void note_arena_block(const void *pointer) {
+    if (!glibc_behind || pointer == NULL || from_bootstrap(pointer)) return;
+    size_t head = ((const size_t *)pointer)[-1];
+    if ((head & GLIBC_NON_MAIN_ARENA) == 0 || (head & GLIBC_IS_MMAPPED) != 0) return;
+    uintptr_t heap = (uintptr_t)pointer & ~(GLIBC_HEAP_BYTES - 1);
+    if (heap == last_heap_seen) return;
+    last_heap_seen = heap;
+    while (atomic_flag_test_and_set_explicit(&heaps_lock, memory_order_acquire)) {}
+    bool known = false;
+    for (size_t index = 0; index < glibc_heap_count && !known; index++) known = glibc_heaps[index] == heap;
+    if (!known) {
+        if (glibc_heap_count < GLIBC_HEAPS_CAPACITY) {
+            glibc_heaps[glibc_heap_count++] = heap;
+        } else {
+            glibc_heaps_overflowed = true;
+        }
+    }
+    atomic_flag_clear_explicit(&heaps_lock, memory_order_release);
+}
+
+int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident) {
+    uint64_t total = 0;
+    uintptr_t end = (uintptr_t)sbrk(0);
+    if (end != (uintptr_t)-1 && main_start > 0 && end > main_start) {
+        total += heappeak_resident_range(main_start, end - main_start);
+    }
+    while (atomic_flag_test_and_set_explicit(&heaps_lock, memory_order_acquire)) {}
+    bool complete = !glibc_heaps_overflowed;
+    for (size_t index = 0; index < glibc_heap_count; index++) {
+        // Read through the kernel: a heap glibc has since unmapped fails the read, not the process.
+        // (syscall's arguments are read as longs, the last from the stack: each is passed as one.)
+        size_t size = 0;
+        struct iovec here = {&size, sizeof(size)};
+        struct iovec there = {(void *)(glibc_heaps[index] + 2 * sizeof(void *)), sizeof(size)};
+        long copied = syscall(SYS_process_vm_readv, (long)getpid(), &here, 1L, &there, 1L, 0L);
+        if (copied != (long)sizeof(size)) continue;
+        total += heappeak_resident_range(glibc_heaps[index], size < GLIBC_HEAP_BYTES ? size : GLIBC_HEAP_BYTES);
+    }
+    atomic_flag_clear_explicit(&heaps_lock, memory_order_release);
+    *resident = total;
+    return complete ? 1 : 0;
 }
 
 // MARK: C++ operator new and delete

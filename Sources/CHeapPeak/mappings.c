@@ -24,7 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAPPING_CAPACITY 1024
+#define MAPPING_CAPACITY 4096
 static struct mapping {
     uintptr_t start, end;  // whole pages
     uintptr_t caller;      // the return address of the mmap() call
@@ -98,7 +98,8 @@ static void add(uintptr_t start, uintptr_t end, uintptr_t caller) {
 static uintptr_t round_up(uintptr_t address) { return (address + page_mask()) & ~page_mask(); }
 
 void *mmap(void *address, size_t length, int protection, int flags, int descriptor, off_t offset) {
-    void *mapped = (void *)syscall(SYS_mmap, address, length, protection, flags, descriptor, offset);
+    // syscall reads each argument as a long (the last from the stack): each is passed as one.
+    void *mapped = (void *)syscall(SYS_mmap, address, length, (long)protection, (long)flags, (long)descriptor, (long)offset);
     if (mapped != MAP_FAILED) {
         uintptr_t start = (uintptr_t)mapped, end = round_up(start + length);
         lock_mappings();
@@ -133,7 +134,7 @@ void *mremap(void *old_address, size_t old_length, size_t new_length, int flags,
         new_address = va_arg(arguments, void *);
         va_end(arguments);
     }
-    void *moved = (void *)syscall(SYS_mremap, old_address, old_length, new_length, flags, new_address);
+    void *moved = (void *)syscall(SYS_mremap, old_address, old_length, new_length, (long)flags, new_address);
     if (moved != MAP_FAILED) {
         uintptr_t old_start = (uintptr_t)old_address;
         lock_mappings();
@@ -179,12 +180,13 @@ int heappeak_object_range(const char *symbol_name, uintptr_t *low, uintptr_t *hi
     return 1;
 }
 
-int heappeak_mapped_resident(uintptr_t low, uintptr_t high, uint64_t *mapped, uint64_t *resident) {
+int heappeak_mapped_resident(uintptr_t low, uintptr_t high, int inside, uint64_t *mapped, uint64_t *resident) {
     uint64_t total = 0, in_ram = 0;
     lock_mappings();
     bool complete = !mappings_overflowed;
-    for (size_t index = 0; index < mapping_count && complete; index++) {
-        if (mappings[index].caller < low || mappings[index].caller >= high) continue;
+    for (size_t index = 0; index < mapping_count; index++) {
+        bool within = mappings[index].caller >= low && mappings[index].caller < high;
+        if (within != (inside != 0)) continue;
         uint64_t length = mappings[index].end - mappings[index].start;
         total += length;
         in_ram += heappeak_resident_range(mappings[index].start, length);

@@ -10,8 +10,9 @@ import Glibc
 
 /// A child whose resident memory is known, to check the residency snapshot against the kernel's
 /// own accounts read at the same moment (`bench _residency-check`, run by the tests): it allocates
-/// large blocks and touches a known share of each, maps a file and reads it, starts threads that
-/// touch a known part of their stacks, and frees blocks that the allocator keeps.
+/// large blocks and touches a known share of each, maps a file and reads it, maps anonymous memory
+/// of its own and writes half, starts threads that touch a known part of their stacks, and frees
+/// blocks that the allocator keeps (some written only in part).
 package enum ResidencyKnownAnswer {
     /// The large blocks (recorded as holders) and the share of each that is touched.
     package static let blocks: [(bytes: Int, touched: Double)] = [(8 << 20, 0.5), (4 << 20, 0.25), (2 << 20, 1)]
@@ -24,6 +25,9 @@ package enum ResidencyKnownAnswer {
     /// address space (48-bit addresses, 4 KiB pages), allocated from arena 0's metadata.
     package static let pageMapLeafBytes = 1 << 21
     package static let fileBytes = 4 << 20
+    /// An anonymous mapping of the child's own (as a library might make), of which half is written
+    /// after the baseline: other anonymous memory.
+    package static let ownMappingBytes = 4 << 20
     /// Every byte of the file.
     static let fileByte: UInt8 = 7
     package static let threads = 3
@@ -31,11 +35,11 @@ package enum ResidencyKnownAnswer {
     /// Blocks under glibc's mmap threshold and the holders' threshold, freed behind a kept one.
     package static let freedBlocks = 64
     package static let freedBlockBytes = 64 << 10
-    /// jemalloc: blocks of which only a quarter is ever written, freed. It keeps their pages and
-    /// counts them whole; what is resident of them is the quarter. (glibc's free chunks are read by
-    /// its counters, an upper bound that would count them whole: not made under glibc.)
-    package static let partlyWrittenBlocks = 8
-    package static let partlyWrittenBlockBytes = 1 << 20
+    /// Blocks of which only a quarter is ever written, freed behind a kept one: the allocator keeps
+    /// their pages (and its counters count them whole); what is resident of them is the quarter.
+    /// Under glibc's mmap threshold, so that glibc keeps them in its arena too.
+    package static let partlyWrittenBlocks = 32
+    package static let partlyWrittenBlockBytes = 96 << 10
     /// Small blocks, every other one freed: the allocator keeps the freed ones among live ones
     /// (jemalloc in its slabs and its threads' caches, glibc in its bins).
     package static let scatteredBlocks = 2048
@@ -58,6 +62,7 @@ package enum ResidencyKnownAnswer {
         /// The bytes touched: in the large blocks, in the file, on the threads' stacks, in the freed blocks.
         package var touchedBlockBytes: Int
         package var touchedFileBytes: Int
+        package var touchedOwnMappingBytes: Int
         package var touchedStackBytes: Int
         package var freedBytes: Int
         /// A measured window opened and closed with no work between, as a trial opens it: its peak
@@ -82,6 +87,10 @@ package enum ResidencyKnownAnswer {
         // Everything that reads or reports is set up before the baseline.
         let file = try mappedFile()
         defer { munmap(file, fileBytes) }
+        guard let ownMapping = mmap(nil, ownMappingBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            ownMapping != MAP_FAILED
+        else { throw CheckError("mmap(\(ownMappingBytes)) failed") }
+        defer { munmap(ownMapping, ownMappingBytes) }
         let gate = ThreadGate(threads: threads)
         var reportText = ""
         reportText.reserveCapacity(4096)
@@ -107,6 +116,7 @@ package enum ResidencyKnownAnswer {
             touched += share
             large.append(pointer)
         }
+        memset(ownMapping, 5, ownMappingBytes / 2)
         // A byte a page, each checked: a read whose value is unused may be optimized away.
         var sum = 0
         for offset in stride(from: 0, to: fileBytes, by: page) {
@@ -130,7 +140,7 @@ package enum ResidencyKnownAnswer {
             freed.append(pointer)
         }
         var partlyWritten: [UnsafeMutableRawPointer] = []
-        for _ in 0..<(allocator == .jemalloc ? partlyWrittenBlocks : 0) {
+        for _ in 0..<partlyWrittenBlocks {
             guard let pointer = malloc(partlyWrittenBlockBytes) else {
                 throw CheckError("malloc(\(partlyWrittenBlockBytes)) failed")
             }
@@ -174,6 +184,7 @@ package enum ResidencyKnownAnswer {
             pagemapBlockResidentBytes: pagemap,
             touchedBlockBytes: touched,
             touchedFileBytes: fileBytes,
+            touchedOwnMappingBytes: ownMappingBytes / 2,
             touchedStackBytes: threads * stackTouchedBytes,
             freedBytes: freedBlocks * freedBlockBytes + scatteredBlocks / 2 * scatteredBlockBytes
                 + partlyWritten.count * partlyWrittenBlockBytes / 4,

@@ -79,8 +79,8 @@ package final class MemorySampler {
         guard let mapping, mapping != MAP_FAILED else {
             throw ProbeError.sampleBuffer(bytes: capacity * MemoryLayout<MemorySample>.stride, errno: errno)
         }
+        // Mapped through mmap(), whose wrapper notes it: residency counts it as other anonymous memory.
         self.samples = mapping.bindMemory(to: MemorySample.self, capacity: capacity)
-        residency?.addOwnMapping(start: mapping, length: capacity * MemoryLayout<MemorySample>.stride)
     }
 
     deinit {

@@ -20,11 +20,12 @@ package struct ResidencySnapshot: Sendable, Equatable {
     package var holderResidentBytes = 0
     /// The live threads' stacks, the reading thread's included, resident (mincore).
     package var stackResidentBytes = 0
-    /// What the allocator keeps after free, resident. glibc: an upper bound (`heapstats_read_kept_glibc`,
-    /// its top chunk's resident pages). jemalloc: its own mappings' resident pages (mincore) less
-    /// the recorded blocks' resident pages and the small blocks' bytes.
+    /// What the allocator keeps after free, resident: its own memory's resident pages (mincore over
+    /// jemalloc's mappings, or glibc's arenas) less the recorded blocks' resident pages in it and
+    /// the small blocks' bytes. Without the exact heap, glibc's counters (an upper bound).
     package var allocatorKeptBytes = 0
-    /// The harness's own anonymous mappings (the sampler's buffer), resident (mincore).
+    /// The anonymous mappings made through mmap() by code other than the allocator (the sampler's
+    /// buffer, a library's own), resident (mincore).
     package var otherResidentBytes = 0
     /// False when a realloc moved a large block while it read (see `ResidencyProbe.snapshot`): its
     /// categories may miss the block's pages, or count them twice.
@@ -52,7 +53,7 @@ package struct ResidencySnapshot: Sendable, Equatable {
 }
 
 /// Takes residency snapshots in the measured child: statm, mincore over the recorded blocks, the
-/// live threads' stacks and the harness's own mappings, and the allocator's counters. Never walks
+/// live threads' stacks, the allocator's own memory and the other anonymous mappings. Never walks
 /// smaps, never allocates while it reads (safe on the sampler thread inside the window).
 package final class ResidencyProbe: @unchecked Sendable {
     private let memory: ProcessMemory
@@ -61,9 +62,18 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// The main thread's stack (the only one not started through pthread_create), as the loader
     /// gives it: its whole possible extent, scanned from the top down to the first unmapped page.
     private let mainStack: (low: UInt, high: UInt)?
-    private var ownMappings: [(start: UInt, length: Int)] = []
-    /// jemalloc: its library's loaded segments, which tell its mappings apart from others'.
-    private let allocatorCode: (low: UInt, high: UInt)?
+    private let allocatorMemory: AllocatorMemory
+
+    /// Where a snapshot reads the allocator's own memory.
+    private enum AllocatorMemory {
+        /// jemalloc's mappings: those its library made (its loaded segments hold the caller).
+        case jemallocMappings(low: UInt, high: UInt)
+        /// glibc's arenas: the main one from the kernel's start_brk, the thread arenas' heaps as the
+        /// wrappers see blocks in them.
+        case glibcArenas(mainStart: UInt)
+        /// glibc's counters, when the wrappers do not count (`BENCH_EXACT_HEAP=off`): an upper bound.
+        case glibcCounters
+    }
 
     package init(heap: HeapCounters, exactHeap: ExactHeapPeak?) throws {
         self.memory = try ProcessMemory()
@@ -72,21 +82,37 @@ package final class ResidencyProbe: @unchecked Sendable {
         self.mainStack = Self.mainThreadStack()
         switch heap.allocator {
         case .system:
-            self.allocatorCode = nil
+            if exactHeap != nil {
+                allocatorMemory = .glibcArenas(mainStart: try Self.programBreakStart())
+            } else {
+                allocatorMemory = .glibcCounters
+            }
         case .jemalloc:
             var low: UInt = 0
             var high: UInt = 0
             guard heappeak_object_range("mallctl", &low, &high) != 0 else {
                 throw ResidencyProbeError.allocatorLibraryNotFound
             }
-            self.allocatorCode = (low, high)
+            allocatorMemory = .jemallocMappings(low: low, high: high)
         }
     }
 
-    /// Adds a mapping of the harness's own (the sampler's buffer): counted as other anonymous memory.
-    /// Call before the window opens.
-    package func addOwnMapping(start: UnsafeRawPointer, length: Int) {
-        ownMappings.append((UInt(bitPattern: start), length))
+    /// The kernel's start_brk (/proc/self/stat's 47th field): where the main arena begins.
+    private static func programBreakStart() throws -> UInt {
+        let descriptor = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ResidencyProbeError.programBreakUnreadable }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        // The fields after the command's closing parenthesis (the command may hold spaces) start at the 3rd.
+        guard count > 0, let close = bytes.prefix(count).lastIndex(of: UInt8(ascii: ")")) else {
+            throw ResidencyProbeError.programBreakUnreadable
+        }
+        let fields = bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 44, let start = UInt(String(decoding: fields[44], as: UTF8.self)) else {
+            throw ResidencyProbeError.programBreakUnreadable
+        }
+        return start
     }
 
     /// The allocator whose counters the snapshots read.
@@ -149,27 +175,24 @@ package final class ResidencyProbe: @unchecked Sendable {
 
     private func read(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
-        if allocatorCode == nil { snapshot.allocatorKeptBytes = glibcKeptBytes() }
+        if case .glibcCounters = allocatorMemory { snapshot.allocatorKeptBytes = glibcKeptBytes() }
         snapshot.stackResidentBytes = stackResidentBytes()
-        snapshot.otherResidentBytes = ownMappings.reduce(0) {
-            $0 + Int(heappeak_resident_range(UInt($1.start), UInt64($1.length)))
-        }
+        snapshot.otherResidentBytes = otherMappingsResidentBytes()
         var holderBytes: UInt64 = 0
         var holderResident: UInt64 = 0
         var exactLive: UInt64 = 0
-        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive)
+        var holderResidentInArenas: UInt64 = 0
+        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive, &holderResidentInArenas)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
         // The blocks being freed inside the release hook are in `exactLive` (still resident).
         snapshot.heapLiveBytes = exactHeap != nil ? Int(exactLive) : heap.read().allocated
-        if let allocatorCode {
-            // Read after the blocks and right before RSS: whatever a busy thread writes between the
-            // two readings moves allocator-free, not unattributed.
-            var mapped: UInt64 = 0
-            var resident: UInt64 = 0
-            _ = heappeak_mapped_resident(allocatorCode.low, allocatorCode.high, &mapped, &resident)
+        // The allocator's own memory after the blocks, right before RSS (each reading takes
+        // microseconds): what a busy thread writes into a block meanwhile is then at most in the
+        // wrong category, never unexplained.
+        if let allocatorResident = allocatorResidentBytes() {
             snapshot.allocatorKeptBytes =
-                Int(resident) - snapshot.holderResidentBytes - (snapshot.heapLiveBytes - snapshot.holderBytes)
+                allocatorResident - Int(holderResidentInArenas) - (snapshot.heapLiveBytes - snapshot.holderBytes)
         }
         let statm = memory.readStatm()
         snapshot.residentBytes = statm.resident
@@ -178,8 +201,34 @@ package final class ResidencyProbe: @unchecked Sendable {
         return snapshot
     }
 
-    /// What glibc keeps after free: its free bytes, of its top chunk the resident pages (the top
-    /// grows by the program break, untouched until used).
+    /// The resident bytes of the allocator's own memory (nil: read by glibc's counters instead).
+    private func allocatorResidentBytes() -> Int? {
+        var resident: UInt64 = 0
+        switch allocatorMemory {
+        case .jemallocMappings(let low, let high):
+            var mapped: UInt64 = 0
+            _ = heappeak_mapped_resident(low, high, 1, &mapped, &resident)
+        case .glibcArenas(let mainStart):
+            _ = heappeak_glibc_arenas_resident(mainStart, &resident)
+        case .glibcCounters:
+            return nil
+        }
+        return Int(resident)
+    }
+
+    /// The anonymous mappings made through mmap() by any code but the allocator's (the sampler's
+    /// buffer, a library's own), resident.
+    private func otherMappingsResidentBytes() -> Int {
+        var (low, high): (UInt, UInt) = (0, 0)
+        if case .jemallocMappings(let codeLow, let codeHigh) = allocatorMemory { (low, high) = (codeLow, codeHigh) }
+        var mapped: UInt64 = 0
+        var resident: UInt64 = 0
+        _ = heappeak_mapped_resident(low, high, 0, &mapped, &resident)
+        return Int(resident)
+    }
+
+    /// What glibc keeps after free by its counters: its free bytes, of its top chunk the resident
+    /// pages (the top grows by the program break, untouched until used).
     private func glibcKeptBytes() -> Int {
         var bytes: UInt64 = 0
         var top: UInt = 0
@@ -214,11 +263,15 @@ package enum ResidencyProbeError: Error, CustomStringConvertible {
     /// jemalloc is the allocator but no loaded library defines its `mallctl`: its mappings
     /// cannot be told apart.
     case allocatorLibraryNotFound
+    /// /proc/self/stat could not be read for the program break's start (the main arena's).
+    case programBreakUnreadable
 
     package var description: String {
         switch self {
         case .allocatorLibraryNotFound:
             "jemalloc is the allocator, but no loaded library defines mallctl: its mappings cannot be told apart"
+        case .programBreakUnreadable:
+            "cannot read the program break's start (start_brk) from /proc/self/stat"
         }
     }
 }

@@ -436,7 +436,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
                         var bytes: UInt64 = 0
                         var resident: UInt64 = 0
                         var live: UInt64 = 0
-                        heappeak_residency_measure(0, &bytes, &resident, &live)
+                        var inArenas: UInt64 = 0
+                        heappeak_residency_measure(0, &bytes, &resident, &live, &inArenas)
                         ReleaseHookTests.otherThreadSaw.withLock { $0 = (resident, live) }
                     })
                 else { return }
@@ -449,7 +450,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         var bytes: UInt64 = 0
         var resident: UInt64 = 0
         var live: UInt64 = 0
-        heappeak_residency_measure(0, &bytes, &resident, &live)
+        var inArenas: UInt64 = 0
+        heappeak_residency_measure(0, &bytes, &resident, &live, &inArenas)
         free(block)
         heappeak_set_release_hook(nil, nil, 0, 0)
         let seen = try #require(Self.otherThreadSaw.withLock { $0 }, "the hook was not called")
@@ -483,7 +485,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         var bytes: UInt64 = 0
         var resident: UInt64 = 0
         var live: UInt64 = 0
-        heappeak_residency_measure(1, &bytes, &resident, &live)
+        var inArenas: UInt64 = 0
+        heappeak_residency_measure(1, &bytes, &resident, &live, &inArenas)
     }
 
     @Test func aBlocksResidencyIsTheKeptSnapshots() throws {

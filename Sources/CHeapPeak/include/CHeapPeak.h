@@ -92,8 +92,17 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 /// `resident_bytes`, once the snapshot is known to be the one kept (the one holders.csv reports).
 /// Holds the table's lock while it reads, and reads the live
 /// bytes (`heappeak_read`'s, plus the blocks being freed) under it too: a recorded block is in
-/// both or in neither.
-void heappeak_residency_measure(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap);
+/// both or in neither. `in_arenas_resident`: the part of `resident` in glibc's arenas (every block
+/// but those glibc mapped apart; under jemalloc, all of it).
+void heappeak_residency_measure(
+    int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap, uint64_t *in_arenas_resident
+);
+
+/// glibc: the resident bytes of its arenas: the main one, [main_start, sbrk(0)) (main_start is the
+/// kernel's start_brk), and each thread arena's heaps seen so far (through the blocks the wrappers
+/// handed out; 64 MiB each). Returns 0 when more heaps were seen than it keeps (512).
+int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident);
+void heappeak_diag_heaps(uintptr_t main_start);
 
 /// Each recorded block's `resident_bytes` becomes its residency at the last snapshot measured with
 /// `keep` set: call it when that snapshot is the one kept.
@@ -113,9 +122,10 @@ void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t min
 int heappeak_object_range(const char *symbol_name, uintptr_t *low, uintptr_t *high);
 
 /// The anonymous mappings made through mmap() (mappings.c's wrappers, from the process's start) by
-/// code in [low, high), and their resident bytes (mincore). Returns 0 when the table overflowed
-/// (1024 mappings) and no longer holds them all: the bytes are then not to be used.
-int heappeak_mapped_resident(uintptr_t low, uintptr_t high, uint64_t *mapped, uint64_t *resident);
+/// code in [low, high) (`inside` 1) or by code outside it (0), and their resident bytes (mincore).
+/// Returns 0 when the table overflowed (4096 mappings) and no longer holds them all: those it holds
+/// are counted.
+int heappeak_mapped_resident(uintptr_t low, uintptr_t high, int inside, uint64_t *mapped, uint64_t *resident);
 
 /// The noted mapping that holds `address`: its range and the return address of its mmap() call.
 /// Returns 0 when none does.

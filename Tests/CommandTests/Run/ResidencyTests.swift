@@ -65,6 +65,8 @@ import Testing
         #expect(holders >= report.touchedBlockBytes && holders <= report.touchedBlockBytes + slack, "\(rows)")
         let file = Self.bytes(report, .fileBacked)
         #expect(file >= report.touchedFileBytes && file <= report.touchedFileBytes + 2 * slack, "\(rows)")
+        let other = Self.bytes(report, .otherAnonymous)
+        #expect(other >= report.touchedOwnMappingBytes && other <= report.touchedOwnMappingBytes + slack, "\(rows)")
         let stacks = Self.bytes(report, .threadStacks)
         #expect(stacks >= report.touchedStackBytes && stacks <= report.touchedStackBytes + 3 * slack, "\(rows)")
         let kept = Self.bytes(report, .allocatorFree)
@@ -203,7 +205,7 @@ import Testing
         #expect(rows.count == 2 * ResidencyMoment.allCases.count * ResidencyCategory.allCases.count)
         for row in rows {
             let category = try #require(ResidencyCategory(rawValue: row["category"] ?? ""), "\(row)")
-            #expect(row["how"] == category.how(under: .system).rawValue)
+            #expect(row["how"] == category.how(under: .system, exactHeap: true).rawValue)
         }
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         let title = try #require(lines.firstIndex { $0.hasPrefix("Resident memory") }, "\(output.standardOutput)")
