@@ -801,7 +801,6 @@ void heappeak_residency_measure(
 ) {
     uint64_t live = 0, in_ram = 0, being_released = 0, in_arenas = 0;
     bool counted_with_entry[RELEASING_CAPACITY] = {false};
-    lock_holders();
     // A recorded block is booked under this lock, so it is either in these bytes and the table or
     // in neither; a block being released (inside the release hook, on any thread) has left both
     // and is still resident: counted here, in the live heap too.
@@ -835,11 +834,14 @@ void heappeak_residency_measure(
         in_ram += here;
         if (!releasing[slot].apart) in_arenas += here;
     }
-    unlock_holders();
     *bytes = live;
     *resident = in_ram;
     *in_arenas_resident = in_arenas;
 }
+
+void heappeak_residency_hold(void) { lock_holders(); }
+
+void heappeak_residency_release(void) { unlock_holders(); }
 
 void heappeak_residency_keep(void) {
     lock_holders();

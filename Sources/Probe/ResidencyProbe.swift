@@ -182,19 +182,21 @@ package final class ResidencyProbe: @unchecked Sendable {
         var holderResident: UInt64 = 0
         var exactLive: UInt64 = 0
         var holderResidentInArenas: UInt64 = 0
+        // The blocks, the allocator's own memory and RSS under the blocks' lock, each right after
+        // the other (microseconds): no large block comes or goes between them; what a busy thread
+        // writes meanwhile into one already read is the little left unexplained.
+        heappeak_residency_hold()
         heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive, &holderResidentInArenas)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
         // The blocks being freed inside the release hook are in `exactLive` (still resident).
         snapshot.heapLiveBytes = exactHeap != nil ? Int(exactLive) : heap.read().allocated
-        // The allocator's own memory after the blocks, right before RSS (each reading takes
-        // microseconds): what a busy thread writes into a block meanwhile is then at most in the
-        // wrong category, never unexplained.
         if let allocatorResident = allocatorResidentBytes() {
             snapshot.allocatorKeptBytes =
                 allocatorResident - Int(holderResidentInArenas) - (snapshot.heapLiveBytes - snapshot.holderBytes)
         }
         let statm = memory.readStatm()
+        heappeak_residency_release()
         snapshot.residentBytes = statm.resident
         snapshot.fileBytes = statm.file
         snapshot.time = MonotonicClock.now()

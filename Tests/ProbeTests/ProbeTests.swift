@@ -437,7 +437,9 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
                         var resident: UInt64 = 0
                         var live: UInt64 = 0
                         var inArenas: UInt64 = 0
+                        heappeak_residency_hold()
                         heappeak_residency_measure(0, &bytes, &resident, &live, &inArenas)
+                        heappeak_residency_release()
                         ReleaseHookTests.otherThreadSaw.withLock { $0 = (resident, live) }
                     })
                 else { return }
@@ -451,7 +453,9 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         var resident: UInt64 = 0
         var live: UInt64 = 0
         var inArenas: UInt64 = 0
+        heappeak_residency_hold()
         heappeak_residency_measure(0, &bytes, &resident, &live, &inArenas)
+        heappeak_residency_release()
         free(block)
         heappeak_set_release_hook(nil, nil, 0, 0)
         let seen = try #require(Self.otherThreadSaw.withLock { $0 }, "the hook was not called")
@@ -486,7 +490,9 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         var resident: UInt64 = 0
         var live: UInt64 = 0
         var inArenas: UInt64 = 0
+        heappeak_residency_hold()
         heappeak_residency_measure(1, &bytes, &resident, &live, &inArenas)
+        heappeak_residency_release()
     }
 
     @Test func aBlocksResidencyIsTheKeptSnapshots() throws {

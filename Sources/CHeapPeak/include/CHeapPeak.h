@@ -90,9 +90,9 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 /// thread): their bytes and how many of them are resident. With `keep` set, each recorded
 /// block's residency now (0 when not live) is held until `heappeak_residency_keep` makes it its
 /// `resident_bytes`, once the snapshot is known to be the one kept (the one holders.csv reports).
-/// Holds the table's lock while it reads, and reads the live
-/// bytes (`heappeak_read`'s, plus the blocks being freed) under it too: a recorded block is in
-/// both or in neither. `in_arenas_resident`: the part of `resident` in glibc's arenas (every block
+/// Call it between `heappeak_residency_hold` and `heappeak_residency_release`: it reads the table
+/// and the live bytes (`heappeak_read`'s, plus the blocks being freed) under the table's lock, so a
+/// recorded block is in both or in neither. `in_arenas_resident`: the part of `resident` in glibc's arenas (every block
 /// but those glibc mapped apart; under jemalloc, all of it).
 void heappeak_residency_measure(
     int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap, uint64_t *in_arenas_resident
@@ -103,6 +103,12 @@ void heappeak_residency_measure(
 /// handed out; 64 MiB each). Returns 0 when more heaps were seen than it keeps (512).
 int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident);
 void heappeak_diag_heaps(uintptr_t main_start);
+
+/// Takes and gives back the recorded blocks' lock around a snapshot's readings: while it is held,
+/// no recorded block comes or goes (a thread doing so waits), so the readings taken under it (the
+/// blocks, the allocator's own memory, RSS) agree. Nothing under it may allocate a recorded block.
+void heappeak_residency_hold(void);
+void heappeak_residency_release(void);
 
 /// Each recorded block's `resident_bytes` becomes its residency at the last snapshot measured with
 /// `keep` set: call it when that snapshot is the one kept.
