@@ -121,31 +121,13 @@ package final class ResidencyProbe: @unchecked Sendable {
     /// RSS now (statm), without the rest of a snapshot.
     package func residentBytes() -> Int { memory.residentBytes() }
 
-    /// One reading of every category. `keep`: the recorded blocks hold their residency now, for
-    /// `keepHolderResidency` to make it what holders.csv's `resident_bytes` reports: set for the
-    /// snapshots that may be the RSS peak.
-    ///
-    /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
-    /// gigabytes a second), so the categories that change fastest are read last and RSS right after
-    /// them: the slower readings (glibc's counters, the stacks) come first, jemalloc's mappings
-    /// last (what its threads write meanwhile is then its, not unattributed).
-    ///
-    /// Whether it overlapped a large block's move inside realloc (its pages are then where no
-    /// count says) and whether the live heap held still (within 64 KiB) while it read are in
-    /// `consistent` and `heapHeldStill`: what to do with a torn one is the caller's.
-    package func snapshot(keep: Bool) -> ResidencySnapshot {
+    /// Under the blocks' lock: the moves begun and running, and the live heap, to tell afterwards
+    /// whether the readings taken under it were torn (see `snapshot`).
+    private func stillness() -> (begun: UInt64, running: UInt64, live: Int) {
         var begun: UInt64 = 0
         var running: UInt64 = 0
         heappeak_moves(&begun, &running)
-        let liveBefore = liveHeapBytes()
-        var snapshot = read(keep: keep)
-        let liveAfter = liveHeapBytes()
-        var begunAfter: UInt64 = 0
-        var runningAfter: UInt64 = 0
-        heappeak_moves(&begunAfter, &runningAfter)
-        snapshot.consistent = running == 0 && begunAfter == begun
-        snapshot.heapHeldStill = abs(liveAfter - liveBefore) <= Self.heapStillBytes
-        return snapshot
+        return (begun, running, liveHeapBytes())
     }
 
     /// The recorded blocks' residency at the last snapshot taken with `keep` becomes what holders.csv
@@ -169,11 +151,23 @@ package final class ResidencyProbe: @unchecked Sendable {
         return Int(live)
     }
 
-    /// How far the live heap may move while a snapshot reads: a block freed between the reading
-    /// of the allocator's free bytes and that of the live bytes is in neither.
+    /// How far the live heap may move while a snapshot's locked readings are taken: a small block
+    /// freed between the reading of the allocator's memory and that of the live bytes is in neither.
     private static let heapStillBytes = 64 * 1024
 
-    private func read(keep: Bool) -> ResidencySnapshot {
+    /// One reading of every category. `keep`: the recorded blocks hold their residency now, for
+    /// `keepHolderResidency` to make it what holders.csv's `resident_bytes` reports: set for the
+    /// snapshots that may be the RSS peak.
+    ///
+    /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
+    /// gigabytes a second): the slower readings (glibc's counters, the stacks, the other mappings)
+    /// come first; the blocks, the live heap, the allocator's own memory and RSS then follow each
+    /// other under the blocks' lock, so that no large block comes or goes between them.
+    ///
+    /// Whether a large block's move inside realloc overlapped those locked readings (its pages are
+    /// then where no count says), and whether the live heap held still (within 64 KiB) while they
+    /// were taken, are in `consistent` and `heapHeldStill`: what to do with a torn one is the caller's.
+    package func snapshot(keep: Bool) -> ResidencySnapshot {
         var snapshot = ResidencySnapshot()
         if case .glibcCounters = allocatorMemory { snapshot.allocatorKeptBytes = glibcKeptBytes() }
         snapshot.stackResidentBytes = stackResidentBytes()
@@ -186,6 +180,7 @@ package final class ResidencyProbe: @unchecked Sendable {
         // the other (microseconds): no large block comes or goes between them; what a busy thread
         // writes meanwhile into one already read is the little left unexplained.
         heappeak_residency_hold()
+        let before = stillness()
         heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive, &holderResidentInArenas)
         snapshot.holderBytes = Int(holderBytes)
         snapshot.holderResidentBytes = Int(holderResident)
@@ -196,7 +191,12 @@ package final class ResidencyProbe: @unchecked Sendable {
                 allocatorResident - Int(holderResidentInArenas) - (snapshot.heapLiveBytes - snapshot.holderBytes)
         }
         let statm = memory.readStatm()
+        let after = stillness()
         heappeak_residency_release()
+        // Torn: a realloc moved a large block (its pages where no count says), or small blocks
+        // came or went by more than 64 KiB, while the readings under the lock were taken.
+        snapshot.consistent = before.running == 0 && after.begun == before.begun
+        snapshot.heapHeldStill = abs(after.live - before.live) <= Self.heapStillBytes
         snapshot.residentBytes = statm.resident
         snapshot.fileBytes = statm.file
         snapshot.time = MonotonicClock.now()

@@ -25,7 +25,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
     return pointer
 }
 
-@Suite struct ProcessMemoryTests {
+/// Serialized: two of these map and unmap 64 MiB, and each reads the process's RSS around its own.
+@Suite(.serialized) struct ProcessMemoryTests {
     @Test func statmAgreesWithStatus() throws {
         let memory = try ProcessMemory()
         let statm = memory.residentBytes()
