@@ -14,6 +14,7 @@
 // the next definitions, with getenv (which does not allocate).
 #define _GNU_SOURCE
 #include "CHeapPeak.h"
+#include "spinlock.h"
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <link.h>
@@ -57,6 +58,7 @@ static void note_arena_block(const void *pointer);
 static bool mapped_apart(const void *pointer) {
     return glibc_behind && (((const size_t *)pointer)[-1] & GLIBC_IS_MMAPPED) != 0;
 }
+
 static _Atomic size_t page_size;
 
 // The next definitions are resolved at the first call into any wrapper. `resolution` goes from
@@ -197,11 +199,9 @@ static size_t recorded_capacity = HOLDER_CAPACITY;
 static uint64_t dropped_count;  // under holder_lock
 static __thread bool taking_stack;  // backtrace may allocate: those blocks are not recorded
 
-static void lock_holders(void) {
-    while (atomic_flag_test_and_set_explicit(&holder_lock, memory_order_acquire)) {}
-}
+static void lock_holders(void) { spin_lock(&holder_lock); }
 
-static void unlock_holders(void) { atomic_flag_clear_explicit(&holder_lock, memory_order_release); }
+static void unlock_holders(void) { spin_unlock(&holder_lock); }
 
 static uint64_t monotonic_nanos(void) {
     struct timespec now;
@@ -488,7 +488,6 @@ size_t malloc_usable_size(void *pointer) {
     if (from_bootstrap(pointer)) return bootstrap_size(pointer);
     return next_usable_size(pointer);
 }
-
 
 /// realloc. When the block moves, the allocator has both the old and the new block live while
 /// it copies: the peaks are raised to the live bytes with the new block added before the old
@@ -887,7 +886,7 @@ static void note_arena_block(const void *pointer) {
     uintptr_t heap = (uintptr_t)pointer & ~(GLIBC_HEAP_BYTES - 1);
     if (heap == last_heap_seen) return;
     last_heap_seen = heap;
-    while (atomic_flag_test_and_set_explicit(&heaps_lock, memory_order_acquire)) {}
+    spin_lock(&heaps_lock);
     bool known = false;
     for (size_t index = 0; index < glibc_heap_count && !known; index++) known = glibc_heaps[index] == heap;
     if (!known) {
@@ -897,7 +896,7 @@ static void note_arena_block(const void *pointer) {
             glibc_heaps_overflowed = true;
         }
     }
-    atomic_flag_clear_explicit(&heaps_lock, memory_order_release);
+    spin_unlock(&heaps_lock);
 }
 
 int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident) {
@@ -906,7 +905,7 @@ int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident) {
     if (end != (uintptr_t)-1 && main_start > 0 && end > main_start) {
         total += heappeak_resident_range(main_start, end - main_start);
     }
-    while (atomic_flag_test_and_set_explicit(&heaps_lock, memory_order_acquire)) {}
+    spin_lock(&heaps_lock);
     bool complete = !glibc_heaps_overflowed;
     for (size_t index = 0; index < glibc_heap_count; index++) {
         // Read through the kernel: a heap glibc has since unmapped fails the read, not the process.
@@ -918,7 +917,7 @@ int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident) {
         if (copied != (long)sizeof(size)) continue;
         total += heappeak_resident_range(glibc_heaps[index], size < GLIBC_HEAP_BYTES ? size : GLIBC_HEAP_BYTES);
     }
-    atomic_flag_clear_explicit(&heaps_lock, memory_order_release);
+    spin_unlock(&heaps_lock);
     *resident = total;
     return complete ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 // nothing. The table is static, sorted by address, its ranges disjoint.
 #define _GNU_SOURCE
 #include "CHeapPeak.h"
+#include "spinlock.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
@@ -32,12 +33,6 @@ static struct mapping {
 static size_t mapping_count;      // under mapping_lock
 static bool mappings_overflowed;  // a mapping was left out: the table no longer says all
 static atomic_flag mapping_lock = ATOMIC_FLAG_INIT;
-
-static void lock_mappings(void) {
-    while (atomic_flag_test_and_set_explicit(&mapping_lock, memory_order_acquire)) {}
-}
-
-static void unlock_mappings(void) { atomic_flag_clear_explicit(&mapping_lock, memory_order_release); }
 
 static uintptr_t page_mask(void) { return (uintptr_t)sysconf(_SC_PAGESIZE) - 1; }
 
@@ -102,13 +97,13 @@ void *mmap(void *address, size_t length, int protection, int flags, int descript
     void *mapped = (void *)syscall(SYS_mmap, address, length, (long)protection, (long)flags, (long)descriptor, (long)offset);
     if (mapped != MAP_FAILED) {
         uintptr_t start = (uintptr_t)mapped, end = round_up(start + length);
-        lock_mappings();
+        spin_lock(&mapping_lock);
         if (flags & MAP_ANONYMOUS) {
             add(start, end, (uintptr_t)__builtin_return_address(0));
         } else {
             cut(start, end);
         }
-        unlock_mappings();
+        spin_unlock(&mapping_lock);
     }
     return mapped;
 }
@@ -119,9 +114,9 @@ void *mmap64(void *address, size_t length, int protection, int flags, int descri
 int munmap(void *address, size_t length) {
     int status = (int)syscall(SYS_munmap, address, length);
     if (status == 0) {
-        lock_mappings();
+        spin_lock(&mapping_lock);
         cut((uintptr_t)address, round_up((uintptr_t)address + length));
-        unlock_mappings();
+        spin_unlock(&mapping_lock);
     }
     return status;
 }
@@ -137,13 +132,13 @@ void *mremap(void *old_address, size_t old_length, size_t new_length, int flags,
     void *moved = (void *)syscall(SYS_mremap, old_address, old_length, new_length, (long)flags, new_address);
     if (moved != MAP_FAILED) {
         uintptr_t old_start = (uintptr_t)old_address;
-        lock_mappings();
+        spin_lock(&mapping_lock);
         size_t index = first_ending_after(old_start);
         bool tracked = index < mapping_count && mappings[index].start <= old_start;
         uintptr_t caller = tracked ? mappings[index].caller : 0;
         cut(old_start, round_up(old_start + old_length));
         if (tracked) add((uintptr_t)moved, round_up((uintptr_t)moved + new_length), caller);
-        unlock_mappings();
+        spin_unlock(&mapping_lock);
     }
     return moved;
 }
@@ -182,7 +177,7 @@ int heappeak_object_range(const char *symbol_name, uintptr_t *low, uintptr_t *hi
 
 int heappeak_mapped_resident(uintptr_t low, uintptr_t high, int inside, uint64_t *mapped, uint64_t *resident) {
     uint64_t total = 0, in_ram = 0;
-    lock_mappings();
+    spin_lock(&mapping_lock);
     bool complete = !mappings_overflowed;
     for (size_t index = 0; index < mapping_count; index++) {
         bool within = mappings[index].caller >= low && mappings[index].caller < high;
@@ -191,14 +186,14 @@ int heappeak_mapped_resident(uintptr_t low, uintptr_t high, int inside, uint64_t
         total += length;
         in_ram += heappeak_resident_range(mappings[index].start, length);
     }
-    unlock_mappings();
+    spin_unlock(&mapping_lock);
     *mapped = total;
     *resident = in_ram;
     return complete ? 1 : 0;
 }
 
 int heappeak_mapping_at(uintptr_t address, uintptr_t *start, uintptr_t *end, uintptr_t *caller) {
-    lock_mappings();
+    spin_lock(&mapping_lock);
     size_t index = first_ending_after(address);
     bool found = index < mapping_count && mappings[index].start <= address;
     if (found) {
@@ -206,6 +201,6 @@ int heappeak_mapping_at(uintptr_t address, uintptr_t *start, uintptr_t *end, uin
         *end = mappings[index].end;
         *caller = mappings[index].caller;
     }
-    unlock_mappings();
+    spin_unlock(&mapping_lock);
     return found ? 1 : 0;
 }
