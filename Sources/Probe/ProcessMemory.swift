@@ -96,10 +96,26 @@ package final class ProcessMemory: Sendable {
         }
     }
 
-    /// Reads one "Name:   123 kB" line of /proc/self/status. procfs files have no size, so
-    /// they are read with read(2) into a buffer rather than through Foundation.
-    private static func statusField(_ name: String) -> Int? {
-        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+    /// The kernel's start_brk (/proc/self/stat's 47th field): where the program break's heap, glibc's
+    /// main arena, begins.
+    package static func programBreakStart() throws -> UInt {
+        let path = "/proc/self/stat"
+        guard let bytes = procFile(path) else {
+            throw ProbeError.procfs(path: path, action: "open", errno: errno)
+        }
+        // The fields after the command's closing parenthesis (the command may hold spaces) start at the 3rd.
+        let afterCommand = bytes.lastIndex(of: UInt8(ascii: ")")).map { bytes[($0 + 1)...] } ?? []
+        let fields = afterCommand.split(separator: UInt8(ascii: " "))
+        guard fields.count > 44, let start = UInt(String(decoding: fields[44], as: UTF8.self)) else {
+            throw ProbeError.procfs(path: path, action: "read start_brk from", errno: EINVAL)
+        }
+        return start
+    }
+
+    /// A whole /proc file (nil: it cannot be opened). procfs files have no size, so they are read
+    /// with read(2) into a buffer rather than through Foundation.
+    private static func procFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 16384)
@@ -109,7 +125,13 @@ package final class ProcessMemory: Sendable {
             if count <= 0 { break }
             length += count
         }
-        let status = String(decoding: bytes[..<length], as: UTF8.self)
+        return Array(bytes[..<length])
+    }
+
+    /// Reads one "Name:   123 kB" line of /proc/self/status.
+    private static func statusField(_ name: String) -> Int? {
+        guard let bytes = procFile("/proc/self/status") else { return nil }
+        let status = String(decoding: bytes, as: UTF8.self)
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
             // The value follows a tab and padding: "VmHWM:\t  123456 kB".
             let kilobytes = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" })

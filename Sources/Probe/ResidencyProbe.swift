@@ -83,7 +83,7 @@ package final class ResidencyProbe: @unchecked Sendable {
         switch heap.allocator {
         case .system:
             if exactHeap != nil {
-                allocatorMemory = .glibcArenas(mainStart: try Self.programBreakStart())
+                allocatorMemory = .glibcArenas(mainStart: try ProcessMemory.programBreakStart())
             } else {
                 allocatorMemory = .glibcCounters
             }
@@ -95,24 +95,6 @@ package final class ResidencyProbe: @unchecked Sendable {
             }
             allocatorMemory = .jemallocMappings(low: low, high: high)
         }
-    }
-
-    /// The kernel's start_brk (/proc/self/stat's 47th field): where the main arena begins.
-    private static func programBreakStart() throws -> UInt {
-        let descriptor = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ResidencyProbeError.programBreakUnreadable }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        // The fields after the command's closing parenthesis (the command may hold spaces) start at the 3rd.
-        guard count > 0, let close = bytes.prefix(count).lastIndex(of: UInt8(ascii: ")")) else {
-            throw ResidencyProbeError.programBreakUnreadable
-        }
-        let fields = bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 44, let start = UInt(String(decoding: fields[44], as: UTF8.self)) else {
-            throw ResidencyProbeError.programBreakUnreadable
-        }
-        return start
     }
 
     /// The allocator whose counters the snapshots read.
@@ -265,15 +247,11 @@ package enum ResidencyProbeError: Error, CustomStringConvertible {
     /// jemalloc is the allocator but no loaded library defines its `mallctl`: its mappings
     /// cannot be told apart.
     case allocatorLibraryNotFound
-    /// /proc/self/stat could not be read for the program break's start (the main arena's).
-    case programBreakUnreadable
 
     package var description: String {
         switch self {
         case .allocatorLibraryNotFound:
             "jemalloc is the allocator, but no loaded library defines mallctl: its mappings cannot be told apart"
-        case .programBreakUnreadable:
-            "cannot read the program break's start (start_brk) from /proc/self/stat"
         }
     }
 }
