@@ -18,6 +18,19 @@ private func keptMalloc(_ bytes: Int) -> UnsafeMutableRawPointer? {
 }
 private let lastKeptBlock = Atomic<Int>(0)
 
+/// One measure of the recorded blocks, under their lock as a snapshot takes it: their bytes, their
+/// resident bytes and the live heap. `keep`: their residency is held for `heappeak_residency_keep`.
+private func measureResidency(keep: Bool) -> (bytes: UInt64, resident: UInt64, live: UInt64) {
+    var bytes: UInt64 = 0
+    var resident: UInt64 = 0
+    var live: UInt64 = 0
+    var inArenas: UInt64 = 0
+    heappeak_residency_hold()
+    heappeak_residency_measure(keep ? 1 : 0, &bytes, &resident, &live, &inArenas)
+    heappeak_residency_release()
+    return (bytes, resident, live)
+}
+
 /// Maps and touches `bytes` of anonymous memory, so RSS grows by that much; unmap with munmap.
 private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
     let pointer = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)!
@@ -434,14 +447,8 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
             { _ in
                 guard
                     let other = try? ConcurrentStatmTests.spawn({
-                        var bytes: UInt64 = 0
-                        var resident: UInt64 = 0
-                        var live: UInt64 = 0
-                        var inArenas: UInt64 = 0
-                        heappeak_residency_hold()
-                        heappeak_residency_measure(0, &bytes, &resident, &live, &inArenas)
-                        heappeak_residency_release()
-                        ReleaseHookTests.otherThreadSaw.withLock { $0 = (resident, live) }
+                        let measured = measureResidency(keep: false)
+                        ReleaseHookTests.otherThreadSaw.withLock { $0 = (measured.resident, measured.live) }
                     })
                 else { return }
                 pthread_join(other, nil)
@@ -450,13 +457,7 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
             UInt64(size),
             0
         )
-        var bytes: UInt64 = 0
-        var resident: UInt64 = 0
-        var live: UInt64 = 0
-        var inArenas: UInt64 = 0
-        heappeak_residency_hold()
-        heappeak_residency_measure(0, &bytes, &resident, &live, &inArenas)
-        heappeak_residency_release()
+        let (_, resident, live) = measureResidency(keep: false)
         free(block)
         heappeak_set_release_hook(nil, nil, 0, 0)
         let seen = try #require(Self.otherThreadSaw.withLock { $0 }, "the hook was not called")
@@ -486,16 +487,6 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         return Int(block.resident_bytes)
     }
 
-    static func measure() {
-        var bytes: UInt64 = 0
-        var resident: UInt64 = 0
-        var live: UInt64 = 0
-        var inArenas: UInt64 = 0
-        heappeak_residency_hold()
-        heappeak_residency_measure(1, &bytes, &resident, &live, &inArenas)
-        heappeak_residency_release()
-    }
-
     @Test func aBlocksResidencyIsTheKeptSnapshots() throws {
         heappeak_holders_start(UInt64(Self.threshold))
         defer { heappeak_holders_start(0) }
@@ -504,13 +495,13 @@ private func touchedMapping(_ bytes: Int) -> UnsafeMutableRawPointer {
         defer { free(block) }
         heappeak_reset()  // the block is live at the peak: one of its holders
         memset(block, 1, 4 * Self.page)
-        Self.measure()
+        _ = measureResidency(keep: true)
         #expect(try Self.residentBytes(ofBlockOf: bytes) == 0, "measured, not kept yet")
         heappeak_residency_keep()
         let kept = try Self.residentBytes(ofBlockOf: bytes)
         #expect(kept >= 4 * Self.page && kept <= 5 * Self.page, "kept: \(kept)")
         memset(block, 1, 16 * Self.page)
-        Self.measure()
+        _ = measureResidency(keep: true)
         #expect(try Self.residentBytes(ofBlockOf: bytes) == kept, "a later snapshot, not kept")
     }
 }
