@@ -77,6 +77,12 @@ package struct TrialSpec: Codable, Sendable, Equatable {
     /// `BENCH_SETTLE=fixed` in the parent's environment gives its children the fixed pause instead
     /// of the rule (scripts/overhead.sh measures with it what the rule is checked against).
     package static let settleEnvironmentVariable = "BENCH_SETTLE"
+    /// True: the child takes no residency snapshots (no residency.csv rows, no release hook), to
+    /// measure what they cost; nil or false: it takes them, as a spec written without it asks.
+    package var residencyOff: Bool?
+    /// `BENCH_RESIDENCY=off` in the parent's environment turns its children's snapshots off
+    /// (scripts/residency-cost.py measures with and without).
+    package static let residencyEnvironmentVariable = "BENCH_RESIDENCY"
     /// A tiny image of the measured one's format, decoded during warm-up (nil: a tiny JPEG).
     package var warmUpImage: URL?
     /// 2 kHz: the sampler's target rate.

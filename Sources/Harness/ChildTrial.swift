@@ -59,7 +59,7 @@ package enum ChildTrial {
         }
         try renderer.warmUp(image: spec.warmUpImage)
 
-        let residency = try ResidencyProbe(heap: heap, exactHeap: exactHeap)
+        let residency = spec.residencyOff == true ? nil : try ResidencyProbe(heap: heap, exactHeap: exactHeap)
         let window = try MeasurementWindow(
             heap: heap,
             exactHeap: exactHeap,

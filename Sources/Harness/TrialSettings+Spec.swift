@@ -19,7 +19,13 @@ extension TrialSettings {
         spec.maxImagePixels = maxImagePixels
         spec.holderThresholdBytes = holderThresholdBytes
         if Self.settleIsFixed { spec.settleQuietNanos = nil }
+        if Self.residencyIsOff { spec.residencyOff = true }
         return spec
+    }
+
+    /// `BENCH_RESIDENCY=off` in this process's environment: children take no residency snapshots.
+    package static var residencyIsOff: Bool {
+        ProcessInfo.processInfo.environment[TrialSpec.residencyEnvironmentVariable] == "off"
     }
 
     /// `BENCH_SETTLE=fixed` in this process's environment: children settle for the fixed pause.

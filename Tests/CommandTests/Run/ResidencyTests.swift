@@ -132,6 +132,36 @@ import Testing
         }
     }
 
+    /// `BENCH_RESIDENCY=off` (what the cost study measures against): the children take no snapshots,
+    /// so the runs have no residency rows and no snapshot time, and settings.json records it, so
+    /// that a resume with the snapshots on is refused rather than mixing the two.
+    @Test func residencyOffTakesNoSnapshotsAndIsRecordedForResume() throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = [
+            "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2", "--out",
+            folder.path,
+        ]
+        let off = try BenchProcess.run(arguments, extraEnvironment: [TrialSpec.residencyEnvironmentVariable: "off"])
+        #expect(off.status == 0, "\(off.standardError)")
+        let rows = try JSONDecoder.trials.decode(
+            JSONExport.self,
+            from: Data(contentsOf: folder.appendingPathComponent(JSONExport.fileName))
+        ).trials
+        #expect(rows.count == 2 && rows.allSatisfy(\.isSuccess))
+        #expect(rows.allSatisfy { $0.residency == nil && $0.residencySnapshots == nil && $0.residencySeconds == nil })
+        #expect(rows.allSatisfy { $0.peakHeapExactBytes != nil }, "the exact heap is still counted")
+        let residencyCSV = try String(contentsOf: folder.appendingPathComponent(ResidencyCSV.fileName), encoding: .utf8)
+        #expect(residencyCSV.split(separator: "\n").count == 1, "header only: \(residencyCSV)")
+
+        let on = try BenchProcess.run(arguments + ["--resume"])
+        #expect(on.status == 64, "\(on.standardError)")
+        #expect(
+            on.standardError.contains("\(TrialSpec.residencyEnvironmentVariable): off then, (not set) now"),
+            "\(on.standardError)"
+        )
+    }
+
     /// Each run's rows: both moments, every category once; the RSS peak's snapshot within 2% of the
     /// peak RSS delta (or 256 KiB) and so is what no category explains.
     @Test func dataTasksBreakdownAddsUpAndIsNearThePeak() throws {
