@@ -740,14 +740,14 @@ static int64_t resident_pages(uintptr_t first, size_t pages, uintptr_t start, ui
     size_t page = system_page_size();
     unsigned char vector[RESIDENCY_VECTOR];
     if (mincore((void *)first, pages * page, vector) != 0) return -1;
-    int64_t total = 0;
-    for (size_t index = 0; index < pages; index++) {
-        if (!(vector[index] & 1)) continue;
-        uintptr_t low = first + index * page, high = low + page;
-        if (low < start) low = start;
-        if (high > end) high = end;
-        total += (int64_t)(high - low);
-    }
+    // Counted whole in a loop without branches (a snapshot reads hundreds of MB of pages); only the
+    // first and the last page can hold less of [start, end).
+    size_t count = 0;
+    for (size_t index = 0; index < pages; index++) count += vector[index] & 1;
+    int64_t total = (int64_t)(count * page);
+    uintptr_t after_last = first + pages * page;
+    if ((vector[0] & 1) && start > first) total -= (int64_t)(start - first);
+    if ((vector[pages - 1] & 1) && end < after_last) total -= (int64_t)(after_last - end);
     return total;
 }
 
