@@ -26,6 +26,9 @@ package struct ReferenceStudies: Sendable {
         case scenario
         /// Who holds the peak, 20 runs a cell (results/holders/).
         case holders
+        /// What the residency snapshots add to a trial: the same cells with them on and off
+        /// (results/residency-cost.csv).
+        case residencyCost = "residency-cost"
         /// Where a trial's wall time goes and the settle's evidence (results/overhead/); not in `all`.
         case overhead
         /// Our peaks against heaptrack, massif and /usr/bin/time (results/validation.md); not in `all`.
@@ -39,7 +42,8 @@ package struct ReferenceStudies: Sendable {
 
         /// The studies `all` measures, in order.
         package static let measuredByAll: [Study] = [
-            .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario, .holders,
+            .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario,
+            .residencyCost, .holders,
         ]
     }
 
@@ -147,6 +151,8 @@ package struct ReferenceStudies: Sendable {
                 // The report reads trials.json and holders.csv; the 480 runs' timeline (30 MB) is not committed.
                 .remove(resultsPath("holders/timeline.csv")),
             ]
+        case .residencyCost:
+            return [.run(["python3", "scripts/residency-cost.py", "--bench", bench, "--out", results])]
         case .overhead:
             return [
                 .run(

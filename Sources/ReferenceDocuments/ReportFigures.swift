@@ -25,6 +25,8 @@ package struct ReportFigures {
     var encodingBreakdown: EncodingBreakdown?
     /// progressive-time.csv (scripts/progressive-time.sh), when the folder has it.
     package var progressiveTime: ProgressiveTime?
+    /// residency-cost.csv (scripts/residency-cost.py: the snapshots on and off), when the folder has it.
+    package var residencyCost: ResidencyCost?
     /// The holders run (bench-reference measure holders: results/holders/), when the folder has it.
     package var holders: HolderFigures?
     /// The stacked bars of the holders chart: the folder's holders.csv, else the holders run's.
@@ -73,6 +75,7 @@ package struct ReportFigures {
         values.merge(progressiveTime?.values() ?? [:]) { ours, _ in ours }
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         values.merge(overhead.values()) { ours, _ in ours }
+        values.merge(residencyCost?.values() ?? [:]) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -155,6 +158,8 @@ package struct ReportFigures {
             "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
             "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
             "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it.",
+            "residency-cost": residencyCost?.table()
+                ?? "No \(ResidencyCost.fileName) in this folder: `bench-reference measure residency-cost` measures it.\n",
         ]
         .merging(corpusAndJobs.blocks()) { first, _ in first }
         .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }

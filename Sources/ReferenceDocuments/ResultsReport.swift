@@ -63,6 +63,10 @@ package struct ResultsReport: ResultsFolder {
         if FileManager.default.fileExists(atPath: progressiveCSV.path) {
             figures.progressiveTime = try run.parse(progressiveCSV) { try ProgressiveTime.parse($0) }
         }
+        let residencyCostCSV = directory.appendingPathComponent(ResidencyCost.fileName)
+        if FileManager.default.fileExists(atPath: residencyCostCSV.path) {
+            figures.residencyCost = try run.parse(residencyCostCSV) { try ResidencyCost.parse($0) }
+        }
         return figures
     }
 

@@ -141,7 +141,7 @@ import Testing
         #expect(
             ReferenceStudies.Study.measuredByAll.map(\.rawValue) == [
                 "matrix", "sweep", "cold-warm", "corpus", "jobs", "encodings", "progressive-time", "example",
-                "scenario", "holders",
+                "scenario", "residency-cost", "holders",
             ]
         )
         var expected: [String] = []
