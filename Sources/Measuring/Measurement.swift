@@ -61,6 +61,7 @@ package final class Measurement {
         settings: [(String, String)],
         stop: any StopRequest = SignalStop()
     ) throws {
+        try Self.checkEnvironmentSettings()
         Interruption.install()
         self.command = command
         self.output = output
@@ -73,6 +74,25 @@ package final class Measurement {
             settings: settings
         )
         sink = RescuingWriter(folder: folder)
+    }
+
+    /// The settings a measurement takes from bench's environment, and their values: any other value
+    /// is refused (64) before the folder is touched, rather than taken silently as the default.
+    static let environmentSettings = [
+        (TrialSpec.settleEnvironmentVariable, ["rule", "fixed"]),
+        (TrialSpec.residencyEnvironmentVariable, ["on", "off"]),
+    ]
+
+    static func checkEnvironmentSettings() throws {
+        let environment = ProcessInfo.processInfo.environment
+        for (variable, valid) in environmentSettings {
+            guard let value = environment[variable], !value.isEmpty, !valid.contains(value) else { continue }
+            throw BenchFailure(
+                .usage,
+                "\(variable)='\(value)' is not one of its settings; valid: \(valid.joined(separator: ", ")) "
+                    + "(unset: \(valid[0]))"
+            )
+        }
     }
 
     package var runID: String { folder.runID }

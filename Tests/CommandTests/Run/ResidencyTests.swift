@@ -162,6 +162,26 @@ import Testing
         )
     }
 
+    /// A setting in bench's environment with a value it does not know is refused (64), naming the
+    /// valid ones, before the output folder is made: not taken silently as the default.
+    @Test(arguments: [
+        (TrialSpec.residencyEnvironmentVariable, "0", "valid: on, off"),
+        (TrialSpec.settleEnvironmentVariable, "Fixed", "valid: rule, fixed"),
+    ])
+    func anUnknownEnvironmentSettingIsRefused(variable: String, value: String, valid: String) throws {
+        let folder = BenchProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("run")
+        let refused = try BenchProcess.run(
+            ["run", "--strategy", "download", "--render", "none", "--runs", "1", "--out", out.path],
+            extraEnvironment: [variable: value]
+        )
+        #expect(refused.status == 64, "\(refused.standardError)")
+        #expect(refused.standardError.contains("\(variable)='\(value)'"), "\(refused.standardError)")
+        #expect(refused.standardError.contains(valid), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     /// Each run's rows: both moments, every category once; the RSS peak's snapshot within 2% of the
     /// peak RSS delta (or 256 KiB) and so is what no category explains.
     @Test func dataTasksBreakdownAddsUpAndIsNearThePeak() throws {
