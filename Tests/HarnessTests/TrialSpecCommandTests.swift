@@ -32,6 +32,24 @@ import Testing
         #expect(printed.settleQuietNanos != nil)
     }
 
+    /// scripts/validate.py's known-answer row runs a calibration strategy standalone: its spec is printed
+    /// as any other's. A name that is no strategy is refused, naming the calibration ones among the valid.
+    @Test func aCalibrationStrategyHasASpecAndAnUnknownOneIsAUsageError() throws {
+        let output = try BenchProcess.run([
+            "_trial-spec", "--strategy", "calibration-spike", "--render", "none",
+            "--url", "http://127.0.0.1:9/a.jpg", "--work-directory", "/tmp/w",
+        ])
+        try #require(output.status == 0, "\(output.standardError)")
+        let printed = try JSONDecoder().decode(TrialSpec.self, from: Data(output.standardOutput.utf8))
+        #expect(printed.strategy == "calibration-spike" && printed.render == .none)
+        let unknown = try BenchProcess.run([
+            "_trial-spec", "--strategy", "calibration-spikes", "--render", "none",
+            "--url", "http://127.0.0.1:9/a.jpg", "--work-directory", "/tmp/w",
+        ])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("calibration-spike, calibration-realloc"), "\(unknown.standardError)")
+    }
+
     @Test func aRendererThatIsNotOneIsAUsageError() throws {
         let output = try BenchProcess.run([
             "_trial-spec", "--strategy", "download", "--render", "fast",
