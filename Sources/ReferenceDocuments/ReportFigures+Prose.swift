@@ -136,11 +136,8 @@ extension ReportFigures {
             let ours = small["ours_heap_peak_bytes"]
         {
             values["validation_small_case_heap_mb"] = String(format: "%.2f", ours / Self.megabyte)
-            if let heaptrack = small["heaptrack_heap_peak_max_bytes"] {
-                values["validation_small_case_heaptrack_extra_mb"] = String(
-                    format: "%.2f",
-                    (heaptrack - ours) / Self.megabyte
-                )
+            if let heaptrack = small["heaptrack_heap_peak_bytes"] {
+                values["validation_small_case_heaptrack_diff_kb"] = String(format: "%.0f", abs(heaptrack - ours) / 1e3)
             }
             if let massif = small["massif_heap_peak_bytes"] {
                 values["validation_small_case_massif_diff_kb"] = String(format: "%.0f", abs(massif - ours) / 1e3)
