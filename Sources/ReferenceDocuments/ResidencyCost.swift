@@ -56,14 +56,20 @@ package struct ResidencyCost: Sendable, Equatable {
                 )
             }
             guard fields[7] == TrialStatus.ok.rawValue else { continue }
-            guard let window = Double(fields[8]), let wall = Double(fields[9]), window > 0, wall >= window else {
-                throw CSVError("\(line): an ok run needs a positive window_ms and a wall_ms no shorter")
+            guard let window = Double(fields[8]), let wall = Double(fields[9]), window > 0, wall.isFinite,
+                wall >= window
+            else {
+                throw CSVError("\(line): an ok run needs a positive, finite window_ms and a wall_ms no shorter")
             }
             let on = fields[1] == "on"
-            let snapshot = Double(fields[11])
-            let inWindow = Double(fields[12])
-            guard on == (snapshot != nil && inWindow != nil) else {
-                throw CSVError("\(line): snapshot_ms and in_window_ms are given exactly when residency is on")
+            let snapshot = Double(fields[11]).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            let inWindow = Double(fields[12]).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            guard on == (snapshot != nil && inWindow != nil), fields[11].isEmpty == (snapshot == nil),
+                fields[12].isEmpty == (inWindow == nil)
+            else {
+                throw CSVError(
+                    "\(line): snapshot_ms and in_window_ms (finite, not negative) are given exactly when residency is on"
+                )
             }
             runs.append(
                 Run(

@@ -51,8 +51,8 @@ import Testing
         )
     }
 
-    /// A file with another header, a residency other than on or off, an ok run without its times, or
-    /// snapshot times on a run without snapshots is refused.
+    /// A file with another header, a residency other than on or off, an ok run without its times (or
+    /// with times not finite, or negative), or snapshot times on a run without snapshots is refused.
     @Test func malformedFilesAreRefused() {
         for text in [
             "workload,residency\narticle,on\n",
@@ -63,6 +63,9 @@ import Testing
             Self.header + "article,off,1,data,none,system,1,ok,30,100,4,1,0.5\n",
             Self.header + "article,on,1,data,none,system,1,ok,30,100,,,\n",
             Self.header + "article,on,1,data,none,system,1,timeout,,,,,\n",
+            Self.header + "article,on,1,data,none,system,1,ok,30,inf,4,1,0.5\n",
+            Self.header + "article,on,1,data,none,system,1,ok,30,100,4,nan,0.5\n",
+            Self.header + "article,on,1,data,none,system,1,ok,30,100,4,-1,0.5\n",
         ] {
             #expect(throws: CSVError.self, "\(text)") { try ResidencyCost.parse(text) }
         }
