@@ -1,5 +1,6 @@
 import BenchCore
 import Foundation
+import Harness
 import TestSupport
 import Testing
 
@@ -68,6 +69,22 @@ import Testing
             found[number] = target
         }
         return found
+    }
+
+    /// Each thread of `pid`: its name, state and where it waits in the kernel (for a failure's message).
+    static func threadStates(_ pid: Int32) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task in
+            let folder = "/proc/\(pid)/task/\(task)"
+            let read = { (name: String) in
+                ((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8)) ?? "?")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let stat = read("stat")
+            let state = stat.lastIndex(of: ")").map { stat[stat.index($0, offsetBy: 2)...].prefix(1) } ?? "?"
+            return "\(task) \(read("comm")) \(state) \(read("wchan"))"
+        }
+        .joined(separator: ", ")
     }
 
     static func killAll(_ pids: [Int32]) {
@@ -146,19 +163,21 @@ import Testing
     // MARK: A parent that cannot kill its child
 
     /// A parent that is alive but cannot kill its child at `--timeout` (stopped with SIGSTOP): the
-    /// child ends by itself a few seconds after the timeout, never before it; the parent, continued,
-    /// still records the run as its own `timeout` row.
+    /// child ends by itself after the timeout (its backstop: `ChildProcess.backstopMarginSeconds`
+    /// later), never before it; the parent, continued, still records the run as its own `timeout` row.
+    /// The wait allows the loaded machine of a parallel `make test` time to schedule the ending.
     @Test func aChildEndsByItselfWhenItsParentCannotKillIt() throws {
         let timeout = 2.0
         let bench = try RunningBench(Self.slowRun("curl-memory", ["--timeout", String(timeout)]))
         let child = try #require(Self.waitForChild(of: bench), "a trial starts: \(bench.standardError)")
         let seen = Date()
         bench.signal(SIGSTOP)
-        let left = Self.survivors([child], within: timeout + 10)
+        let left = Self.survivors([child], within: timeout + ChildProcess.backstopMarginSeconds + 25)
         let lived = Date().timeIntervalSince(seen)
+        let state = left.map(Self.threadStates).joined(separator: "; ")
         bench.signal(SIGCONT)
         Self.killAll(left)
-        #expect(left.isEmpty, "the child still runs \(Int(lived)) s after it started, its parent stopped")
+        #expect(left.isEmpty, "the child still runs \(Int(lived)) s after it started, its parent stopped: \(state)")
         #expect(lived > timeout, "the child ended after \(lived) s, before the parent's --timeout \(timeout)")
         #expect(bench.wait() == 3, "\(bench.standardError)")
         let rows = try RowsKeptTests.rows(bench.folder.appendingPathComponent("out/trials.csv"))
