@@ -102,7 +102,6 @@ void heappeak_residency_measure(
 /// kernel's start_brk), and each thread arena's heaps seen so far (through the blocks the wrappers
 /// handed out; 64 MiB each). Returns 0 when more heaps were seen than it keeps (512).
 int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident);
-void heappeak_diag_heaps(uintptr_t main_start);
 
 /// Takes and gives back the recorded blocks' lock around a snapshot's readings: while it is held,
 /// no recorded block comes or goes (a thread doing so waits), so the readings taken under it (the
