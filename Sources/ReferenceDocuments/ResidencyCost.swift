@@ -99,15 +99,16 @@ package struct ResidencyCost: Sendable, Equatable {
         var off: [Run] { pairs.map(\.off) }
 
         func median(_ runs: [Run], _ value: (Run) -> Double) -> Double { Distribution(runs.map(value))?.median ?? .nan }
-        func addedMs(_ value: (Run) -> Double) -> Double {
-            Distribution(pairs.map { value($0.on) - value($0.off) })?.median ?? .nan
+        /// Each pair's run with snapshots less its run without.
+        func differences(_ value: (Run) -> Double) -> Distribution? {
+            Distribution(pairs.map { value($0.on) - value($0.off) })
         }
-        var windowAddedMs: Double { addedMs(\.windowMs) }
-        var wallAddedMs: Double { addedMs(\.wallMs) }
+        var windowAddedMs: Double { differences(\.windowMs)?.median ?? .nan }
+        var wallAddedMs: Double { differences(\.wallMs)?.median ?? .nan }
         /// The 95% interval of `wallAddedMs` (bootstrap over the pairs; nil for one pair).
         var wallAddedInterval: (low: Double, high: Double)? {
             guard pairs.count > 1 else { return nil }
-            return Distribution(pairs.map { $0.on.wallMs - $0.off.wallMs })?.medianConfidenceInterval()
+            return differences(\.wallMs)?.medianConfidenceInterval()
         }
         var snapshots: Distribution? { Distribution(on.compactMap(\.snapshotMs)) }
         var inWindow: Distribution? { Distribution(on.compactMap(\.inWindowMs)) }
