@@ -63,6 +63,10 @@ package enum ChildProcess {
         // the process. This function spawns, waits and reaps on the calling thread and returns only
         // once the child is gone, so a --jobs worker thread never ends while its child runs. Keep it
         // so: a child spawned from a thread that may end first would be killed with that thread.
+        // The deadline is taken before the spawn, on a monotonic clock: the child's backstop counts from
+        // its own start, after this, so the parent's deadline always comes first, even for a parent
+        // stopped (SIGSTOP, a loaded machine) between the spawn and its next line.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(timeoutSeconds))
         // Pipes and spawn under one lock: with --jobs, a child spawned by another thread between
         // pipe() and FD_CLOEXEC would inherit this child's write ends, and its reader would never see EOF.
         let (pid, reportPipe, errorPipe) = try spawnLock.withLock { _ in
@@ -71,7 +75,6 @@ package enum ChildProcess {
         let readEnds = [reportPipe.read, errorPipe.read]
         defer { for descriptor in readEnds { close(descriptor) } }
 
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
         var report = Data()
         var standardError = Data()
         let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
@@ -81,7 +84,7 @@ package enum ChildProcess {
         // Both pipes are closed; the child should be exiting. Give it until the deadline.
         while waitpid(pid, &status, WNOHANG) == 0 {
             if !interrupted && Interruption.requested { interrupted = true }
-            if interrupted || timedOut || Date() >= deadline {
+            if interrupted || timedOut || ContinuousClock.now >= deadline {
                 timedOut = !interrupted
                 kill(-pid, SIGKILL)  // the child's process group, whatever it started included
                 kill(pid, SIGKILL)
@@ -97,7 +100,9 @@ package enum ChildProcess {
         // end and the deadline this thread saw first (a stopped parent, continued, finds both at
         // once: the child ended by its own backstop).
         let succeeded = !signaled && (status >> 8) & 0xff == 0
-        if !timedOut && !interrupted && !succeeded && report.isEmpty && Date() >= deadline { timedOut = true }
+        if !timedOut && !interrupted && !succeeded && report.isEmpty && ContinuousClock.now >= deadline {
+            timedOut = true
+        }
         return ChildProcessOutput(
             pid: pid,
             report: report,
@@ -230,13 +235,13 @@ package enum ChildProcess {
         into firstData: inout Data,
         and second: Int32,
         into secondData: inout Data,
-        until deadline: Date
+        until deadline: ContinuousClock.Instant
     ) -> DrainEnd {
         var open = [first: true, second: true]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.values.contains(true) {
             if Interruption.requested { return .interrupted }
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = ContinuousClock.now.duration(to: deadline) / .seconds(1)
             if remaining <= 0 { return .deadline }
             var polled = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }
             // A short poll so that an interruption is seen within 50 ms.
