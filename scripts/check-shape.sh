@@ -14,7 +14,9 @@
 #     scripts/api-breakage-allowlist.txt lists the reported changes that break no user's source (a
 #     type renamed with a deprecated alias changes the mangled name, not what compiles).
 #  6. every Swift file of the package, Benchmarks/ and the example is as `swift format` writes it
-#     (.swift-format, swift-nio's rules at 120 columns; `make format` rewrites them so).
+#     (.swift-format, swift-nio's rules at 120 columns; `make format` rewrites them so);
+#  7. Swift 6's data-race checks are switched off (`@unchecked Sendable`, `nonisolated(unsafe)`) in at
+#     most 4 places of Sources, each with its reason beside it (scripts/check-unchecked.py).
 # Exits 1 naming the first check that failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,7 @@ python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a produc
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
 bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or docs/ is broken"
 python3 scripts/check-own-memory-tests.py || fail "a test suite that reads its own memory would run in parallel"
+python3 scripts/check-unchecked.py || fail "too many unchecked Sendable escapes, or one without its reason"
 
 # GitHub's workflows against GitHub's schema, offline (no runner is reachable from the project's
 # machine): check-jsonschema from PyPI, in a virtual environment of its own under .build/.

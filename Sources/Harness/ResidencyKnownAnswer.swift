@@ -333,24 +333,21 @@ package enum ResidencyKnownAnswer {
     }
 }
 
-/// Threads that each touch a part of their stack, then wait until released.
-final class ThreadGate: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var ready = 0
-    private var released = false
+/// Threads that each touch a part of their stack, then wait until released. They wait by short
+/// sleeps on atomics: no lock, no allocation, a few hundred bytes of stack below the touched part.
+final class ThreadGate: Sendable {
     private let threads: Int
-    private var touching = 0
+    private let ready = Atomic<Int>(0)
+    private let released = Atomic<Bool>(false)
+    private let touching = Atomic<Int>(0)
 
     init(threads: Int) {
         self.threads = threads
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
     }
 
     /// Starts the threads; returns once each has touched `bytes` of its stack.
     func start(touching bytes: Int) throws -> [pthread_t] {
-        touching = bytes
+        touching.store(bytes, ordering: .releasing)
         var handles: [pthread_t] = []
         for _ in 0..<threads {
             var handle = pthread_t()
@@ -367,28 +364,20 @@ final class ThreadGate: @unchecked Sendable {
             guard status == 0 else { throw ResidencyKnownAnswer.CheckError("pthread_create: \(status)") }
             handles.append(handle)
         }
-        pthread_mutex_lock(mutex)
-        while ready < threads { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
+        while ready.load(ordering: .acquiring) < handles.count { usleep(100) }
         return handles
     }
 
     func release() {
-        pthread_mutex_lock(mutex)
-        released = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        released.store(true, ordering: .releasing)
     }
 
     private func body() {
         // The `touching` bytes below this frame, page by page: the thread's stack (8 MiB) holds
-        // them, and the calls below (lock, wait) reuse the top of them. In C, with volatile stores:
+        // them, and the calls below (the sleeps) reuse the top of them. In C, with volatile stores:
         // Swift's optimizer may drop stores outside a variable's bounds.
-        threadguard_touch_stack(touching)
-        pthread_mutex_lock(mutex)
-        ready += 1
-        pthread_cond_broadcast(condition)
-        while !released { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
+        threadguard_touch_stack(touching.load(ordering: .acquiring))
+        ready.add(1, ordering: .releasing)
+        while !released.load(ordering: .acquiring) { usleep(200) }
     }
 }

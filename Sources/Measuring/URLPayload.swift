@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Report
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,14 +19,14 @@ package enum URLPayload {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var body: Data?
+        let received = ReceivedBody()
         let task = session.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            if error == nil, (200..<300).contains(status) { body = data }
+            if error == nil, (200..<300).contains(status) { received.set(data) }
             done.signal()
         }
         task.resume()
-        guard done.wait(timeout: .now() + timeoutSeconds + 5) == .success, let body else {
+        guard done.wait(timeout: .now() + timeoutSeconds + 5) == .success, let body = received.value else {
             task.cancel()
             return nil
         }
@@ -66,4 +67,11 @@ package enum URLPayload {
         let settings = recorded.settings.map { ($0.name, $0.value) } + [(settingName, now)]
         try? RunSettings(command: recorded.command, runID: recorded.runID, settings: settings).write(into: folder)
     }
+}
+
+/// The body a completion handler hands over on URLSession's queue, read by the waiting thread.
+private final class ReceivedBody: Sendable {
+    private let data = Mutex<Data?>(nil)
+    func set(_ value: Data?) { data.withLock { $0 = value } }
+    var value: Data? { data.withLock { $0 } }
 }

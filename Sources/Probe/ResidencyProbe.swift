@@ -55,7 +55,7 @@ package struct ResidencySnapshot: Sendable, Equatable {
 /// Takes residency snapshots in the measured child: statm, mincore over the recorded blocks, the
 /// live threads' stacks, the allocator's own memory and the other anonymous mappings. Never walks
 /// smaps, never allocates while it reads (safe on the sampler thread inside the window).
-package final class ResidencyProbe: @unchecked Sendable {
+package final class ResidencyProbe: Sendable {
     private let memory: ProcessMemory
     private let heap: HeapCounters
     private let exactHeap: ExactHeapPeak?

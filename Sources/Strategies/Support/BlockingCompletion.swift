@@ -64,7 +64,7 @@ package func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async t
 
 /// A task executor whose jobs run on the thread that calls `run()`, until `stop()`. A job that
 /// arrives after the stop (a task the operation started and left running) goes to the pool.
-final class CallerThreadExecutor: TaskExecutor, @unchecked Sendable {
+final class CallerThreadExecutor: TaskExecutor {
     private let queue = Mutex<(jobs: [UnownedJob], stopped: Bool)>(([], false))
     private let arrived = DispatchSemaphore(value: 0)
 
