@@ -23,6 +23,10 @@ import Glibc
 ///   time since the window opened (plus 0.5 ms), and 3 ms in all: a peak that a large free does
 ///   not end is rare, and a rise that goes on to the window's end is taken there.
 /// The window's end is the last candidate (`atEnd`).
+///
+/// `@unchecked Sendable`: the snapshot state (`highest`, `count`, `nanos`, ...) is written only by the
+/// thread that won `busy`, an atomic flag used as a try-lock: a sampler tick skips its turn when it is
+/// taken, which a `Mutex` (whose value would hold that state) cannot do without waiting.
 final class ResidencyPeak: @unchecked Sendable {
     static let minimumStep = 256 * 1024
     static let releaseHookBytes: UInt64 = 1 << 20
@@ -69,6 +73,7 @@ final class ResidencyPeak: @unchecked Sendable {
                     // Waits for a snapshot on another thread to end: the block stays counted as
                     // being freed, and resident, until then.
                     peak.consider(residentBytes: nil, budgeted: false, wait: true)
+                    peak.lookAgainBeforeTheFree()
                 } else if falling {
                     peak.consider(residentBytes: nil, budgeted: false, wait: false)
                 }
@@ -120,11 +125,25 @@ final class ResidencyPeak: @unchecked Sendable {
         return (highest, count, nanos, releaseNanos.load(ordering: .relaxed))
     }
 
+    /// A large block's release, after its snapshot: the block is resident until the hook returns and
+    /// the allocator gives it back, and a thread descheduled after its snapshot lets the others fill
+    /// pages meanwhile (megabytes on a loaded machine), a peak no snapshot would hold. So RSS is read
+    /// again right before the free, and while it has risen a step above the highest snapshot, another
+    /// is taken (for at most `retryNanos` after the first look): what escapes is the rise between that
+    /// last reading and the free, a few microseconds.
+    private func lookAgainBeforeTheFree() {
+        let started = MonotonicClock.now()
+        while consider(residentBytes: nil, budgeted: false, wait: true),
+            MonotonicClock.now() - started < Self.retryNanos
+        {}
+    }
+
     /// `residentBytes`: RSS as read by the caller (nil: read here). `wait`: for a snapshot on
-    /// another thread to end, rather than skip this turn.
-    private func consider(residentBytes reading: Int?, budgeted: Bool, wait: Bool) {
+    /// another thread to end, rather than skip this turn. Returns whether it took a snapshot.
+    @discardableResult
+    private func consider(residentBytes reading: Int?, budgeted: Bool, wait: Bool) -> Bool {
         while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            guard wait else { return }
+            guard wait else { return false }
             sched_yield()
         }
         defer { busy.store(false, ordering: .releasing) }
@@ -132,13 +151,13 @@ final class ResidencyPeak: @unchecked Sendable {
         let floor = firstResident ?? residentBytes
         firstResident = floor
         let step = max(Self.minimumStep, (residentBytes - floor) / 64)
-        if let highest, residentBytes < highest.residentBytes + step { return }
+        if let highest, residentBytes < highest.residentBytes + step { return false }
         let started = MonotonicClock.now()
         if budgeted, highest != nil,
             nanos > Self.budgetNanos
                 || Double(nanos) > Self.budgetShare * Double(started - startedNanos) + Double(Self.budgetAllowanceNanos)
         {
-            return
+            return false
         }
         // The sampler's thread waits, within `retryNanos`, for a realloc moving a large block to
         // end, and a snapshot still torn by a move is no candidate. A release moment cannot wait:
@@ -154,8 +173,9 @@ final class ResidencyPeak: @unchecked Sendable {
         }
         nanos += MonotonicClock.now() - started
         count += 1
-        if budgeted && !snapshot.consistent { return }
+        if budgeted && !snapshot.consistent { return true }
         keepIfHighest(snapshot)
+        return true
     }
 
     /// Under `busy`: `snapshot` (the last one taken) becomes the highest when it is, and the recorded
