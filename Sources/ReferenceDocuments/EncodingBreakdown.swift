@@ -8,6 +8,9 @@ import Report
 package struct EncodingBreakdown: Sendable {
     static let holdersFile = "encodings-holders.csv"
     static let residencyFile = "encodings-residency.csv"
+    /// The `--max-pixel` scripts/encodings.py gives every run (its default); a row whose recorded
+    /// `floor_bytes` is not the floor at this size gets no breakdown rather than a wrong one.
+    static let studyMaxPixel = 1024
 
     var cases: [NeededTables.Case]
 
@@ -131,7 +134,8 @@ package struct EncodingBreakdown: Sendable {
                     render: render,
                     payloadBytes: Int(record["payload_bytes"]!),
                     sourceWidth: Int(record["image_width"]!),
-                    sourceHeight: Int(record["image_height"]!)
+                    sourceHeight: Int(record["image_height"]!),
+                    maxPixel: Self.studyMaxPixel
                 ),
                 parts.totalBytes == floor
             {

@@ -8,25 +8,31 @@ import Report
 /// (bench-reference measure holders), which keeps every run's holders.
 package struct HolderFigures: Sendable {
     package var trials: [TrialResult]
-    /// The run's command (trials.json's context): its `--max-pixel` sets the scaled floors' size.
-    package var command: String?
+    /// The `--max-pixel` the folder's settings.json records: the scaled floors' size; nil (unknown)
+    /// leaves those floors empty.
+    package var maxPixel: Int?
 
-    package init(trials: [TrialResult], command: String? = nil) {
+    package init(trials: [TrialResult], maxPixel: Int? = nil) {
         self.trials = trials.filter { $0.isSuccess && $0.holders != nil && $0.peakHeapExactBytes != nil }
-        self.command = command
+        self.maxPixel = maxPixel
     }
 
     package static let folderName = "holders"
 
     /// The folder's run, or nil when it has no trials.json.
-    static func load(from folder: URL) throws -> HolderFigures? {
+    package static func load(from folder: URL) throws -> HolderFigures? {
         let file = folder.appendingPathComponent(JSONExport.fileName)
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let export: JSONExport
         do {
-            let export = try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: file))
-            return HolderFigures(trials: export.trials, command: export.context.command)
+            export = try JSONDecoder.trials.decode(JSONExport.self, from: Data(contentsOf: file))
         } catch {
             throw ReportError.malformed(path: file.path, problem: error)
+        }
+        do {
+            return HolderFigures(trials: export.trials, maxPixel: try RunSettings.read(from: folder)?.maxPixel)
+        } catch {
+            throw ReportError.malformed(path: folder.appendingPathComponent(RunSettings.fileName).path, problem: error)
         }
     }
 

@@ -8,6 +8,8 @@ package struct ReportFigures {
     package var chart: ChartData
     /// `trials.json`'s context of the matrix run, when that file is there.
     package var context: RunContext?
+    /// The matrix run's `--max-pixel`, from its settings.json; nil (unknown) when the folder has none.
+    package var maxPixel: Int?
     /// `environment.txt`, written next to the results when they were measured.
     package var environment: String?
     /// The `cold-warm` runs (scripts/cold-warm.sh), when the folder has them.
@@ -205,7 +207,7 @@ package struct ReportFigures {
             articleRuns,
             sourceWidth: imageSize?.width,
             sourceHeight: imageSize?.height,
-            maxPixel: RuleFloor.maxPixel(command: context?.command)
+            maxPixel: maxPixel
         )
         let summaries = CellSummary.rankedByPeakRSSDelta(CellSummary.summarize(floored))
         return "```\nCells ranked by median peak RSS delta, smallest first.\n" + SummaryTable.render(summaries)

@@ -40,6 +40,14 @@ package struct ResultsReport: ResultsFolder {
             coldWarm: coldWarm,
             validation: validation
         )
+        do {
+            figures.maxPixel = try RunSettings.read(from: directory)?.maxPixel
+        } catch {
+            throw ReportError.malformed(
+                path: directory.appendingPathComponent(RunSettings.fileName).path,
+                problem: error
+            )
+        }
         figures.corpusAndJobs = try CorpusAndJobsFigures.load(from: directory)
         figures.example = try ExampleComparison.load(from: directory.appendingPathComponent("example")) { url in
             try run.parse(url) { try TrialsCSV.parse($0) }

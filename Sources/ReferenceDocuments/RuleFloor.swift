@@ -6,10 +6,8 @@ import Strategies
 /// the same `FloorParts.of` the child computes, from the strategy's and renderer's declared rules,
 /// the body's size and the source image's size. Rows that have `floor_bytes` keep theirs.
 enum RuleFloor {
-    /// `bench run`'s default `--max-pixel`, which every committed run used unless its command says otherwise.
-    static let defaultMaxPixel = 1024
-
-    /// The floor by role of a built-in cell, or nil when a rule is undeclared or a size is unknown.
+    /// The floor by role of a built-in cell, or nil when a rule is undeclared or a size is unknown: the
+    /// image's, or for a scaled renderer the `--max-pixel` its folder recorded (settings.json).
     /// A strategy whose rule is the body in memory hands the renderer that body in memory.
     static func parts(
         strategy: String,
@@ -17,10 +15,11 @@ enum RuleFloor {
         payloadBytes: Int?,
         sourceWidth: Int?,
         sourceHeight: Int?,
-        maxPixel: Int = defaultMaxPixel
+        maxPixel: Int?
     ) -> FloorParts? {
         guard let fetch = StrategyCatalog.strategy(named: strategy)?.floor,
-            let shown = RendererCatalog.renderer(named: render.rawValue)?.floor, let payloadBytes
+            let shown = RendererCatalog.renderer(named: render.rawValue)?.floor, let payloadBytes,
+            shown != .scaledBitmap || maxPixel != nil
         else { return nil }
         return FloorParts.of(
             fetch: fetch,
@@ -29,7 +28,7 @@ enum RuleFloor {
             bodyInMemory: fetch == .bodyInMemory,
             imageWidth: sourceWidth,
             imageHeight: sourceHeight,
-            maxPixel: maxPixel
+            maxPixel: maxPixel ?? 0
         )
     }
 
@@ -38,7 +37,7 @@ enum RuleFloor {
         _ runs: [TrialResult],
         sourceWidth: Int?,
         sourceHeight: Int?,
-        maxPixel: Int = defaultMaxPixel
+        maxPixel: Int?
     ) -> [TrialResult] {
         runs.map { run in
             guard run.floorBytes == nil,
@@ -56,13 +55,5 @@ enum RuleFloor {
             filled.floorParts = parts
             return filled
         }
-    }
-
-    /// The `--max-pixel` a run's command gave, else the default.
-    static func maxPixel(command: String?) -> Int {
-        let words = (command ?? "").split(separator: " ")
-        guard let flag = words.firstIndex(of: "--max-pixel"), flag + 1 < words.count, let value = Int(words[flag + 1])
-        else { return defaultMaxPixel }
-        return value
     }
 }

@@ -4,12 +4,16 @@ import Foundation
 /// trial: `--resume` goes on only with the same ones, and names each that differs.
 package struct RunSettings: Codable, Equatable, Sendable {
     package static let fileName = "settings.json"
+    /// The version of the folder's record this bench writes; a folder without one predates it.
+    package static let currentFormat = 1
 
     package struct Setting: Codable, Equatable, Sendable {
         package var name: String
         package var value: String
     }
 
+    /// The record's version (`currentFormat` when written by this bench); nil in older folders.
+    package var format: Int?
     /// The bench command that measured ("run", "sweep", "corpus").
     package var command: String
     /// The run_id of the folder's rows: a resumed run writes its rows with the same id.
@@ -17,6 +21,7 @@ package struct RunSettings: Codable, Equatable, Sendable {
     package var settings: [Setting]
 
     package init(command: String, runID: String, settings: [(String, String)]) {
+        self.format = Self.currentFormat
         self.command = command
         self.runID = runID
         self.settings = settings.map { Setting(name: $0.0, value: $0.1) }
@@ -27,6 +32,13 @@ package struct RunSettings: Codable, Equatable, Sendable {
         encoder.outputFormatting = [.prettyPrinted]
         try AtomicFile.writeInFolder(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
+
+    /// A recorded setting's value by its name (`--max-pixel`), nil when the record has no such setting:
+    /// what a run was given is read from here, never parsed back out of a command line.
+    package func value(of name: String) -> String? { settings.first { $0.name == name }?.value }
+
+    /// The `--max-pixel` the rows were measured with, nil when the record does not say (unknown).
+    package var maxPixel: Int? { value(of: "--max-pixel").flatMap { Int($0) } }
 
     /// The recorded settings, nil when the folder has none; throws when the file is not readable as such.
     package static func read(from folder: URL) throws -> RunSettings? {

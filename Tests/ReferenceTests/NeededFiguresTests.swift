@@ -237,4 +237,44 @@ import Testing
         #expect(try floor("download+full [system]") == "96.0")
         #expect(try floor("data+full [system]") == "109.1")
     }
+
+    // MARK: Settings as data
+
+    /// A holders folder's `--max-pixel` is read from its settings.json, however the command line spelt
+    /// it (`--max-pixel=512`): a thumbnail run without floor_bytes gets the floor of a 512-px bitmap
+    /// (512 x 341 x 4 for 6000 x 4000). A folder without settings.json has no scaled floor: unknown,
+    /// not the default.
+    @Test func aScaledFloorUsesTheRecordedMaxPixelAndNoGuess() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("settings-as-data-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var trials: [TrialResult] = []
+        for render in [RenderMode.full, .thumbnail] {
+            var trial = Self.row("download", render, .system, run: 1)
+            trial.status = .ok
+            trial.payloadBytes = 13_000_000
+            trial.imageWidth = 6000
+            trial.imageHeight = 4000
+            trial.baselineHeapExactBytes = 300_000
+            trial.peakHeapExactBytes = render == .full ? 96_500_000 : 1_200_000
+            trial.holders = []
+            trials.append(trial)
+        }
+        let context = RunContext(
+            command: "bench run --strategy download --render full,thumbnail --max-pixel=512",
+            source: "embedded fixture",
+            payloadBytes: 13_000_000,
+            runsPerCell: 1,
+            sampleIntervalNanos: 500_000
+        )
+        try JSONExport(context: context, trials: trials).encoded()
+            .write(to: folder.appendingPathComponent(JSONExport.fileName))
+        func thumbnailFloor() throws -> Int? {
+            let figures = try #require(try HolderFigures.load(from: folder))
+            return figures.flooredTrials.first { $0.render == .thumbnail }?.floorBytes
+        }
+        #expect(try thumbnailFloor() == nil, "no settings.json: the --max-pixel is unknown")
+        try RunSettings(command: "run", runID: "r", settings: [("--max-pixel", "512")]).write(into: folder)
+        #expect(try thumbnailFloor() == 512 * 341 * 4)
+    }
 }
