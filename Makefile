@@ -15,7 +15,7 @@ BENCH_REFERENCE ?= .build/release/bench-reference
 # checks its whole command tree in debug builds) does not cost every child.
 TEST_BUILD = -c release --disable-testable-imports
 
-.PHONY: setup build check-shape format fuzz fuzz-smoke bench run-bench sweep scenario encodings progressive-time corpus corpus-scale plots reference test gate baseline benchmarks clean \
+.PHONY: setup build check-shape format fuzz fuzz-smoke bench run-bench sweep scenario encodings progressive-time corpus corpus-scale plots reference test test-repeat gate baseline benchmarks clean \
 	example-build example-test
 
 setup:
@@ -143,11 +143,18 @@ format:
 	$(SWIFT) format format --in-place --parallel --recursive $$(cat scripts/swift-format-paths)
 
 # The tests that read this test process's own RSS or heap, which tests running beside them would
-# disturb, run alone after the rest, which run in parallel.
+# disturb, run alone after the rest, which run in parallel (scripts/test-suite.sh: both halves, in a
+# TMPDIR of their own that must be empty afterwards).
 OWN_MEMORY_TESTS = ProbeTests\.|SharedRequestsTests|CostLimitedCacheTests|LoopbackServerTests\.|ProbeCalibrationTests
+export OWN_MEMORY_TESTS
 test: setup
-	$(SWIFT) test $(TEST_BUILD) --parallel --skip '$(OWN_MEMORY_TESTS)'
-	$(SWIFT) test $(TEST_BUILD) --no-parallel --skip-build --filter '$(OWN_MEMORY_TESTS)'
+	SWIFT=$(SWIFT) bash scripts/test-suite.sh
+
+# The suite N times (default 10), both halves each time, every failure reported with its test and run:
+# how a flaky test is found. FILTER=REGEX narrows it (scripts/test-repeat.sh).
+N ?= 10
+test-repeat: setup
+	SWIFT=$(SWIFT) N=$(N) FILTER='$(FILTER)' bash scripts/test-repeat.sh
 
 # The memory gate (see results/README.md): the article's four cases, both allocators, a few runs,
 # compared with the committed baseline. scripts/gate.sh exits 2 regression, 3 failed or missing runs,

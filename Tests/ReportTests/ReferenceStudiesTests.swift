@@ -3,11 +3,15 @@ import ReferenceDocuments
 import Testing
 
 /// `bench-reference measure`: the studies' steps run in order by real processes, and each study's recipe.
-@Suite struct ReferenceStudiesTests {
+///
+/// A class, so that each test's scratch folder goes with the test (`deinit`), whatever the test does.
+@Suite final class ReferenceStudiesTests {
     let scratch = FileManager.default.temporaryDirectory
         .appendingPathComponent("reference-studies-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
 
     init() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(at: scratch) }
 
     /// A step appending `word` to the log, then exiting with `status`.
     func logging(_ word: String, status: Int32 = 0, tolerated: Set<Int32> = []) -> StudyStep {
@@ -27,7 +31,6 @@ import Testing
     /// A step that fails stops the study with the step's own status; the steps after it do not run. A
     /// status the step tolerates (a scenario row failed by its fault) does not stop it.
     @Test func aFailedStepStopsTheStudyWithItsStatus() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         var failure: StudyRunner.Failure?
         do {
             try run([
@@ -41,7 +44,6 @@ import Testing
 
     /// A step killed by a signal reads as 128 + the signal, as the shell reports it, and stops the study.
     @Test func aStepKilledBySignalStopsTheStudy() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         var failure: StudyRunner.Failure?
         do { try run([.run(["sh", "-c", "kill -9 $$"]), logging("after")]) } catch { failure = error }
         let status = try #require(failure).status
@@ -52,7 +54,6 @@ import Testing
     /// A step's stdout replaces its output file; a status the step tolerates (a comparison that reports
     /// a regression) does not stop the study; copies replace their destination.
     @Test func outputsAndCopiesReplaceTheirFiles() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         try Data("old old old\n".utf8).write(to: scratch.appendingPathComponent("out.md"))
         try Data("stale\n".utf8).write(to: scratch.appendingPathComponent("copy.md"))
         try run([
@@ -71,7 +72,6 @@ import Testing
 
     /// A copy whose source is missing fails the study and leaves the destination (a committed file) as it was.
     @Test func aFailedCopyLeavesItsDestination() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         try Data("committed\n".utf8).write(to: scratch.appendingPathComponent("kept.csv"))
         var failure: StudyRunner.Failure?
         do { try run([.copy(from: path("missing.csv"), to: path("kept.csv"))]) } catch { failure = error }
@@ -82,7 +82,6 @@ import Testing
 
     /// A step that fails leaves its output file (a committed file) as it was: its stdout is not kept.
     @Test func aFailedStepLeavesItsOutputFile() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         try Data("committed\n".utf8).write(to: scratch.appendingPathComponent("compare.md"))
         var failure: StudyRunner.Failure?
         do {
@@ -97,7 +96,6 @@ import Testing
 
     /// A step that ends by SIGINT (Ctrl-C reached it) stops the study even where its failure is data.
     @Test func aStepStoppedByCtrlCStopsTheStudy() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         var failure: StudyRunner.Failure?
         do {
             try run([.run(["sh", "-c", "kill -INT $$"], tolerated: [130]), logging("after")])
@@ -109,7 +107,6 @@ import Testing
     /// A step that cannot be carried out (its program is missing) stops the study with 70 or the
     /// launcher's 127, never as a success.
     @Test func aMissingProgramStopsTheStudy() throws {
-        defer { try? FileManager.default.removeItem(at: scratch) }
         var failure: StudyRunner.Failure?
         do { try run([.run([path("no-such-program")]), logging("after")]) } catch { failure = error }
         #expect(failure.map { [70, 127].contains($0.status) } == true)

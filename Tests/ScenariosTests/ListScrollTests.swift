@@ -22,9 +22,7 @@ import Testing
                 FixtureSpec(width: 1600, height: 1200, quality: 85, seed: 31),
                 FixtureSpec(width: 1200, height: 900, quality: 85, seed: 32),
             ],
-            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "scenario-test-fixtures"
-            )
+            fixtureCacheDirectory: testFixtureCache("scenario")
         )
         settings.rows = 12
         settings.visibleRows = 2
@@ -106,9 +104,7 @@ import Testing
             strategy: .data,
             render: .thumbnail,
             fixtures: [FixtureSpec(width: 320, height: 240, seed: 33)],
-            fixtureCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "scenario-test-fixtures"
-            )
+            fixtureCacheDirectory: testFixtureCache("scenario")
         )
         settings.rows = 2
         settings.visibleRows = 1

@@ -19,3 +19,10 @@ public func builtExecutable(named name: String) -> String {
 /// This package's root folder (the one with Package.swift), wherever a test's file sits below Tests/.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
+
+/// A cache of generated fixtures that tests share across runs, under the package's `.build/` (never in
+/// the temporary directory, which each test leaves as it found it).
+public func testFixtureCache(_ name: String) -> URL {
+    packageRoot.appendingPathComponent(".build/test-fixture-cache", isDirectory: true)
+        .appendingPathComponent(name, isDirectory: true)
+}
