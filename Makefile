@@ -15,7 +15,7 @@ BENCH_REFERENCE ?= .build/release/bench-reference
 # checks its whole command tree in debug builds) does not cost every child.
 TEST_BUILD = -c release --disable-testable-imports
 
-.PHONY: setup build check-shape format fuzz fuzz-smoke bench run-bench sweep scenario encodings progressive-time corpus corpus-scale plots reference test test-repeat gate baseline benchmarks clean \
+.PHONY: setup build check-shape format fuzz fuzz-smoke sanitize bench run-bench sweep scenario encodings progressive-time corpus corpus-scale plots reference test test-repeat gate baseline benchmarks clean \
 	example-build example-test
 
 setup:
@@ -131,6 +131,12 @@ fuzz: setup
 # of the harness and the seeds, runnable anywhere.
 fuzz-smoke: setup
 	FUZZ_RUNS=10000 bash scripts/fuzz-jpeg.sh
+
+# The stream renderer's C code (CStreamJPEG, CResample, CPNGCodec, CWebPCodec) under AddressSanitizer and
+# UndefinedBehaviorSanitizer over fixtures made here and the fuzz corpus when there is one, and four threads
+# decoding at once under ThreadSanitizer (scripts/sanitize.sh; a few minutes; CI runs it).
+sanitize: setup
+	bash scripts/sanitize.sh
 
 # The package's shape (scripts/check-shape.sh): declared imports, no product reaching the maintainers'
 # targets, README's module graph, links, `public` only for the library's API, the DocC catalog built

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one CI definition: `.ci/run` (this machine) and .github/workflows/ci.yml (GitHub) both run it.
 # In order: the README's `make test`; the example package (a user's loader built against this one,
-# its rows checked); scripts/validate.py's unit check; the package's shape (make check-shape:
+# its rows checked); scripts/validate.py's unit check; the decoders' C code under ASan, UBSan and
+# TSan (make sanitize); the package's shape (make check-shape:
 # imports, module graph, links, public API, DocC, API breakage, the workflows against GitHub's
 # schema); the release build; the memory gate; the README's `make bench` and `make plots`; and a
 # check that nothing here rewrote a tracked file.
@@ -52,6 +53,10 @@ fi
 passed=$(( passed + example_total ))
 
 step "scripts/validate_test.py" python3 scripts/validate_test.py || fail "scripts/validate_test.py failed"
+passed=$(( passed + 1 ))
+
+# The C decoders under the sanitizers: the Swift tests cannot run under ASan (CHeapPeak replaces malloc).
+step "make sanitize" make sanitize || fail "make sanitize failed: a sanitizer finding (its report is above)"
 passed=$(( passed + 1 ))
 
 step "make check-shape" make check-shape || fail "make check-shape failed"

@@ -14,6 +14,8 @@ packages=(
   libvips-tools          # vipsthumbnail: the peer the encodings comparison measures
   mate-backgrounds       # real photographs (JPEG, PNG) for the corpus tests and example corpus; never committed
   gnuplot-nox            # make plots
+  gcc                    # gcc's ThreadSanitizer: make sanitize's threads (the toolchain's clang TSan needs libdispatch)
+  webp                   # cwebp: make sanitize's WebP fixtures
   pkg-config             # finds the C libraries for the system-library targets
 )
 

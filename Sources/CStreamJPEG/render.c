@@ -5,6 +5,7 @@
 #include <CResample.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,10 @@
 // 8 / M adjacent outputs of the 8-point IDCT, from all 8 coefficients (the exact area average of
 // the full decode). Other M (jidctint.c): C(u) cos((2x + 1) u pi / 2M) / 2, C(0) = 1/sqrt(2), of
 // the first min(M, 8) coefficients; M up to 16, for a subsampled component scaled up by its IDCT.
+// Built once by the first render, whatever thread it runs on: pthread_once orders every other
+// thread's reads after the table is complete (decoders render on many threads at once).
 static float cosines[16][16][8];
+static pthread_once_t cosines_once = PTHREAD_ONCE_INIT;
 
 static double kernel(int m, int x, int u) {
     return (u == 0 ? M_SQRT1_2 : 1.0) * cos((2 * x + 1) * u * M_PI / (2.0 * m)) / 2.0;
@@ -22,8 +26,6 @@ static double kernel(int m, int x, int u) {
 static inline int kernel_taps(int m) { return m == 2 || m == 4 ? 8 : m < 8 ? m : 8; }
 
 static void make_cosines(void) {
-    static int made;
-    if (made) return;
     for (int m = 1; m <= 16; m++)
         for (int x = 0; x < m; x++)
             for (int u = 0; u < kernel_taps(m); u++) {
@@ -35,7 +37,6 @@ static void make_cosines(void) {
                 for (int j = 0; j < 8 / m; j++) sum += kernel(8, x * (8 / m) + j, u);
                 cosines[m - 1][x][u] = (float)(sum / (8 / m));
             }
-    made = 1;
 }
 
 static inline uint8_t clamp_sample(float v) {
@@ -187,7 +188,7 @@ static void gather_row(const streamjpeg_decoder *d, const uint8_t *const *sample
 typedef void (*row_sink)(void *context, const uint8_t *rgb);
 
 static int render_rows(streamjpeg_decoder *d, int convert, row_sink sink, void *context) {
-    make_cosines();
+    pthread_once(&cosines_once, make_cosines);
     int m = d->scale;
     int sw = (int)(((long)d->width * m + 7) / 8), sh = (int)(((long)d->height * m + 7) / 8);
     uint8_t *rgb = malloc((size_t)sw * 4);
