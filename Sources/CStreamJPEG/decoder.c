@@ -128,7 +128,7 @@ struct defined_table {
     int defined;
     uint8_t bits[17];
     uint8_t values[256];
-    int pool_index[2];  // derived for DC use [0] and AC use [1], -1 until a scan needs it
+    int pool_index;  // its derived table in the pool, -1 until a scan needs it
 };
 
 struct first_pass {
@@ -142,11 +142,14 @@ struct first_pass {
 };
 
 static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is_dc) {
-    int *slot = &t->pool_index[is_dc ? 0 : 1];
+    int *slot = &t->pool_index;
     if (*slot >= 0) return *slot;
-    for (int i = 0; i < d->table_count; i++) {  // the same content defined again: share it
+    // The same content defined again for the same class: share it. Never across classes: a DC
+    // table is checked for DC symbols, which an AC table with the same bytes never was.
+    for (int i = 0; i < d->table_count; i++) {
         const struct sj_huffman *h = &d->tables[i];
-        if (memcmp(h->bits, t->bits, sizeof t->bits) == 0 && memcmp(h->values, t->values, sizeof t->values) == 0) {
+        if (h->is_dc == is_dc && memcmp(h->bits, t->bits, sizeof t->bits) == 0 &&
+            memcmp(h->values, t->values, sizeof t->values) == 0) {
             *slot = i;
             return i;
         }
@@ -155,6 +158,7 @@ static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is
     if (grown == NULL) return -2;
     d->tables = grown;
     struct sj_huffman *h = &d->tables[d->table_count];
+    h->is_dc = is_dc;
     memcpy(h->bits, t->bits, sizeof t->bits);
     memcpy(h->values, t->values, sizeof t->values);
     if (!huffman_build(h, is_dc)) return -3;
@@ -188,7 +192,7 @@ static int read_dht(streamjpeg_decoder *d, struct first_pass *f, int length) {
         }
         length -= count;
         t->defined = 1;
-        t->pool_index[0] = t->pool_index[1] = -1;
+        t->pool_index = -1;
     }
     if (length != 0) return sj_fail(d, CORRUPT, "DHT segment length is wrong");
     return STREAMJPEG_OK;

@@ -1,0 +1,45 @@
+import Foundation
+import Imaging
+import TestSupport
+import Testing
+
+/// The stream decoder on unusual and hostile structure: what it refuses, naming why, before it
+/// costs more than its budgets, and what libjpeg-turbo decodes that it decodes to the same coefficients.
+@Suite struct StreamJPEGHostileTests {
+    typealias Sampling = StreamJPEGTests.Sampling
+
+    /// The marker segments before the first scan's data, SOS included: each one's code and bytes.
+    static func segments(_ file: Data) -> [(marker: UInt8, range: Range<Int>)] {
+        var found: [(marker: UInt8, range: Range<Int>)] = []
+        var at = 2
+        while at + 3 < file.count, file[at] == 0xFF {
+            let marker = file[at + 1]
+            let end = at + 2 + (Int(file[at + 2]) << 8 | Int(file[at + 3]))
+            found.append((marker, at..<end))
+            if marker == 0xDA { break }
+            at = end
+        }
+        return found
+    }
+
+    // MARK: Tables
+
+    /// A DC table's symbols are at most 15 whatever else shares its bytes: here the chroma DC table
+    /// is defined with the bytes of the luma AC table (symbols up to 0xFA), which a scan builds
+    /// first. libjpeg-turbo refuses such a file ("Bogus Huffman table definition"); so does the
+    /// stream decoder, naming the table.
+    @Test func aDCTableHoldingACSymbolsIsRefused() throws {
+        let file = try StreamJPEGTests.baseline(.s444)
+        let tables = Self.segments(file).filter { $0.marker == 0xC4 }.map(\.range)
+        let lumaAC = try #require(tables.first { file[$0.lowerBound + 4] == 0x10 })
+        let chromaDC = try #require(tables.first { file[$0.lowerBound + 4] == 0x01 })
+        var acBytesAsDC = Data(file[lumaAC])
+        acBytesAsDC[4] = 0x01  // class 0 (DC), slot 1
+        var hostile = file
+        hostile.replaceSubrange(chromaDC, with: acBytesAsDC)
+        #expect { try StreamJPEGDecoder.decodeThumbnail(.memory(hostile), maxPixel: 100) } throws: {
+            "\($0)".contains("scan 1: DC Huffman table 1 is corrupt")
+        }
+        #expect { try JPEGDecoder.decodeFull(.memory(hostile)) } throws: { "\($0)".contains("Bogus Huffman table") }
+    }
+}
