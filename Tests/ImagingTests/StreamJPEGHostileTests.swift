@@ -22,6 +22,22 @@ import Testing
         return found
     }
 
+    static func segment(_ marker: UInt8, of file: Data) throws -> Range<Int> {
+        try #require(segments(file).first { $0.marker == marker }?.range)
+    }
+
+    /// Every component's coefficients equal libjpeg-turbo's (jpeg_read_coefficients).
+    static func expectLibjpegsCoefficients(_ file: Data) throws {
+        let ours = try StreamJPEGDecoder.coefficients(.memory(file))
+        #expect(ours.count >= 1)
+        for component in ours.indices {
+            let libjpeg = try JPEGScans.libjpegCoefficients(file, component: component)
+            #expect(ours[component].count == libjpeg.count, "component \(component)")
+            let equal = ours[component] == libjpeg
+            #expect(equal, "component \(component): the coefficients differ")
+        }
+    }
+
     // MARK: Tables
 
     /// A DC table's symbols are at most 15 whatever else shares its bytes: here the chroma DC table
@@ -41,5 +57,27 @@ import Testing
             "\($0)".contains("scan 1: DC Huffman table 1 is corrupt")
         }
         #expect { try JPEGDecoder.decodeFull(.memory(hostile)) } throws: { "\($0)".contains("Bogus Huffman table") }
+    }
+
+    /// A sequential file without DHT segments (a Motion-JPEG frame) decodes with the standard tables
+    /// of JPEG's Annex K.3, as libjpeg-turbo decodes it: to the same coefficients.
+    @Test(arguments: [Sampling.s420, .gray])
+    func aSequentialFileWithoutHuffmanTablesUsesTheStandardOnes(_ sampling: Sampling) throws {
+        var file = try StreamJPEGTests.baseline(sampling)  // libjpeg's default tables are the standard's
+        while let table = Self.segments(file).first(where: { $0.marker == 0xC4 }) { file.removeSubrange(table.range) }
+        #expect(file.firstRange(of: Data([0xFF, 0xC4])) == nil)
+        try Self.expectLibjpegsCoefficients(file)
+    }
+
+    /// A progressive file gets no standard tables: libjpeg-turbo refuses it without DHT, and so does
+    /// the stream decoder, naming the table.
+    @Test func aProgressiveFileWithoutHuffmanTablesIsRefused() throws {
+        var file = try JPEGScans.transcode(try StreamJPEGTests.baseline(.gray), to: .libjpegProgressive)
+        let table = try Self.segment(0xC4, of: file)  // the first scan's DC table
+        file.removeSubrange(table)
+        #expect { try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 100) } throws: {
+            "\($0)".contains("scan 1 uses DC Huffman table 0, which no DHT defined")
+        }
+        #expect(throws: ImagingError.self) { try JPEGDecoder.decodeFull(.memory(file)) }
     }
 }

@@ -43,13 +43,17 @@ import Testing
         let firstData = try #require(scanStarts.first) + 14
         markerInside.replaceSubrange(firstData..<firstData + 2, with: [0xFF, 0xD9])
 
-        var noTables = Data()  // every DHT segment left out
-        var at = baseline.startIndex
-        while let dht = baseline[at...].firstRange(of: Data([0xFF, 0xC4])) {
-            noTables += baseline[at..<dht.lowerBound]
-            at = dht.lowerBound + 2 + (Int(baseline[dht.lowerBound + 2]) << 8 | Int(baseline[dht.lowerBound + 3]))
+        // Every DHT segment left out of a progressive file (a sequential one decodes with the standard tables).
+        let progressiveBaseline = try JPEGScans.transcode(baseline, to: .libjpegProgressive)
+        var noTables = Data()
+        var at = progressiveBaseline.startIndex
+        while let dht = progressiveBaseline[at...].firstRange(of: Data([0xFF, 0xC4])) {
+            noTables += progressiveBaseline[at..<dht.lowerBound]
+            let length =
+                Int(progressiveBaseline[dht.lowerBound + 2]) << 8 | Int(progressiveBaseline[dht.lowerBound + 3])
+            at = dht.lowerBound + 2 + length
         }
-        noTables += baseline[at...]
+        noTables += progressiveBaseline[at...]
 
         let sos = try after(0xDA, in: baseline) - 2
         var manyScans = baseline[..<sos]
