@@ -511,7 +511,11 @@ static int first_pass(streamjpeg_decoder *d) {
             goto done;
         }
         if (marker == 0xD9) break;  // EOI
-        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
+        if ((marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {  // RSTn or TEM between segments:
+            marker = next_marker(d, f);                                // no length, skipped as libjpeg does
+            continue;
+        }
+        if (marker == 0xD8) {
             status = sj_fail(d, CORRUPT, "unexpected marker 0xFF%02X at byte %llu", marker,
                              (unsigned long long)reader_offset(&f->reader) - 2);
             goto done;

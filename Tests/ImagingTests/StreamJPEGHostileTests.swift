@@ -80,4 +80,22 @@ import Testing
         }
         #expect(throws: ImagingError.self) { try JPEGDecoder.decodeFull(.memory(file)) }
     }
+
+    // MARK: Markers between segments
+
+    /// RSTn and TEM markers between segments, outside entropy data, have no length and are skipped
+    /// as libjpeg-turbo skips them: before the frame header, before a scan and between two scans.
+    @Test func restartAndTEMMarkersBetweenSegmentsAreSkipped() throws {
+        let baseline = try StreamJPEGTests.baseline(.s420)
+        var stray = baseline
+        stray.insert(contentsOf: [0xFF, 0xD7], at: try Self.segment(0xDA, of: stray).lowerBound)
+        stray.insert(contentsOf: [0xFF, 0xD0, 0xFF, 0x01], at: try Self.segment(0xC0, of: stray).lowerBound)
+        try Self.expectLibjpegsCoefficients(stray)
+
+        var progressive = try JPEGScans.transcode(baseline, to: .libjpegProgressive)
+        let firstScan = try Self.segment(0xDA, of: progressive).upperBound
+        let secondScan = try #require(progressive[firstScan...].firstRange(of: Data([0xFF, 0xDA]))).lowerBound
+        progressive.insert(contentsOf: [0xFF, 0x01], at: secondScan)
+        try Self.expectLibjpegsCoefficients(progressive)
+    }
 }
