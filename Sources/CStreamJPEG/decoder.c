@@ -275,7 +275,9 @@ static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int
     if (d->count < 0 || d->width < 0 || d->height < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
     if (precision != 8)
         return sj_fail(d, CORRUPT, "%d-bit samples are not supported (only 8-bit)", precision);
-    if (d->height == 0) return sj_fail(d, CORRUPT, "height 0 (a DNL marker) is not supported");
+    if (d->height == 0)
+        return sj_fail(d, CORRUPT, "height 0: a DNL marker (the frame's height given after its first scan) "
+                                   "is not supported");
     if (d->width == 0) return sj_fail(d, CORRUPT, "width 0 in the frame header");
     if (d->width > 65500 || d->height > 65500)
         return sj_fail(d, CORRUPT, "%dx%d is over JPEG's 65500 limit", d->width, d->height);
@@ -537,7 +539,9 @@ static int first_pass(streamjpeg_decoder *d) {
             int interval = reader_u16(&f->reader);
             if (length != 4 || interval < 0) status = sj_fail(d, CORRUPT, "DRI segment is corrupt");
             else f->restart_interval = (unsigned)interval;
-        } else if (marker == 0xDC) status = sj_fail(d, CORRUPT, "a DNL marker is not supported");
+        } else if (marker == 0xDC)
+            status = sj_fail(d, CORRUPT, "a DNL marker (the frame's height given after its first scan) "
+                                         "is not supported");
         else if (marker >= 0xE0 && marker <= 0xEF) status = read_app(d, f, marker, length);
         else if (marker == 0xFE) status = skip_segment(d, f, length);
         else if (marker == 0xDA) {

@@ -98,4 +98,21 @@ import Testing
         progressive.insert(contentsOf: [0xFF, 0x01], at: secondScan)
         try Self.expectLibjpegsCoefficients(progressive)
     }
+
+    /// A DNL marker (the frame's height given after its first scan) is not supported: refused naming
+    /// it, whether the frame header's height is 0 (which DNL then gives) or not.
+    @Test func aDNLMarkerIsRefusedNamingIt() throws {
+        let file = try StreamJPEGTests.baseline(.gray)
+        let frame = try Self.segment(0xC0, of: file)
+        let height = Array(file[frame.lowerBound + 5..<frame.lowerBound + 7])
+        var withDNL = file
+        withDNL.insert(contentsOf: [0xFF, 0xDC, 0x00, 0x04] + height, at: file.count - 2)  // before EOI
+        var heightZero = withDNL
+        heightZero.replaceSubrange(frame.lowerBound + 5..<frame.lowerBound + 7, with: [0, 0])
+        for hostile in [withDNL, heightZero] {
+            #expect { try StreamJPEGDecoder.decodeThumbnail(.memory(hostile), maxPixel: 100) } throws: {
+                "\($0)".contains("a DNL marker (the frame's height given after its first scan) is not supported")
+            }
+        }
+    }
 }
