@@ -311,6 +311,7 @@ static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int
         comp->blocks_wide = (int)((cw + 7) / 8);
         comp->blocks_high = (int)((ch + 7) / 8);
         comp->row_blocks = d->mcus_wide * comp->h;
+        d->work += (uint64_t)comp->blocks_wide * (uint64_t)comp->blocks_high;  // the render's pass
     }
     return STREAMJPEG_OK;
 }
@@ -343,6 +344,28 @@ static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct 
         }
     }
     return STREAMJPEG_OK;
+}
+
+// Adds the scan's blocks to the work; past the budget the file is refused before any decoding.
+static int count_work(streamjpeg_decoder *d, const struct sj_scan *s) {
+    const struct sj_component *first = &d->component[s->component[0]];
+    uint64_t blocks = (uint64_t)first->blocks_wide * (uint64_t)first->blocks_high;
+    if (s->count > 1) {  // interleaved: whole MCUs, padding blocks included
+        int per_mcu = 0;
+        for (int i = 0; i < s->count; i++) {
+            const struct sj_component *comp = &d->component[s->component[i]];
+            per_mcu += comp->h * comp->v;
+        }
+        blocks = (uint64_t)d->mcus_wide * (uint64_t)d->mcu_rows * (uint64_t)per_mcu;
+    }
+    d->work += blocks;
+    uint64_t budget = streamjpeg_work_budget(d);
+    if (d->work <= budget) return STREAMJPEG_OK;
+    return sj_fail(d, STREAMJPEG_OVER_BUDGET,
+                   "work budget passed at scan %d: a %dx%d frame is %llu blocks x scans so far (the render "
+                   "counted as one), over %llu (%d scans over the blocks of the %llu-pixel budget)",
+                   d->scan_count + 1, d->width, d->height, (unsigned long long)d->work,
+                   (unsigned long long)budget, STREAMJPEG_SCAN_ALLOWANCE, (unsigned long long)d->pixel_budget);
 }
 
 static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
@@ -410,6 +433,7 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
             comp->quant_latched = 1;
         }
     }
+    if ((status = count_work(d, &s)) != STREAMJPEG_OK) return status;
     s.restart_interval = f->restart_interval;
     s.data_offset = reader_offset(r);
     struct sj_scan *grown = realloc(d->scans, (size_t)(d->scan_count + 1) * sizeof *grown);
@@ -568,8 +592,18 @@ done:
 
 streamjpeg_decoder *streamjpeg_create(void) {
     streamjpeg_decoder *d = calloc(1, sizeof *d);
-    if (d != NULL) d->source.fd = -1;
+    if (d != NULL) {
+        d->source.fd = -1;
+        d->pixel_budget = STREAMJPEG_DEFAULT_PIXEL_BUDGET;
+    }
     return d;
+}
+
+int streamjpeg_set_pixel_budget(streamjpeg_decoder *d, uint64_t pixels) {
+    if (d->state != 0 || d->owns_fd || pixels < 1)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "set_pixel_budget after open, or a budget of 0");
+    d->pixel_budget = pixels;
+    return STREAMJPEG_OK;
 }
 
 static void free_cursors(streamjpeg_decoder *d) {
@@ -629,6 +663,10 @@ int streamjpeg_height(const streamjpeg_decoder *d) { return d->height; }
 int streamjpeg_components(const streamjpeg_decoder *d) { return d->count; }
 int streamjpeg_scans(const streamjpeg_decoder *d) { return d->scan_count; }
 int streamjpeg_mcu_rows(const streamjpeg_decoder *d) { return d->mcu_rows; }
+uint64_t streamjpeg_work(const streamjpeg_decoder *d) { return d->work; }
+uint64_t streamjpeg_work_budget(const streamjpeg_decoder *d) {
+    return d->pixel_budget / 64 * STREAMJPEG_SCAN_ALLOWANCE;
+}
 const char *streamjpeg_message(const streamjpeg_decoder *d) { return d->message; }
 
 int streamjpeg_component_blocks(const streamjpeg_decoder *d, int component, int *blocks_wide, int *blocks_high) {

@@ -85,6 +85,7 @@ struct streamjpeg_decoder {
     int table_count;
     struct sj_cursor *cursors;
     int next_row;
+    uint64_t pixel_budget, work;  // work: blocks x scans counted by the first pass
     // rendering
     int out_width, out_height, scale;
 };

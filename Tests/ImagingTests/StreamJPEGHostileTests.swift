@@ -115,4 +115,74 @@ import Testing
             }
         }
     }
+
+    // MARK: The work budget
+
+    /// A 4000x4000 gray frame with 999 AC scans of one byte each: every scan's blocks would be
+    /// visited (EOB runs cost no data). The first pass counts blocks x scans and refuses the file
+    /// at the scan that passes the budget, before any block is decoded, naming the budget and the
+    /// option that raises it, for the stream renderer as for the decoder itself.
+    @Test func manyScansOverALargeFrameAreRefusedByTheWorkBudget() throws {
+        let dc = JPEGScans.Scan([0], 0, 0, 0, 0)
+        let ac = JPEGScans.Scan([0], 1, 63, 0, 0)
+        let file = JPEGScans.skeleton(
+            width: 4000,
+            height: 4000,
+            components: 1,
+            scans: [dc] + Array(repeating: ac, count: 999)
+        )
+        let blocks = 500 * 500
+        let budget = try StreamJPEGDecoder.workBudget(maxImagePixels: DecodeBudget.defaultMaxImagePixels)
+        let refusedAt = budget / blocks  // the render and the scans before it fit, this one does not
+        #expect(refusedAt > 1 && refusedAt < 999)
+        let decodes: [() throws -> DecodedImage] = [
+            { try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 1024) },
+            { try ImageDecoder.decodeStreaming(.memory(file), maxPixel: 1024) },
+        ]
+        for decode in decodes {
+            #expect { _ = try decode() } throws: { error in
+                guard case .overBudget(let message) = error as? ImagingError else { return false }
+                return message.contains("work budget passed at scan \(refusedAt): a 4000x4000 frame")
+                    && message.contains("raise it with --max-image-pixels")
+            }
+        }
+    }
+
+    /// The work budget follows the pixel budget: 16 scans over the blocks (64 pixels each) of an
+    /// image at the pixel budget.
+    @Test func theWorkBudgetFollowsThePixelBudget() throws {
+        let pixels = DecodeBudget.defaultMaxImagePixels
+        #expect(try StreamJPEGDecoder.workBudget(maxImagePixels: pixels) == pixels / 64 * 16)
+        #expect(try StreamJPEGDecoder.workBudget(maxImagePixels: 4 * pixels) == 4 * pixels / 64 * 16)
+        let file = JPEGScans.skeleton(
+            width: 4000,
+            height: 4000,
+            components: 1,
+            scans: [JPEGScans.Scan([0], 0, 0, 0, 0)] + Array(repeating: JPEGScans.Scan([0], 1, 63, 0, 0), count: 999)
+        )
+        // Under a budget large enough for its 1001 passes, the same file gets past the first pass
+        // and fails where its data ends.
+        let generous = 2_000_000_000
+        #expect {
+            try StreamJPEGDecoder.decodeThumbnail(.memory(file), maxPixel: 100, maxImagePixels: generous)
+        } throws: {
+            "\($0)".contains("ends early")
+        }
+    }
+
+    /// A 6000x4000 4:4:4 photograph in libjpeg's progressive script is far inside the default
+    /// budget: 17 blocks x scans for every 64 pixels (two DC scans over the 3 components, 4 luma and
+    /// 2 chroma AC scans each, the render over all 3), a seventh of it.
+    @Test func aLargeProgressivePhotographIsFarInsideTheBudget() throws {
+        // The script as libjpeg writes it: the same work as a real transcode, on a small image.
+        let small = try JPEGScans.transcode(try StreamJPEGTests.baseline(.s444), to: .libjpegProgressive)
+        let smallSkeleton = JPEGScans.skeleton(width: 613, height: 411, components: 3, scans: JPEGScans.libjpegScript)
+        #expect(try StreamJPEGDecoder.work(.memory(small)) == StreamJPEGDecoder.work(.memory(smallSkeleton)))
+
+        let photograph = JPEGScans.skeleton(width: 6000, height: 4000, components: 3, scans: JPEGScans.libjpegScript)
+        let work = try StreamJPEGDecoder.work(.memory(photograph))
+        #expect(work == 750 * 500 * 17)
+        let budget = try StreamJPEGDecoder.workBudget(maxImagePixels: DecodeBudget.defaultMaxImagePixels)
+        #expect(work * 7 < budget && work * 8 > budget)
+    }
 }

@@ -55,6 +55,14 @@ import Testing
         }
         noTables += progressiveBaseline[at...]
 
+        // 999 AC scans over a 4000x4000 frame: more blocks x scans than the work budget allows.
+        let manyPasses = JPEGScans.skeleton(
+            width: 4000,
+            height: 4000,
+            components: 1,
+            scans: [JPEGScans.Scan([0], 0, 0, 0, 0)] + Array(repeating: JPEGScans.Scan([0], 1, 63, 0, 0), count: 999)
+        )
+
         let sos = try after(0xDA, in: baseline) - 2
         var manyScans = baseline[..<sos]
         for _ in 0...StreamJPEGDecoder.maxScans { manyScans += baseline[sos..<(baseline.count - 2)] }
@@ -80,6 +88,7 @@ import Testing
             "marker-inside.jpg": (markerInside, "scan 1: its entropy data ends early, at marker 0xFFD9"),
             "no-huffman-tables.jpg": (noTables, "uses DC Huffman table 0, which no DHT defined"),
             "too-many-scans.jpg": (Data(manyScans), "more than \(StreamJPEGDecoder.maxScans) scans"),
+            "over-work-budget.jpg": (manyPasses, "work budget passed at scan"),
             "twelve-bit.jpg": (twelveBit, "12-bit samples are not supported"),
             "arithmetic.jpg": (arithmetic, "arithmetic coding (marker 0xFFC9) is not supported"),
         ]
