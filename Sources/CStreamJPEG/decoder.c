@@ -128,7 +128,7 @@ struct defined_table {
     int defined;
     uint8_t bits[17];
     uint8_t values[256];
-    int pool_index[2];  // derived for DC use [0] and AC use [1], -1 until a scan needs it
+    int pool_index;  // its derived table in the pool, -1 until a scan needs it
 };
 
 struct first_pass {
@@ -141,12 +141,57 @@ struct first_pass {
     int coef_bits[4][64];
 };
 
+// The JPEG standard's example tables (ITU T.81 Annex K.3), for a sequential scan whose table 0
+// or 1 no DHT defined: Motion-JPEG frames leave them out. libjpeg-turbo's decoder installs them
+// the same way (jstdhuff.c; for sequential files only, as here): DC and AC, luminance then
+// chrominance. Counts of codes of each length 1...16, then the symbols.
+static const uint8_t standard_bits[2][2][16] = {
+    {{0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0}, {0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0}},
+    {{0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 125}, {0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 119}},
+};
+static const uint8_t standard_dc_values[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+static const uint8_t standard_ac_luminance[162] = {
+    0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71,
+    0x14, 0x32, 0x81, 0x91, 0xA1, 0x08, 0x23, 0x42, 0xB1, 0xC1, 0x15, 0x52, 0xD1, 0xF0, 0x24, 0x33, 0x62, 0x72,
+    0x82, 0x09, 0x0A, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x34, 0x35, 0x36, 0x37,
+    0x38, 0x39, 0x3A, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59,
+    0x5A, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x83,
+    0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0xA2, 0xA3,
+    0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xC2, 0xC3,
+    0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xE1, 0xE2,
+    0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA,
+};
+static const uint8_t standard_ac_chrominance[162] = {
+    0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22,
+    0x32, 0x81, 0x08, 0x14, 0x42, 0x91, 0xA1, 0xB1, 0xC1, 0x09, 0x23, 0x33, 0x52, 0xF0, 0x15, 0x62, 0x72, 0xD1,
+    0x0A, 0x16, 0x24, 0x34, 0xE1, 0x25, 0xF1, 0x17, 0x18, 0x19, 0x1A, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x35, 0x36,
+    0x37, 0x38, 0x39, 0x3A, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58,
+    0x59, 0x5A, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A,
+    0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A,
+    0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA,
+    0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA,
+    0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA,
+};
+
+// Defines table `slot` (0 or 1) of `class` as the standard's.
+static void define_standard_table(struct defined_table *t, int class, int slot) {
+    memset(t, 0, sizeof *t);
+    memcpy(t->bits + 1, standard_bits[class][slot], 16);
+    if (class == 0) memcpy(t->values, standard_dc_values, sizeof standard_dc_values);
+    else memcpy(t->values, slot == 0 ? standard_ac_luminance : standard_ac_chrominance, 162);
+    t->defined = 1;
+    t->pool_index = -1;
+}
+
 static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is_dc) {
-    int *slot = &t->pool_index[is_dc ? 0 : 1];
+    int *slot = &t->pool_index;
     if (*slot >= 0) return *slot;
-    for (int i = 0; i < d->table_count; i++) {  // the same content defined again: share it
+    // The same content defined again for the same class: share it. Never across classes: a DC
+    // table is checked for DC symbols, which an AC table with the same bytes never was.
+    for (int i = 0; i < d->table_count; i++) {
         const struct sj_huffman *h = &d->tables[i];
-        if (memcmp(h->bits, t->bits, sizeof t->bits) == 0 && memcmp(h->values, t->values, sizeof t->values) == 0) {
+        if (h->is_dc == is_dc && memcmp(h->bits, t->bits, sizeof t->bits) == 0 &&
+            memcmp(h->values, t->values, sizeof t->values) == 0) {
             *slot = i;
             return i;
         }
@@ -155,6 +200,7 @@ static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is
     if (grown == NULL) return -2;
     d->tables = grown;
     struct sj_huffman *h = &d->tables[d->table_count];
+    h->is_dc = is_dc;
     memcpy(h->bits, t->bits, sizeof t->bits);
     memcpy(h->values, t->values, sizeof t->values);
     if (!huffman_build(h, is_dc)) return -3;
@@ -188,7 +234,7 @@ static int read_dht(streamjpeg_decoder *d, struct first_pass *f, int length) {
         }
         length -= count;
         t->defined = 1;
-        t->pool_index[0] = t->pool_index[1] = -1;
+        t->pool_index = -1;
     }
     if (length != 0) return sj_fail(d, CORRUPT, "DHT segment length is wrong");
     return STREAMJPEG_OK;
@@ -229,7 +275,9 @@ static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int
     if (d->count < 0 || d->width < 0 || d->height < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
     if (precision != 8)
         return sj_fail(d, CORRUPT, "%d-bit samples are not supported (only 8-bit)", precision);
-    if (d->height == 0) return sj_fail(d, CORRUPT, "height 0 (a DNL marker) is not supported");
+    if (d->height == 0)
+        return sj_fail(d, CORRUPT, "height 0: a DNL marker (the frame's height given after its first scan) "
+                                   "is not supported");
     if (d->width == 0) return sj_fail(d, CORRUPT, "width 0 in the frame header");
     if (d->width > 65500 || d->height > 65500)
         return sj_fail(d, CORRUPT, "%dx%d is over JPEG's 65500 limit", d->width, d->height);
@@ -263,6 +311,7 @@ static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int
         comp->blocks_wide = (int)((cw + 7) / 8);
         comp->blocks_high = (int)((ch + 7) / 8);
         comp->row_blocks = d->mcus_wide * comp->h;
+        d->work += (uint64_t)comp->blocks_wide * (uint64_t)comp->blocks_high;  // the render's pass
     }
     return STREAMJPEG_OK;
 }
@@ -295,6 +344,28 @@ static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct 
         }
     }
     return STREAMJPEG_OK;
+}
+
+// Adds the scan's blocks to the work; past the budget the file is refused before any decoding.
+static int count_work(streamjpeg_decoder *d, const struct sj_scan *s) {
+    const struct sj_component *first = &d->component[s->component[0]];
+    uint64_t blocks = (uint64_t)first->blocks_wide * (uint64_t)first->blocks_high;
+    if (s->count > 1) {  // interleaved: whole MCUs, padding blocks included
+        int per_mcu = 0;
+        for (int i = 0; i < s->count; i++) {
+            const struct sj_component *comp = &d->component[s->component[i]];
+            per_mcu += comp->h * comp->v;
+        }
+        blocks = (uint64_t)d->mcus_wide * (uint64_t)d->mcu_rows * (uint64_t)per_mcu;
+    }
+    d->work += blocks;
+    uint64_t budget = streamjpeg_work_budget(d);
+    if (d->work <= budget) return STREAMJPEG_OK;
+    return sj_fail(d, STREAMJPEG_OVER_BUDGET,
+                   "work budget passed at scan %d: a %dx%d frame is %llu blocks x scans so far (the render "
+                   "counted as one), over %llu (%d scans over the blocks of the %llu-pixel budget)",
+                   d->scan_count + 1, d->width, d->height, (unsigned long long)d->work,
+                   (unsigned long long)budget, STREAMJPEG_SCAN_ALLOWANCE, (unsigned long long)d->pixel_budget);
 }
 
 static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
@@ -341,6 +412,8 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
         s.dc_table[i] = s.ac_table[i] = -1;
         for (int class = 0; class < 2; class++) {
             if (!(class == 0 ? needs_dc : needs_ac)) continue;
+            if (!d->progressive && slots[class] <= 1 && !f->huffman[class][slots[class]].defined)
+                define_standard_table(&f->huffman[class][slots[class]], class, slots[class]);
             if (slots[class] > 3 || !f->huffman[class][slots[class]].defined)
                 return sj_fail(d, CORRUPT, "scan %d uses %s Huffman table %d, which no DHT defined",
                                d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
@@ -360,6 +433,7 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
             comp->quant_latched = 1;
         }
     }
+    if ((status = count_work(d, &s)) != STREAMJPEG_OK) return status;
     s.restart_interval = f->restart_interval;
     s.data_offset = reader_offset(r);
     struct sj_scan *grown = realloc(d->scans, (size_t)(d->scan_count + 1) * sizeof *grown);
@@ -463,7 +537,11 @@ static int first_pass(streamjpeg_decoder *d) {
             goto done;
         }
         if (marker == 0xD9) break;  // EOI
-        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
+        if ((marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {  // RSTn or TEM between segments:
+            marker = next_marker(d, f);                                // no length, skipped as libjpeg does
+            continue;
+        }
+        if (marker == 0xD8) {
             status = sj_fail(d, CORRUPT, "unexpected marker 0xFF%02X at byte %llu", marker,
                              (unsigned long long)reader_offset(&f->reader) - 2);
             goto done;
@@ -485,7 +563,9 @@ static int first_pass(streamjpeg_decoder *d) {
             int interval = reader_u16(&f->reader);
             if (length != 4 || interval < 0) status = sj_fail(d, CORRUPT, "DRI segment is corrupt");
             else f->restart_interval = (unsigned)interval;
-        } else if (marker == 0xDC) status = sj_fail(d, CORRUPT, "a DNL marker is not supported");
+        } else if (marker == 0xDC)
+            status = sj_fail(d, CORRUPT, "a DNL marker (the frame's height given after its first scan) "
+                                         "is not supported");
         else if (marker >= 0xE0 && marker <= 0xEF) status = read_app(d, f, marker, length);
         else if (marker == 0xFE) status = skip_segment(d, f, length);
         else if (marker == 0xDA) {
@@ -512,8 +592,18 @@ done:
 
 streamjpeg_decoder *streamjpeg_create(void) {
     streamjpeg_decoder *d = calloc(1, sizeof *d);
-    if (d != NULL) d->source.fd = -1;
+    if (d != NULL) {
+        d->source.fd = -1;
+        d->pixel_budget = STREAMJPEG_DEFAULT_PIXEL_BUDGET;
+    }
     return d;
+}
+
+int streamjpeg_set_pixel_budget(streamjpeg_decoder *d, uint64_t pixels) {
+    if (d->state != 0 || d->owns_fd || pixels < 1)
+        return sj_fail(d, STREAMJPEG_BAD_ARGUMENT, "set_pixel_budget after open, or a budget of 0");
+    d->pixel_budget = pixels;
+    return STREAMJPEG_OK;
 }
 
 static void free_cursors(streamjpeg_decoder *d) {
@@ -573,6 +663,10 @@ int streamjpeg_height(const streamjpeg_decoder *d) { return d->height; }
 int streamjpeg_components(const streamjpeg_decoder *d) { return d->count; }
 int streamjpeg_scans(const streamjpeg_decoder *d) { return d->scan_count; }
 int streamjpeg_mcu_rows(const streamjpeg_decoder *d) { return d->mcu_rows; }
+uint64_t streamjpeg_work(const streamjpeg_decoder *d) { return d->work; }
+uint64_t streamjpeg_work_budget(const streamjpeg_decoder *d) {
+    return d->pixel_budget / 64 * STREAMJPEG_SCAN_ALLOWANCE;
+}
 const char *streamjpeg_message(const streamjpeg_decoder *d) { return d->message; }
 
 int streamjpeg_component_blocks(const streamjpeg_decoder *d, int component, int *blocks_wide, int *blocks_high) {

@@ -22,7 +22,8 @@ struct sj_reader {
     int failed;     // a read error (not the end)
 };
 
-struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT content is the same
+struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT content and class are the same
+    int is_dc;          // checked for its class when built: DC symbols are at most 15
     uint8_t bits[17];
     uint8_t values[256];
     uint16_t lookup[512];  // 9-bit lookahead: (length << 8) | value, 0 when longer
@@ -84,6 +85,7 @@ struct streamjpeg_decoder {
     int table_count;
     struct sj_cursor *cursors;
     int next_row;
+    uint64_t pixel_budget, work;  // work: blocks x scans counted by the first pass
     // rendering
     int out_width, out_height, scale;
 };

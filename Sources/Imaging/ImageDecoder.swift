@@ -88,7 +88,8 @@ public enum ImageDecoder {
             )
         }
         switch info.format {
-        case .jpeg: return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel)
+        case .jpeg:
+            return try StreamJPEGDecoder.decodeThumbnail(source, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         case .png: return try PNGDecoder.decodeStreaming(source, info: info, maxPixel: maxPixel)
         case .webp:
             return try WebPDecoder.decodeStreaming(

@@ -7,9 +7,14 @@ import Foundation
 /// small chunks; bodies in memory are read in place, never copied whole.
 package enum StreamJPEGDecoder {
     /// RGBA at `maxPixel` on the long side (aspect kept, never upscaled), area-averaged after
-    /// the IDCT's own M/8 scaling.
-    package static func decodeThumbnail(_ source: EncodedImage, maxPixel: Int) throws -> DecodedImage {
-        try withDecoder(source) { decoder in
+    /// the IDCT's own M/8 scaling. A file whose blocks x scans pass the work budget, which follows
+    /// `maxImagePixels` (see CStreamJPEG.h), is refused (`ImagingError.overBudget`) before decoding.
+    package static func decodeThumbnail(
+        _ source: EncodedImage,
+        maxPixel: Int,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels
+    ) throws -> DecodedImage {
+        try withDecoder(source, maxImagePixels: maxImagePixels) { decoder in
             var width: Int32 = 0
             var height: Int32 = 0
             var numerator: Int32 = 0
@@ -100,6 +105,19 @@ package enum StreamJPEGDecoder {
         try withDecoder(source) { Int(streamjpeg_scans($0)) }
     }
 
+    /// The work the first pass counted: blocks x scans, the render counted as one more scan.
+    package static func work(_ source: EncodedImage) throws -> Int {
+        try withDecoder(source) { Int(streamjpeg_work($0)) }
+    }
+
+    /// The most work (blocks x scans) a decode under the pixel budget `maxImagePixels` may do.
+    package static func workBudget(maxImagePixels: Int) throws -> Int {
+        guard let decoder = streamjpeg_create() else { throw ImagingError.decodeFailed("JPEG: out of memory") }
+        defer { streamjpeg_destroy(decoder) }
+        try check(decoder, streamjpeg_set_pixel_budget(decoder, UInt64(max(1, maxImagePixels))))
+        return Int(streamjpeg_work_budget(decoder))
+    }
+
     /// Files with more scans are refused: each scan costs a cursor.
     package static let maxScans = Int(STREAMJPEG_MAX_SCANS)
 
@@ -107,9 +125,14 @@ package enum StreamJPEGDecoder {
 
     /// Opens the decoder (its first pass reads the markers), runs `body`, destroys it. A memory
     /// source is read in place inside `withUnsafeBytes`, which spans the whole decode.
-    private static func withDecoder<T>(_ source: EncodedImage, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private static func withDecoder<T>(
+        _ source: EncodedImage,
+        maxImagePixels: Int = DecodeBudget.defaultMaxImagePixels,
+        _ body: (OpaquePointer) throws -> T
+    ) throws -> T {
         guard let decoder = streamjpeg_create() else { throw ImagingError.decodeFailed("JPEG: out of memory") }
         defer { streamjpeg_destroy(decoder) }
+        try check(decoder, streamjpeg_set_pixel_budget(decoder, UInt64(max(1, maxImagePixels))))
         switch source {
         case .file(let path):
             try check(decoder, streamjpeg_open_file(decoder, path))
@@ -128,6 +151,8 @@ package enum StreamJPEGDecoder {
         case STREAMJPEG_OK: return
         case STREAMJPEG_NOT_JPEG: throw ImagingError.notAJPEG(message)
         case STREAMJPEG_IO: throw ImagingError.io(message)
+        case STREAMJPEG_OVER_BUDGET:
+            throw ImagingError.overBudget("JPEG (stream decoder): \(message); raise it with \(DecodeBudget.option)")
         default: throw ImagingError.decodeFailed("JPEG (stream decoder): \(message)")
         }
     }

@@ -49,6 +49,39 @@ public enum JPEGScans {
         Scan([0], 0, 63, 0, 0), Scan([1], 0, 63, 0, 0), Scan([2], 0, 63, 0, 0),
     ]
 
+    /// libjpeg's default progressive script for YCbCr (jpeg_simple_progression, jcparam.c): 10 scans.
+    public static let libjpegScript: [Scan] = [
+        Scan([0, 1, 2], 0, 0, 0, 1), Scan([0], 1, 5, 0, 2), Scan([2], 1, 63, 0, 1), Scan([1], 1, 63, 0, 1),
+        Scan([0], 6, 63, 0, 2), Scan([0], 1, 63, 2, 1), Scan([0, 1, 2], 0, 0, 1, 0), Scan([2], 1, 63, 1, 0),
+        Scan([1], 1, 63, 1, 0), Scan([0], 1, 63, 1, 0),
+    ]
+
+    /// A progressive JPEG whose scans hold one byte of entropy data each: the frame, tables and
+    /// scan headers that the stream decoder's first pass reads, at any size without encoding it.
+    /// Every component is sampled 1x1 and uses quantization table 0 and Huffman tables 0.
+    public static func skeleton(width: Int, height: Int, components: Int, scans: [Scan]) -> Data {
+        var file = Data([0xFF, 0xD8])
+        func segment(_ marker: UInt8, _ payload: [UInt8]) {
+            let length = payload.count + 2
+            file += [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        }
+        segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+        let size = [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)]
+        let frameComponents: [UInt8] = (0..<components).flatMap { [UInt8($0 + 1), 0x11, 0] as [UInt8] }
+        segment(0xC2, [8] + size + [UInt8(components)] + frameComponents)
+        let oneCode: [UInt8] = [1] + [UInt8](repeating: 0, count: 15) + [0]  // one 1-bit code: symbol 0
+        segment(0xC4, [0x00] + oneCode)
+        segment(0xC4, [0x10] + oneCode)
+        for scan in scans {
+            let selectors: [UInt8] = scan.components.flatMap { [UInt8($0 + 1), 0x00] as [UInt8] }
+            let band: [UInt8] = [UInt8(scan.ss), UInt8(scan.se), UInt8(scan.ah << 4 | scan.al)]
+            segment(0xDA, [UInt8(scan.components.count)] + selectors + band)
+            file.append(0)
+        }
+        file += [0xFF, 0xD9]
+        return file
+    }
+
     /// A baseline JPEG of `rgba` (width x height x 4 bytes): grayscale, or YCbCr with luma sampled h x v.
     public static func encode(
         rgba: UnsafeRawPointer,

@@ -2,7 +2,10 @@
 // libjpeg-turbo's jpeg_read_coefficients accept, the two give the same frame and the same
 // quantized coefficients, block for block; a difference aborts with where it is. libjpeg
 // "accepts" as CJPEGCodec does: no error and no warning other than the benign ones (a data
-// warning, such as a premature end, is an error there and in the stream decoder).
+// warning, such as a premature end, is an error there and in the stream decoder). libjpeg reads
+// the input a few bytes at a time (trickle_source): with at least 512 bytes a block buffered, its
+// sequential decoder takes a fast path that reads corrupt data otherwise (an invalid code as 0,
+// stale coefficients after "FF FF 00"), which would be reported as differences that are not.
 // scripts/fuzz-jpeg.sh builds it with clang -fsanitize=fuzzer,address,undefined and -ljpeg.
 #include "CStreamJPEG.h"
 
@@ -63,6 +66,60 @@ done:
     return ok;
 }
 
+// A source that hands libjpeg at most TRICKLE_BYTES at a time, keeping it on its exact (slow)
+// Huffman path. At the end it warns and feeds an EOI, as jpeg_mem_src does.
+enum { TRICKLE_BYTES = 64 };
+
+struct trickle_source {
+    struct jpeg_source_mgr pub;
+    const uint8_t *data;
+    size_t size, at;
+    JOCTET eoi[2];
+};
+
+static void trickle_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void trickle_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean trickle_fill(j_decompress_ptr cinfo) {
+    struct trickle_source *source = (struct trickle_source *)cinfo->src;
+    if (source->at >= source->size) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->eoi[0] = 0xFF;
+        source->eoi[1] = JPEG_EOI;
+        source->pub.next_input_byte = source->eoi;
+        source->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    size_t left = source->size - source->at;
+    source->pub.next_input_byte = source->data + source->at;
+    source->pub.bytes_in_buffer = left < TRICKLE_BYTES ? left : TRICKLE_BYTES;
+    source->at += source->pub.bytes_in_buffer;
+    return TRUE;
+}
+
+static void trickle_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *source = cinfo->src;
+    if (count <= 0) return;
+    while ((size_t)count > source->bytes_in_buffer) {
+        count -= (long)source->bytes_in_buffer;
+        source->fill_input_buffer(cinfo);
+    }
+    source->next_input_byte += count;
+    source->bytes_in_buffer -= (size_t)count;
+}
+
+static void trickle_attach(j_decompress_ptr cinfo, struct trickle_source *source, const uint8_t *data, size_t size) {
+    memset(source, 0, sizeof *source);
+    source->data = data;
+    source->size = size;
+    source->pub.init_source = trickle_init;
+    source->pub.fill_input_buffer = trickle_fill;
+    source->pub.skip_input_data = trickle_skip;
+    source->pub.resync_to_restart = jpeg_resync_to_restart;
+    source->pub.term_source = trickle_term;
+    cinfo->src = &source->pub;
+}
+
 struct failure {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
@@ -80,6 +137,7 @@ static void emit_message(j_common_ptr cinfo, int level) {
 static int libjpeg_coefficients(const uint8_t *data, size_t size, struct coefficients *k) {
     struct jpeg_decompress_struct cinfo;
     struct failure failure;
+    struct trickle_source source;
     cinfo.err = jpeg_std_error(&failure.pub);
     failure.pub.error_exit = error_exit;
     failure.pub.emit_message = emit_message;
@@ -88,7 +146,7 @@ static int libjpeg_coefficients(const uint8_t *data, size_t size, struct coeffic
         jpeg_destroy_decompress(&cinfo);
         return 0;
     }
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    trickle_attach(&cinfo, &source, data, size);
     jpeg_read_header(&cinfo, TRUE);
     if ((uint64_t)cinfo.image_width * cinfo.image_height > MAX_PIXELS) longjmp(failure.jump, 1);
     jvirt_barray_ptr *arrays = jpeg_read_coefficients(&cinfo);

@@ -43,13 +43,25 @@ import Testing
         let firstData = try #require(scanStarts.first) + 14
         markerInside.replaceSubrange(firstData..<firstData + 2, with: [0xFF, 0xD9])
 
-        var noTables = Data()  // every DHT segment left out
-        var at = baseline.startIndex
-        while let dht = baseline[at...].firstRange(of: Data([0xFF, 0xC4])) {
-            noTables += baseline[at..<dht.lowerBound]
-            at = dht.lowerBound + 2 + (Int(baseline[dht.lowerBound + 2]) << 8 | Int(baseline[dht.lowerBound + 3]))
+        // Every DHT segment left out of a progressive file (a sequential one decodes with the standard tables).
+        let progressiveBaseline = try JPEGScans.transcode(baseline, to: .libjpegProgressive)
+        var noTables = Data()
+        var at = progressiveBaseline.startIndex
+        while let dht = progressiveBaseline[at...].firstRange(of: Data([0xFF, 0xC4])) {
+            noTables += progressiveBaseline[at..<dht.lowerBound]
+            let length =
+                Int(progressiveBaseline[dht.lowerBound + 2]) << 8 | Int(progressiveBaseline[dht.lowerBound + 3])
+            at = dht.lowerBound + 2 + length
         }
-        noTables += baseline[at...]
+        noTables += progressiveBaseline[at...]
+
+        // 999 AC scans over a 4000x4000 frame: more blocks x scans than the work budget allows.
+        let manyPasses = JPEGScans.skeleton(
+            width: 4000,
+            height: 4000,
+            components: 1,
+            scans: [JPEGScans.Scan([0], 0, 0, 0, 0)] + Array(repeating: JPEGScans.Scan([0], 1, 63, 0, 0), count: 999)
+        )
 
         let sos = try after(0xDA, in: baseline) - 2
         var manyScans = baseline[..<sos]
@@ -76,6 +88,7 @@ import Testing
             "marker-inside.jpg": (markerInside, "scan 1: its entropy data ends early, at marker 0xFFD9"),
             "no-huffman-tables.jpg": (noTables, "uses DC Huffman table 0, which no DHT defined"),
             "too-many-scans.jpg": (Data(manyScans), "more than \(StreamJPEGDecoder.maxScans) scans"),
+            "over-work-budget.jpg": (manyPasses, "work budget passed at scan"),
             "twelve-bit.jpg": (twelveBit, "12-bit samples are not supported"),
             "arithmetic.jpg": (arithmetic, "arithmetic coding (marker 0xFFC9) is not supported"),
         ]
