@@ -72,6 +72,9 @@ for source in "$fixtures"/source-*.ppm; do
   cjpeg -quality 85 -arithmetic "$source" > "$fixtures/refused-jpeg-$size-arithmetic.jpg"
   cjpeg -quality 85 -arithmetic -progressive "$source" > "$fixtures/refused-jpeg-$size-arithmetic-progressive.jpg"
 done
+# Hand-made hostile files the decoders must refuse without undefined behaviour (scripts/sanitize/hostile/):
+# refused-huffman-dc-as-ac.jpg, a DC table whose bytes equal an AC table of an earlier scan (issue 44).
+cp scripts/sanitize/hostile/refused-*.jpg "$fixtures/"
 for png in "$fixtures"/png-plain-type2-8bit-37x23.png "$fixtures"/png-plain-type6-8bit-37x23.png \
   "$fixtures"/png-plain-type6-8bit-203x157.png "$fixtures"/png-plain-type2-8bit-1x1.png; do
   name=${png##*/png-plain-} name=${name%.png}
