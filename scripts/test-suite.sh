@@ -25,12 +25,21 @@ filter=()
 [ -n "$FILTER" ] && filter=(--filter "$FILTER")
 status=0
 TMPDIR=$scratch "$SWIFT" test "${build[@]}" --parallel --skip "$OWN_MEMORY_TESTS" "${filter[@]}" || status=$?
-# The second half: the own-memory tests alone (with FILTER, those of them it matches: the skip leaves
-# out every test whose name does not match OWN_MEMORY_TESTS).
+# The second half: the own-memory tests alone (with FILTER, those of them it also matches, by their
+# exact names: swift test's filters match any of theirs, never all).
 alone=(--filter "$OWN_MEMORY_TESTS")
-[ -n "$FILTER" ] && alone=(--filter "$FILTER" --skip "^(?!.*($OWN_MEMORY_TESTS))")
+if [ -n "$FILTER" ]; then
+  # The suite's own list (the test binary the first half built: `swift test list` would rebuild).
+  names=$(TMPDIR=$scratch .build/release/ImageMemoryBenchPackageTests.xctest --testing-library swift-testing --list-tests \
+    | grep -E "$OWN_MEMORY_TESTS" | grep -E "$FILTER" \
+    | sed 's/[][\.*^$()+?{}|]/\\&/g' | paste -sd '|')
+  alone=()
+  [ -n "$names" ] && alone=(--filter "$names")
+fi
 second=0
-TMPDIR=$scratch "$SWIFT" test "${build[@]}" --no-parallel --skip-build "${alone[@]}" || second=$?
+if [ ${#alone[@]} -gt 0 ]; then
+  TMPDIR=$scratch "$SWIFT" test "${build[@]}" --no-parallel --skip-build "${alone[@]}" || second=$?
+fi
 [ "$status" -ne 0 ] || status=$second
 
 # What is left: every file, link and empty folder, less the build's own (SwiftPM's TemporaryDirectory.*
