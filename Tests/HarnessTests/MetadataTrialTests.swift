@@ -5,9 +5,9 @@ import TestSupport
 import Testing
 
 /// Metadata before the image data is skipped, never held: a JPEG behind 8 MB of APP1 (XMP as a
-/// photo export writes it), fetched by the download task to a file and rendered by `stream` in a
-/// real child, costs the output bitmap and at most half as much again plus 64 KiB of exact heap: no
-/// more than the same image without its metadata.
+/// photo export writes it) and a PNG behind 8 MB of tEXt, fetched by the download task to a file and
+/// rendered by `stream` in a real child, cost the output bitmap and at most half as much again plus
+/// 64 KiB of exact heap: no more than the same image without its metadata.
 @Suite(.serialized) struct MetadataTrialTests {
     static let metadataBytes = 8 * 1024 * 1024
     static let side = 1024
@@ -18,6 +18,15 @@ import Testing
             MetadataPadding.jpeg(jpeg, app1Bytes: Self.metadataBytes),
             name: "photo.jpg",
             contentType: "image/jpeg"
+        )
+    }
+
+    @Test func aPNGsEightMegabytesOfTextAreNotHeld() throws {
+        let png = try FixtureGenerator.make(FixtureSpec(width: Self.side, height: Self.side, encoding: .pngRGB))
+        try Self.expectOutputBitmapOnly(
+            MetadataPadding.png(png, textBytes: Self.metadataBytes),
+            name: "photo.png",
+            contentType: "image/png"
         )
     }
 
