@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Metadata before the image data is skipped, never held: a JPEG behind 8 MB of APP1 (XMP as a
-/// photo export writes it) and a PNG behind 8 MB of tEXt, fetched by the download task to a file and
+/// photo export writes it), a PNG behind 8 MB of tEXt and a lossy WebP behind an 8 MB ICCP, fetched by the download task to a file and
 /// rendered by `stream` in a real child, cost the output bitmap and at most half as much again plus
 /// 64 KiB of exact heap: no more than the same image without its metadata.
 @Suite(.serialized) struct MetadataTrialTests {
@@ -27,6 +27,16 @@ import Testing
             MetadataPadding.png(png, textBytes: Self.metadataBytes),
             name: "photo.png",
             contentType: "image/png"
+        )
+    }
+
+    /// Lossy WebP, an ICC profile before the image chunk (the extended format's order).
+    @Test func aWebPsEightMegabytesOfProfileAreNotHeld() throws {
+        let webp = try FixtureGenerator.make(FixtureSpec(width: Self.side, height: Self.side, encoding: .webpLossy))
+        try Self.expectOutputBitmapOnly(
+            MetadataPadding.webp(webp, width: Self.side, height: Self.side, iccBytes: Self.metadataBytes),
+            name: "photo.webp",
+            contentType: "image/webp"
         )
     }
 

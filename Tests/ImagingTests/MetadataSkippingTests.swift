@@ -99,6 +99,20 @@ import Testing
         #expect(try ImageDecoder.inspect(.file(path: path)).hasAlpha)
     }
 
+    /// A lossy WebP with a 1 MB ICC profile before its image chunk renders from a file as the same
+    /// image without it does: the profile is skipped, not fed to libwebp.
+    @Test func aWebPsProfileBeforeItsImageIsSkippedByTheStreamRender() throws {
+        let plain = try FixtureGenerator.make(FixtureSpec(width: 320, height: 240, encoding: .webpLossy))
+        let padded = MetadataPadding.webp(plain, width: 320, height: 240, iccBytes: 1 << 20)
+        let (plainPath, paddedPath) = (try Self.write(plain, "plain.webp"), try Self.write(padded, "padded.webp"))
+        defer { for path in [plainPath, paddedPath] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(try ImageDecoder.inspect(.file(path: paddedPath)) == ImageDecoder.inspect(.file(path: plainPath)))
+        let expected = try ImageDecoder.decodeStreaming(.file(path: plainPath), maxPixel: 100)
+        let rendered = try ImageDecoder.decodeStreaming(.file(path: paddedPath), maxPixel: 100)
+        #expect((rendered.width, rendered.height) == (100, 75))
+        #expect(rendered.checksum() == expected.checksum())
+    }
+
     static func write(_ data: Data, _ name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("metadata-skipping-\(getpid())-\(UUID().uuidString)-\(name)").path
