@@ -42,6 +42,12 @@ pngcodec_decoder *pngcodec_decoder_create(void) {
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d->message, pngcodec_on_error, pngcodec_on_warning);
     d->info = d->png ? png_create_info_struct(d->png) : NULL;
     if (!d->info) { pngcodec_decoder_destroy(d); return NULL; }
+    // libpng keeps every text chunk, EXIF, the ICC profile and suggested palettes in info (megabytes
+    // in a photograph's export) though no pixel depends on them: handled as unknown chunks never kept,
+    // they are read through a small buffer for their CRC and dropped. Unknown chunks likewise.
+    static const png_byte metadata[] = "tEXt\0zTXt\0iTXt\0eXIf\0iCCP\0sPLT";
+    png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_NEVER, metadata, (int)(sizeof metadata / 5));
     return d;
 }
 

@@ -35,6 +35,7 @@ package struct CorpusImage: Sendable {
     ) -> CorpusImage {
         var image = CorpusImage(entry: entry)
         var head: Data
+        var fileFacts: ImageInfo?
         switch entry.location {
         case .unreadable(let reason):
             return image.skipped("read_error", reason)
@@ -64,6 +65,8 @@ package struct CorpusImage: Sendable {
                     count += piece.count
                 }
                 (image.fileBytes, image.payloadDigest) = (count, hash.hex)
+                // Front to back, skipping what lies before the header (a large EXIF block), never all of it.
+                fileFacts = try? ImageInspector.inspect(fileDescriptor: handle.fileDescriptor, name: file.escaped)
             } catch {
                 return image.skipped("read_error", "cannot read \(file.escaped): \(error.localizedDescription)")
             }
@@ -86,13 +89,7 @@ package struct CorpusImage: Sendable {
                 return image.skipped("not_an_image", "\(error)")
             }
         }
-        image.facts = try? ImageInspector.inspect(head)
-        // A header further in than the bytes read (a large EXIF block): read the whole file.
-        if image.facts == nil, case .file(let file) = entry.location, head.count < (image.fileBytes ?? 0),
-            let whole = try? file.contents()
-        {
-            image.facts = try? ImageInspector.inspect(whole)
-        }
+        image.facts = fileFacts ?? (try? ImageInspector.inspect(head))
         return image
     }
 

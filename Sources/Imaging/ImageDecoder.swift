@@ -3,20 +3,19 @@ import Foundation
 /// Decodes any supported image, the format found from its bytes: to full-size 8-bit RGBA,
 /// or to a thumbnail by the cheapest path its format allows (ThumbnailSize says how big).
 public enum ImageDecoder {
-    /// The header of the image at `source`. For a file only a prefix is read (all of it only
-    /// when a JPEG or HEIF header lies further in than `ImageInspector.typicalHeaderBytes`).
+    /// The header of the image at `source`. A file is read front to back through a few KiB, the
+    /// segments and chunks before the header skipped by their length (HEIF aside: see ImageInspector).
     package static func inspect(_ source: EncodedImage) throws -> ImageInfo {
         switch source {
         case .memory(let data):
             return try ImageInspector.inspect(data)
         case .file(let path):
-            let prefix = try readPrefix(path, count: ImageInspector.typicalHeaderBytes)
-            do {
-                return try ImageInspector.inspect(prefix)
-            } catch ImagingError.decodeFailed(let message) where prefix.count == ImageInspector.typicalHeaderBytes {
-                _ = message  // the header may continue past the prefix: try the whole file
-                return try ImageInspector.inspect(readPrefix(path, count: Int.max))
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw ImagingError.io("cannot open \(path): \(String(cString: strerror(errno)))")
             }
+            defer { close(descriptor) }
+            return try ImageInspector.inspect(fileDescriptor: descriptor, name: path)
         }
     }
 
@@ -115,7 +114,8 @@ public enum ImageDecoder {
         UnsafeMutablePointer<CChar>?, Int
     ) -> Int32
 
-    /// For codecs that decode from one buffer (libwebp, libheif): a file is read whole first, then
+    /// For codecs that decode from one buffer (libwebp, libheif): a file is read whole first (by
+    /// design: HEIF's boxes and lossless WebP's transforms need all of it), then
     /// `decoder` writes `size` RGBA pixels into a new bitmap.
     static func decodeWhole(
         _ source: EncodedImage,
@@ -126,7 +126,7 @@ public enum ImageDecoder {
         let data: Data
         switch source {
         case .memory(let bytes): data = bytes
-        case .file(let path): data = try readPrefix(path, count: Int.max)
+        case .file(let path): data = try readWhole(path)
         }
         let image = try DecodedImage(width: size.width, height: size.height)
         var message = [CChar](repeating: 0, count: 256)
@@ -150,14 +150,14 @@ public enum ImageDecoder {
         return image
     }
 
-    /// The first `count` bytes of a file (fewer if it is shorter).
-    static func readPrefix(_ path: String, count: Int) throws -> Data {
+    /// The whole file, for the decoders that take one buffer.
+    static func readWhole(_ path: String) throws -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ImagingError.io("cannot open \(path): \(String(cString: strerror(errno)))")
         }
         defer { try? handle.close() }
         do {
-            return try count == Int.max ? handle.readToEnd() ?? Data() : handle.read(upToCount: count) ?? Data()
+            return try handle.readToEnd() ?? Data()
         } catch {
             throw ImagingError.io("cannot read \(path): \(error)")
         }

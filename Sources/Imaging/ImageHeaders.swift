@@ -2,49 +2,59 @@
 /// ImageInfo needs and names the format and the broken part when it cannot.
 
 package enum JPEGHeader {
-    /// Walks the marker segments to the first SOF (start of frame): SOF2/6/10/14 are
-    /// progressive; the components' sampling factors give the chroma subsampling.
-    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
-        var offset = 2
+    /// Walks the marker segments to the first SOF (start of frame), skipping each by its length
+    /// (APPn metadata can be megabytes: never held): SOF2/6/10/14 are progressive; the components'
+    /// sampling factors give the chroma subsampling. Stray RST0-7 and TEM markers carry no length and
+    /// are passed, as libjpeg-turbo passes them.
+    static func inspect(_ reader: HeaderReader) throws -> ImageInfo {
+        _ = try reader.skip(2)  // SOI, checked by the sniffer
         while true {
-            guard let prefix = reader.u8(offset) else { throw truncated(reader, "before its frame header (SOF)") }
+            let at = reader.offset
+            guard let prefix = try reader.u8() else { throw truncated(reader, "before its frame header (SOF)") }
             guard prefix == 0xFF else {
                 throw ImagingError.decodeFailed(
-                    "JPEG: expected a marker at byte \(offset), found \(String(format: "%02x", prefix))"
+                    "JPEG: expected a marker at byte \(at), found \(String(format: "%02x", prefix))"
                 )
             }
-            guard let marker = reader.u8(offset + 1) else { throw truncated(reader, "before its frame header (SOF)") }
-            if marker == 0xFF {
-                offset += 1
-                continue
-            }  // fill byte
+            var marker: UInt8 = 0xFF
+            while marker == 0xFF {  // fill bytes: each consumes input, so a run ends with the input
+                guard let next = try reader.u8() else { throw truncated(reader, "before its frame header (SOF)") }
+                marker = next
+            }
             if marker == 0xD9 || marker == 0xDA {
                 throw ImagingError.decodeFailed("JPEG: no frame header (SOF) before the image data")
             }
-            guard let length = reader.be16(offset + 2), length >= 2 else {
-                throw truncated(reader, "in a marker segment")
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 { continue }  // RSTn, TEM: no length
+            if marker == 0xD8 {
+                throw ImagingError.decodeFailed("JPEG: a second start-of-image marker (FFD8) at byte \(at)")
+            }
+            guard let length = try reader.be16() else { throw truncated(reader, "in a marker segment") }
+            guard length >= 2 else {
+                throw ImagingError.decodeFailed(
+                    "JPEG: marker FF\(String(format: "%02X", marker)) at byte \(at) gives its segment a length of"
+                        + " \(length); a length counts its own 2 bytes"
+                )
             }
             let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
-            if isFrame { return try frame(reader, at: offset + 4, marker: marker) }
-            offset += 2 + length
+            if isFrame { return try frame(reader, marker: marker) }
+            try reader.skip(length - 2)  // past the end: the next read says truncated
         }
     }
 
-    private static func frame(_ reader: ByteReader, at start: Int, marker: UInt8) throws -> ImageInfo {
-        guard let precision = reader.u8(start), let height = reader.be16(start + 1), let width = reader.be16(start + 3),
-            let components = reader.u8(start + 5)
-        else { throw truncated(reader, "in its frame header") }
+    private static func frame(_ input: HeaderReader, marker: UInt8) throws -> ImageInfo {
+        guard let head = try input.bytes(6), let precision = head.u8(0), let height = head.be16(1),
+            let width = head.be16(3), let components = head.u8(5)
+        else { throw truncated(input, "in its frame header") }
         guard width > 0, height > 0 else {
             throw ImagingError.decodeFailed(
                 "JPEG: frame header gives \(width)x\(height) pixels (a height of 0 needs a DNL marker, unsupported)"
             )
         }
         guard components > 0 else { throw ImagingError.decodeFailed("JPEG: frame header lists no components") }
+        guard let list = try input.bytes(Int(components) * 3) else { throw truncated(input, "in its component list") }
         var factors: [(h: Int, v: Int)] = []
         for index in 0..<Int(components) {
-            guard let packed = reader.u8(start + 6 + index * 3 + 1) else {
-                throw truncated(reader, "in its component list")
-            }
+            let packed = list.u8(index * 3 + 1) ?? 0
             factors.append((Int(packed >> 4), Int(packed & 0x0F)))
         }
         let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
@@ -77,18 +87,20 @@ package enum JPEGHeader {
         return factors.map { "\($0.h)x\($0.v)" }.joined(separator: ",")
     }
 
-    private static func truncated(_ reader: ByteReader, _ where_: String) -> ImagingError {
-        .decodeFailed("JPEG: truncated \(where_) (\(reader.count) bytes)")
+    private static func truncated(_ reader: HeaderReader, _ where_: String) -> ImagingError {
+        .decodeFailed("JPEG: truncated \(where_) (\(reader.sizeText))")
     }
 }
 
 enum PNGHeader {
-    /// IHDR must come first; a tRNS chunk before IDAT also means alpha.
-    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
-        guard reader.ascii(at: 12, count: 4) == "IHDR", let width = reader.be32(16), let height = reader.be32(20),
-            let depth = reader.u8(24), let colorType = reader.u8(25), let interlace = reader.u8(28)
+    /// IHDR must come first; a tRNS chunk before IDAT also means alpha. The chunks between are
+    /// skipped by their length (text chunks can be megabytes).
+    static func inspect(_ input: HeaderReader) throws -> ImageInfo {
+        guard let head = try input.bytes(29), head.ascii(at: 12, count: 4) == "IHDR", let width = head.be32(16),
+            let height = head.be32(20),
+            let depth = head.u8(24), let colorType = head.u8(25), let interlace = head.u8(28)
         else {
-            throw ImagingError.decodeFailed("PNG: truncated or missing IHDR chunk (\(reader.count) bytes)")
+            throw ImagingError.decodeFailed("PNG: truncated or missing IHDR chunk (\(input.sizeText))")
         }
         guard width > 0, height > 0, [0, 2, 3, 4, 6].contains(colorType), interlace <= 1 else {
             throw ImagingError.decodeFailed(
@@ -96,12 +108,12 @@ enum PNGHeader {
             )
         }
         var hasAlpha = colorType == 4 || colorType == 6
-        var offset = 8
-        while !hasAlpha, let length = reader.be32(offset), let type = reader.ascii(at: offset + 4, count: 4),
-            type != "IDAT"
+        var next = head.be32(8).map { 8 + 12 + $0 } ?? 33  // the chunk after IHDR
+        while !hasAlpha, try input.skip(next - input.offset), let chunk = try input.bytes(8),
+            let length = chunk.be32(0), let type = chunk.ascii(at: 4, count: 4), type != "IDAT"
         {
             if type == "tRNS" { hasAlpha = true }
-            offset += 12 + length
+            next = input.offset + length + 4  // the data and the CRC
         }
         return ImageInfo(
             format: .png,
@@ -117,17 +129,23 @@ enum PNGHeader {
 
 enum WebPHeader {
     /// The first chunk is VP8 (lossy), VP8L (lossless) or VP8X (extended: canvas size and
-    /// flags, followed by the image chunk that says lossy or lossless).
-    static func inspect(_ reader: ByteReader) throws -> ImageInfo {
-        var offset = 12
+    /// flags, followed by the image chunk that says lossy or lossless). Other chunks (ICCP, EXIF,
+    /// XMP, unknown) are skipped by their size.
+    static func inspect(_ input: HeaderReader) throws -> ImageInfo {
         var canvas: (width: Int, height: Int, alpha: Bool)?
-        while let fourCC = reader.ascii(at: offset, count: 4), let size = reader.le32(offset + 4) {
-            let body = offset + 8
+        var next = 12
+        while try input.skip(next - input.offset), let chunk = try input.bytes(8),
+            let fourCC = chunk.ascii(at: 0, count: 4), let size = chunk.le32(4)
+        {
+            next = input.offset + size + (size & 1)
             switch fourCC {
             case "VP8X":
-                guard let flags = reader.u8(body), let w = reader.le24(body + 4), let h = reader.le24(body + 7) else {
-                    break
+                guard size >= 10 else {
+                    throw ImagingError.decodeFailed("WebP: a VP8X chunk of \(size) bytes, where it has 10")
                 }
+                guard let body = try input.bytes(10), let flags = body.u8(0), let w = body.le24(4),
+                    let h = body.le24(7)
+                else { break }  // the input ends: no image chunk
                 if flags & 0x02 != 0 {
                     throw ImagingError.unsupportedImage(
                         "an animated WebP (\(w + 1)x\(h + 1)); only still images are decoded"
@@ -135,8 +153,8 @@ enum WebPHeader {
                 }
                 canvas = (w + 1, h + 1, flags & 0x10 != 0)
             case "VP8 ":
-                guard reader.matches([0x9D, 0x01, 0x2A], at: body + 3), let w = reader.le16(body + 6),
-                    let h = reader.le16(body + 8)
+                guard let body = try input.bytes(10), body.matches([0x9D, 0x01, 0x2A], at: 3),
+                    let w = body.le16(6), let h = body.le16(8)
                 else {
                     throw ImagingError.decodeFailed("WebP: VP8 chunk without a key frame header")
                 }
@@ -147,7 +165,7 @@ enum WebPHeader {
                     lossless: false
                 )
             case "VP8L":
-                guard reader.u8(body) == 0x2F, let bits = reader.le32(body + 1) else {
+                guard let body = try input.bytes(5), body.u8(0) == 0x2F, let bits = body.le32(1) else {
                     throw ImagingError.decodeFailed("WebP: VP8L chunk without its signature")
                 }
                 let w = (bits & 0x3FFF) + 1
@@ -162,9 +180,8 @@ enum WebPHeader {
             default:
                 break
             }
-            offset = body + size + (size & 1)
         }
-        throw ImagingError.decodeFailed("WebP: no VP8 or VP8L image chunk in \(reader.count) bytes")
+        throw ImagingError.decodeFailed("WebP: no VP8 or VP8L image chunk in \(input.sizeText)")
     }
 
     private static func info(width: Int, height: Int, alpha: Bool, lossless: Bool) -> ImageInfo {

@@ -7,13 +7,45 @@ package enum ImageInspector {
     /// Throws `ImagingError.unsupportedImage` naming what the first bytes look like when the
     /// format is none of ours, and `.decodeFailed` naming the format when its header is broken.
     package static func inspect(_ bytes: Data) throws -> ImageInfo {
-        let reader = ByteReader(bytes)
-        switch sniff(reader) {
-        case .jpeg: return try checkedSize(JPEGHeader.inspect(reader))
-        case .png: return try checkedSize(PNGHeader.inspect(reader))
-        case .webp: return try checkedSize(WebPHeader.inspect(reader))
-        case .heic, .avif: return try checkedSize(HEIFHeader.inspect(reader))
-        case nil: throw ImagingError.unsupportedImage(describeUnknown(reader))
+        try inspect(HeaderReader(MemoryByteSource(bytes)))
+    }
+
+    /// The header of the file open at `descriptor` (read with pread: its offset is left alone), holding
+    /// a few KiB whatever lies before the header; `name` is for errors.
+    package static func inspect(fileDescriptor descriptor: Int32, name: String) throws -> ImageInfo {
+        try inspect(HeaderReader(FileByteSource(descriptor: descriptor, name: name)))
+    }
+
+    /// The header of a forward-only stream (a request body, to budget it before holding it): `pull`
+    /// fills the buffer it gets and returns the count, 0 at the end. Reads stop at the header; what
+    /// comes before it is read and discarded, a window at a time.
+    package static func inspect(
+        stream pull: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws
+        -> ImageInfo
+    {
+        try inspect(HeaderReader(StreamByteSource(pull)))
+    }
+
+    /// JPEG, PNG and WebP headers are read front to back, skipping what lies before them. HEIF reads
+    /// the whole input by design: its 'meta' box may sit anywhere, after megabytes of 'mdat', and
+    /// libheif decodes from one buffer anyway (so a prefix first, all of it only when needed).
+    static func inspect(_ input: HeaderReader) throws -> ImageInfo {
+        let head = ByteReader(try input.peek(HeaderReader.windowBytes))
+        switch sniff(head) {
+        case .jpeg: return try checkedSize(JPEGHeader.inspect(input))
+        case .png: return try checkedSize(PNGHeader.inspect(input))
+        case .webp: return try checkedSize(WebPHeader.inspect(input))
+        case .heic, .avif:
+            if let whole = input.wholeInMemory { return try checkedSize(HEIFHeader.inspect(ByteReader(whole))) }
+            let prefix = try input.prefix(typicalHeaderBytes)
+            do {
+                return try checkedSize(HEIFHeader.inspect(ByteReader(prefix)))
+            } catch ImagingError.decodeFailed(let message) where prefix.count == typicalHeaderBytes {
+                _ = message  // the header may continue past the prefix: read all of it
+                return try checkedSize(HEIFHeader.inspect(ByteReader(prefix + input.prefix(Int.max))))
+            }
+        case nil: throw ImagingError.unsupportedImage(describeUnknown(head, count: input.sizeText))
         }
     }
 
@@ -35,9 +67,7 @@ package enum ImageInspector {
     /// The format from the signature alone (magic bytes), nil when it is none of ours.
     package static func sniff(_ bytes: Data) -> ImageFormat? { sniff(ByteReader(bytes)) }
 
-    /// How many leading bytes `inspect` needs at most for formats whose header sits at a
-    /// fixed place; JPEG and HEIF headers can be further in (EXIF, large boxes), so a
-    /// caller reading a file prefix retries with more when told the header is truncated.
+    /// The prefix of a HEIF file read first: its header is usually there; when not, all of it is read.
     package static let typicalHeaderBytes = 64 * 1024
 
     static func sniff(_ reader: ByteReader) -> ImageFormat? {
@@ -49,11 +79,11 @@ package enum ImageInspector {
     }
 
     /// "12 bytes starting 47 49 46 38 39 61 ... (GIF)": what was found, for the error.
-    static func describeUnknown(_ reader: ByteReader) -> String {
+    static func describeUnknown(_ reader: ByteReader, count: String? = nil) -> String {
         guard reader.count > 0 else { return "no bytes (empty body); expected one of \(ImageFormat.supportedList)" }
         let head = (0..<min(8, reader.count)).compactMap { reader.u8($0) }
             .map { String(format: "%02x", $0) }.joined(separator: " ")
-        var found = "\(reader.count) bytes starting \(head)"
+        var found = "\(count ?? "\(reader.count) bytes") starting \(head)"
         if let known = knownOther(reader) { found += " (\(known))" }
         if reader.ascii(at: 4, count: 4) == "ftyp", let brand = reader.ascii(at: 8, count: 4) {
             found += " (ISO media, brand '\(brand)')"

@@ -22,7 +22,9 @@ int webpcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
 
 // The stream renderer's WebP from a file: libwebp's incremental decoder (WebPIDecode, WebPIAppend)
 // fed WEBPCODEC_READ_CHUNK bytes at a time, with its scaling to out_width x out_height straight
-// into dst. The file is never read whole: libwebp 1.2 keeps only the input it has not consumed
+// into dst. Only the VP8X, ALPH and image chunks are fed (found by the chunks' sizes): metadata
+// chunks (ICCP, EXIF, XMP) are skipped, never held. The file is never read whole: libwebp 1.2 keeps
+// only the input it has not consumed
 // for a lossy file of one token partition without alpha (and partition 0, copied). It keeps
 // everything from the alpha chunk on when there is alpha (and a whole-image alpha plane), the
 // whole input for several partitions, and for lossless the whole input and the image as
