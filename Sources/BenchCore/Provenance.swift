@@ -46,4 +46,21 @@ package struct Provenance: Codable, Sendable, Equatable {
     package var commitText: String {
         commit + (dirty == true ? " with uncommitted changes" : "")
     }
+
+    /// A line saying that two results come from different builds, naming both; nil when they come
+    /// from the same build. A side that records no build (a file from an older bench) is `unknown`,
+    /// and two unknowns are not called the same.
+    package static func differentBuilds(
+        _ first: (name: String, provenance: Provenance?),
+        _ second: (name: String, provenance: Provenance?)
+    ) -> String? {
+        func named(_ side: (name: String, provenance: Provenance?)) -> String {
+            guard let provenance = side.provenance else { return "\(side.name) build \(unknown), commit \(unknown)" }
+            return "\(side.name) build \(provenance.build), commit \(provenance.commitText)"
+        }
+        let builds = [first.provenance?.build, second.provenance?.build].map { $0 ?? unknown }
+        if builds[0] == builds[1], builds[0] != unknown { return nil }
+        return (builds.contains(unknown) ? "note: not known to be the same build: " : "note: different builds: ")
+            + "\(named(first)); \(named(second))"
+    }
 }

@@ -58,4 +58,29 @@ struct CheckoutProvenanceTests {
         #expect(found.commit == Provenance.unknown, "\(found)")
         #expect(found.source.contains("no git commit readable"), "\(found)")
     }
+
+    /// Two sides of one build say nothing; of two builds, or with a side unknown, a line names both.
+    @Test func differentBuildsAreNamed() {
+        let one = Provenance(
+            build: "aa",
+            commit: "c1",
+            dirty: true,
+            commitSource: "checkout /x",
+            toolchain: "Swift 6.3",
+            libraries: [:]
+        )
+        var other = one
+        other.build = "bb"
+        #expect(Provenance.differentBuilds(("baseline", one), ("current", one)) == nil)
+        #expect(
+            Provenance.differentBuilds(("baseline", one), ("current", other))
+                == "note: different builds: baseline build aa, commit c1 with uncommitted changes; "
+                + "current build bb, commit c1 with uncommitted changes"
+        )
+        #expect(
+            Provenance.differentBuilds(("baseline", nil), ("current", nil))
+                == "note: not known to be the same build: baseline build unknown, commit unknown; "
+                + "current build unknown, commit unknown"
+        )
+    }
 }

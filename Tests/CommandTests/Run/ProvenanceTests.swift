@@ -4,7 +4,8 @@ import Testing
 
 /// Every results folder names the binary that measured it: the bench binary's GNU build ID, the
 /// commit it was built from, the toolchain and the measured libraries' versions, in trials.json's
-/// context, settings.json and environment.txt.
+/// context, settings.json and environment.txt; and `bench compare` says when two sides come from
+/// different builds.
 @Suite struct ProvenanceTests {
     static let smallRun = [
         "run", "--strategy", "download", "--render", "none", "--allocator", "system", "--runs", "1",
@@ -124,5 +125,52 @@ import Testing
             #expect(record["dirty"] as? Bool == !status.isEmpty, "\(record)")
         }
         #expect(folder.line("commit")?.hasPrefix(folder.context["commit"] as! String) == true, "\(folder.environment)")
+    }
+
+    /// `bench compare` names both builds when its two sides come from different binaries, says
+    /// nothing when they come from one, and calls a side that records none unknown.
+    @Test func compareSaysWhenTheSidesComeFromDifferentBuilds() throws {
+        let folder = try Self.measure(environment: ["BENCH_COMMIT": "1111"])
+        defer { try? FileManager.default.removeItem(at: folder.path) }
+        let build = try #require(folder.context["build"] as? String)
+        let trials = try String(contentsOf: folder.path.appendingPathComponent("trials.json"), encoding: .utf8)
+        let other = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: other) }
+        let otherBuild = String(repeating: "0", count: 40)
+        let rebuilt = trials.replacingOccurrences(of: build, with: otherBuild)
+            .replacingOccurrences(of: "\"1111\"", with: "\"2222\"")
+        try rebuilt.write(to: other.appendingPathComponent("rebuilt.json"), atomically: true, encoding: .utf8)
+        try trials.write(to: other.appendingPathComponent("same.json"), atomically: true, encoding: .utf8)
+        let thresholds = packageRoot.appendingPathComponent("results/thresholds.json").path
+        func compare(_ baseline: String, _ current: String) throws -> String {
+            try BenchProcess.run(["compare", baseline, current, "--thresholds", thresholds]).standardOutput
+        }
+        let original = folder.path.appendingPathComponent("trials.json").path
+
+        let different = try compare(original, other.appendingPathComponent("rebuilt.json").path)
+        #expect(
+            different.contains(
+                "note: different builds: baseline build \(build), commit 1111; current build \(otherBuild), commit 2222"
+            ),
+            "\(different)"
+        )
+        let same = try compare(original, other.appendingPathComponent("same.json").path)
+        #expect(!same.contains("note: "), "\(same)")
+        // A trials.csv beside its trials.json has that run's provenance.
+        let csv = try compare(folder.path.appendingPathComponent("trials.csv").path, original)
+        #expect(!csv.contains("note: "), "\(csv)")
+
+        // A file from an older bench records no build: unknown, not the same.
+        let old = trials.replacingOccurrences(of: "\"build\"", with: "\"formerly\"")
+        try old.write(to: other.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        let unknown = try compare(other.appendingPathComponent("old.json").path, original)
+        #expect(
+            unknown.contains(
+                "note: not known to be the same build: baseline build unknown, commit unknown; "
+                    + "current build \(build), commit 1111"
+            ),
+            "\(unknown)"
+        )
     }
 }
