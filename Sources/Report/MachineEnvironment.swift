@@ -18,12 +18,12 @@ package enum MachineEnvironment {
         }
         let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let lines = [
-            "commit:        \(provenance.map { "\($0.commitText) (\($0.commitSource))" } ?? Provenance.unknown)",
-            "build:         \(provenance?.build ?? Provenance.unknown) (the GNU build ID of the bench binary)",
             "cpu:           \(cpuModel() ?? "unknown") (\(online) online)",
             "memory:        \(memory() ?? "unknown")",
             "os:            \(osName() ?? "unknown"), kernel \(kernel())",
             "huge pages:    transparent huge pages \(RunContext.transparentHugePageMode() ?? "unknown")",
+            "commit:        \(provenance.map { "\($0.commitText) (\($0.commitSource))" } ?? Provenance.unknown)",
+            "build:         \(provenance?.build ?? Provenance.unknown) (the GNU build ID of the bench binary)",
             "swift:         \(provenance?.toolchain ?? compiler) (the toolchain bench was built with)",
             "glibc:         \(provenance?.libraries["glibc"] ?? glibc() ?? version("libc6"))",
             "jemalloc:      \(provenance?.libraries["jemalloc"] ?? version("libjemalloc2"))",
