@@ -149,6 +149,14 @@ package struct RunContext: Codable, Sendable {
     /// The kernel's transparent huge page mode (`always`, `madvise`, `never`): under `always`, residency
     /// comes in 2 MiB pages. Absent in files from older versions and where the kernel has no THP.
     package var transparentHugePages: String?
+    /// The binary that measured (`Provenance`), flat under shard.json's keys; all absent in files from
+    /// older versions, which a reader calls unknown.
+    package var build: String?
+    package var commit: String?
+    package var dirty: Bool?
+    package var commitSource: String?
+    package var toolchain: String?
+    package var libraries: [String: String]?
 
     package init(command: String, source: String, payloadBytes: Int?, runsPerCell: Int, sampleIntervalNanos: UInt64) {
         var name = utsname()
@@ -166,6 +174,29 @@ package struct RunContext: Codable, Sendable {
         self.runsPerCell = runsPerCell
         sampleIntervalMicros = Double(sampleIntervalNanos) / 1000
         transparentHugePages = Self.transparentHugePageMode()
+    }
+
+    /// The recorded provenance; nil in a file from a version that recorded none.
+    package var provenance: Provenance? {
+        get {
+            guard let build, let commit else { return nil }
+            return Provenance(
+                build: build,
+                commit: commit,
+                dirty: dirty,
+                commitSource: commitSource ?? Provenance.unknown,
+                toolchain: toolchain ?? Provenance.unknown,
+                libraries: libraries ?? [:]
+            )
+        }
+        set {
+            build = newValue?.build
+            commit = newValue?.commit
+            dirty = newValue?.dirty
+            commitSource = newValue?.commitSource
+            toolchain = newValue?.toolchain
+            libraries = newValue?.libraries
+        }
     }
 
     /// `source` of a run: its URL, or the embedded server's fixture. One text for trials.json as a run

@@ -1,7 +1,9 @@
 import BenchCore
 import Foundation
 import Harness
+import Imaging
 import Report
+import Strategies
 
 /// Where a measurement goes: its folder and how to treat what is there.
 package struct MeasurementOutput: Sendable {
@@ -101,11 +103,17 @@ package final class Measurement {
     /// The path of one of the measurement's files in its folder.
     package func url(of file: OutputFile) -> URL { folder.directory.appendingPathComponent(file.name) }
 
-    /// environment.txt's name and contents: the machine, OS, toolchain and measured libraries, as
-    /// bench reads them (`MachineEnvironment`), its only writer.
+    /// environment.txt's name and contents: the binary, machine, OS, toolchain and measured libraries,
+    /// as bench reads them (`MachineEnvironment`), its only writer.
     package static var environmentFile: (name: String, contents: Data) {
-        (OutputFiles.environment.name, Data(MachineEnvironment.describe().utf8))
+        (OutputFiles.environment.name, Data(MachineEnvironment.describe(provenance).utf8))
     }
+
+    /// This binary's provenance, collected once per invocation, here where the libraries that only
+    /// Imaging and Strategies link can say their versions.
+    package static let provenance = Provenance.current(
+        libraries: DecoderLibraryVersions.all.merging(["libcurl": CurlVersion.current]) { first, _ in first }
+    )
 
     /// Writes shard.json before the first trial (see `ShardLog.start`).
     package func startShard(

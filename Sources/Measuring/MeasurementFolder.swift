@@ -20,7 +20,12 @@ package enum MeasurementFolder {
             let folder = try openOutput(out, files: files + [OutputFiles.settings.folderFile], replacing: replacing)
             try FolderOwnership.claim(folder.directory, for: command.rawValue, replacing: replacing)
             do {
-                try RunSettings(command: command.rawValue, runID: folder.runID, settings: settings).write(
+                try RunSettings(
+                    command: command.rawValue,
+                    runID: folder.runID,
+                    settings: settings,
+                    provenance: Measurement.provenance
+                ).write(
                     into: folder.directory
                 )
             } catch {
@@ -46,9 +51,12 @@ package enum MeasurementFolder {
                     + "give the --out of a run that was stopped, or start a new run without --resume"
             )
         }
-        let differences = RunSettings(command: command.rawValue, runID: recorded.runID, settings: settings).differences(
-            from: recorded
-        )
+        let differences = RunSettings(
+            command: command.rawValue,
+            runID: recorded.runID,
+            settings: settings,
+            provenance: Measurement.provenance
+        ).differences(from: recorded)
         guard differences.isEmpty else {
             throw BenchFailure(
                 .usage,

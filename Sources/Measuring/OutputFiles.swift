@@ -93,7 +93,8 @@ package enum OutputFiles {
         written: .atTheEnd,
         key: [],
         replacesRows: true,
-        holds: "the rows with the run's context: machine, kernel, command, sampling, trials planned and done"
+        holds: "the rows with the run's context: machine, kernel, command, sampling, trials planned and done, "
+            + "and the binary's build, commit, toolchain and libraries"
     )
     package static let holdersFolded = OutputFile(
         name: HoldersFolded.fileName,
@@ -109,7 +110,7 @@ package enum OutputFiles {
         written: .atTheEnd,
         key: [],
         replacesRows: false,
-        holds: "CPU, memory, OS, toolchain and the measured libraries' versions"
+        holds: "the binary's build and commit, CPU, memory, OS, toolchain and the measured libraries' versions"
     )
     package static let sweep = OutputFile(
         name: SweepCSV.fileName,
@@ -165,7 +166,8 @@ package enum OutputFiles {
         written: .beforeTheFirstTrial,
         key: [],
         replacesRows: false,
-        holds: "the command and every setting that changes a figure: --resume checks it"
+        holds: "the command and every setting that changes a figure (--resume checks them and the build), "
+            + "and the binary's build, commit, toolchain and libraries"
     )
     package static let shard = OutputFile(
         name: ShardRecord.fileName,

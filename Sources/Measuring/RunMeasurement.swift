@@ -179,6 +179,7 @@ package struct RunMeasurement {
         context.completedRuns = results.count
         context.interruptedBy = stop.signalName
         context.jobs = request.output.jobs
+        context.provenance = Measurement.provenance
         let allocatorSettings = AllocatorEnvironment.settings()
         context.allocatorEnvironment = allocatorSettings.isEmpty ? nil : allocatorSettings
         return context

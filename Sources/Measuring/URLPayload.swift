@@ -64,8 +64,9 @@ package enum URLPayload {
         guard let recorded = try? RunSettings.read(from: folder),
             !recorded.settings.contains(where: { $0.name == settingName }), let now = describe(url)
         else { return }
-        let settings = recorded.settings.map { ($0.name, $0.value) } + [(settingName, now)]
-        try? RunSettings(command: recorded.command, runID: recorded.runID, settings: settings).write(into: folder)
+        var updated = recorded
+        updated.settings.append(RunSettings.Setting(name: settingName, value: now))
+        try? updated.write(into: folder)
     }
 }
 

@@ -1,28 +1,38 @@
 import BenchCore
 import Foundation
 
-/// environment.txt: what a reader needs to place a run's numbers (machine, OS, toolchain, the
-/// measured libraries' versions), read by bench itself, its only writer,
-/// from /proc, /etc/os-release, glibc and dpkg's status file (no program is run).
+/// environment.txt: what a reader needs to place a run's numbers (the binary that measured, machine,
+/// OS, toolchain, the measured libraries' versions), read by bench itself, its only writer,
+/// from /proc, /etc/os-release, glibc, dpkg's status file and the binary's `Provenance` (the
+/// libraries' own versions; the package's beside each).
 package enum MachineEnvironment {
-    package static func describe() -> String {
+    /// `provenance`: nil where none was collected (a merge of shards that recorded none): the
+    /// commit and build are then unknown and the libraries' versions are their packages'.
+    package static func describe(_ provenance: Provenance?) -> String {
         let packages = installedVersions()
         func version(_ package: String) -> String { packages[package] ?? "not installed" }
+        /// The library's own version with its package's beside it; the package's alone without one.
+        func library(_ name: String, _ package: String) -> String {
+            guard let own = provenance?.libraries[name] else { return version(package) }
+            return packages[package].map { "\(own) (package \($0))" } ?? own
+        }
         let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let lines = [
             "cpu:           \(cpuModel() ?? "unknown") (\(online) online)",
             "memory:        \(memory() ?? "unknown")",
             "os:            \(osName() ?? "unknown"), kernel \(kernel())",
             "huge pages:    transparent huge pages \(RunContext.transparentHugePageMode() ?? "unknown")",
-            "swift:         \(compiler) (the compiler bench was built with)",
-            "glibc:         \(glibc() ?? version("libc6"))",
-            "jemalloc:      \(version("libjemalloc2"))",
-            "libcurl:       \(version("libcurl4"))",
-            "libjpeg-turbo: \(version("libjpeg62-turbo"))",
-            "libpng:        \(version("libpng16-16"))",
-            "libwebp:       \(version("libwebp7"))",
-            "libheif:       \(version("libheif1")) (libde265 \(version("libde265-0")), dav1d \(version("libdav1d6")), "
-                + "x265 \(version("libx265-199")), aom \(version("libaom3")))",
+            "commit:        \(provenance.map { "\($0.commitText) (\($0.commitSource))" } ?? Provenance.unknown)",
+            "build:         \(provenance?.build ?? Provenance.unknown) (the GNU build ID of the bench binary)",
+            "swift:         \(provenance?.toolchain ?? compiler) (the toolchain bench was built with)",
+            "glibc:         \(provenance?.libraries["glibc"] ?? glibc() ?? version("libc6"))",
+            "jemalloc:      \(provenance?.libraries["jemalloc"] ?? version("libjemalloc2"))",
+            "libcurl:       \(library("libcurl", "libcurl4"))",
+            "libjpeg-turbo: \(library("libjpeg-turbo", "libjpeg62-turbo"))",
+            "libpng:        \(library("libpng", "libpng16-16"))",
+            "libwebp:       \(library("libwebp", "libwebp7"))",
+            "libheif:       \(library("libheif", "libheif1")) (libde265 \(version("libde265-0")), "
+                + "dav1d \(version("libdav1d6")), x265 \(version("libx265-199")), aom \(version("libaom3")))",
             "libvips:       \(version("libvips42")) (vipsthumbnail, the encodings peer)",
         ]
         return lines.joined(separator: "\n") + "\n"

@@ -69,7 +69,7 @@ package struct ResultsWriter: ResultsFolder {
                 (SummaryCSV.fileName, Data(SummaryCSV.render(CellSummary.summarize(results), runID: runID).utf8)),
                 (JSONExport.fileName, try JSONExport(context: context, trials: results).encoded()),
                 (HoldersFolded.fileName, Data(HoldersFolded.render(results).utf8)),
-                (Self.environmentFileName, Data(MachineEnvironment.describe().utf8)),
+                (Self.environmentFileName, Data(MachineEnvironment.describe(context.provenance).utf8)),
             ],
             final: true
         )

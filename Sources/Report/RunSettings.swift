@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// The settings a run's rows depend on, recorded in its folder (settings.json) before the first
@@ -10,6 +11,11 @@ package struct RunSettings: Codable, Equatable, Sendable {
     package struct Setting: Codable, Equatable, Sendable {
         package var name: String
         package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The record's version (`currentFormat` when written by this bench); nil in older folders.
@@ -19,17 +25,31 @@ package struct RunSettings: Codable, Equatable, Sendable {
     /// The run_id of the folder's rows: a resumed run writes its rows with the same id.
     package var runID: String
     package var settings: [Setting]
+    /// The binary that measured (`Provenance`), flat under shard.json's keys; absent in folders
+    /// recorded by older versions.
+    package var build: String?
+    package var commit: String?
+    package var dirty: Bool?
+    package var commitSource: String?
+    package var toolchain: String?
+    package var libraries: [String: String]?
 
-    package init(command: String, runID: String, settings: [(String, String)]) {
+    package init(command: String, runID: String, settings: [(String, String)], provenance: Provenance?) {
         self.format = Self.currentFormat
         self.command = command
         self.runID = runID
         self.settings = settings.map { Setting(name: $0.0, value: $0.1) }
+        build = provenance?.build
+        commit = provenance?.commit
+        dirty = provenance?.dirty
+        commitSource = provenance?.commitSource
+        toolchain = provenance?.toolchain
+        libraries = provenance?.libraries
     }
 
     package func write(into folder: URL) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.writeInFolder(try encoder.encode(self), to: folder.appendingPathComponent(Self.fileName))
     }
 
@@ -52,6 +72,13 @@ package struct RunSettings: Codable, Equatable, Sendable {
         var differences: [String] = []
         if command != recorded.command {
             differences.append("command: `bench \(recorded.command)` then, `bench \(command)` now")
+        }
+        // Rows of two binaries are not one run: a build recorded then must be the one resuming.
+        if let then = recorded.build, then != build {
+            differences.append(
+                "the bench binary (build ID): \(then) then, \(build ?? Provenance.unknown) now; "
+                    + "resume with the binary that started the run"
+            )
         }
         let old = Dictionary(recorded.settings.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(settings.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -68,7 +68,7 @@ package struct ShardRecord: Codable, Sendable, Equatable {
         build = ExecutableBuildID.current
         self.runID = runID
         self.settings = settings
-        libraries = Self.libraries(MachineEnvironment.describe())
+        libraries = Self.libraries(MachineEnvironment.describe(nil))
         self.corpusEntries = corpusEntries
         self.corpusDigest = corpusDigest
     }

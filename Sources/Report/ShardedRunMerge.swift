@@ -87,7 +87,7 @@ package enum ShardedRunMerge {
         try AtomicFile.writeInFolder(Data((lines.joined(separator: "\n") + "\n").utf8), to: writer.trialsCSV)
         let shardLine = shards.map { "shard \($0.folder.record.shard) \($0.folder.record.machine)" }
             .joined(separator: ", ")
-        let environment = shards.lazy.compactMap(\.environment).first ?? MachineEnvironment.describe()
+        let environment = shards.lazy.compactMap(\.environment).first ?? MachineEnvironment.describe(context.provenance)
         try AtomicFile.writeInFolder(
             Data((environment + "machines:      \(shardLine)\n").utf8),
             to: writer.environmentText

@@ -108,6 +108,22 @@ package enum TrialsFile {
         return trials
     }
 
+    /// The provenance of the run a trials.json or trials.csv holds: trials.json's context (for a
+    /// trials.csv, its run's trials.json beside it); nil when none is recorded (an older bench, a
+    /// hand-made file), which a reader calls unknown.
+    package static func provenance(_ path: String) -> Provenance? {
+        struct Exported: Decodable { var context: RunContext? }
+        let url = URL(fileURLWithPath: path)
+        guard let data = try? readWhole(path), let text = String(data: data, encoding: .utf8) else { return nil }
+        if text.drop(while: \.isWhitespace).hasPrefix("{") {
+            return (try? JSONDecoder.trials.decode(Exported.self, from: data))?.context?.provenance
+        }
+        guard url.lastPathComponent == TrialsCSV.fileName else { return nil }
+        let beside = url.deletingLastPathComponent().appendingPathComponent(JSONExport.fileName)
+        guard let json = FileManager.default.contents(atPath: beside.path) else { return nil }
+        return (try? JSONDecoder.trials.decode(Exported.self, from: json))?.context?.provenance
+    }
+
     /// The part of trials.json the gate needs; the context is optional so hand-made files work.
     struct Exported: Decodable {
         var trials: [TrialResult]

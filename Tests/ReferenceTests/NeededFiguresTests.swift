@@ -274,7 +274,8 @@ import Testing
             return figures.flooredTrials.first { $0.render == .thumbnail }?.floorBytes
         }
         #expect(try thumbnailFloor() == nil, "no settings.json: the --max-pixel is unknown")
-        try RunSettings(command: "run", runID: "r", settings: [("--max-pixel", "512")]).write(into: folder)
+        try RunSettings(command: "run", runID: "r", settings: [("--max-pixel", "512")], provenance: nil)
+            .write(into: folder)
         #expect(try thumbnailFloor() == 512 * 341 * 4)
     }
 }

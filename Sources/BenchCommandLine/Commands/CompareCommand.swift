@@ -29,6 +29,10 @@ struct CompareCommand: ParsableCommand {
             The two files must have measured the same thing: a different payload size, image size or \
             set of strategies is refused (exit 3) with both values named.
 
+            When the two sides were measured by different bench binaries (their GNU build IDs differ, \
+            or a side records none), a last line says so, naming both builds and commits; it never \
+            changes the verdict.
+
             Exit status: 0 within thresholds; 2 regression; 3 runs failed in CURRENT, a baseline cell \
             is missing from it, the files measured different things, or a file is malformed; 5 no baseline (file missing or empty, or a cell \
             without a successful baseline run); 64 bad options or thresholds file.
@@ -135,6 +139,13 @@ struct CompareCommand: ParsableCommand {
 
         let gate = GateComparison(baseline: baselineRuns, current: currentRuns, thresholds: settings)
         print(GateReport.render(gate, format: format, verbose: verbose), terminator: "")
+        // Not a failure: a reader of the verdict needs to know the sides were measured by two binaries.
+        if let note = Provenance.differentBuilds(
+            ("baseline", TrialsFile.provenance(baseline)),
+            ("current", TrialsFile.provenance(current))
+        ) {
+            print(format == .markdown ? "\n\(note)" : note)
+        }
         if gate.exitCode != .success { throw ExitCode(gate.exitCode.rawValue) }
     }
 }
