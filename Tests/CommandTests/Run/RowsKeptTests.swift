@@ -64,8 +64,17 @@ import Testing
             return exitStatus
         }
 
-        /// The children (`bench _trial`, `bench _scenario`) running now.
-        var children: [Int32] { Self.processes().filter { $0.parent == pid }.map(\.pid) }
+        /// The measured children (`bench _trial`, `bench _scenario`: a hidden subcommand) running now, not
+        /// the helpers bench runs for itself (git, reading the checkout's commit).
+        var children: [Int32] {
+            Self.processes().filter { $0.parent == pid }.map(\.pid).filter(Self.runsAHiddenSubcommand)
+        }
+
+        /// Whether `pid` is exec'd with a hidden subcommand (an argument starting with "_").
+        static func runsAHiddenSubcommand(_ pid: Int32) -> Bool {
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return data.split(separator: 0).dropFirst().contains { $0.first == UInt8(ascii: "_") }
+        }
 
         /// Waits until a child other than `except` runs; nil if none appears within `limit` seconds.
         func waitForChild(except: Set<Int32> = [], limit: TimeInterval = 120) -> Int32? {
