@@ -2,6 +2,15 @@ import Foundation
 
 /// The parts RSS is broken into at a moment of a run (`residency.csv`). Each is a delta over the
 /// same category read at the baseline; with `unattributed` they add up to the moment's RSS delta.
+/// How a measured child picks the residency snapshot it keeps (the probe's `ResidencyPeak`).
+package enum ResidencySnapshotRule {
+    /// A new snapshot is taken when RSS rises this far above the highest so far (or a 64th of the rise,
+    /// when that is more). A peak can sit up to a step above the highest snapshot plus what rose after
+    /// its reading: the step stays below the smallest gap the figures allow (256 KiB, or 2% of the rise
+    /// against a 64th), with room for that rise. At 256 KiB a gap of 264 KiB was seen.
+    package static let minimumStepBytes = 192 * 1024
+}
+
 package enum ResidencyCategory: String, Codable, Sendable, CaseIterable {
     /// The recorded heap blocks (holders.csv's), their resident pages (mincore).
     case heapHolders = "heap-holders"

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The residency snapshot with the highest RSS in a window. A new one is taken when RSS is a step
-/// above the highest so far (a 64th of the rise since the window opened, at least 192 KiB), at three
+/// above the highest so far (a 64th of the rise since the window opened, at least `ResidencySnapshotRule.minimumStepBytes`), at three
 /// kinds of moments:
 /// - while a block of 1 MiB or more is freed (on the freeing thread, before its memory goes back to
 ///   the allocator): RSS can only fall when memory is given back, so that moment is where a peak
@@ -28,10 +28,7 @@ import Glibc
 /// thread that won `busy`, an atomic flag used as a try-lock: a sampler tick skips its turn when it is
 /// taken, which a `Mutex` (whose value would hold that state) cannot do without waiting.
 final class ResidencyPeak: @unchecked Sendable {
-    /// A peak can sit up to a step above the highest snapshot, plus what rose after its reading: the
-    /// step stays below the smallest gap the figures allow (256 KiB, or 2% of the rise against a 64th),
-    /// with room for that rise. At 256 KiB a gap of 264 KiB was seen (an interlaced PNG's stream render).
-    static let minimumStep = 192 * 1024
+    static let minimumStep = ResidencySnapshotRule.minimumStepBytes
     static let releaseHookBytes: UInt64 = 1 << 20
     static let freedHookBytes: UInt64 = 64 * 1024
     static let fallingHeapBytes = 64 * 1024

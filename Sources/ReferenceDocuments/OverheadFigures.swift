@@ -58,6 +58,8 @@ package struct OverheadFigures: Sendable {
         values["settle_quiet_turns"] = String(rule.quietTurns)
         values["settle_rss_tolerance_kib"] = String(rule.residentToleranceBytes / 1024)
         values["settle_heap_tolerance_kib"] = String(rule.heapToleranceBytes / 1024)
+        // Not the settle's, but a constant of the child's measurement too: the residency snapshots' step.
+        values["residency_snapshot_step_kib"] = String(ResidencySnapshotRule.minimumStepBytes / 1024)
         let settleRows = settle?.rows ?? []
         if !settleRows.isEmpty {
             values["settle_evidence_trials"] = String(settleRows.count)
