@@ -13,8 +13,8 @@ package struct Provenance: Codable, Sendable, Equatable {
     /// The commit bench was built from: BENCH_COMMIT (or GITHUB_SHA) when set, else the checkout it
     /// was built in, else `unknown`.
     package var commit: String
-    /// Whether that checkout had changes (`git status --porcelain` not empty); nil when not known
-    /// (the commit came from the environment, or no checkout was found).
+    /// Whether that checkout's build inputs (Package.swift, Package.resolved, Sources/) had changes;
+    /// nil when not known (the commit came from the environment, or no checkout was found).
     package var dirty: Bool?
     /// Where `commit` came from ("BENCH_COMMIT", "checkout /path"), or why it is unknown.
     package var commitSource: String

@@ -3,7 +3,7 @@ import Foundation
 
 /// The commit a bench binary was built from, read at run time from the checkout it was built in:
 /// the binary's path (`<root>/.build/<triple>/release/bench`) names the package root, where
-/// `git rev-parse HEAD` and `git status --porcelain` say the commit and whether the tree had changes.
+/// `git rev-parse HEAD` and `git status --porcelain` say the commit and whether its build inputs had changes.
 ///
 /// Read at run time rather than by a build plugin (which would run git on every build, also in a
 /// user's package that depends on the library): the same for `swift run bench` and `make`. What it
@@ -42,11 +42,15 @@ package enum CheckoutCommit {
         guard let head = git(["rev-parse", "--verify", "HEAD"], in: root), head.count == 1,
             let commit = head.first, commit.count >= 40, commit.allSatisfy(\.isHexDigit)
         else { return unknown("no git commit readable in \(root.path)") }
-        guard let changes = git(["status", "--porcelain"], in: root) else {
+        guard let changes = git(["status", "--porcelain", "--"] + buildInputs, in: root) else {
             return Found(commit: commit, dirty: nil, source: "checkout \(root.path) (its status unreadable)")
         }
         return Found(commit: commit, dirty: !changes.isEmpty, source: "checkout \(root.path)")
     }
+
+    /// What a build reads from the checkout. Only a change here makes a build "with uncommitted
+    /// changes": a re-measure writes results/ while it runs, which changes no binary.
+    static let buildInputs = ["Package.swift", "Package.resolved", "Sources"]
 
     static func unknown(_ reason: String) -> Found {
         Found(commit: Provenance.unknown, dirty: nil, source: reason)

@@ -59,6 +59,39 @@ struct CheckoutProvenanceTests {
         #expect(found.source.contains("no git commit readable"), "\(found)")
     }
 
+    /// A build is "with uncommitted changes" when what it reads (Package.swift, Package.resolved,
+    /// Sources/) differs from the commit, and only then: a re-measure writing results/ beside a clean
+    /// build does not make it dirty.
+    @Test func onlyAChangedBuildInputMakesTheCommitDirty() throws {
+        let (root, binary) = try Self.package(sourceNewerThanBinary: false)
+        defer { try? FileManager.default.removeItem(at: root) }
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", root.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try git("init", "-q")
+        try git("add", "-A", "--", "Package.swift", "Sources")
+        try git("commit", "-q", "-m", "package")
+        try Data("measured\n".utf8).write(to: root.appendingPathComponent("results.csv"))
+        let clean = CheckoutCommit.find(environment: [:], executable: binary)
+        #expect(clean.commit.count == 40 && clean.dirty == false, "\(clean)")
+
+        // A source edited but dated before the binary: the build may not contain the commit's code.
+        let source = root.appendingPathComponent("Sources/tool/main.swift")
+        try Data("print(\"changed\")\n".utf8).write(to: source)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)],
+            ofItemAtPath: source.path
+        )
+        let changed = CheckoutCommit.find(environment: [:], executable: binary)
+        #expect(changed.commit == clean.commit && changed.dirty == true, "\(changed)")
+    }
+
     /// Two sides of one build say nothing; of two builds, or with a side unknown, a line names both.
     @Test func differentBuildsAreNamed() {
         let one = Provenance(
