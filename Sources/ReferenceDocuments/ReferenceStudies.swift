@@ -45,6 +45,31 @@ package struct ReferenceStudies: Sendable {
             .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario,
             .residencyCost, .holders,
         ]
+
+        /// The studies that measure, each recorded in results/provenance.json when it ends.
+        package static let recorded: [Study] = measuredByAll + [.overhead, .validation, .holdersValidation]
+
+        /// The parts of the documents a study's data feeds (REPORT.md's sections unless named).
+        package var feeds: String {
+            switch self {
+            case .matrix:
+                return "README.md's figures; the article's four cases; every strategy and renderer; memory over time"
+            case .sweep: return "payload-size sweep"
+            case .coldWarm: return "the first request: cold against warm"
+            case .corpus: return "a corpus of real photographs"
+            case .jobs: return "children in parallel: --jobs"
+            case .encodings: return "what the encoding costs"
+            case .progressiveTime: return "what the encoding costs: the stream renderer's decode time"
+            case .example: return "AsyncHTTPClient measured through the library"
+            case .scenario: return "SCENARIO.md"
+            case .holders: return "who holds the peak, and how much of it is needed"
+            case .residencyCost: return "who holds the peak: what the attribution costs"
+            case .overhead: return "the settle"
+            case .validation: return "are the numbers right? the probe against independent tools"
+            case .holdersValidation: return "who holds the peak: against heaptrack"
+            case .documents, .all: return "–"
+            }
+        }
     }
 
     /// The `bench` binary every study measures with.
@@ -84,6 +109,7 @@ package struct ReferenceStudies: Sendable {
         "jemalloc", "--runs", "20",
     ]
     static let examplePackage = "Examples/AsyncHTTPClientLoader"
+    static let exampleBench = "\(examplePackage)/.build/release/ahc-bench"
     static let exampleArguments = [
         "--strategy", "ahc-collect", "--strategy", "ahc-file", "--strategy", "data", "--strategy", "download",
         "--render", "none", "--render", "full", "--render", "thumbnail", "--render", "decode-then-resize",
@@ -93,10 +119,19 @@ package struct ReferenceStudies: Sendable {
     /// The steps that re-measure `study` and, for a study that stands alone with documents, regenerate them.
     package func steps(_ study: Study) -> [StudyStep] {
         switch study {
-        case .all: return Study.measuredByAll.flatMap(measuring) + measuring(.documents)
-        case .scenario: return measuring(.scenario) + measuring(.documents)
-        default: return measuring(study)
+        case .all: return Study.measuredByAll.flatMap(measuredAndRecorded) + measuring(.documents)
+        case .scenario: return measuredAndRecorded(.scenario) + measuring(.documents)
+        case .documents: return measuring(.documents)
+        default: return measuredAndRecorded(study)
         }
+    }
+
+    /// A study's steps, then its entry in results/provenance.json: which build measured it.
+    private func measuredAndRecorded(_ study: Study) -> [StudyStep] {
+        let binary = study == .example ? Self.exampleBench : bench
+        return measuring(study) + [
+            .recordProvenance(study: study.rawValue, binary: binary, checkoutOf: bench, folder: results)
+        ]
     }
 
     private var benchEnvironment: [String: String] { ["BENCH": bench] }
@@ -140,7 +175,7 @@ package struct ReferenceStudies: Sendable {
             return [
                 .run([swift, "build", "-c", "release", "--package-path", Self.examplePackage]),
                 .run(
-                    ["\(Self.examplePackage)/.build/release/ahc-bench", "run"] + Self.exampleArguments
+                    [Self.exampleBench, "run"] + Self.exampleArguments
                         + ["--out", resultsPath("example"), "--replace"]
                 ),
             ]

@@ -37,6 +37,8 @@ package struct ReportFigures {
     package var residencyChart: ResidencyChart?
     /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
     package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
+    /// Which build measured each study (results/provenance.json); empty when the folder has none.
+    package var provenance = ReferenceProvenance()
 
     static let megabyte = 1_000_000.0
 
@@ -78,6 +80,7 @@ package struct ReportFigures {
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         values.merge(overhead.values()) { ours, _ in ours }
         values.merge(residencyCost?.values() ?? [:]) { ours, _ in ours }
+        values.merge(provenance.values()) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
             values["payload_mb"] = mb(Double(payloadBytes))
@@ -159,6 +162,7 @@ package struct ReportFigures {
             "method": methodTable(), "article": articleTable(), "matrix": matrixTable(),
             "sweep": sweepTable(), "sweep-sizes": sweepSizesTable(), "cold-warm": coldWarmTable(),
             "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
+            "provenance": provenance.table(),
             "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it.",
             "residency-cost": residencyCost?.table()
                 ?? "No \(ResidencyCost.fileName) in this folder: `bench-reference measure residency-cost` measures it.\n",

@@ -126,6 +126,9 @@ package enum StudyRunner {
                 if files.fileExists(atPath: path) { try files.removeItem(atPath: path) }
             case .makeFolder(let path):
                 try files.createDirectory(atPath: path, withIntermediateDirectories: true)
+            case .recordProvenance(let study, let binary, let bench, let folder):
+                let entry = ReferenceProvenance.entry(binary: binary, checkoutOf: bench)
+                try ReferenceProvenance.record(entry, study: study, in: URL(fileURLWithPath: folder))
             }
         } catch let failure as Failure {
             throw failure

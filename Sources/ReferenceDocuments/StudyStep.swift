@@ -20,6 +20,9 @@ package enum StudyStep: Equatable, Sendable {
     case remove(String)
     /// Creates a folder and its parents when missing.
     case makeFolder(String)
+    /// Records in `folder`'s provenance.json that `study` was measured now by `binary`, built from the
+    /// checkout `checkoutOf` was built in (ReferenceProvenance).
+    case recordProvenance(study: String, binary: String, checkoutOf: String, folder: String)
 
     /// The step as a shell line: what `--dry-run` prints, and what a failure names.
     package var shellLine: String {
@@ -35,6 +38,8 @@ package enum StudyStep: Equatable, Sendable {
         case .copy(let from, let to): return "cp \(Self.quoted(from)) \(Self.quoted(to))"
         case .remove(let path): return "rm -rf \(Self.quoted(path))"
         case .makeFolder(let path): return "mkdir -p \(Self.quoted(path))"
+        case .recordProvenance(let study, let binary, _, let folder):
+            return "# record in \(folder)/\(ReferenceProvenance.fileName): \(study) measured by \(binary)"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceDocuments
+import Report
 import Testing
 
 /// `bench-reference measure`: the studies' steps run in order by real processes, and each study's recipe.
@@ -40,6 +41,40 @@ import Testing
         #expect(try log() == ["one", "two", "three"])
         #expect(failure?.status == 4)
         #expect(failure?.description.contains("exited with status 4") == true)
+    }
+
+    /// Each study that ends records which build measured it, keeping the other studies' entries; a
+    /// study that fails records nothing. The report's table names each study's commit, and a study
+    /// without an entry as not recorded.
+    @Test func aStudyThatEndsRecordsItsBuildAndTheReportNamesIt() throws {
+        let bench = ProcessInfo.processInfo.arguments[0]
+        try run([
+            logging("one"), .recordProvenance(study: "matrix", binary: bench, checkoutOf: bench, folder: scratch.path),
+        ])
+        try run([.recordProvenance(study: "sweep", binary: "/no/such/binary", checkoutOf: bench, folder: scratch.path)])
+        do {
+            try run([
+                logging("two", status: 4),
+                .recordProvenance(study: "corpus", binary: bench, checkoutOf: bench, folder: scratch.path),
+            ])
+        } catch {}
+        let record = try ReferenceProvenance.load(from: scratch)
+        #expect(record.studies.keys.sorted() == ["matrix", "sweep"])
+        let matrix = try #require(record.studies["matrix"])
+        #expect(matrix.build.count == 40 && matrix.build.allSatisfy(\.isHexDigit), "\(matrix)")
+        #expect(matrix.measured.count == 10 && matrix.measured.hasPrefix("20"), "\(matrix)")
+        #expect(record.studies["sweep"]?.build == "unknown")
+
+        let rows = MarkdownTable.parse(record.table())
+        #expect(rows.first == ["study", "feeds", "measured", "commit", "build"])
+        #expect(rows.dropFirst().map(\.[0]) == ReferenceStudies.Study.recorded.map(\.rawValue))
+        let matrixRow = try #require(rows.first { $0[0] == "matrix" })
+        #expect(
+            matrixRow[2] == matrix.measured && matrixRow[3] == matrix.commitText
+                && matrixRow[4] == String(matrix.build.prefix(12))
+        )
+        #expect(rows.first { $0[0] == "corpus" }?[2] == "not recorded")
+        #expect(record.values()["reference_matrix_commit"] == "commit \(matrix.commitText), \(matrix.measured)")
     }
 
     /// A step killed by a signal reads as 128 + the signal, as the shell reports it, and stops the study.
@@ -188,6 +223,7 @@ import Testing
                     written += environment["SCRATCH"].map { [$0] } ?? []
                 case .copy(_, let to): written.append(to)
                 case .remove(let path), .makeFolder(let path): written.append(path)
+                case .recordProvenance(_, _, _, let folder): written.append(folder)
                 }
                 for path in written {
                     #expect(
@@ -208,6 +244,7 @@ import Testing
                     + "contents-of --render none --render full --render thumbnail --allocator system --allocator "
                     + "jemalloc --runs 20 --out results/holders --replace",
                 "rm -rf results/holders/timeline.csv",
+                "# record in results/provenance.json: holders measured by .build/release/bench",
             ]
         )
     }
