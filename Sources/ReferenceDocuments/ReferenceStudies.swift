@@ -6,7 +6,7 @@ import Foundation
 package struct ReferenceStudies: Sendable {
     /// The studies, in the order `all` measures them.
     package enum Study: String, CaseIterable, Sendable {
-        /// The full matrix: every strategy, none/full/thumbnail, both allocators, 5 runs (results/trials.csv).
+        /// The full matrix: every strategy, none/full/thumbnail/stream, both allocators, 5 runs (results/trials.csv).
         case matrix
         /// Peak against payload size, every strategy, fetch only (results/sweep.csv).
         case sweep
@@ -95,7 +95,8 @@ package struct ReferenceStudies: Sendable {
 
     /// The matrix of `all` and of the jobs and overhead studies.
     static let matrixArguments = [
-        "--strategy", "all", "--render", "none", "--render", "full", "--render", "thumbnail", "--runs", "5",
+        "--strategy", "all", "--render", "none", "--render", "full", "--render", "thumbnail", "--render", "stream",
+        "--runs", "5",
     ]
     /// The scrolling list's caps (also `make scenario`'s defaults).
     static let scenarioCapArguments = [
