@@ -129,13 +129,22 @@ final class ResidencyPeak: @unchecked Sendable {
     /// the allocator gives it back, and a thread descheduled after its snapshot lets the others fill
     /// pages meanwhile (megabytes on a loaded machine), a peak no snapshot would hold. So RSS is read
     /// again right before the free, and while it has risen a step above the highest snapshot, another
-    /// is taken (for at most `retryNanos` after the first look): what escapes is the rise between that
-    /// last reading and the free, a few microseconds.
+    /// is taken (for at most `retryNanos` of this thread's own time after the first look): what
+    /// escapes is the rise between that last reading and the free, a few microseconds.
     private func lookAgainBeforeTheFree() {
-        let started = MonotonicClock.now()
+        let started = Self.threadNanos()
         while consider(residentBytes: nil, budgeted: false, wait: true),
-            MonotonicClock.now() - started < Self.retryNanos
+            Self.threadNanos() - started < Self.retryNanos
         {}
+    }
+
+    /// This thread's CPU time. A release moment's retries are bounded by it, not by the wall clock:
+    /// on a loaded machine a snapshot descheduled halfway takes milliseconds of wall time, during
+    /// which the other threads fill the pages that the next look must see.
+    static func threadNanos() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
     /// `residentBytes`: RSS as read by the caller (nil: read here). `wait`: for a snapshot on
@@ -161,12 +170,13 @@ final class ResidencyPeak: @unchecked Sendable {
         }
         // The sampler's thread waits, within `retryNanos`, for a realloc moving a large block to
         // end, and a snapshot still torn by a move is no candidate. A release moment cannot wait:
-        // a torn snapshot there is taken again, within `retryNanos`, and kept (a busy moment may
-        // be the peak).
+        // a torn snapshot there is taken again, within `retryNanos` of its thread's time, and kept
+        // (a busy moment may be the peak).
         while budgeted && probe.moveRunning && MonotonicClock.now() - started < Self.retryNanos { sched_yield() }
         var snapshot = probe.snapshot(keep: true)
+        let retriesStarted = Self.threadNanos()
         while !budgeted, !(snapshot.consistent && snapshot.heapHeldStill),
-            MonotonicClock.now() - started < Self.retryNanos
+            Self.threadNanos() - retriesStarted < Self.retryNanos
         {
             count += 1
             snapshot = probe.snapshot(keep: true)
