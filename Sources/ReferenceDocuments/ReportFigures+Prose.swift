@@ -45,7 +45,13 @@ extension ReportFigures {
 
     /// Settings of the harness, read from the code that sets them.
     private func settingValues(into values: inout [String: String]) {
-        values["settle_ms"] = String(TrialSpec.defaultSettleNanos / 1_000_000)
+        let fixedSettle = String(TrialSpec.defaultSettleNanos / 1_000_000)
+        values["settle_ms"] = fixedSettle
+        switch settle {
+        case "rule": values["matrix_settle"] = "the settle rule"
+        case "fixed": values["matrix_settle"] = "the settle as a fixed \(fixedSettle) ms pause"
+        default: values["matrix_settle"] = "a settle its files do not record"
+        }
         let hertz = 1e9 / Double(TrialSpec.defaultSampleIntervalNanos)
         values["sampler_target_khz"] = String(format: "%.0f", hertz / 1000)
         values["rss_resolution_kib"] = String(CellSummary.rssResolutionBytes / 1024)

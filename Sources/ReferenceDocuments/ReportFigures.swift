@@ -10,6 +10,8 @@ package struct ReportFigures {
     package var context: RunContext?
     /// The matrix run's `--max-pixel`, from its settings.json; nil (unknown) when the folder has none.
     package var maxPixel: Int?
+    /// The matrix's settle as its settings.json records it (`BENCH_SETTLE`: rule or fixed); nil: not recorded.
+    package var settle: String?
     /// `environment.txt`, written next to the results when they were measured.
     package var environment: String?
     /// The `cold-warm` runs (scripts/cold-warm.sh), when the folder has them.

@@ -41,7 +41,9 @@ package struct ResultsReport: ResultsFolder {
             validation: validation
         )
         do {
-            figures.maxPixel = try RunSettings.read(from: directory)?.maxPixel
+            let settings = try RunSettings.read(from: directory)
+            figures.maxPixel = settings?.maxPixel
+            figures.settle = settings?.value(of: TrialSpec.settleEnvironmentVariable)
         } catch {
             throw ReportError.malformed(
                 path: directory.appendingPathComponent(RunSettings.fileName).path,

@@ -38,7 +38,7 @@ import Testing
         }
         // Renderer and allocator only in names made per cell or encoding; others are one value each.
         guard text.hasPrefix("enc_E_") || text.split(separator: "_").contains("S") else { return text }
-        replace(#"_(none|full|thumbnail)(?=_|$)"#, "_R")
+        replace(#"_(none|full|thumbnail|stream)(?=_|$)"#, "_R")
         replace(#"_(system|jemalloc)(?=_|$)"#, "_A")
         return text
     }
@@ -52,9 +52,11 @@ import Testing
             )
         }
         let figures = try ResultsReport(directory: root.appendingPathComponent("results")).load()
-        // The example package's strategies (ahc-collect) appear with dashes as underscores in its values.
-        let names = (figures.chart.summaries + (figures.example?.summaries ?? [])).map(\.cell.strategy)
-        let strategies = Array(Set(names + names.map { $0.replacingOccurrences(of: "-", with: "_") }))
+        // The example package's strategies (ahc-collect) appear with dashes as underscores in its values
+        // (only theirs: data_stream is the data task with the stream renderer, not data-stream).
+        let example = (figures.example?.summaries ?? []).map(\.cell.strategy)
+        let names = figures.chart.summaries.map(\.cell.strategy) + example
+        let strategies = Array(Set(names + example.map { $0.replacingOccurrences(of: "-", with: "_") }))
         let usedFamilies = Set(used.map { Self.family($0, strategies: strategies) })
         var unused: [String: [String]] = [:]
         for name in figures.values().keys where !usedFamilies.contains(Self.family(name, strategies: strategies)) {
@@ -68,6 +70,7 @@ import Testing
         let strategies = ["data", "download", "async-data"]
         #expect(Self.family("async-data_full_jemalloc_heap_mb", strategies: strategies) == "S_R_A_heap_mb")
         #expect(Self.family("data_none_system_heap_mb", strategies: strategies) == "S_R_A_heap_mb")
+        #expect(Self.family("data_stream_system_mb", strategies: strategies + ["data-stream"]) == "S_R_A_mb")
         #expect(Self.family("coldwarm_download_system_cost_mb", strategies: strategies) == "coldwarm_S_A_cost_mb")
         #expect(Self.family("enc_jpeg_progressive_444_thumbnail_bpp", strategies: strategies) == "enc_E_R_bpp")
         #expect(Self.family("jobs_corpus_j2_min_s", strategies: strategies) == "jobs_W_jN_min_s")
