@@ -1,7 +1,5 @@
 import Foundation
 
-/// The parts RSS is broken into at a moment of a run (`residency.csv`). Each is a delta over the
-/// same category read at the baseline; with `unattributed` they add up to the moment's RSS delta.
 /// How a measured child picks the residency snapshot it keeps (the probe's `ResidencyPeak`).
 package enum ResidencySnapshotRule {
     /// A new snapshot is taken when RSS rises this far above the highest so far (or a 64th of the rise,
@@ -11,6 +9,8 @@ package enum ResidencySnapshotRule {
     package static let minimumStepBytes = 192 * 1024
 }
 
+/// The parts RSS is broken into at a moment of a run (`residency.csv`). Each is a delta over the
+/// same category read at the baseline; with `unattributed` they add up to the moment's RSS delta.
 package enum ResidencyCategory: String, Codable, Sendable, CaseIterable {
     /// The recorded heap blocks (holders.csv's), their resident pages (mincore).
     case heapHolders = "heap-holders"
