@@ -21,9 +21,14 @@ package struct MemorySample: Codable, Sendable, Equatable {
 }
 
 package enum MonotonicClock {
-    package static func now() -> UInt64 {
+    package static func now() -> UInt64 { read(CLOCK_MONOTONIC) }
+
+    /// The calling thread's CPU time: what it ran, not what it waited for a core.
+    package static func threadCPU() -> UInt64 { read(CLOCK_THREAD_CPUTIME_ID) }
+
+    private static func read(_ clock: clockid_t) -> UInt64 {
         var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
+        clock_gettime(clock, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 }
@@ -212,9 +217,7 @@ package final class MemorySampler {
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nil) == EINTR {}
         }
         // What the sampler cost, measured rather than guessed: its own CPU time.
-        var cpu = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
-        state.cpuNanos.store(Int(cpu.tv_sec) * 1_000_000_000 + Int(cpu.tv_nsec), ordering: .releasing)
+        state.cpuNanos.store(Int(MonotonicClock.threadCPU()), ordering: .releasing)
     }
 }
 

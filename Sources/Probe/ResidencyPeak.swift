@@ -130,21 +130,14 @@ final class ResidencyPeak: @unchecked Sendable {
     /// pages meanwhile (megabytes on a loaded machine), a peak no snapshot would hold. So RSS is read
     /// again right before the free, and while it has risen a step above the highest snapshot, another
     /// is taken (for at most `retryNanos` of this thread's own time after the first look): what
-    /// escapes is the rise between that last reading and the free, a few microseconds.
+    /// escapes is the rise between that last reading and the free, a few microseconds. Not wall time:
+    /// on a loaded machine a snapshot descheduled halfway takes milliseconds of it, during which the
+    /// other threads fill the pages that the next look must see.
     private func lookAgainBeforeTheFree() {
-        let started = Self.threadNanos()
+        let started = MonotonicClock.threadCPU()
         while consider(residentBytes: nil, budgeted: false, wait: true),
-            Self.threadNanos() - started < Self.retryNanos
+            MonotonicClock.threadCPU() - started < Self.retryNanos
         {}
-    }
-
-    /// This thread's CPU time. A release moment's retries are bounded by it, not by the wall clock:
-    /// on a loaded machine a snapshot descheduled halfway takes milliseconds of wall time, during
-    /// which the other threads fill the pages that the next look must see.
-    static func threadNanos() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
     /// `residentBytes`: RSS as read by the caller (nil: read here). `wait`: for a snapshot on
@@ -174,9 +167,9 @@ final class ResidencyPeak: @unchecked Sendable {
         // (a busy moment may be the peak).
         while budgeted && probe.moveRunning && MonotonicClock.now() - started < Self.retryNanos { sched_yield() }
         var snapshot = probe.snapshot(keep: true)
-        let retriesStarted = Self.threadNanos()
+        let retriesStarted = MonotonicClock.threadCPU()
         while !budgeted, !(snapshot.consistent && snapshot.heapHeldStill),
-            Self.threadNanos() - retriesStarted < Self.retryNanos
+            MonotonicClock.threadCPU() - retriesStarted < Self.retryNanos
         {
             count += 1
             snapshot = probe.snapshot(keep: true)
