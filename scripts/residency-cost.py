@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """What the residency snapshots cost: the same cells measured with the snapshots on and off
-(BENCH_RESIDENCY=off in bench's environment, which its children inherit), each run in a fresh child
-(`bench run`). A round measures every cell each way, which way first alternating by round. A
+(`bench run --residency off`), each run in a fresh child. A round measures every cell each way, which way first alternating by round. A
 round's two runs of a cell are a pair: what the machine does over the minutes of the study (its
 load, what a heavy run leaves behind) falls on both runs of a pair alike, and what the snapshots
 add is read from the pairs' differences.
@@ -37,11 +36,9 @@ def measure(bench, workload, residency, runs, scratch):
     """One `bench run` of `workload` with the snapshots on or off: its trials.json's trials."""
     folder = os.path.join(scratch, f"{workload}-{residency}")
     command = [bench, "run", *WORKLOADS[workload], "--allocator", "system", "--allocator", "jemalloc",
-               "--runs", str(runs), "--out", folder, "--replace"]
+               "--runs", str(runs), "--out", folder, "--replace", "--residency", residency]
     environment = dict(os.environ)
-    environment.pop("BENCH_RESIDENCY", None)
-    if residency == "off":
-        environment["BENCH_RESIDENCY"] = "off"
+    environment.pop("BENCH_RESIDENCY", None)  # the option decides, not an alias left in the environment
     status = subprocess.run(command, stdout=subprocess.DEVNULL, env=environment).returncode
     if status not in (0, 3):  # 3: some runs failed, each is a row
         sys.exit(f"residency-cost: {' '.join(command)} exited {status}")

@@ -69,6 +69,10 @@ package struct TrialSettings: Sendable {
     /// Blocks recorded with their stacks, to name the peak's holders (0: none).
     package var holderThresholdBytes = TrialSpec.defaultHolderThresholdBytes
     package var fixtureCacheDirectory = FixtureGenerator.defaultCacheDirectory
+    /// The settle as a fixed pause instead of the rule (`--settle fixed`; `BENCH_SETTLE=fixed` is its alias).
+    package var settleIsFixed = TrialSettings.environmentSettleIsFixed
+    /// No residency snapshots in the children (`--residency off`; `BENCH_RESIDENCY=off` is its alias).
+    package var residencyIsOff = TrialSettings.environmentResidencyIsOff
 
     package init() {}
 }

@@ -18,18 +18,18 @@ extension TrialSettings {
         )
         spec.maxImagePixels = maxImagePixels
         spec.holderThresholdBytes = holderThresholdBytes
-        if Self.settleIsFixed { spec.settleQuietNanos = nil }
-        if Self.residencyIsOff { spec.residencyOff = true }
+        if settleIsFixed { spec.settleQuietNanos = nil }
+        if residencyIsOff { spec.residencyOff = true }
         return spec
     }
 
-    /// `BENCH_RESIDENCY=off` in this process's environment: children take no residency snapshots.
-    package static var residencyIsOff: Bool {
+    /// `BENCH_RESIDENCY=off` in this process's environment: the default of `--residency`.
+    package static var environmentResidencyIsOff: Bool {
         ProcessInfo.processInfo.environment[TrialSpec.residencyEnvironmentVariable] == "off"
     }
 
-    /// `BENCH_SETTLE=fixed` in this process's environment: children settle for the fixed pause.
-    package static var settleIsFixed: Bool {
+    /// `BENCH_SETTLE=fixed` in this process's environment: the default of `--settle`.
+    package static var environmentSettleIsFixed: Bool {
         ProcessInfo.processInfo.environment[TrialSpec.settleEnvironmentVariable] == "fixed"
     }
 }

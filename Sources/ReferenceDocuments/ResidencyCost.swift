@@ -3,7 +3,7 @@ import Foundation
 import Report
 
 /// residency-cost.csv (scripts/residency-cost.py): the same cells measured with the residency
-/// snapshots on and off (`BENCH_RESIDENCY=off`), in rounds. A round's run of a cell with them and
+/// snapshots on and off (`--residency off`), in rounds. A round's run of a cell with them and
 /// its run without (same round, same run number) are a pair, measured minutes apart from the other
 /// pairs: what the snapshots add is the median of the pairs' differences, of the measured window and
 /// of the trial's wall time, so that the machine's drift over the study cancels. The runs with

@@ -45,7 +45,7 @@ import Testing
         #expect(values["--sample-interval-us"] == "500")
         #expect(values["--timeout"] == "60.0")
         #expect(values["--holder-threshold"] == "65536")
-        #expect(values["BENCH_SETTLE"] == (TrialSettings.settleIsFixed ? "fixed" : "rule"))
+        #expect(values["BENCH_SETTLE"] == (TrialSettings.environmentSettleIsFixed ? "fixed" : "rule"))
         #expect(Dictionary(uniqueKeysWithValues: Self.run(Self.fixtureSource()).resumeSettings)["--shard"] == "none")
         #expect(record.sourceDescription == "embedded fixture \(Self.fixture)")
     }

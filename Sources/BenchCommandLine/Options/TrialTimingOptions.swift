@@ -23,6 +23,34 @@ struct TrialTimingOptions: ParsableArguments {
     )
     var holderThreshold = TrialSpec.defaultHolderThresholdBytes
 
+    /// Both change the figures a trial reports, so they are options, recorded in settings.json (under
+    /// the names of their environment aliases, which folders have always recorded).
+    enum Settle: String, CaseIterable, ExpressibleByArgument {
+        case rule, fixed
+    }
+
+    enum Residency: String, CaseIterable, ExpressibleByArgument {
+        case on, off
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "How the child's window ends after the render: 'rule' (once RSS and the heap are flat, at most \(TrialSpec.defaultSettleNanos / 1_000_000) ms) "
+                + "or 'fixed' (a pause of that length). Default: \(TrialSpec.settleEnvironmentVariable) if set, else rule.",
+            valueName: "rule|fixed"
+        )
+    )
+    var settle: Settle?
+
+    @Option(
+        help: ArgumentHelp(
+            "'off': the children take no residency snapshots (residency.csv has its header only), to measure what they cost. "
+                + "Default: \(TrialSpec.residencyEnvironmentVariable) if set, else on.",
+            valueName: "on|off"
+        )
+    )
+    var residency: Residency?
+
     func validate() throws {
         guard (0...(1 << 40)).contains(holderThreshold) else {
             throw ValidationError("--holder-threshold must be between 0 and \(1 << 40) bytes (got \(holderThreshold))")
@@ -39,5 +67,7 @@ struct TrialTimingOptions: ParsableArguments {
         settings.sampleIntervalNanos = UInt64(sampleIntervalUs) * 1000
         settings.timeoutSeconds = timeout
         settings.holderThresholdBytes = holderThreshold
+        if let settle { settings.settleIsFixed = settle == .fixed }
+        if let residency { settings.residencyIsOff = residency == .off }
     }
 }

@@ -176,12 +176,9 @@ import Testing
         #expect(refused.standardError.contains("--render: none then, full now"), "\(refused.standardError)")
         #expect(!refused.standardError.contains("--allocator:"), "only what differs is named: \(refused.standardError)")
 
-        // The settle rule changes the final readings: a resume under the other one is refused too.
-        let otherSettle = try BenchProcess.run(
-            arguments + ["--resume"],
-            workingDirectory: folder,
-            extraEnvironment: ["BENCH_SETTLE": "fixed"]
-        )
+        // The settle rule changes the final readings: a resume under the other one (`--settle fixed`,
+        // recorded under its alias's name) is refused too.
+        let otherSettle = try BenchProcess.run(arguments + ["--settle", "fixed", "--resume"], workingDirectory: folder)
         #expect(otherSettle.status == 64, "\(otherSettle.standardError)")
         #expect(
             otherSettle.standardError.contains("BENCH_SETTLE: rule then, fixed now"),

@@ -132,17 +132,18 @@ import Testing
         }
     }
 
-    /// `BENCH_RESIDENCY=off` (what the cost study measures against): the children take no snapshots,
-    /// so the runs have no residency rows and no snapshot time, and settings.json records it, so
-    /// that a resume with the snapshots on is refused rather than mixing the two.
-    @Test func residencyOffTakesNoSnapshotsAndIsRecordedForResume() throws {
+    /// `--residency off`, or its alias `BENCH_RESIDENCY=off` (what the cost study measures against):
+    /// the children take no snapshots, so the runs have no residency rows and no snapshot time, and
+    /// settings.json records it, so that a resume with the snapshots on is refused rather than mixing the two.
+    @Test(arguments: [(["--residency", "off"], [:]), ([], [TrialSpec.residencyEnvironmentVariable: "off"])])
+    func residencyOffTakesNoSnapshotsAndIsRecordedForResume(option: [String], environment: [String: String]) throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = [
             "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2", "--out",
             folder.path,
         ]
-        let off = try BenchProcess.run(arguments, extraEnvironment: [TrialSpec.residencyEnvironmentVariable: "off"])
+        let off = try BenchProcess.run(arguments + option, extraEnvironment: environment)
         #expect(off.status == 0, "\(off.standardError)")
         let rows = try JSONDecoder.trials.decode(
             JSONExport.self,
