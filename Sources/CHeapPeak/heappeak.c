@@ -184,7 +184,7 @@ static bool raise_to(_Atomic int64_t *maximum, int64_t value) {
 static _Atomic int64_t holder_threshold;   // 0: not recording
 static _Atomic int64_t event_count;        // large-block events so far; written under holder_lock
 static _Atomic int64_t peak_event;         // event_count when peak_bytes was last raised
-static atomic_flag holder_lock = ATOMIC_FLAG_INIT;
+static spin_lock_t holder_lock = SPIN_LOCK_INIT;
 #define HOLDER_CAPACITY 4096
 static struct recorded_block {
     void *pointer;
@@ -199,9 +199,27 @@ static size_t recorded_capacity = HOLDER_CAPACITY;
 static uint64_t dropped_count;  // under holder_lock
 static __thread bool taking_stack;  // backtrace may allocate: those blocks are not recorded
 
-static void lock_holders(void) { spin_lock(&holder_lock); }
+static __thread bool holds_holders;  // this thread holds holder_lock
 
-static void unlock_holders(void) { spin_unlock(&holder_lock); }
+/// Takes holder_lock. A thread that already holds it (a recorded block coming or going inside a
+/// residency snapshot) would spin on it forever: it stops the process with a message instead.
+static void lock_holders(void) {
+    if (holds_holders) {
+        static const char message[] =
+            "heappeak: a recorded block came or went while its thread held the blocks' lock (an allocation "
+            "inside a residency snapshot)\n";
+        ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
+        (void)written;
+        abort();
+    }
+    spin_lock(&holder_lock);
+    holds_holders = true;
+}
+
+static void unlock_holders(void) {
+    holds_holders = false;
+    spin_unlock(&holder_lock);
+}
 
 static uint64_t monotonic_nanos(void) {
     struct timespec now;
@@ -384,7 +402,7 @@ static _Atomic uint64_t moves_running;
 static __thread bool in_release_hook;
 // The blocks being freed while the hook runs, on any thread: already out of the live bytes and the
 // holders, still resident. Under holder_lock, so that a snapshot on any thread (the sampler's too)
-// counts each either as live or as being released (heappeak_residency_measure).
+// counts each either as live or as being released (measure_blocks).
 #define RELEASING_CAPACITY 16
 static struct releasing_block {
     void *pointer;    // NULL: a free slot
@@ -795,7 +813,10 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
     return total + heappeak_resident_range(low, high - low);
 }
 
-void heappeak_residency_measure(
+/// The recorded blocks live now (and those being freed inside the release hook, on any thread): their
+/// bytes, how many are resident, of those how many in glibc's arenas, and the live heap. Under
+/// holder_lock. With `keep`, each block's residency now is held for heappeak_residency_keep.
+static void measure_blocks(
     int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap, uint64_t *in_arenas_resident
 ) {
     uint64_t live = 0, in_ram = 0, being_released = 0, in_arenas = 0;
@@ -838,9 +859,52 @@ void heappeak_residency_measure(
     *in_arenas_resident = in_arenas;
 }
 
-void heappeak_residency_hold(void) { lock_holders(); }
+/// statm's resident and shared fields, in bytes, read with one pread into the stack (no allocation).
+static bool read_statm(int descriptor, uint64_t *resident, uint64_t *file) {
+    char text[192];  // seven numbers of at most 20 digits and their separators
+    ssize_t count = descriptor >= 0 ? pread(descriptor, text, sizeof text, 0) : -1;
+    if (count <= 0) return false;
+    uint64_t fields[3] = {0, 0, 0};  // size, resident, shared: in pages
+    ssize_t at = 0;
+    for (int field = 0; field < 3; field++) {
+        while (at < count && (text[at] < '0' || text[at] > '9')) at++;
+        while (at < count && text[at] >= '0' && text[at] <= '9') fields[field] = fields[field] * 10 + (uint64_t)(text[at++] - '0');
+    }
+    *resident = fields[1] * system_page_size();
+    *file = fields[2] * system_page_size();
+    return true;
+}
 
-void heappeak_residency_release(void) { unlock_holders(); }
+void heappeak_residency_snapshot(
+    int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high, int statm_descriptor,
+    heappeak_residency_reading *out
+) {
+    memset(out, 0, sizeof *out);
+    uint64_t begun_before, running_before, begun_after, running_after;
+    lock_holders();
+    heappeak_moves(&begun_before, &running_before);
+    int64_t live_before = atomic_load_explicit(&live_bytes, memory_order_relaxed);
+    measure_blocks(keep, &out->holder_bytes, &out->holder_resident, &out->live_heap, &out->holder_resident_in_arenas);
+    uint64_t mapped = 0;
+    switch (memory) {
+    case HEAPPEAK_ALLOCATOR_MEMORY_MAPPINGS:
+        heappeak_mapped_resident(low, high, 1, &mapped, &out->allocator_resident);
+        break;
+    case HEAPPEAK_ALLOCATOR_MEMORY_GLIBC_ARENAS:
+        heappeak_glibc_arenas_resident(low, &out->allocator_resident);
+        break;
+    case HEAPPEAK_ALLOCATOR_MEMORY_APART:
+        break;
+    }
+    out->statm_read = read_statm(statm_descriptor, &out->resident_bytes, &out->file_bytes) ? 1 : 0;
+    heappeak_moves(&begun_after, &running_after);
+    int64_t live_after = atomic_load_explicit(&live_bytes, memory_order_relaxed);
+    unlock_holders();
+    out->live_before = live_before > 0 ? (uint64_t)live_before : 0;
+    out->live_after = live_after > 0 ? (uint64_t)live_after : 0;
+    // Torn: a realloc moved a watched block (its pages where no count says) while the readings were taken.
+    out->consistent = running_before == 0 && begun_after == begun_before;
+}
 
 void heappeak_residency_keep(void) {
     lock_holders();
@@ -875,7 +939,7 @@ void heappeak_reset(void) {
 static uintptr_t glibc_heaps[GLIBC_HEAPS_CAPACITY];  // under heaps_lock
 static size_t glibc_heap_count;
 static bool glibc_heaps_overflowed;
-static atomic_flag heaps_lock = ATOMIC_FLAG_INIT;
+static spin_lock_t heaps_lock = SPIN_LOCK_INIT;
 static __thread uintptr_t last_heap_seen;
 
 /// A block glibc just handed out: notes its heap when it is in a thread arena not seen before.

@@ -32,7 +32,7 @@ static struct mapping {
 } mappings[MAPPING_CAPACITY];
 static size_t mapping_count;      // under mapping_lock
 static bool mappings_overflowed;  // a mapping was left out: the table no longer says all
-static atomic_flag mapping_lock = ATOMIC_FLAG_INIT;
+static spin_lock_t mapping_lock = SPIN_LOCK_INIT;
 
 static uintptr_t page_mask(void) { return (uintptr_t)sysconf(_SC_PAGESIZE) - 1; }
 

@@ -34,6 +34,9 @@ package final class ProcessMemory: Sendable {
         close(statmDescriptor)
     }
 
+    /// The open /proc/self/statm, for a reading taken in C (a residency snapshot's, under its lock).
+    package var statmFileDescriptor: Int32 { statmDescriptor }
+
     /// Current RSS in bytes: the second field of statm (resident pages) times the page size.
     /// Safe to call from several threads at once; never allocates (the buffer is on the stack).
     package func residentBytes() -> Int { readStatm().resident }

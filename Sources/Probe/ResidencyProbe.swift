@@ -103,15 +103,6 @@ package final class ResidencyProbe: Sendable {
     /// RSS now (statm), without the rest of a snapshot.
     package func residentBytes() -> Int { memory.residentBytes() }
 
-    /// Under the blocks' lock: the moves begun and running, and the live heap, to tell afterwards
-    /// whether the readings taken under it were torn (see `snapshot`).
-    private func stillness() -> (begun: UInt64, running: UInt64, live: Int) {
-        var begun: UInt64 = 0
-        var running: UInt64 = 0
-        heappeak_moves(&begun, &running)
-        return (begun, running, liveHeapBytes())
-    }
-
     /// The recorded blocks' residency at the last snapshot taken with `keep` becomes what holders.csv
     /// reports: call it once that snapshot is known to be the one kept.
     package func keepHolderResidency() { heappeak_residency_keep() }
@@ -144,7 +135,8 @@ package final class ResidencyProbe: Sendable {
     /// The program goes on running while a snapshot reads (a thread copying a body fills pages at
     /// gigabytes a second): the slower readings (glibc's counters, the stacks, the other mappings)
     /// come first; the blocks, the live heap, the allocator's own memory and RSS then follow each
-    /// other under the blocks' lock, so that no large block comes or goes between them.
+    /// other in one C call under the blocks' lock (`heappeak_residency_snapshot`), so that no large
+    /// block comes or goes between them; Swift never holds that lock.
     ///
     /// Whether a large block's move inside realloc overlapped those locked readings (its pages are
     /// then where no count says), and whether the live heap held still (within 64 KiB) while they
@@ -154,50 +146,33 @@ package final class ResidencyProbe: Sendable {
         if case .glibcCounters = allocatorMemory { snapshot.allocatorKeptBytes = glibcKeptBytes() }
         snapshot.stackResidentBytes = stackResidentBytes()
         snapshot.otherResidentBytes = otherMappingsResidentBytes()
-        var holderBytes: UInt64 = 0
-        var holderResident: UInt64 = 0
-        var exactLive: UInt64 = 0
-        var holderResidentInArenas: UInt64 = 0
-        // The blocks, the allocator's own memory and RSS under the blocks' lock, each right after
-        // the other (microseconds): no large block comes or goes between them; what a busy thread
-        // writes meanwhile into one already read is the little left unexplained.
-        heappeak_residency_hold()
-        let before = stillness()
-        heappeak_residency_measure(keep ? 1 : 0, &holderBytes, &holderResident, &exactLive, &holderResidentInArenas)
-        snapshot.holderBytes = Int(holderBytes)
-        snapshot.holderResidentBytes = Int(holderResident)
-        // The blocks being freed inside the release hook are in `exactLive` (still resident).
-        snapshot.heapLiveBytes = exactHeap != nil ? Int(exactLive) : heap.read().allocated
-        if let allocatorResident = allocatorResidentBytes() {
+        var reading = heappeak_residency_reading()
+        let (kind, low, high): (heappeak_allocator_memory, UInt, UInt) =
+            switch allocatorMemory {
+            case .jemallocMappings(let low, let high): (HEAPPEAK_ALLOCATOR_MEMORY_MAPPINGS, low, high)
+            case .glibcArenas(let mainStart): (HEAPPEAK_ALLOCATOR_MEMORY_GLIBC_ARENAS, mainStart, 0)
+            case .glibcCounters: (HEAPPEAK_ALLOCATOR_MEMORY_APART, 0, 0)
+            }
+        heappeak_residency_snapshot(keep ? 1 : 0, kind, low, high, memory.statmFileDescriptor, &reading)
+        snapshot.holderBytes = Int(reading.holder_bytes)
+        snapshot.holderResidentBytes = Int(reading.holder_resident)
+        // The blocks being freed inside the release hook are in `live_heap` (still resident). Without
+        // the exact heap the allocator's counters stand in, read just after the lock.
+        snapshot.heapLiveBytes = exactHeap != nil ? Int(reading.live_heap) : heap.read().allocated
+        if kind != HEAPPEAK_ALLOCATOR_MEMORY_APART {
             snapshot.allocatorKeptBytes =
-                allocatorResident - Int(holderResidentInArenas) - (snapshot.heapLiveBytes - snapshot.holderBytes)
+                Int(reading.allocator_resident) - Int(reading.holder_resident_in_arenas)
+                - (snapshot.heapLiveBytes - snapshot.holderBytes)
         }
-        let statm = memory.readStatm()
-        let after = stillness()
-        heappeak_residency_release()
         // Torn: a realloc moved a large block (its pages where no count says), or small blocks
         // came or went by more than 64 KiB, while the readings under the lock were taken.
-        snapshot.consistent = before.running == 0 && after.begun == before.begun
-        snapshot.heapHeldStill = abs(after.live - before.live) <= Self.heapStillBytes
-        snapshot.residentBytes = statm.resident
-        snapshot.fileBytes = statm.file
+        snapshot.consistent = reading.consistent != 0
+        snapshot.heapHeldStill =
+            exactHeap == nil || abs(Int(reading.live_after) - Int(reading.live_before)) <= Self.heapStillBytes
+        snapshot.residentBytes = Int(reading.resident_bytes)
+        snapshot.fileBytes = Int(reading.file_bytes)
         snapshot.time = MonotonicClock.now()
         return snapshot
-    }
-
-    /// The resident bytes of the allocator's own memory (nil: read by glibc's counters instead).
-    private func allocatorResidentBytes() -> Int? {
-        var resident: UInt64 = 0
-        switch allocatorMemory {
-        case .jemallocMappings(let low, let high):
-            var mapped: UInt64 = 0
-            _ = heappeak_mapped_resident(low, high, 1, &mapped, &resident)
-        case .glibcArenas(let mainStart):
-            _ = heappeak_glibc_arenas_resident(mainStart, &resident)
-        case .glibcCounters:
-            return nil
-        }
-        return Int(resident)
     }
 
     /// The anonymous mappings made through mmap() by any code but the allocator's (the sampler's

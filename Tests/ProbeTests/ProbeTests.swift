@@ -21,14 +21,9 @@ private let lastKeptBlock = Atomic<Int>(0)
 /// One measure of the recorded blocks, under their lock as a snapshot takes it: their bytes, their
 /// resident bytes and the live heap. `keep`: their residency is held for `heappeak_residency_keep`.
 private func measureResidency(keep: Bool) -> (bytes: UInt64, resident: UInt64, live: UInt64) {
-    var bytes: UInt64 = 0
-    var resident: UInt64 = 0
-    var live: UInt64 = 0
-    var inArenas: UInt64 = 0
-    heappeak_residency_hold()
-    heappeak_residency_measure(keep ? 1 : 0, &bytes, &resident, &live, &inArenas)
-    heappeak_residency_release()
-    return (bytes, resident, live)
+    var reading = heappeak_residency_reading()
+    heappeak_residency_snapshot(keep ? 1 : 0, HEAPPEAK_ALLOCATOR_MEMORY_APART, 0, 0, -1, &reading)
+    return (reading.holder_bytes, reading.holder_resident, reading.live_heap)
 }
 
 /// Maps and touches `bytes` of anonymous memory, so RSS grows by that much; unmap with munmap.

@@ -49,7 +49,7 @@ typedef struct {
     /// CLOCK_MONOTONIC at those events (freed 0: still live).
     uint64_t allocated_nanos;
     uint64_t freed_nanos;
-    /// Bytes of it resident (mincore) at the snapshot `heappeak_residency_measure` last kept
+    /// Bytes of it resident (mincore) at the snapshot `heappeak_residency_snapshot` last kept
     /// (0: not live then, or no snapshot kept).
     uint64_t resident_bytes;
     uint32_t depth;
@@ -86,28 +86,55 @@ uint64_t heappeak_resident_range(uintptr_t start, uint64_t length);
 /// the first chunk with none resident (a stack is touched from its top) or unmapped.
 uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 
-/// The recorded blocks live now (and the blocks being freed inside the release hook, on any
-/// thread): their bytes and how many of them are resident. With `keep` set, each recorded
-/// block's residency now (0 when not live) is held until `heappeak_residency_keep` makes it its
-/// `resident_bytes`, once the snapshot is known to be the one kept (the one holders.csv reports).
-/// Call it between `heappeak_residency_hold` and `heappeak_residency_release`: it reads the table
-/// and the live bytes (`heappeak_read`'s, plus the blocks being freed) under the table's lock, so a
-/// recorded block is in both or in neither. `in_arenas_resident`: the part of `resident` in glibc's arenas (every block
-/// but those glibc mapped apart; under jemalloc, all of it).
-void heappeak_residency_measure(
-    int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap, uint64_t *in_arenas_resident
-);
-
 /// glibc: the resident bytes of its arenas: the main one, [main_start, sbrk(0)) (main_start is the
 /// kernel's start_brk), and each thread arena's heaps seen so far (through the blocks the wrappers
 /// handed out; 64 MiB each). Returns 0 when more heaps were seen than it keeps (512).
 int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident);
 
-/// Takes and gives back the recorded blocks' lock around a snapshot's readings: while it is held,
-/// no recorded block comes or goes (a thread doing so waits), so the readings taken under it (the
-/// blocks, the allocator's own memory, RSS) agree. Nothing under it may allocate a recorded block.
-void heappeak_residency_hold(void);
-void heappeak_residency_release(void);
+/// Where a residency snapshot reads the allocator's own memory.
+typedef enum {
+    /// Not in the snapshot: the caller reads it apart (glibc's counters, when the wrappers do not count).
+    HEAPPEAK_ALLOCATOR_MEMORY_APART = 0,
+    /// The anonymous mappings made by code in [low, high) (jemalloc's library).
+    HEAPPEAK_ALLOCATOR_MEMORY_MAPPINGS = 1,
+    /// glibc's arenas: the main one from `low` (the kernel's start_brk), the thread arenas' heaps seen.
+    HEAPPEAK_ALLOCATOR_MEMORY_GLIBC_ARENAS = 2,
+} heappeak_allocator_memory;
+
+/// The readings of a residency snapshot that must agree with each other.
+typedef struct {
+    /// The recorded blocks live now, and the blocks being freed inside the release hook (on any
+    /// thread): their bytes, how many of them are resident, and of those how many in glibc's arenas
+    /// (every block but those glibc mapped apart; under jemalloc, all of them).
+    uint64_t holder_bytes;
+    uint64_t holder_resident;
+    uint64_t holder_resident_in_arenas;
+    /// The live heap (`heappeak_read`'s) plus the blocks being freed (still resident).
+    uint64_t live_heap;
+    /// The allocator's own memory, resident (0 with HEAPPEAK_ALLOCATOR_MEMORY_APART).
+    uint64_t allocator_resident;
+    /// statm's RSS and its file-backed part, in bytes (0 and `statm_read` 0 when it could not be read).
+    uint64_t resident_bytes;
+    uint64_t file_bytes;
+    int statm_read;
+    /// 1: no realloc moved a block the release hook watches while the readings were taken (0: torn).
+    int consistent;
+    /// `heappeak_read`'s live bytes as the readings began and as they ended.
+    uint64_t live_before;
+    uint64_t live_after;
+} heappeak_residency_reading;
+
+/// One residency snapshot's readings that must agree, taken whole under the recorded blocks' lock:
+/// the blocks (as above), the live heap, the allocator's own memory (`memory`, with `low` and
+/// `high` as it says) and statm (read from `statm_descriptor`, an open /proc/self/statm; -1: not
+/// read). While the lock is held no recorded block comes or goes (a thread doing so waits), and
+/// nothing under it allocates: a recorded block allocated on the locking thread stops the process
+/// with a message rather than spinning forever. With `keep` set, each recorded block's residency
+/// now is held until `heappeak_residency_keep` makes it its `resident_bytes`. Never allocates.
+void heappeak_residency_snapshot(
+    int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high, int statm_descriptor,
+    heappeak_residency_reading *out
+);
 
 /// Each recorded block's `resident_bytes` becomes its residency at the last snapshot measured with
 /// `keep` set: call it when that snapshot is the one kept.
@@ -117,7 +144,7 @@ void heappeak_residency_keep(void);
 /// freed (a moment RSS may fall from its peak), and while the smaller blocks freed since the hook's
 /// last call reach `freed_bytes` (0: never); never from inside the hook itself; NULL stops it.
 /// The block has already left the live bytes and the holders (the hook's time cannot raise a heap
-/// peak) and is still resident: `heappeak_residency_measure` counts it, on any thread.
+/// peak) and is still resident: `heappeak_residency_snapshot` counts it, on any thread.
 /// A thread already past the check may still call the last hook once it is stopped, with its
 /// context: a context must stay valid for the process's life.
 void heappeak_set_release_hook(void (*hook)(void *), void *context, uint64_t minimum_bytes, uint64_t freed_bytes);
