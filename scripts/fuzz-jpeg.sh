@@ -26,7 +26,7 @@ echo "fuzz-jpeg: building the targets with $CLANG"
 for target in $FUZZ_TARGETS; do
   libjpeg=""
   [ "$target" = stream_jpeg_differential ] && libjpeg=-ljpeg
-  "$CLANG" -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  "$CLANG" -g -O2 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I Sources/CStreamJPEG/include -I Sources/CResample/include scripts/fuzz/$target.c \
     Sources/CStreamJPEG/*.c Sources/CResample/*.c $libjpeg -lm -o "$scratch/$target" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }

@@ -40,10 +40,11 @@ includes=(-I Sources/CStreamJPEG/include -I Sources/CResample/include -I Sources
   -I Sources/CWebPCodec/include)
 libraries=(-lpng -lwebp -lz -lm)
 echo "sanitize: building the harnesses ($CLANG: ASan+UBSan; $GCC: TSan)"
-"$CLANG" -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+"$CLANG" -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
   "${includes[@]}" scripts/sanitize/decode.c "${sources[@]}" "${libraries[@]}" -o "$scratch/sanitize_decode" 2>&1 \
   | { grep -v "Cannot export local symbol" || true; }
-"$GCC" -g -O2 -fno-omit-frame-pointer -fsanitize=thread -Wno-unknown-pragmas -pthread \
+# -Wno-clobbered: gcc warns of every local alive across libpng's setjmp, modified after it or not (clang does not).
+"$GCC" -g -O2 -Wall -Wextra -Wno-clobbered -Werror -fno-omit-frame-pointer -fsanitize=thread -Wno-unknown-pragmas -pthread \
   "${includes[@]}" scripts/sanitize/threads.c "${sources[@]}" "${libraries[@]}" -o "$scratch/sanitize_threads"
 
 echo "sanitize: making the fixtures in $fixtures"

@@ -1,4 +1,6 @@
 // See CChildGuard.h.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #define _GNU_SOURCE
 #include "CChildGuard.h"
 #include <errno.h>

@@ -12,6 +12,8 @@
 // BENCH_EXACT_HEAP=off in the environment turns the counting off: the wrappers then pass
 // straight through, and heappeak_counting() returns 0. Decided once, when the wrappers resolve
 // the next definitions, with getenv (which does not allocate).
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #define _GNU_SOURCE
 #include "CHeapPeak.h"
 #include "spinlock.h"

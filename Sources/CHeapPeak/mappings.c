@@ -11,6 +11,8 @@
 // The wrappers make the system calls themselves: no lookup of a next definition, so they work
 // from the first mapping jemalloc makes (inside the first malloc, before main), and allocate
 // nothing. The table is static, sorted by address, its ranges disjoint.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #define _GNU_SOURCE
 #include "CHeapPeak.h"
 #include "spinlock.h"

@@ -1,3 +1,5 @@
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #define _GNU_SOURCE
 #include "CHeapStats.h"
 #include <dlfcn.h>

@@ -1,5 +1,7 @@
 // libjpeg shim: every entry point that calls libjpeg sets its own setjmp, so a
 // libjpeg error unwinds only C frames, and is returned as a status code.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #include "CJPEGCodec.h"
 
 #include <errno.h>

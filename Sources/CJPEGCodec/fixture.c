@@ -4,6 +4,8 @@
 // compressed size. Integer / fixed-point arithmetic only (no floating point,
 // no libc random), so the pixels are identical on every machine.
 // Note: `>>` on negative ints is arithmetic on every compiler Swift supports.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #include "CJPEGCodec.h"
 
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 // See CLoopbackGuard.h.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #define _GNU_SOURCE
 #include "CLoopbackGuard.h"
 #include <arpa/inet.h>

@@ -1,4 +1,6 @@
 // The first pass over the markers, and the cursors that decode every scan one MCU row at a time.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #include "internal.h"
 
 #include <errno.h>

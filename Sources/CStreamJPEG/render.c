@@ -1,5 +1,7 @@
 // From a row of coefficients to output pixels: scaled IDCT, chroma upsampling, colour
 // conversion, then the shared area-averaging resampler (CResample), which holds two output rows.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #include "internal.h"
 
 #include <CResample.h>

@@ -1,5 +1,7 @@
 // See CThreadGuard.h: a pthread_create that, once armed, turns a thread that cannot start for
 // lack of memory into an immediate abort rather than libdispatch's endless retry.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #define _GNU_SOURCE
 #include "CThreadGuard.h"
 #include <dlfcn.h>

@@ -1,3 +1,5 @@
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #include "CTestImages.h"
 
 #include <setjmp.h>

@@ -4,6 +4,8 @@
 // of this process's own. At exit, what FoundationNetworking leaves there is removed: a failed download's
 // partial body, named <UUID>.tmp, which it never deletes and whose path no API gives. Then the folder
 // goes if it is empty; anything else a test left stays, for `make test`'s check to name.
+#pragma clang diagnostic error "-Wall"
+#pragma clang diagnostic error "-Wextra"
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>

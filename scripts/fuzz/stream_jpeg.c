@@ -18,7 +18,7 @@ static void decode_coefficients(const uint8_t *data, size_t size) {
     streamjpeg_decoder *d = streamjpeg_create();
     if (d == NULL) return;
     if (streamjpeg_open_memory(d, data, size) == STREAMJPEG_OK && fits(d)) {
-        int count = streamjpeg_components(d), wide = 0, high = 0, rows = 0;
+        int count = streamjpeg_components(d), wide = 0, rows = 0;
         for (int c = 0; c < count; c++) {
             int w, h;
             streamjpeg_component_blocks(d, c, &w, &h);
