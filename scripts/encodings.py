@@ -33,11 +33,18 @@ ENCODINGS = ["jpeg", "jpeg-progressive", "jpeg-444", "jpeg-progressive-444", "pn
 COLUMNS = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
            "output_width", "output_height", "peak_rss_delta_bytes", "peak_heap_delta_bytes", "status", "error",
            "tool_version", "render_seconds", "floor_bytes"]
-# holders.csv's columns without the call stack (holders.folded and a run's own holders.csv keep those).
-HOLDER_COLUMNS = ["encoding", "run_id", "strategy", "render", "allocator", "run", "rank", "bytes", "blocks",
-                  "allocated_by", "module", "role", "resident_bytes"]
-RESIDENCY_COLUMNS = ["encoding", "run_id", "strategy", "render", "allocator", "run", "moment", "category", "how",
-                     "bytes"]
+
+
+def copied_columns(bench):
+    """The columns of encodings-holders.csv and encodings-residency.csv: holders.csv's (without the call
+    stack: holders.folded and a run's own holders.csv keep those) and residency.csv's, the encoding
+    first, as bench declares them (`bench list --output-files --json`), never a copy of its lists."""
+    listing = subprocess.run([bench, "list", "--output-files", "--json"], capture_output=True, text=True)
+    if listing.returncode != 0:
+        sys.exit(f"encodings: {bench} list --output-files --json exited {listing.returncode}: {listing.stderr}")
+    columns = {entry["name"]: entry["columns"] for entry in json.loads(listing.stdout)}
+    holders = ["encoding"] + [column for column in columns["holders.csv"] if column != "stack"]
+    return holders, ["encoding"] + columns["residency.csv"]
 
 
 def thumbnail_size(rows, encoding):
@@ -71,7 +78,7 @@ def vips(vipsthumbnail, source, size, scratch):
     return peak_kb([vipsthumbnail, source, "--size", f"{size[0]}x{size[1]}", "-o", output])
 
 
-def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch):
+def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch, copied):
     folder = os.path.join(scratch, f"run-{encoding}")
     command = [bench, "run", "--encoding", encoding, "--width", str(width), "--height", str(height),
                "--strategy", "download", "--render", "full", "--render", "thumbnail", "--render", "stream",
@@ -85,8 +92,9 @@ def ours(bench, encoding, width, height, runs, max_pixel, cache, scratch):
         seconds = {(t["render"], t["allocator"], str(t["run"])): t.get("renderSeconds")
                    for t in json.load(file)["trials"]}
     rows = []
-    holders = read_rows(os.path.join(folder, "holders.csv"), encoding, HOLDER_COLUMNS)
-    residency = read_rows(os.path.join(folder, "residency.csv"), encoding, RESIDENCY_COLUMNS)
+    holder_columns, residency_columns = copied
+    holders = read_rows(os.path.join(folder, "holders.csv"), encoding, holder_columns)
+    residency = read_rows(os.path.join(folder, "residency.csv"), encoding, residency_columns)
     with open(os.path.join(folder, "trials.csv"), newline="") as file:
         for trial in csv.DictReader(file):
             rows.append({
@@ -156,11 +164,12 @@ def main():
     rows = kept_rows(path, args.encoding)
     holders = kept_rows(holders_path, args.encoding)
     residency = kept_rows(residency_path, args.encoding)
+    copied = copied_columns(args.bench)
     with tempfile.TemporaryDirectory(prefix="bench-encodings-") as scratch:
         for encoding in args.encoding or ENCODINGS:
             print(f"encodings: {encoding}", file=sys.stderr, flush=True)
             our_rows, our_holders, our_residency = ours(args.bench, encoding, args.width, args.height, args.runs,
-                                                        args.max_pixel, cache, scratch)
+                                                        args.max_pixel, cache, scratch, copied)
             rows += our_rows
             size = thumbnail_size(our_rows, encoding)
             holders += our_holders
@@ -185,8 +194,8 @@ def main():
             for table in (rows, holders, residency):
                 table.sort(key=lambda row: ENCODINGS.index(row["encoding"]))  # stable: runs stay in order
             write(rows, path)
-            write(holders, holders_path, HOLDER_COLUMNS)
-            write(residency, residency_path, RESIDENCY_COLUMNS)
+            write(holders, holders_path, copied[0])
+            write(residency, residency_path, copied[1])
     print(f"encodings: {len(rows)} rows in {os.path.join(args.out, 'encodings.csv')}", file=sys.stderr)
 
 

@@ -4,26 +4,14 @@ extension TrialResult {
     /// its own baseline. nil when every figure is possible. A file that is not a run's (a corpus.csv,
     /// a hand-edited export) would otherwise be charted and gated as negative or NaN figures.
     package var impossibleFigure: String? {
-        let counts: [(column: String, value: Int?)] = [
-            ("payload_bytes", payloadBytes), ("baseline_rss_bytes", baselineRSSBytes), ("peak_rss_bytes", peakRSSBytes),
-            ("sampled_peak_rss_bytes", sampledPeakRSSBytes), ("hwm_peak_rss_bytes", hwmPeakRSSBytes),
-            ("final_rss_bytes", finalRSSBytes), ("baseline_allocated_bytes", baselineAllocatedBytes),
-            ("peak_allocated_bytes", peakAllocatedBytes), ("final_allocated_bytes", finalAllocatedBytes),
-            ("baseline_heap_exact_bytes", baselineHeapExactBytes), ("peak_heap_exact_bytes", peakHeapExactBytes),
-            ("image_width", imageWidth), ("image_height", imageHeight), ("samples", samples),
-            ("floor_bytes", floorBytes),
-        ]
-        for (column, value) in counts {
-            if let value, value < 0 { return "\(column) is \(value): it cannot be negative" }
-        }
-        let measures: [(column: String, value: Double?)] = [
-            ("fetch_s", fetchSeconds), ("render_s", renderSeconds), ("duration_s", durationSeconds),
-            ("startup_s", startupSeconds), ("warmup_s", warmupSeconds), ("wall_s", wallSeconds),
-            ("sampler_hz", samplerHertz), ("max_gap_ms", maxSampleGapMillis), ("sampler_cpu_s", samplerCPUSeconds),
-        ]
-        for (column, value) in measures {
-            if let value, !(value.isFinite && value >= 0) {
-                return "\(column) is \(value): it must be a finite number, 0 or more"
+        // Every measured figure (not a key, a flag or a figure derived from others) is 0 or more:
+        // counts as integers, the rest as finite numbers.
+        for column in TrialsCSV.columns {
+            guard let value = column.number?(self) else { continue }
+            if [.bytes, .pixels, .count].contains(column.column.unit) {
+                if value < 0 { return "\(column.name) is \(Int(value)): it cannot be negative" }
+            } else if !(value.isFinite && value >= 0) {
+                return "\(column.name) is \(value): it must be a finite number, 0 or more"
             }
         }
         if isSuccess, let peak = peakRSSBytes, let baseline = baselineRSSBytes, peak < baseline {

@@ -8,7 +8,7 @@ extension TrialsCSV {
 
     /// One row as a CSV line with its newline: what is appended as soon as the run ends.
     package static func line(_ result: TrialResult, runID: String?) -> String {
-        CSV.line(columns.map { $0.value(result) } + (runID.map { [$0] } ?? [])) + "\n"
+        CSV.line(columns.map { $0.write(result) } + (runID.map { [$0] } ?? [])) + "\n"
     }
 }
 

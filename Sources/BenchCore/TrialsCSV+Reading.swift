@@ -24,7 +24,7 @@ extension TrialsCSV {
         }
 
         var keys = RowKeyCheck(key: key, header: header, runID: runID)
-        return try rows.dropFirst().enumerated().compactMap { offset, fields in
+        return try rows.dropFirst().enumerated().compactMap { offset, fields throws -> TrialResult? in
             let line = offset + 2
             if fields.count == 1 && fields[0].isEmpty { return nil }  // blank line
             guard fields.count == header.count else {
@@ -35,13 +35,6 @@ extension TrialsCSV {
             func integer(_ name: String) throws -> Int? {
                 guard let text = field(name), !text.isEmpty else { return nil }
                 guard let value = Int(text) else { throw CSVError("line \(line): \(name) '\(text)' is not an integer") }
-                return value
-            }
-            func number(_ name: String) throws -> Double? {
-                guard let text = field(name), !text.isEmpty else { return nil }
-                guard let value = Double(text) else {
-                    throw CSVError("line \(line): \(name) '\(text)' is not a number")
-                }
                 return value
             }
             func choice<T: RawRepresentable>(_ name: String, _ type: T.Type) throws -> T where T.RawValue == String {
@@ -71,39 +64,20 @@ extension TrialsCSV {
             var result = TrialResult(cell: cell, run: run, pid: processID)
             result.status = try choice("status", TrialStatus.self)
             result.error = field("error") ?? ""
-            result.payloadBytes = try integer("payload_bytes")
-            result.baselineRSSBytes = try integer("baseline_rss_bytes")
-            result.peakRSSBytes = try integer("peak_rss_bytes")
-            result.sampledPeakRSSBytes = try integer("sampled_peak_rss_bytes")
-            result.hwmPeakRSSBytes = try integer("hwm_peak_rss_bytes")
-            result.finalRSSBytes = try integer("final_rss_bytes")
-            result.baselineAllocatedBytes = try integer("baseline_allocated_bytes")
-            result.peakAllocatedBytes = try integer("peak_allocated_bytes")
-            result.finalAllocatedBytes = try integer("final_allocated_bytes")
+            for column in columns {
+                guard let read = column.read, let text = field(column.name), !text.isEmpty else { continue }
+                do {
+                    try read(&result, text)
+                } catch let error as ResultCellError {
+                    throw CSVError("line \(line): \(column.name) '\(text)' is not \(error.expected)")
+                }
+            }
             // Older files without baseline_allocated_bytes still give the delta through the two columns they have.
             if result.baselineAllocatedBytes == nil, let peak = result.peakAllocatedBytes,
                 let delta = try integer("peak_allocated_delta_bytes")
             {
                 result.baselineAllocatedBytes = peak - delta
             }
-            result.samplerCPUSeconds = try number("sampler_cpu_s")
-            result.samplerRealtime = try integer("sampler_realtime").map { $0 != 0 }
-            result.warmedUp = try integer("warmed_up").map { $0 != 0 }
-            result.baselineHeapExactBytes = try integer("baseline_heap_exact_bytes")
-            result.peakHeapExactBytes = try integer("peak_heap_exact_bytes")
-            result.fetchSeconds = try number("fetch_s")
-            result.renderSeconds = try number("render_s")
-            result.durationSeconds = try number("duration_s")
-            result.startupSeconds = try number("startup_s")
-            result.warmupSeconds = try number("warmup_s")
-            result.wallSeconds = try number("wall_s")
-            result.settleSeconds = try number("settle_s")
-            result.floorBytes = try integer("floor_bytes")
-            result.imageWidth = try integer("image_width")
-            result.imageHeight = try integer("image_height")
-            result.samples = try integer("samples")
-            result.samplerHertz = try number("sampler_hz")
-            result.maxSampleGapMillis = try number("max_gap_ms")
             if let impossible = result.impossibleFigure { throw CSVError("line \(line): \(impossible)") }
             return result
         }

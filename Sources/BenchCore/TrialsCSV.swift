@@ -4,47 +4,150 @@ import Foundation
 /// with their status and error and empty measurement cells.
 package enum TrialsCSV {
     package static let fileName = "trials.csv"
-    /// The columns, in order. The first fifteen are the stable contract (docs/OUTPUT.md lists them); the rest add detail.
-    package static let columns: [(name: String, value: @Sendable (TrialResult) -> String)] = [
-        ("strategy", { $0.strategy }),
-        ("render", { $0.render.rawValue }),
-        ("allocator", { $0.allocator.rawValue }),
-        ("run", { String($0.run) }),
-        ("pid", { String($0.pid) }),
-        ("payload_bytes", { text($0.payloadBytes) }),
-        ("baseline_rss_bytes", { text($0.baselineRSSBytes) }),
-        ("peak_rss_bytes", { text($0.peakRSSBytes) }),
-        ("peak_rss_delta_bytes", { text($0.peakRSSDeltaBytes) }),
-        ("peak_allocated_bytes", { text($0.peakAllocatedBytes) }),
-        ("peak_allocated_delta_bytes", { text($0.peakAllocatedDeltaBytes) }),
-        ("final_rss_bytes", { text($0.finalRSSBytes) }),
-        ("duration_s", { text($0.durationSeconds) }),
-        ("status", { $0.status.rawValue }),
-        ("error", { $0.error }),
-        ("baseline_allocated_bytes", { text($0.baselineAllocatedBytes) }),
-        ("final_allocated_bytes", { text($0.finalAllocatedBytes) }),
-        ("sampled_peak_rss_bytes", { text($0.sampledPeakRSSBytes) }),
-        ("hwm_peak_rss_bytes", { text($0.hwmPeakRSSBytes) }),
-        ("fetch_s", { text($0.fetchSeconds) }),
-        ("render_s", { text($0.renderSeconds) }),
-        ("startup_s", { text($0.startupSeconds) }),
-        ("warmup_s", { text($0.warmupSeconds) }),
-        ("wall_s", { text($0.wallSeconds) }),
-        ("image_width", { text($0.imageWidth) }),
-        ("image_height", { text($0.imageHeight) }),
-        ("samples", { text($0.samples) }),
-        ("sampler_hz", { text($0.samplerHertz, digits: 0) }),
-        ("max_gap_ms", { text($0.maxSampleGapMillis, digits: 3) }),
-        ("sampler_cpu_s", { text($0.samplerCPUSeconds) }),
-        ("sampler_realtime", { $0.samplerRealtime.map { $0 ? "1" : "0" } ?? "" }),
-        ("baseline_heap_exact_bytes", { text($0.baselineHeapExactBytes) }),
-        ("peak_heap_exact_bytes", { text($0.peakHeapExactBytes) }),
-        ("peak_heap_exact_delta_bytes", { text($0.peakHeapExactDeltaBytes) }),
-        ("warmed_up", { $0.warmedUp.map { $0 ? "1" : "0" } ?? "" }),
-        ("peak_holder", { $0.peakHolder ?? "" }),
-        ("attributed_bytes", { text($0.attributedBytes) }),
-        ("settle_s", { text($0.settleSeconds) }),
-        ("floor_bytes", { text($0.floorBytes) }),
+    /// The columns, in order: each figure of a trial is declared here once, with how it is written and
+    /// read back. The first fifteen are the stable contract; the rest add detail. Adding a figure is a
+    /// stored property of `TrialResult`, its line here, and the code in the child that measures it.
+    package static let columns: [TrialColumn] = [
+        .key("strategy", "the fetch strategy (`bench list`)") { $0.strategy },
+        .key("render", "the renderer: none, full, thumbnail, stream or a user's") { $0.render.rawValue },
+        .key("allocator", "system (glibc) or jemalloc") { $0.allocator.rawValue },
+        .key("run", "the run's number within its cell, from 1", unit: .count) { String($0.run) },
+        .key("pid", "the child's process id", unit: .count) { String($0.pid) },
+        .integer("payload_bytes", \.payloadBytes, .bytes, .neither, "the bytes of the image fetched"),
+        .integer(
+            "baseline_rss_bytes",
+            \.baselineRSSBytes,
+            .bytes,
+            .neither,
+            "RSS as the window opened, after the warm-up"
+        ),
+        .integer(
+            "peak_rss_bytes",
+            \.peakRSSBytes,
+            .bytes,
+            .lowerIsBetter,
+            "the largest RSS of the window: sampled, VmHWM or a residency snapshot's"
+        ),
+        .derived("peak_rss_delta_bytes", .bytes, .lowerIsBetter, "peak_rss_bytes less baseline_rss_bytes") {
+            text($0.peakRSSDeltaBytes)
+        },
+        .integer(
+            "peak_allocated_bytes",
+            \.peakAllocatedBytes,
+            .bytes,
+            .lowerIsBetter,
+            "the allocator's live bytes at their highest sample (mallinfo2 or jemalloc's stats)"
+        ),
+        .derived(
+            "peak_allocated_delta_bytes",
+            .bytes,
+            .lowerIsBetter,
+            "peak_allocated_bytes less baseline_allocated_bytes"
+        ) { text($0.peakAllocatedDeltaBytes) },
+        .integer(
+            "final_rss_bytes",
+            \.finalRSSBytes,
+            .bytes,
+            .lowerIsBetter,
+            "RSS at the window's end, after the settle"
+        ),
+        .number("duration_s", \.durationSeconds, .lowerIsBetter, "the measured window: fetch plus render"),
+        .key("status", "ok, or how the run failed (fetch_error, decode_error, timeout, crash, ...)") {
+            $0.status.rawValue
+        },
+        .key("error", "the failure's message; empty when ok") { $0.error },
+        .integer(
+            "baseline_allocated_bytes",
+            \.baselineAllocatedBytes,
+            .bytes,
+            .neither,
+            "the allocator's live bytes as the window opened"
+        ),
+        .integer(
+            "final_allocated_bytes",
+            \.finalAllocatedBytes,
+            .bytes,
+            .lowerIsBetter,
+            "the allocator's live bytes at the window's end"
+        ),
+        .integer("sampled_peak_rss_bytes", \.sampledPeakRSSBytes, .bytes, .lowerIsBetter, "the highest RSS sample"),
+        .integer(
+            "hwm_peak_rss_bytes",
+            \.hwmPeakRSSBytes,
+            .bytes,
+            .lowerIsBetter,
+            "the kernel's RSS high-water mark (VmHWM), reset as the window opened"
+        ),
+        .number("fetch_s", \.fetchSeconds, .lowerIsBetter, "the fetch's time"),
+        .number("render_s", \.renderSeconds, .lowerIsBetter, "the render's time"),
+        .number(
+            "startup_s",
+            \.startupSeconds,
+            .lowerIsBetter,
+            "from the spawn to the child's first line of trial code"
+        ),
+        .number("warmup_s", \.warmupSeconds, .lowerIsBetter, "the child's warm-up before its baseline"),
+        .number("wall_s", \.wallSeconds, .lowerIsBetter, "from the spawn to the child's exit, its report included"),
+        .integer("image_width", \.imageWidth, .pixels, .neither, "the decoded image's width"),
+        .integer("image_height", \.imageHeight, .pixels, .neither, "the decoded image's height"),
+        .integer("samples", \.samples, .count, .higherIsBetter, "memory samples taken in the window"),
+        .number(
+            "sampler_hz",
+            \.samplerHertz,
+            digits: 0,
+            unit: .hertz,
+            .higherIsBetter,
+            "the sampler's rate over the window"
+        ),
+        .number(
+            "max_gap_ms",
+            \.maxSampleGapMillis,
+            digits: 3,
+            unit: .milliseconds,
+            .lowerIsBetter,
+            "the longest time between two samples"
+        ),
+        .number("sampler_cpu_s", \.samplerCPUSeconds, .lowerIsBetter, "the sampler thread's CPU time over its life"),
+        .flag("sampler_realtime", \.samplerRealtime, "1 when the sampler ran with real-time priority (SCHED_FIFO)"),
+        .integer(
+            "baseline_heap_exact_bytes",
+            \.baselineHeapExactBytes,
+            .bytes,
+            .neither,
+            "the exact live heap (bench's malloc wrappers) as the window opened"
+        ),
+        .integer(
+            "peak_heap_exact_bytes",
+            \.peakHeapExactBytes,
+            .bytes,
+            .lowerIsBetter,
+            "the exact live heap at its highest in the window: no sampling interval can miss it"
+        ),
+        .derived(
+            "peak_heap_exact_delta_bytes",
+            .bytes,
+            .lowerIsBetter,
+            "peak_heap_exact_bytes less baseline_heap_exact_bytes"
+        ) { text($0.peakHeapExactDeltaBytes) },
+        .flag("warmed_up", \.warmedUp, "1 when the child fetched a warm-up resource before its baseline (0: cold)"),
+        .derived("peak_holder", .text, .neither, "the largest holder of the exact heap peak (holders.csv)") {
+            $0.peakHolder ?? ""
+        },
+        .derived(
+            "attributed_bytes",
+            .bytes,
+            .neither,
+            "the recorded holders' bytes: the exact heap peak less the blocks under --holder-threshold"
+        ) { text($0.attributedBytes) },
+        .number("settle_s", \.settleSeconds, .neither, "from the render's end to the final reading (the settle rule)"),
+        .integer(
+            "floor_bytes",
+            \.floorBytes,
+            .bytes,
+            .neither,
+            "the least the cell's contract needs at once, computed from the image and the floor rules, not measured "
+                + "(MEASUREMENT.md); empty when a rule is undeclared"
+        ),
     ]
 
     /// A row's key: its cell (strategy, render, allocator) and run; no two rows of a file share one
@@ -58,7 +161,7 @@ package enum TrialsCSV {
     package static func render(_ results: [TrialResult], runID: String? = nil) -> String {
         let suffix = runID.map { [$0] } ?? []
         var lines = [CSV.line(columns.map(\.name) + (runID == nil ? [] : [runIDColumn]))]
-        lines += results.map { result in CSV.line(columns.map { $0.value(result) } + suffix) }
+        lines += results.map { result in CSV.line(columns.map { $0.write(result) } + suffix) }
         return lines.joined(separator: "\n") + "\n"
     }
 

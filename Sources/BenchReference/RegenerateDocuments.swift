@@ -73,7 +73,7 @@ struct RegenerateDocuments: ParsableCommand {
                 try report.updateReport(
                     figures,
                     at: url,
-                    extraBlocks: [OutputFiles.tableName: OutputFiles.markdownTable()]
+                    extraBlocks: OutputFiles.documentBlocks
                 )
                 print("regenerated the figures of \(url.path)")
             }

@@ -1,5 +1,6 @@
 import BenchCore
 import Corpus
+import Foundation
 import Report
 import Scenarios
 
@@ -37,6 +38,10 @@ package struct OutputFile: Sendable {
     package var replacesRows: Bool
     /// What it holds, in one sentence.
     package var holds: String
+    /// A CSV file's header, in order, when it is fixed (empty: not a CSV, or its columns vary).
+    package var columns: [String] = []
+    /// The figures among its columns, as declared once (trials.csv's): unit, polarity, meaning.
+    package var figures: [ResultColumn] = []
 
     /// The file as the output folder's checks see it.
     package var folderFile: OutputFolder.File { OutputFolder.File(name, replacesRows: replacesRows) }
@@ -51,7 +56,9 @@ package enum OutputFiles {
         written: .perTrial,
         key: TrialsCSV.keyColumns,
         replacesRows: true,
-        holds: "one row per trial: its cell, status, peaks over the baseline, timings and largest holder"
+        holds: "one row per trial: its cell, status, peaks over the baseline, timings and largest holder",
+        columns: TrialsCSV.columns.map(\.name) + [TrialsCSV.runIDColumn],
+        figures: TrialsCSV.columns.map(\.column)
     )
     package static let timeline = OutputFile(
         name: TimelineCSV.fileName,
@@ -59,7 +66,8 @@ package enum OutputFiles {
         written: .perTrial,
         key: TrialsCSV.keyColumns + ["t_s"],
         replacesRows: true,
-        holds: "every memory sample of every trial, for charts"
+        holds: "every memory sample of every trial, for charts",
+        columns: TimelineCSV.header + [TrialsCSV.runIDColumn]
     )
     package static let holders = OutputFile(
         name: HoldersCSV.fileName,
@@ -68,7 +76,8 @@ package enum OutputFiles {
         key: TrialsCSV.keyColumns + ["rank"],
         replacesRows: true,
         holds: "who holds each trial's exact heap peak: one row per call stack holding blocks of "
-            + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak"
+            + "--holder-threshold bytes or more, then the small blocks; a trial's rows add up to its exact heap peak",
+        columns: HoldersCSV.header
     )
     package static let residency = OutputFile(
         name: ResidencyCSV.fileName,
@@ -77,7 +86,8 @@ package enum OutputFiles {
         key: TrialsCSV.keyColumns + ["moment", "category"],
         replacesRows: true,
         holds: "each trial's resident memory over the baseline at the RSS peak and at the window's end, by category "
-            + "(heap holders, small blocks, kept by the allocator, thread stacks, file-backed, other, unattributed)"
+            + "(heap holders, small blocks, kept by the allocator, thread stacks, file-backed, other, unattributed)",
+        columns: ResidencyCSV.header
     )
     package static let summary = OutputFile(
         name: SummaryCSV.fileName,
@@ -126,7 +136,8 @@ package enum OutputFiles {
         written: .perTrial,
         key: CorpusCSV.keyColumns,
         replacesRows: true,
-        holds: "one row per image and trial, and one for each file not measured, with its reason"
+        holds: "one row per image and trial, and one for each file not measured, with its reason",
+        columns: CorpusCSV.header
     )
     package static let corpusSummary = OutputFile(
         name: "corpus-summary.csv",
@@ -204,6 +215,46 @@ package enum OutputFiles {
 
     /// The name of docs/OUTPUT.md's generated block (`<!-- table:output-files -->`).
     package static let tableName = "output-files"
+
+    /// The name of docs/OUTPUT.md's table of trials.csv's columns (`<!-- table:trials-columns -->`).
+    package static let trialsColumnsTableName = "trials-columns"
+
+    /// docs/OUTPUT.md's blocks that come from the code rather than results/: every file, and
+    /// trials.csv's columns as `TrialsCSV.columns` declares them.
+    package static var documentBlocks: [String: String] {
+        [
+            tableName: markdownTable(),
+            trialsColumnsTableName: ResultColumn.markdownTable(TrialsCSV.columns.map(\.column)),
+        ]
+    }
+
+    /// Every file as JSON, for scripts (`bench list --output-files --json`): the Python scripts read
+    /// the columns of the files they copy rows from here, never from a list of their own.
+    package static func json() throws -> String {
+        struct Entry: Encodable {
+            var name: String
+            var commands: [String]
+            var written: String
+            var key: [String]
+            var holds: String
+            var columns: [String]
+            var figures: [ResultColumn]
+        }
+        let entries = all.map {
+            Entry(
+                name: $0.name,
+                commands: $0.commands.map(\.rawValue),
+                written: $0.written.rawValue,
+                key: $0.key,
+                holds: $0.holds,
+                columns: $0.columns,
+                figures: $0.figures
+            )
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
+    }
 
     /// The Markdown table of every file, for docs/OUTPUT.md and `bench list --output-files`.
     package static func markdownTable() -> String {

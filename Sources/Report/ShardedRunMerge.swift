@@ -82,7 +82,7 @@ package enum ShardedRunMerge {
         // trials.csv once more, each row with the machine that measured it (before run_id, by name).
         var lines = [CSV.line(TrialsCSV.columns.map(\.name) + ["machine", TrialsCSV.runIDColumn])]
         lines += rows.map { row in
-            CSV.line(TrialsCSV.columns.map { $0.value(row.result) } + [row.machine, folder.runID])
+            CSV.line(TrialsCSV.columns.map { $0.write(row.result) } + [row.machine, folder.runID])
         }
         try AtomicFile.writeInFolder(Data((lines.joined(separator: "\n") + "\n").utf8), to: writer.trialsCSV)
         let shardLine = shards.map { "shard \($0.folder.record.shard) \($0.folder.record.machine)" }

@@ -105,7 +105,7 @@ import Testing
     /// What `bench-reference --document` computes from the committed results, once for every document.
     static let generated = Result {
         let figures = try ResultsReport(directory: root.appendingPathComponent("results")).load()
-        let blocks = figures.blocks().merging([OutputFiles.tableName: OutputFiles.markdownTable()]) { $1 }
+        let blocks = figures.blocks().merging(OutputFiles.documentBlocks) { $1 }
         return (blocks: blocks, values: figures.values())
     }
 

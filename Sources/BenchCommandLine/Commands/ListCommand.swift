@@ -16,9 +16,21 @@ struct ListCommand: ParsableCommand {
     )
     var outputFiles = false
 
+    @Flag(
+        help:
+            "With --output-files: JSON, each file with its columns and trials.csv's figures (unit, polarity, meaning)."
+    )
+    var json = false
+
+    func validate() throws {
+        guard !json || outputFiles else {
+            throw ValidationError("--json lists the output files: give --output-files too")
+        }
+    }
+
     func run() throws {
         if outputFiles {
-            print(OutputFiles.markdownTable(), terminator: "")
+            print(json ? try OutputFiles.json() : OutputFiles.markdownTable(), terminator: "")
             return
         }
         // A user's strategy or renderer (registered by their own executable through ImageMemoryBench) is marked.

@@ -1,0 +1,59 @@
+import BenchCore
+import Corpus
+import Foundation
+import Measuring
+import Testing
+
+/// `bench list --output-files --json` is what scripts read a file's columns from (scripts/encodings.py
+/// copies holders.csv's and residency.csv's rows): each file's columns are its writer's header, and
+/// trials.csv's figures are its declared columns.
+@Suite struct OutputFilesListingTests {
+    struct Entry: Decodable {
+        var name: String
+        var columns: [String]
+        var figures: [Figure]
+    }
+
+    struct Figure: Decodable, Equatable {
+        var name: String
+        var unit: String
+        var polarity: String
+        var meaning: String
+    }
+
+    static func entries() throws -> [String: Entry] {
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(try OutputFiles.json().utf8))
+        return Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0) })
+    }
+
+    /// The header line each writer writes for an empty run.
+    static func header(_ text: String) -> [String] {
+        String(text.prefix { $0 != "\n" }).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func everyFileIsListedWithItsWritersHeader() throws {
+        let entries = try Self.entries()
+        #expect(entries.keys.sorted() == OutputFiles.all.map(\.name).sorted())
+        #expect(try #require(entries["trials.csv"]).columns == Self.header(TrialsCSV.render([], runID: "r")))
+        #expect(try #require(entries["timeline.csv"]).columns == Self.header(TimelineCSV.render([], runID: "r")))
+        #expect(try #require(entries["holders.csv"]).columns == Self.header(HoldersCSV.render([], runID: "r")))
+        #expect(try #require(entries["residency.csv"]).columns == Self.header(ResidencyCSV.render([], runID: "r")))
+        #expect(try #require(entries["corpus.csv"]).columns == Self.header(CorpusCSV.render([], runID: "r")))
+    }
+
+    @Test func trialsFiguresAreItsDeclaredColumns() throws {
+        let trials = try #require(try Self.entries()["trials.csv"])
+        #expect(
+            trials.figures
+                == TrialsCSV.columns.map {
+                    Figure(
+                        name: $0.name,
+                        unit: $0.column.unit.rawValue,
+                        polarity: $0.column.polarity.rawValue,
+                        meaning: $0.column.meaning
+                    )
+                }
+        )
+        #expect(trials.figures.first { $0.name == "peak_rss_delta_bytes" }?.polarity == "lower")
+    }
+}
