@@ -48,46 +48,28 @@ package struct ChildProcessLauncher: TrialLauncher {
     }
 
     package func launch(_ spec: TrialSpec) -> TrialResult {
-        var failed = TrialResult(spec: spec, pid: 0)
-        do {
-            try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
-            // Whatever the child downloads, moves or leaves behind goes with its folder.
-            defer { try? FileManager.default.removeItem(at: spec.workDirectory) }
-
-            var launched = spec
-            let environment = try environment(for: spec)
-            launched.launchedAtNanos = MonotonicClock.now()
-            let specArguments = try ChildSpec.write(launched, in: spec.workDirectory)
-            let output = try ChildProcess.run(
-                executable: executable,
-                arguments: [Self.trialSubcommand] + specArguments,
-                environment: environment,
-                timeoutSeconds: spec.timeoutSeconds
-            )
-            let wallSeconds = Double(MonotonicClock.now() - launched.launchedAtNanos!) / 1e9
-            failed.pid = output.pid
-            failed.wallSeconds = wallSeconds
-            if !output.timedOut, !output.report.isEmpty,
-                var result = try? JSONDecoder().decode(TrialResult.self, from: output.report)
-            {
-                result.wallSeconds = wallSeconds
-                if let blocks = result.peakBlocks {
-                    let roles = HolderRoles.rules(forStrategy: spec.strategy)
-                    result.holders = PeakHolderNaming.shared.holders(
-                        of: blocks,
-                        scratch: spec.workDirectory,
-                        roles: roles
-                    )
-                    result.peakBlocks = nil
-                }
-                return result
+        // Whatever the child downloads, moves or leaves behind goes with its folder.
+        defer { try? FileManager.default.removeItem(at: spec.workDirectory) }
+        var launched = spec
+        launched.launchedAtNanos = MonotonicClock.now()
+        let outcome = run(launched, reporting: TrialResult.self)
+        let wallSeconds = Double(MonotonicClock.now() - launched.launchedAtNanos!) / 1e9
+        switch outcome {
+        case .reported(var result, _):
+            result.wallSeconds = wallSeconds
+            if let blocks = result.peakBlocks {
+                let roles = HolderRoles.rules(forStrategy: spec.strategy)
+                result.holders = PeakHolderNaming.shared.holders(of: blocks, scratch: spec.workDirectory, roles: roles)
+                result.peakBlocks = nil
             }
-            (failed.status, failed.error) = Self.describeFailure(output, timeoutSeconds: spec.timeoutSeconds)
-        } catch {
-            failed.status = .harnessError
-            failed.error = String(describing: error)
+            return result
+        case .failed(let status, let error, let pid):
+            var failed = TrialResult(spec: spec, pid: pid)
+            (failed.status, failed.error) = (status, error)
+            // A child that could not be started has no wall time.
+            if status != .harnessError { failed.wallSeconds = wallSeconds }
+            return failed
         }
-        return failed
     }
 
     /// The parent's environment, with the allocator chosen for this child and TMPDIR in its work folder
@@ -114,23 +96,6 @@ package struct ChildProcessLauncher: TrialLauncher {
         environment[ExactHeapPeak.environmentVariable] = exactHeapPeak ? nil : "off"
         environment[Self.loopbackOnlyVariable] = loopbackOnly ? "1" : nil
         return environment
-    }
-
-    /// The row of a child that left no report: timeout, or the signal / exit status and the
-    /// child's own last words (the "Fatal error: ..." line), never the backtrace's image list.
-    static func describeFailure(_ output: ChildProcessOutput, timeoutSeconds: Double) -> (TrialStatus, String) {
-        if output.timedOut {
-            let words = ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? ""
-            return (.timeout, "killed after \(timeoutSeconds) s without finishing\(words)")
-        }
-        return (
-            .crashed,
-            ChildFailure.describe(
-                exitStatus: output.exitStatus,
-                signal: output.terminatingSignal,
-                standardError: output.standardError
-            )
-        )
     }
 }
 

@@ -16,45 +16,24 @@ package struct ScenarioLauncher {
         children = ChildProcessLauncher(executable: executable)
     }
 
-    /// Runs the child; the work folder is left for the caller to inspect and delete.
+    /// Runs the child through the one launcher (`ChildProcessLauncher.run`); the work folder is left
+    /// for the caller to inspect and delete.
     package func launch(_ spec: ScrollSpec) -> ScrollResult {
-        var failed = ScrollResult(spec: spec)
-        failed.status = .harnessError
-        do {
-            try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
-            // FoundationNetworking puts download tasks' temporary files in TMPDIR: the work folder.
-            let environment = try children.environment(workDirectory: spec.workDirectory, allocator: spec.allocator)
-            let output = try ChildProcess.run(
-                executable: executable,
-                arguments: [Self.subcommand] + ChildSpec.write(spec, in: spec.workDirectory),
-                environment: environment,
-                timeoutSeconds: spec.scrollSeconds + spec.timeoutSeconds + 30
-            )
-            failed.pid = output.pid
-            if !output.timedOut, let result = try? JSONDecoder().decode(ScrollResult.self, from: output.report) {
-                return result
-            }
+        switch children.run(spec, reporting: ScrollResult.self) {
+        case .reported(let result, _):
+            return result
+        case .failed(let status, let error, let pid):
+            var failed = ScrollResult(spec: spec)
+            (failed.status, failed.error, failed.pid) = (status, error, pid)
             // Over a memory budget the child traps without a report; its last recorded peak remains.
-            failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory)
-            if output.timedOut {
-                failed.status = .timeout
-                failed.error =
-                    "child left no report: killed after \(String(format: "%.0f", spec.scrollSeconds + spec.timeoutSeconds + 30)) s"
-                    + (ChildFailure.lastWords(standardError: output.standardError).map { ": \($0)" } ?? "")
-            } else {
-                // As a trial: a child that ended (by a signal or an exit) without a report crashed.
-                failed.status = .crashed
-                failed.error =
-                    "child left no report: "
-                    + ChildFailure.describe(
-                        exitStatus: output.exitStatus,
-                        signal: output.terminatingSignal,
-                        standardError: output.standardError
-                    )
-            }
-        } catch {
-            failed.error = String(describing: error)
+            if status != .harnessError { failed.peakRSSBytes = MemoryBudget.recordedPeak(in: spec.workDirectory) }
+            return failed
         }
-        return failed
     }
+}
+
+extension ScrollSpec: MeasuredChildSpec {
+    package static var subcommand: String { ScenarioLauncher.subcommand }
+    /// The scroll, its time limit after it, and 30 s for the child's start-up and report.
+    package var childTimeoutSeconds: Double { scrollSeconds + timeoutSeconds + 30 }
 }
