@@ -121,7 +121,13 @@ import Testing
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(commit == head, "\(record)")
             #expect(source == "checkout \(packageRoot.path)", "\(record)")
-            let status = try #require(Self.output(["git", "status", "--porcelain"], in: packageRoot))
+            // Dirty: a change to what the binary is built from (a change to a test or a doc is not one).
+            let status = try #require(
+                Self.output(
+                    ["git", "status", "--porcelain", "--", "Package.swift", "Package.resolved", "Sources"],
+                    in: packageRoot
+                )
+            )
             #expect(record["dirty"] as? Bool == !status.isEmpty, "\(record)")
         }
         #expect(folder.line("commit")?.hasPrefix(folder.context["commit"] as! String) == true, "\(folder.environment)")
@@ -142,7 +148,7 @@ import Testing
             .replacingOccurrences(of: "\"1111\"", with: "\"2222\"")
         try rebuilt.write(to: other.appendingPathComponent("rebuilt.json"), atomically: true, encoding: .utf8)
         try trials.write(to: other.appendingPathComponent("same.json"), atomically: true, encoding: .utf8)
-        let thresholds = packageRoot.appendingPathComponent("results/thresholds.json").path
+        let thresholds = GateThresholdsFile.path
         func compare(_ baseline: String, _ current: String) throws -> String {
             try BenchProcess.run(["compare", baseline, current, "--thresholds", thresholds]).standardOutput
         }
