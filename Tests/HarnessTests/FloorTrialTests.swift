@@ -134,7 +134,7 @@ import Testing
         let current = try Self.measure(matrix, environment: ["BENCH_INJECT_REGRESSION": "extra-copy"])
         defer { try? FileManager.default.removeItem(at: current.folder) }
         let payload = try #require(current.trials.first?.payloadBytes)
-        let thresholds = packageRoot.appendingPathComponent("results/thresholds.json").path
+        let thresholds = GateThresholdsFile.path
         let compared = try BenchProcess.run([
             "compare", baseline.folder.appendingPathComponent("trials.json").path,
             current.folder.appendingPathComponent("trials.json").path,

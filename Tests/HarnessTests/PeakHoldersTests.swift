@@ -116,7 +116,7 @@ import Testing
             [
                 "compare", baseline.appendingPathComponent("trials.json").path,
                 folder.appendingPathComponent("trials.json").path,
-                "--thresholds", "results/thresholds.json",
+                "--thresholds", GateThresholdsFile.path,
             ],
             workingDirectory: packageRoot
         )

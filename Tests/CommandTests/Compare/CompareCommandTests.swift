@@ -61,9 +61,7 @@ import Testing
         return try BenchProcess.run(["compare", baselinePath.path, currentPath.path, "--thresholds", thresholds])
     }
 
-    static var thresholdsFile: String {
-        packageRoot.appendingPathComponent("results/thresholds.json").path
-    }
+    static var thresholdsFile: String { GateThresholdsFile.path }
 
     /// A file given as /dev/stdin (a pipe) is read to its end like any other.
     @Test func aPipeIsReadAsTheCurrentFile() throws {
