@@ -144,9 +144,11 @@ sanitize: setup
 check-shape: setup
 	SWIFT=$(SWIFT) bash scripts/check-shape.sh
 
-# Rewrites every Swift file as swift format writes it (.swift-format); make check-shape fails on any that is not.
-format:
+# Rewrites every Swift file as swift format writes it (.swift-format), and every C file as clang-format
+# writes it (.clang-format); make check-shape fails on any that is not.
+format: setup
 	$(SWIFT) format format --in-place --parallel --recursive $$(cat scripts/swift-format-paths)
+	clang-format -i $$(git ls-files '*.c' '*.h')
 
 # The tests that read this test process's own RSS or heap, which tests running beside them would
 # disturb, run alone after the rest, which run in parallel (scripts/test-suite.sh: both halves, in a

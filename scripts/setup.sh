@@ -17,6 +17,7 @@ packages=(
   gcc                    # gcc's ThreadSanitizer: make sanitize's threads (the toolchain's clang TSan needs libdispatch)
   webp                   # cwebp: make sanitize's WebP fixtures
   pkg-config             # finds the C libraries for the system-library targets
+  clang-format           # make format and make check-shape: the C files as .clang-format writes them
 )
 
 missing=()

@@ -21,21 +21,31 @@ int heifcodec_has_codec(int av1, int decoding) {
     return decoding ? heif_have_decoder_for_format(format) : heif_have_encoder_for_format(format);
 }
 
-int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size,
-                          int out_width, int out_height, char *message, size_t message_size) {
+int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size, int out_width, int out_height,
+                          char *message, size_t message_size) {
     struct heif_context *context = heif_context_alloc();
     struct heif_image_handle *handle = NULL;
     struct heif_image *image = NULL;
     int status = HEIFCODEC_OK;
-    if (!context) { snprintf(message, message_size, "out of memory"); return HEIFCODEC_NO_MEMORY; }
+    if (!context) {
+        snprintf(message, message_size, "out of memory");
+        return HEIFCODEC_NO_MEMORY;
+    }
     struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
-    if (error.code) { status = failed(error, "cannot read the file", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "cannot read the file", message, message_size);
+        goto done;
+    }
     error = heif_context_get_primary_image_handle(context, &handle);
-    if (error.code) { status = failed(error, "no primary image", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "no primary image", message, message_size);
+        goto done;
+    }
     int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
-    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height ||
-        dst_size < (size_t)out_width * out_height * 4) {
-        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width, height);
+    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height
+        || dst_size < (size_t)out_width * out_height * 4) {
+        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width,
+                 height);
         status = HEIFCODEC_BAD_ARGUMENT;
         goto done;
     }
@@ -44,17 +54,24 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
     int alpha = heif_image_handle_has_alpha_channel(handle);
     error = heif_decode_image(handle, &image, heif_colorspace_RGB,
                               alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, NULL);
-    if (error.code) { status = failed(error, "decode failed", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "decode failed", message, message_size);
+        goto done;
+    }
     int stride = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-    if (!plane) { snprintf(message, message_size, "decoded image has no interleaved plane"); status = HEIFCODEC_FAILED; goto done; }
+    if (!plane) {
+        snprintf(message, message_size, "decoded image has no interleaved plane");
+        status = HEIFCODEC_FAILED;
+        goto done;
+    }
     // The loop below reads width x height pixels: the decoded plane must be at least that large
     // (a crafted file can declare one size in its header and decode to another).
     int plane_width = heif_image_get_width(image, heif_channel_interleaved);
     int plane_height = heif_image_get_height(image, heif_channel_interleaved);
     if (plane_width < width || plane_height < height) {
-        snprintf(message, message_size, "decoded plane is %dx%d, smaller than the %dx%d the file declares",
-                 plane_width, plane_height, width, height);
+        snprintf(message, message_size, "decoded plane is %dx%d, smaller than the %dx%d the file declares", plane_width,
+                 plane_height, width, height);
         status = HEIFCODEC_FAILED;
         goto done;
     }
@@ -66,7 +83,9 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
         uint8_t *out = (uint8_t *)dst + (size_t)y * out_width * 4;
         for (int x = 0; x < out_width; x++) {
             const uint8_t *pixel = row + (size_t)((int64_t)x * width / out_width) * channels;
-            out[x * 4] = pixel[0]; out[x * 4 + 1] = pixel[1]; out[x * 4 + 2] = pixel[2];
+            out[x * 4] = pixel[0];
+            out[x * 4 + 1] = pixel[1];
+            out[x * 4 + 2] = pixel[2];
             out[x * 4 + 3] = alpha ? pixel[3] : 255;
         }
     }
@@ -81,10 +100,10 @@ done:
 
 struct planes {
     enum heif_colorspace space;
-    int shift_x, shift_y;            // chroma subsampling: 1 for half
-    const uint8_t *plane[4];         // Y Cb Cr (or R G B, or Y alone), then alpha or NULL
+    int shift_x, shift_y;     // chroma subsampling: 1 for half
+    const uint8_t *plane[4];  // Y Cb Cr (or R G B, or Y alone), then alpha or NULL
     int stride[4], depth[4];
-    float kr, kb;                    // the matrix
+    float kr, kb;  // the matrix
     int full_range, identity;
 };
 
@@ -142,10 +161,23 @@ static void set_matrix(struct planes *p, const struct heif_image *image) {
     p->full_range = nclx->full_range_flag;
     switch ((int)nclx->matrix_coefficients) {
     case 0: p->identity = 1; break;
-    case 1: p->kr = 0.2126f; p->kb = 0.0722f; break;
-    case 4: p->kr = 0.30f; p->kb = 0.11f; break;
-    case 7: p->kr = 0.212f; p->kb = 0.087f; break;
-    case 9: case 10: p->kr = 0.2627f; p->kb = 0.0593f; break;
+    case 1:
+        p->kr = 0.2126f;
+        p->kb = 0.0722f;
+        break;
+    case 4:
+        p->kr = 0.30f;
+        p->kb = 0.11f;
+        break;
+    case 7:
+        p->kr = 0.212f;
+        p->kb = 0.087f;
+        break;
+    case 9:
+    case 10:
+        p->kr = 0.2627f;
+        p->kb = 0.0593f;
+        break;
     default: break;  // 5, 6 and the rest: BT.601
     }
     heif_nclx_color_profile_free(nclx);
@@ -159,7 +191,9 @@ static int find_planes(struct planes *p, const struct heif_image *image) {
     enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
     int count = 3;
     if (p->space == heif_colorspace_RGB && chroma == heif_chroma_444) {
-        channels[0] = heif_channel_R; channels[1] = heif_channel_G; channels[2] = heif_channel_B;
+        channels[0] = heif_channel_R;
+        channels[1] = heif_channel_G;
+        channels[2] = heif_channel_B;
     } else if (p->space == heif_colorspace_monochrome) {
         count = 1;
     } else if (p->space == heif_colorspace_YCbCr && chroma >= heif_chroma_420 && chroma <= heif_chroma_444) {
@@ -182,30 +216,42 @@ static int find_planes(struct planes *p, const struct heif_image *image) {
     return 1;
 }
 
-int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size,
-                          int out_width, int out_height, char *message, size_t message_size) {
+int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size, int out_width,
+                          int out_height, char *message, size_t message_size) {
     struct heif_context *context = heif_context_alloc();
     struct heif_image_handle *handle = NULL;
     struct heif_image *image = NULL;
     uint8_t *row = NULL;
     struct resample_state r = {0};
     int status = HEIFCODEC_OK;
-    if (!context) { snprintf(message, message_size, "out of memory"); return HEIFCODEC_NO_MEMORY; }
+    if (!context) {
+        snprintf(message, message_size, "out of memory");
+        return HEIFCODEC_NO_MEMORY;
+    }
     struct heif_error error = path ? heif_context_read_from_file(context, path, NULL)
                                    : heif_context_read_from_memory_without_copy(context, data, size, NULL);
-    if (error.code) { status = failed(error, "cannot read the file", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "cannot read the file", message, message_size);
+        goto done;
+    }
     error = heif_context_get_primary_image_handle(context, &handle);
-    if (error.code) { status = failed(error, "no primary image", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "no primary image", message, message_size);
+        goto done;
+    }
     int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
-    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height ||
-        dst_size < (size_t)out_width * out_height * 4) {
+    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height
+        || dst_size < (size_t)out_width * out_height * 4) {
         snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width,
                  height);
         status = HEIFCODEC_BAD_ARGUMENT;
         goto done;
     }
     error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
-    if (error.code) { status = failed(error, "decode failed", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "decode failed", message, message_size);
+        goto done;
+    }
     struct planes planes;
     if (!find_planes(&planes, image)) {
         snprintf(message, message_size, "decoded planes of an unsupported layout (colorspace %d, chroma %d)",
@@ -218,10 +264,11 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
         if (!planes.plane[c]) continue;
         int subsampled = c == 1 || c == 2;
         int shift_x = subsampled ? planes.shift_x : 0, shift_y = subsampled ? planes.shift_y : 0;
-        enum heif_channel channel = c == 3 ? heif_channel_Alpha
-            : planes.space == heif_colorspace_RGB ? (enum heif_channel)(heif_channel_R + c) : (enum heif_channel)c;
-        if (heif_image_get_width(image, channel) < ((width + shift_x) >> shift_x) ||
-            heif_image_get_height(image, channel) < ((height + shift_y) >> shift_y)) {
+        enum heif_channel channel = c == 3        ? heif_channel_Alpha
+            : planes.space == heif_colorspace_RGB ? (enum heif_channel)(heif_channel_R + c)
+                                                  : (enum heif_channel)c;
+        if (heif_image_get_width(image, channel) < ((width + shift_x) >> shift_x)
+            || heif_image_get_height(image, channel) < ((height + shift_y) >> shift_y)) {
             snprintf(message, message_size, "a decoded plane is smaller than the %dx%d the file declares", width,
                      height);
             status = HEIFCODEC_FAILED;
@@ -248,7 +295,10 @@ done:
     return status;
 }
 
-struct memory_writer { uint8_t *data; size_t size; };
+struct memory_writer {
+    uint8_t *data;
+    size_t size;
+};
 
 static struct heif_error write_memory(struct heif_context *context, const void *data, size_t size, void *userdata) {
     (void)context;
@@ -265,32 +315,53 @@ static struct heif_error write_memory(struct heif_context *context, const void *
     return result;
 }
 
-int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int quality,
-                         uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int quality, uint8_t **out,
+                         size_t *out_size, char *message, size_t message_size) {
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
     int status = HEIFCODEC_OK;
-    if (!context) { snprintf(message, message_size, "out of memory"); return HEIFCODEC_NO_MEMORY; }
-    struct heif_error error = heif_context_get_encoder_for_format(
-        context, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
-    if (error.code) { status = failed(error, "no encoder", message, message_size); goto done; }
+    if (!context) {
+        snprintf(message, message_size, "out of memory");
+        return HEIFCODEC_NO_MEMORY;
+    }
+    struct heif_error error =
+        heif_context_get_encoder_for_format(context, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
+    if (error.code) {
+        status = failed(error, "no encoder", message, message_size);
+        goto done;
+    }
     heif_encoder_set_lossy_quality(encoder, quality);
-    if (av1) heif_encoder_set_parameter_integer(encoder, "speed", 9);
-    else heif_encoder_set_parameter_string(encoder, "preset", "ultrafast");
+    if (av1)
+        heif_encoder_set_parameter_integer(encoder, "speed", 9);
+    else
+        heif_encoder_set_parameter_string(encoder, "preset", "ultrafast");
     error = heif_image_create(width, height, heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image);
-    if (error.code) { status = failed(error, "cannot create the image", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "cannot create the image", message, message_size);
+        goto done;
+    }
     error = heif_image_add_plane(image, heif_channel_interleaved, width, height, 8);
-    if (error.code) { status = failed(error, "cannot add the RGB plane", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "cannot add the RGB plane", message, message_size);
+        goto done;
+    }
     int stride = 0;
     uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &stride);
     for (int y = 0; y < height; y++) memcpy(plane + (size_t)y * stride, rgb + (size_t)y * width * 3, (size_t)width * 3);
     error = heif_context_encode_image(context, image, encoder, NULL, NULL);
-    if (error.code) { status = failed(error, "encode failed", message, message_size); goto done; }
+    if (error.code) {
+        status = failed(error, "encode failed", message, message_size);
+        goto done;
+    }
     struct memory_writer memory = {NULL, 0};
     struct heif_writer writer = {.writer_api_version = 1, .write = write_memory};
     error = heif_context_write(context, &writer, &memory);
-    if (error.code) { free(memory.data); status = failed(error, "cannot write the file", message, message_size); goto done; }
+    if (error.code) {
+        free(memory.data);
+        status = failed(error, "cannot write the file", message, message_size);
+        goto done;
+    }
     *out = memory.data;
     *out_size = memory.size;
 done:

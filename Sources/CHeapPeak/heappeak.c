@@ -82,7 +82,8 @@ static _Alignas(BOOTSTRAP_ALIGNMENT) char bootstrap_arena[64 * 1024];
 static _Atomic size_t bootstrap_used;
 
 static bool from_bootstrap(const void *pointer) {
-    return (const char *)pointer >= bootstrap_arena && (const char *)pointer < bootstrap_arena + sizeof(bootstrap_arena);
+    return (const char *)pointer >= bootstrap_arena
+        && (const char *)pointer < bootstrap_arena + sizeof(bootstrap_arena);
 }
 
 static size_t bootstrap_size(const void *pointer) {
@@ -144,9 +145,13 @@ static bool resolved(void) {
     next_malloc = dlsym(RTLD_NEXT, "malloc");
     // Without the five below nothing can be served: say which is missing and stop, rather than
     // call through a null pointer. The aligned three are served by posix_memalign when absent.
-    const char *missing = next_malloc == NULL ? "malloc" : next_free == NULL ? "free"
-        : next_calloc == NULL ? "calloc" : next_realloc == NULL ? "realloc"
-        : next_usable_size == NULL ? "malloc_usable_size" : next_posix_memalign == NULL ? "posix_memalign" : NULL;
+    const char *missing = next_malloc == NULL ? "malloc"
+        : next_free == NULL                   ? "free"
+        : next_calloc == NULL                 ? "calloc"
+        : next_realloc == NULL                ? "realloc"
+        : next_usable_size == NULL            ? "malloc_usable_size"
+        : next_posix_memalign == NULL         ? "posix_memalign"
+                                              : NULL;
     if (missing != NULL) {
         static const char prefix[] = "bench: heappeak: no next definition of ";
         static const char suffix[] = " after this executable (dlsym RTLD_NEXT)\n";
@@ -183,9 +188,9 @@ static bool raise_to(_Atomic int64_t *maximum, int64_t value) {
 
 // MARK: Recorded blocks (who holds the peak)
 
-static _Atomic int64_t holder_threshold;   // 0: not recording
-static _Atomic int64_t event_count;        // large-block events so far; written under holder_lock
-static _Atomic int64_t peak_event;         // event_count when peak_bytes was last raised
+static _Atomic int64_t holder_threshold;  // 0: not recording
+static _Atomic int64_t event_count;       // large-block events so far; written under holder_lock
+static _Atomic int64_t peak_event;        // event_count when peak_bytes was last raised
 static spin_lock_t holder_lock = SPIN_LOCK_INIT;
 #define HOLDER_CAPACITY 4096
 static struct recorded_block {
@@ -194,11 +199,11 @@ static struct recorded_block {
     uint64_t measured_resident;  // at the last snapshot measured to keep (see heappeak_residency_keep)
     bool apart;                  // mapped apart from glibc's arenas (mapped_apart)
 } recorded[HOLDER_CAPACITY];
-static size_t recorded_count;   // under holder_lock
+static size_t recorded_count;  // under holder_lock
 // The table's size in use: HOLDER_CAPACITY, or less when BENCH_HOLDER_TABLE_SIZE says so (to see
 // an overflow handled without allocating thousands of large blocks).
 static size_t recorded_capacity = HOLDER_CAPACITY;
-static uint64_t dropped_count;  // under holder_lock
+static uint64_t dropped_count;      // under holder_lock
 static __thread bool taking_stack;  // backtrace may allocate: those blocks are not recorded
 
 static __thread bool holds_holders;  // this thread holds holder_lock
@@ -407,10 +412,10 @@ static __thread bool in_release_hook;
 // counts each either as live or as being released (measure_blocks).
 #define RELEASING_CAPACITY 16
 static struct releasing_block {
-    void *pointer;    // NULL: a free slot
+    void *pointer;  // NULL: a free slot
     uint64_t bytes;
-    uint64_t event;   // its recorded entry's freed event; 0: not recorded
-    bool apart;       // mapped apart from glibc's arenas
+    uint64_t event;  // its recorded entry's freed event; 0: not recorded
+    bool apart;      // mapped apart from glibc's arenas
 } releasing[RELEASING_CAPACITY];
 static __thread uint64_t releasing_bytes;  // this thread's block, for heappeak_releasing_bytes
 
@@ -588,7 +593,8 @@ static void *aligned_by_posix_memalign(size_t alignment, size_t size) {
 
 void *aligned_alloc(size_t alignment, size_t size) {
     if (!resolved()) return bootstrap_alloc(alignment, size);
-    void *pointer = next_aligned_alloc ? next_aligned_alloc(alignment, size) : aligned_by_posix_memalign(alignment, size);
+    void *pointer =
+        next_aligned_alloc ? next_aligned_alloc(alignment, size) : aligned_by_posix_memalign(alignment, size);
     account(pointer, +1);
     return pointer;
 }
@@ -608,9 +614,7 @@ void *reallocarray(void *pointer, size_t count, size_t size) {
     return realloc(pointer, count * size);
 }
 
-void *valloc(size_t size) {
-    return memalign(system_page_size(), size);
-}
+void *valloc(size_t size) { return memalign(system_page_size(), size); }
 
 void *pvalloc(size_t size) {
     size_t page = system_page_size();
@@ -655,13 +659,15 @@ static const unsigned char *segment_end(const struct dl_phdr_info *info, const u
     for (int index = 0; index < info->dlpi_phnum; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
         const unsigned char *start = (const unsigned char *)(info->dlpi_addr + header->p_vaddr);
-        if (header->p_type == PT_LOAD && address >= start && address < start + header->p_memsz) return start + header->p_memsz;
+        if (header->p_type == PT_LOAD && address >= start && address < start + header->p_memsz)
+            return start + header->p_memsz;
     }
     return NULL;
 }
 
 static int touch_unwind_tables(struct dl_phdr_info *info, size_t size, void *unused) {
-    (void)size; (void)unused;
+    (void)size;
+    (void)unused;
     for (int index = 0; index < info->dlpi_phnum; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
         if (header->p_type != PT_GNU_EH_FRAME || header->p_memsz < 8) continue;
@@ -673,15 +679,35 @@ static int touch_unwind_tables(struct dl_phdr_info *info, size_t size, void *unu
         const unsigned char *field = table + 4;
         int64_t value;
         switch (encoding & 0x0f) {
-        case 0x0b: { int32_t v; memcpy(&v, field, 4); value = v; break; }
-        case 0x03: { uint32_t v; memcpy(&v, field, 4); value = v; break; }
-        case 0x00: case 0x04: case 0x0c: { int64_t v; memcpy(&v, field, 8); value = v; break; }
+        case 0x0b: {
+            int32_t v;
+            memcpy(&v, field, 4);
+            value = v;
+            break;
+        }
+        case 0x03: {
+            uint32_t v;
+            memcpy(&v, field, 4);
+            value = v;
+            break;
+        }
+        case 0x00:
+        case 0x04:
+        case 0x0c: {
+            int64_t v;
+            memcpy(&v, field, 8);
+            value = v;
+            break;
+        }
         default: continue;
         }
         const unsigned char *frames;
-        if ((encoding & 0x70) == 0x10) frames = field + value;
-        else if ((encoding & 0x70) == 0x00) frames = (const unsigned char *)(uintptr_t)value;
-        else continue;
+        if ((encoding & 0x70) == 0x10)
+            frames = field + value;
+        else if ((encoding & 0x70) == 0x00)
+            frames = (const unsigned char *)(uintptr_t)value;
+        else
+            continue;
         const unsigned char *end = segment_end(info, frames);
         if (end == NULL) continue;
         // Entry by entry, never past the segment: a zero length ends .eh_frame (lld may omit it).
@@ -818,9 +844,8 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high) {
 /// The recorded blocks live now (and those being freed inside the release hook, on any thread): their
 /// bytes, how many are resident, of those how many in glibc's arenas, and the live heap. Under
 /// holder_lock. With `keep`, each block's residency now is held for heappeak_residency_keep.
-static void measure_blocks(
-    int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap, uint64_t *in_arenas_resident
-) {
+static void measure_blocks(int keep, uint64_t *bytes, uint64_t *resident, uint64_t *live_heap,
+                           uint64_t *in_arenas_resident) {
     uint64_t live = 0, in_ram = 0, being_released = 0, in_arenas = 0;
     bool counted_with_entry[RELEASING_CAPACITY] = {false};
     // A recorded block is booked under this lock, so it is either in these bytes and the table or
@@ -870,17 +895,16 @@ static bool read_statm(int descriptor, uint64_t *resident, uint64_t *file) {
     ssize_t at = 0;
     for (int field = 0; field < 3; field++) {
         while (at < count && (text[at] < '0' || text[at] > '9')) at++;
-        while (at < count && text[at] >= '0' && text[at] <= '9') fields[field] = fields[field] * 10 + (uint64_t)(text[at++] - '0');
+        while (at < count && text[at] >= '0' && text[at] <= '9')
+            fields[field] = fields[field] * 10 + (uint64_t)(text[at++] - '0');
     }
     *resident = fields[1] * system_page_size();
     *file = fields[2] * system_page_size();
     return true;
 }
 
-void heappeak_residency_snapshot(
-    int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high, int statm_descriptor,
-    heappeak_residency_reading *out
-) {
+void heappeak_residency_snapshot(int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high,
+                                 int statm_descriptor, heappeak_residency_reading *out) {
     memset(out, 0, sizeof *out);
     uint64_t begun_before, running_before, begun_after, running_after;
     lock_holders();
@@ -892,11 +916,8 @@ void heappeak_residency_snapshot(
     case HEAPPEAK_ALLOCATOR_MEMORY_MAPPINGS:
         heappeak_mapped_resident(low, high, 1, &mapped, &out->allocator_resident);
         break;
-    case HEAPPEAK_ALLOCATOR_MEMORY_GLIBC_ARENAS:
-        heappeak_glibc_arenas_resident(low, &out->allocator_resident);
-        break;
-    case HEAPPEAK_ALLOCATOR_MEMORY_APART:
-        break;
+    case HEAPPEAK_ALLOCATOR_MEMORY_GLIBC_ARENAS: heappeak_glibc_arenas_resident(low, &out->allocator_resident); break;
+    case HEAPPEAK_ALLOCATOR_MEMORY_APART: break;
     }
     out->statm_read = read_statm(statm_descriptor, &out->resident_bytes, &out->file_bytes) ? 1 : 0;
     heappeak_moves(&begun_after, &running_after);
@@ -999,8 +1020,10 @@ int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident) {
 // malloc fails, the next operator new is asked instead: it runs the new-handler and throws
 // std::bad_alloc as C++ requires (the nothrow forms return NULL, as they must).
 
-typedef size_t cxx_align_val_t;                    // std::align_val_t: an enum over size_t
-typedef struct { char unused; } cxx_nothrow_t;      // std::nothrow_t, passed by reference
+typedef size_t cxx_align_val_t;  // std::align_val_t: an enum over size_t
+typedef struct {
+    char unused;
+} cxx_nothrow_t;  // std::nothrow_t, passed by reference
 
 static void *next_operator_new(const char *name, size_t size) {
     void *(*next)(size_t) = dlsym(RTLD_NEXT, name);
@@ -1017,7 +1040,8 @@ static void *new_block(size_t size) { return malloc(size == 0 ? 1 : size); }
 static void *new_aligned_block(size_t size, size_t alignment) {
     void *pointer = NULL;
     return posix_memalign(&pointer, alignment < sizeof(void *) ? sizeof(void *) : alignment, size == 0 ? 1 : size) == 0
-        ? pointer : NULL;
+        ? pointer
+        : NULL;
 }
 
 // operator new(size_t), new[](size_t)
@@ -1030,8 +1054,14 @@ void *_Znam(size_t size) {
     return pointer != NULL ? pointer : next_operator_new("_Znam", size);
 }
 // operator new(size_t, const nothrow_t &), new[]
-void *_ZnwmRKSt9nothrow_t(size_t size, const cxx_nothrow_t *tag) { (void)tag; return new_block(size); }
-void *_ZnamRKSt9nothrow_t(size_t size, const cxx_nothrow_t *tag) { (void)tag; return new_block(size); }
+void *_ZnwmRKSt9nothrow_t(size_t size, const cxx_nothrow_t *tag) {
+    (void)tag;
+    return new_block(size);
+}
+void *_ZnamRKSt9nothrow_t(size_t size, const cxx_nothrow_t *tag) {
+    (void)tag;
+    return new_block(size);
+}
 // operator new(size_t, align_val_t), new[]
 void *_ZnwmSt11align_val_t(size_t size, cxx_align_val_t alignment) {
     void *pointer = new_aligned_block(size, alignment);
@@ -1055,21 +1085,47 @@ void *_ZnamSt11align_val_tRKSt9nothrow_t(size_t size, cxx_align_val_t alignment,
 // wrappers (or from the next operator new, whose allocator's free takes them).
 void _ZdlPv(void *pointer) { free(pointer); }
 void _ZdaPv(void *pointer) { free(pointer); }
-void _ZdlPvm(void *pointer, size_t size) { (void)size; free(pointer); }
-void _ZdaPvm(void *pointer, size_t size) { (void)size; free(pointer); }
-void _ZdlPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) { (void)alignment; free(pointer); }
-void _ZdaPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) { (void)alignment; free(pointer); }
+void _ZdlPvm(void *pointer, size_t size) {
+    (void)size;
+    free(pointer);
+}
+void _ZdaPvm(void *pointer, size_t size) {
+    (void)size;
+    free(pointer);
+}
+void _ZdlPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) {
+    (void)alignment;
+    free(pointer);
+}
+void _ZdaPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) {
+    (void)alignment;
+    free(pointer);
+}
 void _ZdlPvmSt11align_val_t(void *pointer, size_t size, cxx_align_val_t alignment) {
-    (void)size; (void)alignment; free(pointer);
+    (void)size;
+    (void)alignment;
+    free(pointer);
 }
 void _ZdaPvmSt11align_val_t(void *pointer, size_t size, cxx_align_val_t alignment) {
-    (void)size; (void)alignment; free(pointer);
+    (void)size;
+    (void)alignment;
+    free(pointer);
 }
-void _ZdlPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) { (void)tag; free(pointer); }
-void _ZdaPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) { (void)tag; free(pointer); }
+void _ZdlPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) {
+    (void)tag;
+    free(pointer);
+}
+void _ZdaPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) {
+    (void)tag;
+    free(pointer);
+}
 void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *pointer, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
-    (void)alignment; (void)tag; free(pointer);
+    (void)alignment;
+    (void)tag;
+    free(pointer);
 }
 void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *pointer, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
-    (void)alignment; (void)tag; free(pointer);
+    (void)alignment;
+    (void)tag;
+    free(pointer);
 }

@@ -43,7 +43,10 @@ static size_t first_ending_after(uintptr_t address) {
     size_t low = 0, high = mapping_count;
     while (low < high) {
         size_t middle = (low + high) / 2;
-        if (mappings[middle].end <= address) low = middle + 1; else high = middle;
+        if (mappings[middle].end <= address)
+            low = middle + 1;
+        else
+            high = middle;
     }
     return low;
 }
@@ -54,7 +57,7 @@ static void cut(uintptr_t start, uintptr_t end) {
     size_t index = first_ending_after(start);
     while (index < mapping_count && mappings[index].start < end) {
         struct mapping *range = &mappings[index];
-        bool keeps_below = range->start < start, keeps_above = range->end > end;
+        bool keeps_below = range->start<start, keeps_above = range->end> end;
         if (keeps_below && keeps_above) {
             if (mapping_count == MAPPING_CAPACITY) {
                 mappings_overflowed = true;
@@ -96,7 +99,8 @@ static uintptr_t round_up(uintptr_t address) { return (address + page_mask()) & 
 
 void *mmap(void *address, size_t length, int protection, int flags, int descriptor, off_t offset) {
     // syscall reads each argument as a long (the last from the stack): each is passed as one.
-    void *mapped = (void *)syscall(SYS_mmap, address, length, (long)protection, (long)flags, (long)descriptor, (long)offset);
+    void *mapped =
+        (void *)syscall(SYS_mmap, address, length, (long)protection, (long)flags, (long)descriptor, (long)offset);
     if (mapped != MAP_FAILED) {
         uintptr_t start = (uintptr_t)mapped, end = round_up(start + length);
         spin_lock(&mapping_lock);

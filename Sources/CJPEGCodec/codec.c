@@ -55,12 +55,9 @@ static void codec_error_init(struct codec_error *err) {
 static int status_for_error(const struct codec_error *err, int fallback) {
     switch (err->pub.msg_code) {
     case JERR_NO_SOI:
-    case JERR_INPUT_EMPTY:
-        return JPEGCODEC_NOT_JPEG;
-    case JERR_OUT_OF_MEMORY:
-        return JPEGCODEC_NO_MEMORY;
-    default:
-        return fallback;
+    case JERR_INPUT_EMPTY: return JPEGCODEC_NOT_JPEG;
+    case JERR_OUT_OF_MEMORY: return JPEGCODEC_NO_MEMORY;
+    default: return fallback;
     }
 }
 
@@ -157,8 +154,10 @@ uint64_t jpegcodec_decoder_coefficient_bytes(const jpegcodec_decoder *d) {
     uint64_t total = 0;
     for (int i = 0; i < c->num_components; i++) {
         uint64_t h = (uint64_t)c->comp_info[i].h_samp_factor, v = (uint64_t)c->comp_info[i].v_samp_factor;
-        uint64_t blocks_wide = ((uint64_t)c->image_width * h + (uint64_t)max_h * DCTSIZE - 1) / ((uint64_t)max_h * DCTSIZE);
-        uint64_t blocks_high = ((uint64_t)c->image_height * v + (uint64_t)max_v * DCTSIZE - 1) / ((uint64_t)max_v * DCTSIZE);
+        uint64_t blocks_wide =
+            ((uint64_t)c->image_width * h + (uint64_t)max_h * DCTSIZE - 1) / ((uint64_t)max_h * DCTSIZE);
+        uint64_t blocks_high =
+            ((uint64_t)c->image_height * v + (uint64_t)max_v * DCTSIZE - 1) / ((uint64_t)max_v * DCTSIZE);
         blocks_wide = (blocks_wide + h - 1) / h * h;  // libjpeg pads each buffer to whole MCUs
         blocks_high = (blocks_high + v - 1) / v * v;
         total += blocks_wide * blocks_high * DCTSIZE2 * sizeof(JCOEF);
@@ -166,8 +165,7 @@ uint64_t jpegcodec_decoder_coefficient_bytes(const jpegcodec_decoder *d) {
     return total;
 }
 
-int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator,
-                                int *output_width, int *output_height) {
+int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator, int *output_width, int *output_height) {
     if (d->state != DEC_HEADER_READ) return decoder_bad_call(d, "set_scale before the header or after decoding");
     if (numerator < 1 || numerator > 16) return decoder_bad_call(d, "scale numerator must be in 1...16");
     if (setjmp(d->err.jump)) return decoder_fail(d, status_for_error(&d->err, JPEGCODEC_BAD_ARGUMENT));
@@ -185,7 +183,12 @@ int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator,
 static void cmyk_to_rgba(unsigned char *row, JDIMENSION width, int inverted) {
     for (JDIMENSION x = 0; x < width; x++, row += 4) {
         unsigned c = row[0], m = row[1], y = row[2], k = row[3];
-        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        if (!inverted) {
+            c = 255 - c;
+            m = 255 - m;
+            y = 255 - y;
+            k = 255 - k;
+        }
         row[0] = (unsigned char)((c * k + 127) / 255);
         row[1] = (unsigned char)((m * k + 127) / 255);
         row[2] = (unsigned char)((y * k + 127) / 255);
@@ -215,7 +218,8 @@ int jpegcodec_decoder_read_rgba(jpegcodec_decoder *d, void *dst, size_t dst_size
         for (JDIMENSION i = 0; i < n; i++) rows[i] = base + (size_t)(first + i) * stride;
         JDIMENSION read = jpeg_read_scanlines(&d->cinfo, rows, n);
         if (cmyk)
-            for (JDIMENSION i = 0; i < read; i++) cmyk_to_rgba(rows[i], d->cinfo.output_width, d->cinfo.saw_Adobe_marker);
+            for (JDIMENSION i = 0; i < read; i++)
+                cmyk_to_rgba(rows[i], d->cinfo.output_width, d->cinfo.saw_Adobe_marker);
     }
     jpeg_finish_decompress(&d->cinfo);
     d->state = DEC_DONE;
@@ -284,8 +288,8 @@ jpegcodec_encoder *jpegcodec_encoder_create_sampled(int width, int height, int q
         return e;
     }
     jpeg_create_compress(&e->cinfo);
-    if (width < 1 || height < 1 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION ||
-        quality < 1 || quality > 100) {
+    if (width < 1 || height < 1 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION || quality < 1
+        || quality > 100) {
         set_message(&e->err, "width/height must be in 1...65500 and quality in 1...100");
         e->status = JPEGCODEC_BAD_ARGUMENT;
         return e;

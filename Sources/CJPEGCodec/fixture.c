@@ -23,9 +23,9 @@ static uint64_t mix64(uint64_t z) {
 enum { LAYER_COUNT = 8 };
 struct layer {
     int shift;
-    int gw, gh;       // lattice size: covers the image plus one extra cell
-    int16_t *grid;    // gh rows of gw values
-    uint16_t *ease;   // smoothstep(t / 2^shift) * 256, for t in 0..<2^shift
+    int gw, gh;      // lattice size: covers the image plus one extra cell
+    int16_t *grid;   // gh rows of gw values
+    uint16_t *ease;  // smoothstep(t / 2^shift) * 256, for t in 0..<2^shift
 };
 
 // Layer roles, by index (amplitudes are applied in jpegcodec_fixture_row).
@@ -74,9 +74,9 @@ jpegcodec_fixture *jpegcodec_fixture_create(int width, int height, uint64_t seed
                 l->grid[(size_t)gy * l->gw + gx] = (int16_t)((int)(h >> 53) - 1024);
             }
         for (int t = 0; t < cell; t++) {
-            int64_t u = ((int64_t)t << 16) >> l->shift;        // t / cell in 16.16
+            int64_t u = ((int64_t)t << 16) >> l->shift;               // t / cell in 16.16
             int64_t s = ((u * u) >> 16) * (3 * 65536 - 2 * u) >> 16;  // 3u^2 - 2u^3
-            l->ease[t] = (uint16_t)(s >> 8);                   // 0...255
+            l->ease[t] = (uint16_t)(s >> 8);                          // 0...255
         }
     }
     return f;
@@ -123,8 +123,8 @@ void jpegcodec_fixture_row(const jpegcodec_fixture *f, int y, uint8_t *rgb) {
         // Structure: amplitudes in grey levels per octave (value * amp / 1024). The
         // strong 4 px octave is fine texture (foliage, fabric); with the grain it
         // carries most of the entropy, so the file size depends on both.
-        int luma = light + ((v[L_HUGE] * 55 + v[L_LARGE] * 30 + v[L_MEDIUM] * 16 +
-                             v[L_SMALL] * 16 + v[L_FINE] * 28) >> 10);
+        int luma =
+            light + ((v[L_HUGE] * 55 + v[L_LARGE] * 30 + v[L_MEDIUM] * 16 + v[L_SMALL] * 16 + v[L_FINE] * 28) >> 10);
         int object = step_edge(v[L_LARGE], 200);   // big shapes
         int detail = step_edge(v[L_MEDIUM], 300);  // smaller ones
         luma += (object * 36 + detail * 18) >> 10;

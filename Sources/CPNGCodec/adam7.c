@@ -30,19 +30,19 @@ struct cursor {
     size_t size;
     uint64_t offset;
     uint32_t left;
-    uint8_t *buffer;      // file only: READ_CHUNK bytes
-    int check_crc;        // the first pass checks every chunk's CRC
+    uint8_t *buffer;  // file only: READ_CHUNK bytes
+    int check_crc;    // the first pass checks every chunk's CRC
     uint32_t crc;
 };
 
 struct pass {
     z_stream z;
-    int started;           // z was initialised (inflateEnd needed)
+    int started;  // z was initialised (inflateEnd needed)
     struct cursor cursor;
-    int width, height;     // in pixels; 0 for an empty pass
-    size_t row_bytes;      // filtered row without its filter byte
-    uint8_t *rows;         // two rows with their filter byte: the current and the one above
-    int current;           // which of the two is the current
+    int width, height;  // in pixels; 0 for an empty pass
+    size_t row_bytes;   // filtered row without its filter byte
+    uint8_t *rows;      // two rows with their filter byte: the current and the one above
+    int current;        // which of the two is the current
 };
 
 struct image_layout {
@@ -170,8 +170,12 @@ static int unfilter(uint8_t *row, const uint8_t *above, size_t count, int bpp) {
     const uint8_t *b = above + 1;
     switch (row[0]) {
     case 0: break;
-    case 1: for (size_t i = (size_t)bpp; i < count; i++) x[i] = (uint8_t)(x[i] + x[i - bpp]); break;
-    case 2: for (size_t i = 0; i < count; i++) x[i] = (uint8_t)(x[i] + b[i]); break;
+    case 1:
+        for (size_t i = (size_t)bpp; i < count; i++) x[i] = (uint8_t)(x[i] + x[i - bpp]);
+        break;
+    case 2:
+        for (size_t i = 0; i < count; i++) x[i] = (uint8_t)(x[i] + b[i]);
+        break;
     case 3:
         for (size_t i = 0; i < count; i++) x[i] = (uint8_t)(x[i] + (((i >= (size_t)bpp ? x[i - bpp] : 0) + b[i]) >> 1));
         break;
@@ -218,8 +222,9 @@ static void place(const struct image_layout *l, const uint8_t *raw, int count, i
             out[0] = eight_bits(r, depth);
             out[1] = eight_bits(g, depth);
             out[2] = eight_bits(b, depth);
-            out[3] = l->has_trans && r == l->trans_color->red && g == l->trans_color->green &&
-                     b == l->trans_color->blue ? 0 : 255;
+            out[3] = l->has_trans && r == l->trans_color->red && g == l->trans_color->green && b == l->trans_color->blue
+                ? 0
+                : 255;
             break;
         }
         case PNG_COLOR_TYPE_PALETTE: {
@@ -248,8 +253,7 @@ static int read_layout(pngcodec_decoder *d, struct image_layout *l) {
     int channels = png_get_channels(d->png, d->info);
     l->bits_per_pixel = channels * l->depth;
     l->filter_bytes = l->bits_per_pixel < 8 ? 1 : l->bits_per_pixel / 8;
-    if (l->color_type == PNG_COLOR_TYPE_PALETTE &&
-        !png_get_PLTE(d->png, d->info, &l->palette, &l->palette_count))
+    if (l->color_type == PNG_COLOR_TYPE_PALETTE && !png_get_PLTE(d->png, d->info, &l->palette, &l->palette_count))
         return failed(d, "a palette image without a PLTE chunk");
     if (png_get_valid(d->png, d->info, PNG_INFO_tRNS)) {
         png_get_tRNS(d->png, d->info, &l->trans, &l->trans_count, &l->trans_color);
@@ -298,8 +302,7 @@ static int stream_rows(pngcodec_decoder *d, const struct image_layout *l, struct
     for (int y = 0; y < (int)d->height; y++) {
         for (int p = 0; p < 7; p++) {
             struct pass *pass = &passes[p];
-            if (pass->width == 0 || pass->height == 0 || y < start_y[p] || (y - start_y[p]) % step_y[p] != 0)
-                continue;
+            if (pass->width == 0 || pass->height == 0 || y < start_y[p] || (y - start_y[p]) % step_y[p] != 0) continue;
             size_t stride = pass->row_bytes + 1;
             uint8_t *row = pass->rows + (size_t)pass->current * stride;
             uint8_t *above = pass->rows + (size_t)!pass->current * stride;

@@ -25,7 +25,10 @@ void pngcodec_on_error(png_structp png, png_const_charp text) {
 
 // libpng warns about things that do not change the pixels (an odd iCCP profile, a bad
 // ancillary chunk it skips); corrupt image data is an error, reported through on_error.
-void pngcodec_on_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+void pngcodec_on_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
 
 // MARK: Decoder
 
@@ -41,7 +44,10 @@ pngcodec_decoder *pngcodec_decoder_create(void) {
     if (!d) return NULL;
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d->message, pngcodec_on_error, pngcodec_on_warning);
     d->info = d->png ? png_create_info_struct(d->png) : NULL;
-    if (!d->info) { pngcodec_decoder_destroy(d); return NULL; }
+    if (!d->info) {
+        pngcodec_decoder_destroy(d);
+        return NULL;
+    }
     // libpng keeps every text chunk, EXIF, the ICC profile and suggested palettes in info (megabytes
     // in a photograph's export) though no pixel depends on them: handled as unknown chunks never kept,
     // they are read through a small buffer for their CRC and dropped. Unknown chunks likewise.
@@ -110,7 +116,8 @@ int pngcodec_decoder_read_rgba(pngcodec_decoder *d, void *dst, size_t dst_size) 
     if (setjmp(png_jmpbuf(d->png))) return pngcodec_fail(d, PNGCODEC_FAILED, NULL);
     int passes = png_set_interlace_handling(d->png);  // Adam7: every pass refines rows in dst
     png_read_update_info(d->png, d->info);
-    if (png_get_rowbytes(d->png, d->info) != stride) return pngcodec_fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
+    if (png_get_rowbytes(d->png, d->info) != stride)
+        return pngcodec_fail(d, PNGCODEC_FAILED, "unexpected row size after transforms");
     for (int pass = 0; pass < passes; pass++)
         for (png_uint_32 y = 0; y < d->height; y++) png_read_row(d->png, (png_bytep)dst + y * stride, NULL);
     png_read_end(d->png, NULL);
@@ -139,8 +146,8 @@ static int map(png_uint_32 x, int out, png_uint_32 size) { return (int)(((uint64
 
 // Non-interlaced: rows arrive top to bottom; one row of sums is flushed into dst when the
 // next output row starts.
-static int box_sequential(pngcodec_decoder *d, uint8_t *dst, int ow, int oh, uint8_t *row,
-                          const uint32_t *xmap, const uint32_t *column_count, uint32_t *sums) {
+static int box_sequential(pngcodec_decoder *d, uint8_t *dst, int ow, int oh, uint8_t *row, const uint32_t *xmap,
+                          const uint32_t *column_count, uint32_t *sums) {
     int current = 0;
     uint32_t rows_in_box = 0;
     for (png_uint_32 y = 0; y <= d->height; y++) {
@@ -161,7 +168,10 @@ static int box_sequential(pngcodec_decoder *d, uint8_t *dst, int ow, int oh, uin
         for (png_uint_32 x = 0; x < d->width; x++) {
             uint32_t *sum = sums + xmap[x] * 4;
             const uint8_t *pixel = row + (size_t)x * 4;
-            sum[0] += pixel[0]; sum[1] += pixel[1]; sum[2] += pixel[2]; sum[3] += pixel[3];
+            sum[0] += pixel[0];
+            sum[1] += pixel[1];
+            sum[2] += pixel[2];
+            sum[3] += pixel[3];
         }
     }
     return PNGCODEC_OK;
@@ -169,29 +179,31 @@ static int box_sequential(pngcodec_decoder *d, uint8_t *dst, int ow, int oh, uin
 
 // Adam7 without libpng's interlace handling: each pass is a small image of its own whose
 // pixels are added straight into their output pixel's sums.
-#define DEFINE_BOX_INTERLACED(NAME, SUM_T)                                                        \
-static int NAME(pngcodec_decoder *d, uint8_t *dst, int ow, int oh, uint8_t *row,                 \
-                const uint32_t *xmap, const uint32_t *column_count, const uint32_t *row_count,   \
-                SUM_T *sums) {                                                                   \
-    for (int pass = 0; pass < 7; pass++) {                                                       \
-        png_uint_32 columns = PNG_PASS_COLS(d->width, pass), rows = PNG_PASS_ROWS(d->height, pass); \
-        if (columns == 0 || rows == 0) continue; /* libpng skips empty passes too */            \
-        for (png_uint_32 r = 0; r < rows; r++) {                                                 \
-            png_read_row(d->png, row, NULL);                                                     \
-            SUM_T *line = sums + (size_t)map(PNG_ROW_FROM_PASS_ROW(r, pass), oh, d->height) * ow * 4; \
-            for (png_uint_32 c = 0; c < columns; c++) {                                          \
-                SUM_T *sum = line + xmap[PNG_COL_FROM_PASS_COL(c, pass)] * 4;                    \
-                const uint8_t *pixel = row + (size_t)c * 4;                                      \
-                sum[0] += pixel[0]; sum[1] += pixel[1]; sum[2] += pixel[2]; sum[3] += pixel[3];  \
-            }                                                                                    \
-        }                                                                                        \
-    }                                                                                            \
-    for (size_t i = 0; i < (size_t)ow * oh * 4; i++) {                                           \
-        uint32_t count = column_count[(i / 4) % ow] * row_count[i / 4 / ow];                     \
-        dst[i] = (uint8_t)((sums[i] + count / 2) / count);                                       \
-    }                                                                                            \
-    return PNGCODEC_OK;                                                                          \
-}
+#define DEFINE_BOX_INTERLACED(NAME, SUM_T)                                                                             \
+    static int NAME(pngcodec_decoder *d, uint8_t *dst, int ow, int oh, uint8_t *row, const uint32_t *xmap,             \
+                    const uint32_t *column_count, const uint32_t *row_count, SUM_T *sums) {                            \
+        for (int pass = 0; pass < 7; pass++) {                                                                         \
+            png_uint_32 columns = PNG_PASS_COLS(d->width, pass), rows = PNG_PASS_ROWS(d->height, pass);                \
+            if (columns == 0 || rows == 0) continue; /* libpng skips empty passes too */                               \
+            for (png_uint_32 r = 0; r < rows; r++) {                                                                   \
+                png_read_row(d->png, row, NULL);                                                                       \
+                SUM_T *line = sums + (size_t)map(PNG_ROW_FROM_PASS_ROW(r, pass), oh, d->height) * ow * 4;              \
+                for (png_uint_32 c = 0; c < columns; c++) {                                                            \
+                    SUM_T *sum = line + xmap[PNG_COL_FROM_PASS_COL(c, pass)] * 4;                                      \
+                    const uint8_t *pixel = row + (size_t)c * 4;                                                        \
+                    sum[0] += pixel[0];                                                                                \
+                    sum[1] += pixel[1];                                                                                \
+                    sum[2] += pixel[2];                                                                                \
+                    sum[3] += pixel[3];                                                                                \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (size_t i = 0; i < (size_t)ow * oh * 4; i++) {                                                             \
+            uint32_t count = column_count[(i / 4) % ow] * row_count[i / 4 / ow];                                       \
+            dst[i] = (uint8_t)((sums[i] + count / 2) / count);                                                         \
+        }                                                                                                              \
+        return PNGCODEC_OK;                                                                                            \
+    }
 DEFINE_BOX_INTERLACED(box_interlaced16, uint16_t)
 DEFINE_BOX_INTERLACED(box_interlaced32, uint32_t)
 
@@ -199,14 +211,16 @@ int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_si
     if (d->state != DEC_OPEN) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_box needs an opened decoder");
     if (out_width < 1 || out_height < 1 || (png_uint_32)out_width > d->width || (png_uint_32)out_height > d->height)
         return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "thumbnail size must be between 1 and the image size");
-    if (dst_size < (size_t)out_width * out_height * 4) return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
+    if (dst_size < (size_t)out_width * out_height * 4)
+        return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "destination too small");
     // Volatile across setjmp: freed on both paths.
     uint8_t *volatile row = malloc((size_t)d->width * 4);
     uint32_t *volatile xmap = malloc((size_t)d->width * sizeof(uint32_t));
     uint32_t *volatile column_count = calloc((size_t)out_width, sizeof(uint32_t));
     uint32_t *volatile row_count = calloc((size_t)out_height, sizeof(uint32_t));
     int narrow = max_box_area((int)d->width, (int)d->height, out_width, out_height) * 255 <= UINT16_MAX;
-    size_t sums_size = !d->interlaced ? (size_t)out_width * 4 * sizeof(uint32_t)
+    size_t sums_size = !d->interlaced
+        ? (size_t)out_width * 4 * sizeof(uint32_t)
         : (size_t)out_width * out_height * 4 * (narrow ? sizeof(uint16_t) : sizeof(uint32_t));
     void *volatile sums = calloc(sums_size, 1);
     int status;
@@ -215,7 +229,10 @@ int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_si
     } else if (setjmp(png_jmpbuf(d->png))) {
         status = pngcodec_fail(d, PNGCODEC_FAILED, NULL);
     } else {
-        for (png_uint_32 x = 0; x < d->width; x++) { xmap[x] = (uint32_t)map(x, out_width, d->width); column_count[xmap[x]]++; }
+        for (png_uint_32 x = 0; x < d->width; x++) {
+            xmap[x] = (uint32_t)map(x, out_width, d->width);
+            column_count[xmap[x]]++;
+        }
         for (png_uint_32 y = 0; y < d->height; y++) row_count[map(y, out_height, d->height)]++;
         png_read_update_info(d->png, d->info);
         if (png_get_rowbytes(d->png, d->info) != (size_t)d->width * 4) {
@@ -227,9 +244,16 @@ int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_si
         } else {
             status = box_interlaced32(d, dst, out_width, out_height, row, xmap, column_count, row_count, sums);
         }
-        if (status == PNGCODEC_OK) { png_read_end(d->png, NULL); d->state = DEC_DONE; }
+        if (status == PNGCODEC_OK) {
+            png_read_end(d->png, NULL);
+            d->state = DEC_DONE;
+        }
     }
-    free(row); free(xmap); free(column_count); free(row_count); free(sums);
+    free(row);
+    free(xmap);
+    free(column_count);
+    free(row_count);
+    free(sums);
     return status;
 }
 
@@ -249,8 +273,7 @@ static int stream_rows(pngcodec_decoder *d, uint8_t *row, struct resample_state 
     return PNGCODEC_OK;
 }
 
-int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width,
-                                      int out_height) {
+int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width, int out_height) {
     if (d->state != DEC_OPEN)
         return pngcodec_fail(d, PNGCODEC_BAD_ARGUMENT, "read_rgba_stream needs an opened decoder");
     if (out_width < 1 || out_height < 1 || (png_uint_32)out_width > d->width || (png_uint_32)out_height > d->height)
@@ -305,16 +328,25 @@ static void flush_memory(png_structp png) { (void)png; }
 pngcodec_encoder *pngcodec_encoder_create(int width, int height, int alpha, int interlaced, int compression_level) {
     pngcodec_encoder *e = calloc(1, sizeof *e);
     if (!e) return NULL;
-    e->width = width; e->height = height; e->alpha = alpha;
+    e->width = width;
+    e->height = height;
+    e->alpha = alpha;
     e->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e->message, pngcodec_on_error, pngcodec_on_warning);
     e->info = e->png ? png_create_info_struct(e->png) : NULL;
     e->row = malloc((size_t)width * 4);
-    if (!e->info || !e->row) { pngcodec_encoder_destroy(e); return NULL; }
-    if (setjmp(png_jmpbuf(e->png))) { e->status = PNGCODEC_FAILED; return e; }
+    if (!e->info || !e->row) {
+        pngcodec_encoder_destroy(e);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(e->png))) {
+        e->status = PNGCODEC_FAILED;
+        return e;
+    }
     png_set_write_fn(e->png, e, write_memory, flush_memory);
     png_set_IHDR(e->png, e->info, (png_uint_32)width, (png_uint_32)height, 8,
                  alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(e->png, compression_level);
     png_write_info(e->png, e->info);
     e->passes = interlaced ? png_set_interlace_handling(e->png) : 1;

@@ -9,7 +9,9 @@
 
 #include <png.h>
 
-struct pngcodec_message { char text[256]; };
+struct pngcodec_message {
+    char text[256];
+};
 
 // libpng's error handler (longjmp back to the entry point's setjmp) and its warnings (ignored:
 // they do not change the pixels; corrupt image data is an error).

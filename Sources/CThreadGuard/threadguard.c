@@ -134,8 +134,10 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
         slots[slot].argument = argument;
         slots[slot].low = slots[slot].high = 0;
         result = create(thread, attributes, tracked_start, &slots[slot]);
-        if (result != 0) atomic_store(&slots[slot].state, SLOT_FREE);
-        else record_stack(&slots[slot], *thread);
+        if (result != 0)
+            atomic_store(&slots[slot].state, SLOT_FREE);
+        else
+            record_stack(&slots[slot], *thread);
     }
     const char *message = atomic_load(&armed_message);
     if (result == EAGAIN && message != NULL) {

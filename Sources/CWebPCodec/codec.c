@@ -42,8 +42,8 @@ static void set_output(WebPDecoderConfig *config, void *dst, int out_width, int 
     config->output.u.RGBA.size = (size_t)out_width * out_height * 4;
 }
 
-int webpcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size,
-                          int out_width, int out_height, char *message, size_t message_size) {
+int webpcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size, int out_width, int out_height,
+                          char *message, size_t message_size) {
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) {
         snprintf(message, message_size, "libwebp version mismatch");
@@ -58,8 +58,8 @@ int webpcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
         snprintf(message, message_size, "animated WebP is not supported");
         return WEBPCODEC_FAILED;
     }
-    if (out_width < 1 || out_height < 1 || out_width > config.input.width || out_height > config.input.height ||
-        dst_size < (size_t)out_width * out_height * 4) {
+    if (out_width < 1 || out_height < 1 || out_width > config.input.width || out_height > config.input.height
+        || dst_size < (size_t)out_width * out_height * 4) {
         snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height,
                  config.input.width, config.input.height);
         return WEBPCODEC_BAD_ARGUMENT;
@@ -87,9 +87,13 @@ struct image_chunks {
     uint64_t fed;  // bytes handed out so far
 };
 
-static uint32_t le32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t le32(const uint8_t *p) {
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
-static void put_le32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void put_le32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
 
 static int read_exact(int fd, uint8_t *out, size_t count, off_t offset) {
     size_t done = 0;
@@ -120,12 +124,13 @@ static int find_image_chunks(struct image_chunks *c, off_t file_size, char *mess
         uint64_t disk = 8 + size + (size & 1);
         if (memcmp(head, "VP8X", 4) == 0) {
             if (size < 10 || c->header_size != 12) {
-                snprintf(message, message_size, "a VP8X chunk of %llu bytes, or a second one", (unsigned long long)size);
+                snprintf(message, message_size, "a VP8X chunk of %llu bytes, or a second one",
+                         (unsigned long long)size);
                 return WEBPCODEC_FAILED;
             }
             if (read_exact(c->fd, head + 8, 10, offset + 8) <= 0) goto io;
             put_le32(head + 4, 10);
-            head[8] &= (uint8_t)~(0x20 | 0x08 | 0x04);  // ICC, EXIF, XMP: not fed
+            head[8] &= (uint8_t) ~(0x20 | 0x08 | 0x04);  // ICC, EXIF, XMP: not fed
             memcpy(c->header + 12, head, 18);
             c->header_size = 30;
         } else if (memcmp(head, "ALPH", 4) == 0) {
@@ -194,8 +199,10 @@ int webpcodec_stream_file_rgba(const char *path, void *dst, size_t dst_size, int
     }
     struct stat status;
     int result = fstat(chunks.fd, &status) == 0 ? WEBPCODEC_OK : WEBPCODEC_IO;
-    if (result != WEBPCODEC_OK) snprintf(message, message_size, "cannot read %s: %s", path, strerror(errno));
-    else result = find_image_chunks(&chunks, status.st_size, message, message_size);
+    if (result != WEBPCODEC_OK)
+        snprintf(message, message_size, "cannot read %s: %s", path, strerror(errno));
+    else
+        result = find_image_chunks(&chunks, status.st_size, message, message_size);
     uint8_t chunk[WEBPCODEC_READ_CHUNK];
     ssize_t got = result == WEBPCODEC_OK ? feed(&chunks, chunk, sizeof chunk) : 0;
     if (result == WEBPCODEC_OK && got > 0 && (size_t)got < sizeof chunk) {  // the header: add the image's start
@@ -205,15 +212,16 @@ int webpcodec_stream_file_rgba(const char *path, void *dst, size_t dst_size, int
     WebPIDecoder *decoder = NULL;
     if (result == WEBPCODEC_OK) {
         // The features come from the header and the image chunk's start.
-        VP8StatusCode features = got > 0 ? WebPGetFeatures(chunk, (size_t)got, &config.input) : VP8_STATUS_NOT_ENOUGH_DATA;
+        VP8StatusCode features =
+            got > 0 ? WebPGetFeatures(chunk, (size_t)got, &config.input) : VP8_STATUS_NOT_ENOUGH_DATA;
         if (features != VP8_STATUS_OK) {
             snprintf(message, message_size, "cannot read the header: %s", status_text(features));
             result = WEBPCODEC_FAILED;
         } else if (config.input.has_animation) {
             snprintf(message, message_size, "animated WebP is not supported");
             result = WEBPCODEC_FAILED;
-        } else if (out_width < 1 || out_height < 1 || out_width > config.input.width ||
-                   out_height > config.input.height || dst_size < (size_t)out_width * out_height * 4) {
+        } else if (out_width < 1 || out_height < 1 || out_width > config.input.width || out_height > config.input.height
+                   || dst_size < (size_t)out_width * out_height * 4) {
             snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height,
                      config.input.width, config.input.height);
             result = WEBPCODEC_BAD_ARGUMENT;
@@ -252,8 +260,8 @@ int webpcodec_stream_file_rgba(const char *path, void *dst, size_t dst_size, int
     return result;
 }
 
-int webpcodec_encode_rgb(const uint8_t *rgb, int width, int height, int lossless, float quality,
-                         int method, uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+int webpcodec_encode_rgb(const uint8_t *rgb, int width, int height, int lossless, float quality, int method,
+                         uint8_t **out, size_t *out_size, char *message, size_t message_size) {
     WebPConfig config;
     WebPPicture picture;
     WebPMemoryWriter writer;

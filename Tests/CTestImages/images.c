@@ -17,15 +17,18 @@ struct jpeg_failure {
 
 static void jpeg_failed(j_common_ptr cinfo) { longjmp(((struct jpeg_failure *)cinfo->err)->jump, 1); }
 
-int testimages_jpeg(int width, int height, int space, const uint8_t *color, int arithmetic,
-                    uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+int testimages_jpeg(int width, int height, int space, const uint8_t *color, int arithmetic, uint8_t **out,
+                    size_t *out_size, char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     struct jpeg_failure failure;
     unsigned char *buffer = NULL;
     unsigned long size = 0;
     int components = space == TESTIMAGES_RGB ? 3 : 4;
     uint8_t *row = malloc((size_t)width * components);
-    if (!row) { snprintf(message, message_size, "out of memory"); return -1; }
+    if (!row) {
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
     for (int x = 0; x < width; x++) memcpy(row + (size_t)x * components, color, components);
     cinfo.err = jpeg_std_error(&failure.pub);
     failure.pub.error_exit = jpeg_failed;
@@ -60,7 +63,10 @@ int testimages_jpeg(int width, int height, int space, const uint8_t *color, int 
     return 0;
 }
 
-struct png_memory { uint8_t *data; size_t size, capacity; };
+struct png_memory {
+    uint8_t *data;
+    size_t size, capacity;
+};
 
 static void png_write_memory(png_structp png, png_bytep bytes, size_t count) {
     struct png_memory *m = png_get_io_ptr(png);
@@ -77,8 +83,8 @@ static void png_write_memory(png_structp png, png_bytep bytes, size_t count) {
 
 static void png_flush_memory(png_structp png) { (void)png; }
 
-int testimages_palette_png(int width, int height, const uint8_t *first, const uint8_t *second,
-                           uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+int testimages_palette_png(int width, int height, const uint8_t *first, const uint8_t *second, uint8_t **out,
+                           size_t *out_size, char *message, size_t message_size) {
     struct png_memory memory = {NULL, 0, 0};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -114,8 +120,15 @@ int testimages_palette_png(int width, int height, const uint8_t *first, const ui
 
 // One sample of `depth` bits at index i of a packed row (big-endian within bytes, as PNG packs).
 static void put_sample(uint8_t *row, size_t i, int depth, unsigned value) {
-    if (depth == 16) { row[2 * i] = (uint8_t)(value >> 8); row[2 * i + 1] = (uint8_t)value; return; }
-    if (depth == 8) { row[i] = (uint8_t)value; return; }
+    if (depth == 16) {
+        row[2 * i] = (uint8_t)(value >> 8);
+        row[2 * i + 1] = (uint8_t)value;
+        return;
+    }
+    if (depth == 8) {
+        row[i] = (uint8_t)value;
+        return;
+    }
     size_t bit = i * (size_t)depth;
     row[bit >> 3] |= (uint8_t)(value << (8 - depth - (int)(bit & 7)));
 }
@@ -129,7 +142,9 @@ int testimages_png(const uint8_t *rgba, int width, int height, int color_type, i
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     int channels = color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_PALETTE ? 1
-        : color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : color_type == PNG_COLOR_TYPE_RGB ? 3 : 4;
+        : color_type == PNG_COLOR_TYPE_GRAY_ALPHA                                            ? 2
+        : color_type == PNG_COLOR_TYPE_RGB                                                   ? 3
+                                                                                             : 4;
     uint8_t *rows = calloc((size_t)height, ((size_t)width * channels * depth + 7) / 8);
     png_bytep *pointers = malloc((size_t)height * sizeof *pointers);
     if (!info || !rows || !pointers) {
@@ -195,8 +210,8 @@ int testimages_png(const uint8_t *rgba, int width, int height, int color_type, i
     return 0;
 }
 
-int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component, int16_t **out,
-                                 int *blocks_wide, int *blocks_high, char *message, size_t message_size) {
+int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component, int16_t **out, int *blocks_wide,
+                                 int *blocks_high, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_failure failure;
     int16_t *blocks = NULL;
@@ -220,7 +235,11 @@ int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component
     jpeg_component_info *comp = &cinfo.comp_info[component];
     size_t wide = comp->width_in_blocks, high = comp->height_in_blocks;
     blocks = malloc(wide * high * 64 * sizeof(int16_t));
-    if (!blocks) { snprintf(message, message_size, "out of memory"); jpeg_destroy_decompress(&cinfo); return -1; }
+    if (!blocks) {
+        snprintf(message, message_size, "out of memory");
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
     for (JDIMENSION y = 0; y < high; y++) {
         JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[component], y, 1, FALSE);
         memcpy(blocks + (size_t)y * wide * 64, row[0], wide * 64 * sizeof(int16_t));
@@ -233,9 +252,8 @@ int testimages_jpeg_coefficients(const uint8_t *jpeg, size_t size, int component
     return 0;
 }
 
-int testimages_jpeg_transcode(const uint8_t *jpeg, size_t size, const int *script, int scan_count,
-                              int restart_blocks, uint8_t **out, size_t *out_size, char *message,
-                              size_t message_size) {
+int testimages_jpeg_transcode(const uint8_t *jpeg, size_t size, const int *script, int scan_count, int restart_blocks,
+                              uint8_t **out, size_t *out_size, char *message, size_t message_size) {
     struct jpeg_decompress_struct in;
     struct jpeg_compress_struct dst;
     struct jpeg_failure failure;
@@ -264,7 +282,10 @@ int testimages_jpeg_transcode(const uint8_t *jpeg, size_t size, const int *scrip
     if (scan_count < 0) jpeg_simple_progression(&dst);
     if (scan_count > 0) {
         scans = calloc((size_t)scan_count, sizeof *scans);
-        if (!scans) { snprintf(message, message_size, "out of memory"); longjmp(failure.jump, 2); }
+        if (!scans) {
+            snprintf(message, message_size, "out of memory");
+            longjmp(failure.jump, 2);
+        }
         for (int i = 0; i < scan_count; i++) {
             const int *s = script + i * 9;
             scans[i].comps_in_scan = s[0];
@@ -296,7 +317,10 @@ int testimages_jpeg_rgba(const uint8_t *rgba, int width, int height, int gray, i
     unsigned char *buffer = NULL;
     unsigned long size = 0;
     uint8_t *row = malloc((size_t)width * 3);
-    if (!row) { snprintf(message, message_size, "out of memory"); return -1; }
+    if (!row) {
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
     cinfo.err = jpeg_std_error(&failure.pub);
     failure.pub.error_exit = jpeg_failed;
     if (setjmp(failure.jump)) {
@@ -356,7 +380,10 @@ int testimages_jpeg_decode_scaled(const uint8_t *jpeg, size_t size, int numerato
     jpeg_start_decompress(&cinfo);
     size_t stride = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
     pixels = malloc(stride * cinfo.output_height);
-    if (!pixels) { snprintf(message, message_size, "out of memory"); longjmp(failure.jump, 2); }
+    if (!pixels) {
+        snprintf(message, message_size, "out of memory");
+        longjmp(failure.jump, 2);
+    }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
         jpeg_read_scanlines(&cinfo, &row, 1);

@@ -22,7 +22,8 @@ static int is_download_body(const char *name) {
     static const char shape[] = "XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX.tmp";
     if (strlen(name) != sizeof shape - 1) return 0;
     for (size_t i = 0; i < sizeof shape - 1; i++) {
-        if (shape[i] == 'X' ? !isxdigit((unsigned char)name[i]) || islower((unsigned char)name[i]) : name[i] != shape[i])
+        if (shape[i] == 'X' ? !isxdigit((unsigned char)name[i]) || islower((unsigned char)name[i])
+                            : name[i] != shape[i])
             return 0;
     }
     return 1;

@@ -39,8 +39,8 @@ static void render(const uint8_t *data, size_t size, int max_pixel) {
     streamjpeg_decoder *d = streamjpeg_create();
     if (d == NULL) return;
     int width, height, numerator;
-    if (streamjpeg_open_memory(d, data, size) == STREAMJPEG_OK && fits(d) &&
-        streamjpeg_set_output(d, max_pixel, &width, &height, &numerator) == STREAMJPEG_OK) {
+    if (streamjpeg_open_memory(d, data, size) == STREAMJPEG_OK && fits(d)
+        && streamjpeg_set_output(d, max_pixel, &width, &height, &numerator) == STREAMJPEG_OK) {
         size_t bytes = (size_t)width * (size_t)height * 4;
         void *pixels = malloc(bytes);
         if (pixels != NULL) streamjpeg_render_rgba(d, pixels, bytes);

@@ -172,8 +172,8 @@ static int libjpeg_coefficients(const uint8_t *data, size_t size, struct coeffic
 }
 
 static void differ(const char *what, int component, long at, long ours, long libjpeg) {
-    fprintf(stderr, "stream decoder and libjpeg differ: %s (component %d, at %ld): %ld against %ld\n", what,
-            component, at, ours, libjpeg);
+    fprintf(stderr, "stream decoder and libjpeg differ: %s (component %d, at %ld): %ld against %ld\n", what, component,
+            at, ours, libjpeg);
     abort();
 }
 

@@ -31,8 +31,10 @@ static int run_all(const struct sz_input *in, int full) {
     for (int i = 0; i < n; i++) {
         struct sz_result r = sz_run(in, &ops[i]);
         operations++;
-        if (r.status == 0) succeeded++;
-        else failed++;
+        if (r.status == 0)
+            succeeded++;
+        else
+            failed++;
     }
     return failed;
 }
@@ -64,7 +66,9 @@ static void run_damaged(const struct sz_input *in) {
     for (int k = 0; k < 16; k++) {
         memcpy(copy, in->data, in->size);
         for (int changes = 0; changes < 1 + k % 3; changes++) {
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5;
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
             size_t at = 2 + state % (in->size - 2);  // the signature kept: the decoders get past it
             copy[at] = k % 2 ? (uint8_t)(copy[at] ^ (1u << (state >> 8) % 8)) : (uint8_t)(state >> 16);
         }
@@ -91,7 +95,8 @@ static void run_file(const char *path, int fixtures) {
         fprintf(stderr, "sanitize_decode: finding: the fixture %s does not open as a JPEG, PNG or WebP\n", path);
         problems++;
     } else if (expect_ok && failed) {
-        fprintf(stderr, "sanitize_decode: finding: the fixture %s did not decode (%d operations failed)\n", path, failed);
+        fprintf(stderr, "sanitize_decode: finding: the fixture %s did not decode (%d operations failed)\n", path,
+                failed);
         problems++;
     }
     if (fixtures) run_damaged(&in);
@@ -124,8 +129,11 @@ static void run_resampler(void) {
                         for (size_t i = 0; i < (size_t)w * (size_t)h * 4; i++) {
                             int expected = channels == 3 && i % 4 == 3 ? 255 : value;
                             if (abs(dst[i] - expected) > 1) {
-                                fprintf(stderr, "sanitize_decode: finding: resampler %dx%d -> %dx%d (%d channels): sample %zu is %d, "
-                                        "not %d\n", sw, sh, w, h, channels, i, dst[i], expected);
+                                fprintf(stderr,
+                                        "sanitize_decode: finding: resampler %dx%d -> %dx%d (%d channels): sample %zu "
+                                        "is %d, "
+                                        "not %d\n",
+                                        sw, sh, w, h, channels, i, dst[i], expected);
                                 problems++;
                                 break;
                             }
@@ -160,7 +168,8 @@ int main(int argc, char **argv) {
     } else if (argc >= 2 && strcmp(argv[1], "--corpus") == 0) {
         run_list(argc - 2, argv + 2, 0);
     } else {
-        fprintf(stderr, "usage: %s --resample | --fixtures SCRATCH_DIR FILE... | --corpus FILE... (- reads names from stdin)\n",
+        fprintf(stderr,
+                "usage: %s --resample | --fixtures SCRATCH_DIR FILE... | --corpus FILE... (- reads names from stdin)\n",
                 argv[0]);
         return 2;
     }

@@ -59,7 +59,10 @@ int sz_load(const char *path, struct sz_input *in) {
         in->size += got;
         if (in->size == capacity) {
             uint8_t *grown = realloc(in->data, capacity *= 2);
-            if (!grown) { free(in->data); in->data = NULL; }
+            if (!grown) {
+                free(in->data);
+                in->data = NULL;
+            }
             in->data = grown;
         }
     }
@@ -126,8 +129,16 @@ int sz_ops(const struct sz_input *in, int full, struct sz_op *ops) {
 
 const char *sz_describe(const struct sz_op *op, char *text, size_t size) {
     static const char *const names[] = {
-        "jpeg coefficients", "jpeg render (memory) max_pixel", "jpeg render (file) max_pixel", "jpeg scaled M/convert",
-        "png stream (memory)", "png stream (file)", "png full", "png box", "webp stream (file)", "webp memory",
+        "jpeg coefficients",
+        "jpeg render (memory) max_pixel",
+        "jpeg render (file) max_pixel",
+        "jpeg scaled M/convert",
+        "png stream (memory)",
+        "png stream (file)",
+        "png full",
+        "png box",
+        "webp stream (file)",
+        "webp memory",
     };
     snprintf(text, size, "%s %d/%d", names[op->kind], op->a, op->b);
     return text;
@@ -153,7 +164,8 @@ static struct sz_result jpeg_coefficients(const struct sz_input *in) {
                 streamjpeg_component_blocks(d, c, &w, &h);
                 result.status = streamjpeg_row_coefficients(d, c, row, capacity, &rows);
                 if (result.status == STREAMJPEG_OK)
-                    result.hash ^= fnv1a((const uint8_t *)row, (size_t)rows * (size_t)w * 64 * sizeof *row) + (uint64_t)r;
+                    result.hash ^=
+                        fnv1a((const uint8_t *)row, (size_t)rows * (size_t)w * 64 * sizeof *row) + (uint64_t)r;
             }
         }
         if (!row) result.status = STREAMJPEG_NO_MEMORY;
@@ -207,10 +219,14 @@ static struct sz_result png(const struct sz_input *in, int kind, int width, int 
     if (result.status == PNGCODEC_OK) {
         size_t bytes = (size_t)width * (size_t)height * 4;
         uint8_t *pixels = malloc(bytes);
-        if (!pixels) result.status = PNGCODEC_NO_MEMORY;
-        else if (kind == SZ_PNG_FULL) result.status = pngcodec_decoder_read_rgba(d, pixels, bytes);
-        else if (kind == SZ_PNG_BOX) result.status = pngcodec_decoder_read_rgba_box(d, pixels, bytes, width, height);
-        else result.status = pngcodec_decoder_read_rgba_stream(d, pixels, bytes, width, height);
+        if (!pixels)
+            result.status = PNGCODEC_NO_MEMORY;
+        else if (kind == SZ_PNG_FULL)
+            result.status = pngcodec_decoder_read_rgba(d, pixels, bytes);
+        else if (kind == SZ_PNG_BOX)
+            result.status = pngcodec_decoder_read_rgba_box(d, pixels, bytes, width, height);
+        else
+            result.status = pngcodec_decoder_read_rgba_stream(d, pixels, bytes, width, height);
         if (result.status == PNGCODEC_OK) result.hash = fnv1a(pixels, bytes);
         free(pixels);
     }
@@ -227,7 +243,8 @@ static struct sz_result webp(const struct sz_input *in, int kind, int width, int
     if (kind == SZ_WEBP_STREAM_FILE)
         result.status = webpcodec_stream_file_rgba(in->path, pixels, bytes, width, height, message, sizeof message);
     else
-        result.status = webpcodec_decode_rgba(in->data, in->size, pixels, bytes, width, height, message, sizeof message);
+        result.status =
+            webpcodec_decode_rgba(in->data, in->size, pixels, bytes, width, height, message, sizeof message);
     if (result.status == WEBPCODEC_OK) result.hash = fnv1a(pixels, bytes);
     free(pixels);
     return result;

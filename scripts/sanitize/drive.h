@@ -19,16 +19,16 @@ struct sz_input {
 };
 
 enum sz_kind {
-    SZ_JPEG_COEFFICIENTS,  // every MCU row's coefficients, every component (the test hook)
+    SZ_JPEG_COEFFICIENTS,   // every MCU row's coefficients, every component (the test hook)
     SZ_JPEG_RENDER_MEMORY,  // streamjpeg_render_rgba, a = max_pixel
     SZ_JPEG_RENDER_FILE,
-    SZ_JPEG_SCALED,         // streamjpeg_render_scaled, a = M (1...8), b = convert
-    SZ_PNG_STREAM_MEMORY,   // pngcodec_decoder_read_rgba_stream, a x b
+    SZ_JPEG_SCALED,        // streamjpeg_render_scaled, a = M (1...8), b = convert
+    SZ_PNG_STREAM_MEMORY,  // pngcodec_decoder_read_rgba_stream, a x b
     SZ_PNG_STREAM_FILE,
-    SZ_PNG_FULL,            // pngcodec_decoder_read_rgba
-    SZ_PNG_BOX,             // pngcodec_decoder_read_rgba_box, a x b
-    SZ_WEBP_STREAM_FILE,    // webpcodec_stream_file_rgba, a x b
-    SZ_WEBP_MEMORY,         // webpcodec_decode_rgba, a x b
+    SZ_PNG_FULL,          // pngcodec_decoder_read_rgba
+    SZ_PNG_BOX,           // pngcodec_decoder_read_rgba_box, a x b
+    SZ_WEBP_STREAM_FILE,  // webpcodec_stream_file_rgba, a x b
+    SZ_WEBP_MEMORY,       // webpcodec_decode_rgba, a x b
 };
 
 struct sz_op {

@@ -20,7 +20,7 @@ enum { THREADS = 4, ROUNDS = 1 };
 struct work {
     int files;
     struct sz_input *inputs;
-    int *op_count;             // per file
+    int *op_count;  // per file
     struct sz_op (*ops)[SZ_MAX_OPS];
     pthread_barrier_t start;
 };
@@ -53,8 +53,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s FILE... (JPEG files first)\n", argv[0]);
         return 2;
     }
-    struct work w = {argc - 1, calloc((size_t)argc, sizeof(struct sz_input)), calloc((size_t)argc, sizeof(int)),
-                     calloc((size_t)argc, sizeof *w.ops), {{0}}};
+    struct work w = {argc - 1,
+                     calloc((size_t)argc, sizeof(struct sz_input)),
+                     calloc((size_t)argc, sizeof(int)),
+                     calloc((size_t)argc, sizeof *w.ops),
+                     {{0}}};
     // Only the formats' headers are read here (sz_probe opens each file): nothing is decoded.
     for (int f = 0; f < w.files; f++) {
         if (!sz_load(argv[f + 1], &w.inputs[f])) {
@@ -88,7 +91,9 @@ int main(int argc, char **argv) {
                 struct sz_result a = threads[0].results[f][j], b = threads[i].results[f][j];
                 if (a.status == b.status && a.hash == b.hash) continue;
                 char text[128];
-                fprintf(stderr, "sanitize_threads: finding: %s, %s: thread 0 gave status %d hash %016llx, thread %d status %d hash %016llx\n",
+                fprintf(stderr,
+                        "sanitize_threads: finding: %s, %s: thread 0 gave status %d hash %016llx, thread %d status %d "
+                        "hash %016llx\n",
                         w.inputs[f].path, sz_describe(&w.ops[f][j], text, sizeof text), a.status,
                         (unsigned long long)a.hash, i, b.status, (unsigned long long)b.hash);
                 differences++;

@@ -21,8 +21,8 @@ int heifcodec_has_codec(int av1, int decoding);
 // the whole image to YCbCr planes and converts them to its own interleaved RGB image (RGBA
 // when there is an alpha plane); the shim copies that into dst, by nearest neighbour when
 // smaller (as heif_image_scale_image does, without a second image), then frees it.
-int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size,
-                          int out_width, int out_height, char *message, size_t message_size);
+int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size, int out_width, int out_height,
+                          char *message, size_t message_size);
 
 // The stream renderer's HEIC and AVIF: the primary image decoded to the codec's own planes
 // (YCbCr at its chroma subsampling and bit depth, or monochrome, or planar RGB; no RGB image),
@@ -31,12 +31,12 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
 // 1.15 has no scaled or per-row decode: the planes are image-sized, and the decoder's own
 // picture is alive while libheif copies it into them. path reads the file (libheif keeps the
 // image item's bytes, not the file); else data (read in place).
-int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size,
-                          int out_width, int out_height, char *message, size_t message_size);
+int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size, int out_width,
+                          int out_height, char *message, size_t message_size);
 
 // Encodes packed RGB to HEIC (av1 = 0, x265) or AVIF (av1 = 1, aom) at `quality`, with the
 // encoder's fastest preset (fixtures, not a study of encoders). *out is malloc'd.
-int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int quality,
-                         uint8_t **out, size_t *out_size, char *message, size_t message_size);
+int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int quality, uint8_t **out,
+                         size_t *out_size, char *message, size_t message_size);
 
 #endif

@@ -131,10 +131,8 @@ typedef struct {
 /// nothing under it allocates: a recorded block allocated on the locking thread stops the process
 /// with a message rather than spinning forever. With `keep` set, each recorded block's residency
 /// now is held until `heappeak_residency_keep` makes it its `resident_bytes`. Never allocates.
-void heappeak_residency_snapshot(
-    int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high, int statm_descriptor,
-    heappeak_residency_reading *out
-);
+void heappeak_residency_snapshot(int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high,
+                                 int statm_descriptor, heappeak_residency_reading *out);
 
 /// Each recorded block's `resident_bytes` becomes its residency at the last snapshot measured with
 /// `keep` set: call it when that snapshot is the one kept.

@@ -17,8 +17,8 @@
 #define JPEGCODEC_NOT_JPEG 1       // no SOI marker, or empty input
 #define JPEGCODEC_DECODE_FAILED 2  // corrupt or truncated data, unsupported stream
 #define JPEGCODEC_ENCODE_FAILED 3
-#define JPEGCODEC_IO 4             // the file could not be opened or read
-#define JPEGCODEC_BAD_ARGUMENT 5   // wrong call order, bad scale, buffer too small
+#define JPEGCODEC_IO 4            // the file could not be opened or read
+#define JPEGCODEC_BAD_ARGUMENT 5  // wrong call order, bad scale, buffer too small
 #define JPEGCODEC_NO_MEMORY 6
 
 // Version of the libjpeg-turbo headers we were built against (e.g. 2001005).
@@ -30,7 +30,7 @@ int jpegcodec_library_version(void);
 // bytes, then destroy. After any error the handle only accepts destroy.
 typedef struct jpegcodec_decoder jpegcodec_decoder;
 
-jpegcodec_decoder *jpegcodec_decoder_create(void);  // NULL if out of memory
+jpegcodec_decoder *jpegcodec_decoder_create(void);     // NULL if out of memory
 void jpegcodec_decoder_destroy(jpegcodec_decoder *d);  // also closes the file, if any
 
 // Reads the header from a caller-owned buffer, which must stay valid and
@@ -54,8 +54,7 @@ uint64_t jpegcodec_decoder_coefficient_bytes(const jpegcodec_decoder *d);
 
 // Selects DCT scaling numerator/8 (numerator in 1...16, 8 = full size) and computes
 // the output size with jpeg_calc_output_dimensions.
-int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator,
-                                int *output_width, int *output_height);
+int jpegcodec_decoder_set_scale(jpegcodec_decoder *d, int numerator, int *output_width, int *output_height);
 
 // Decodes to 8-bit RGBA (JCS_EXT_RGBA), row by row straight into dst, at the
 // scale set (full size if none). dst_size must be >= output_width*output_height*4.
@@ -71,16 +70,14 @@ const char *jpegcodec_decoder_message(const jpegcodec_decoder *d);
 typedef struct jpegcodec_encoder jpegcodec_encoder;
 
 // Returns NULL only if out of memory; otherwise check jpegcodec_encoder_status.
-jpegcodec_encoder *jpegcodec_encoder_create(int width, int height, int quality,
-                                            int progressive);
+jpegcodec_encoder *jpegcodec_encoder_create(int width, int height, int quality, int progressive);
 // The same, with full_chroma = 1 for 4:4:4 (no chroma subsampling) instead of 4:2:0.
-jpegcodec_encoder *jpegcodec_encoder_create_sampled(int width, int height, int quality,
-                                                    int progressive, int full_chroma);
+jpegcodec_encoder *jpegcodec_encoder_create_sampled(int width, int height, int quality, int progressive,
+                                                    int full_chroma);
 void jpegcodec_encoder_destroy(jpegcodec_encoder *e);  // frees unfinished output
 int jpegcodec_encoder_status(const jpegcodec_encoder *e);
 // Writes `count` rows starting at `rows`, `stride` bytes apart.
-int jpegcodec_encoder_write_rows(jpegcodec_encoder *e, const uint8_t *rows, int count,
-                                 size_t stride);
+int jpegcodec_encoder_write_rows(jpegcodec_encoder *e, const uint8_t *rows, int count, size_t stride);
 // Completes the file. On success *out is a malloc'd buffer of *out_size bytes that
 // the caller now owns and must free().
 int jpegcodec_encoder_finish(jpegcodec_encoder *e, uint8_t **out, size_t *out_size);
@@ -95,8 +92,7 @@ typedef struct jpegcodec_fixture jpegcodec_fixture;
 
 // grain: amplitude of the per-pixel noise (film grain / sensor noise), the knob
 // that sets the compressed size. NULL if out of memory or invalid size.
-jpegcodec_fixture *jpegcodec_fixture_create(int width, int height, uint64_t seed,
-                                            int grain);
+jpegcodec_fixture *jpegcodec_fixture_create(int width, int height, uint64_t seed, int grain);
 void jpegcodec_fixture_destroy(jpegcodec_fixture *f);
 // Fills row y (width*3 bytes of RGB). Rows are independent: any order works.
 void jpegcodec_fixture_row(const jpegcodec_fixture *f, int y, uint8_t *rgb);

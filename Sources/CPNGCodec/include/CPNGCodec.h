@@ -38,8 +38,7 @@ int pngcodec_decoder_read_rgba(pngcodec_decoder *d, void *dst, size_t dst_size);
 // one output row of 32-bit sums (16 bytes per output column). Interlaced (Adam7): each
 // pass's pixels go straight into per-output-pixel sums (8 bytes per output pixel when a
 // box holds at most 257 pixels, else 16), never a full-size image.
-int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_size,
-                                   int out_width, int out_height);
+int pngcodec_decoder_read_rgba_box(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width, int out_height);
 // Bytes of working memory read_rgba_box allocates besides dst, for the budget check.
 uint64_t pngcodec_box_working_bytes(int width, int height, int interlaced, int out_width, int out_height);
 
@@ -48,8 +47,7 @@ uint64_t pngcodec_box_working_bytes(int width, int height, int interlaced, int o
 // image data is read with zlib directly, one inflate state a pass (found by a first pass over
 // the data), all seven advancing together: seven states and seven pass rows, never an image.
 // The file is read with pread in small chunks; memory in place.
-int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width,
-                                      int out_height);
+int pngcodec_decoder_read_rgba_stream(pngcodec_decoder *d, void *dst, size_t dst_size, int out_width, int out_height);
 
 const char *pngcodec_decoder_message(const pngcodec_decoder *d);
 
@@ -59,8 +57,7 @@ const char *pngcodec_decoder_message(const pngcodec_decoder *d);
 typedef struct pngcodec_encoder pngcodec_encoder;
 
 // alpha: 1 writes RGBA with a deterministic alpha (a smooth vignette), 0 writes RGB.
-pngcodec_encoder *pngcodec_encoder_create(int width, int height, int alpha, int interlaced,
-                                          int compression_level);
+pngcodec_encoder *pngcodec_encoder_create(int width, int height, int alpha, int interlaced, int compression_level);
 void pngcodec_encoder_destroy(pngcodec_encoder *e);
 int pngcodec_encoder_status(const pngcodec_encoder *e);
 int pngcodec_encoder_passes(const pngcodec_encoder *e);

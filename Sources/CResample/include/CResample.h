@@ -19,13 +19,13 @@ struct resample_state {
     double *row[2];   // output rows being summed: [0] the current, [1] the next
     double *scratch;  // one source row, averaged across
     int next_source_row;
-    uint8_t *dst;     // RGBA, width x height
+    uint8_t *dst;  // RGBA, width x height
 };
 
 // channels: 3 (RGB rows; the output's alpha is 255) or 4 (RGBA rows). 0 if out of memory
 // (call resample_free all the same).
-int resample_init(struct resample_state *r, int source_width, int source_height, int width, int height,
-                  int channels, uint8_t *dst);
+int resample_init(struct resample_state *r, int source_width, int source_height, int width, int height, int channels,
+                  uint8_t *dst);
 // Takes the next source row: source_width pixels of `channels` bytes.
 void resample_push(struct resample_state *r, const uint8_t *row);
 void resample_free(struct resample_state *r);
