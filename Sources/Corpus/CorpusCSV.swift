@@ -20,24 +20,32 @@ package enum CorpusCSV {
         ("lossless", { flag($0.image.facts?.lossless) }),
         ("encoding", { $0.image.facts?.encodingLabel ?? "" }),
         ("payload_bytes", { text($0.result?.payloadBytes ?? $0.image.fileBytes) }),
-        ("strategy", { $0.result?.strategy ?? "" }),
-        ("render", { $0.result?.render.rawValue ?? "" }),
-        ("allocator", { $0.result?.allocator.rawValue ?? "" }),
-        ("run", { text($0.result?.run) }),
-        ("pid", { text($0.result.map { Int($0.pid) }) }),
-        ("peak_rss_delta_bytes", { text($0.result?.peakRSSDeltaBytes) }),
-        ("peak_heap_exact_delta_bytes", { text($0.result?.peakHeapExactDeltaBytes) }),
-        ("final_rss_bytes", { text($0.result?.finalRSSBytes) }),
-        ("duration_s", { $0.result?.durationSeconds.map { String(format: "%.6f", $0) } ?? "" }),
+        trial("strategy"), trial("render"), trial("allocator"), trial("run"), trial("pid"),
+        trial("peak_rss_delta_bytes"), trial("peak_heap_exact_delta_bytes"), trial("final_rss_bytes"),
+        trial("duration_s"),
         ("status", { $0.result?.status.rawValue ?? $0.image.skipStatus ?? "" }),
         ("error", { $0.result?.error ?? $0.image.skipReason ?? "" }),
         // The file's (or URL's) bytes as examined: a resume finds a file that changed since by it.
         (payloadDigestColumn, { $0.image.payloadDigest ?? "" }),
-        // The least the cell's contract needs at once (TrialsCSV's floor_bytes); empty when undeclared.
-        ("floor_bytes", { text($0.result?.floorBytes) }),
+        // The least the cell's contract needs at once; empty when undeclared.
+        trial("floor_bytes"),
     ]
 
     package static let payloadDigestColumn = "payload_fnv1a64"
+
+    /// The columns corpus.csv shares with trials.csv, as trials.csv declares them (unit, polarity, meaning).
+    package static var sharedTrialColumns: [ResultColumn] {
+        columns.compactMap { corpus in TrialsCSV.columns.first { $0.name == corpus.name }?.column }
+    }
+
+    /// A run's column as trials.csv declares it (`TrialsCSV.columns`), written the same way; empty for
+    /// a file that was not measured.
+    static func trial(_ name: String) -> (name: String, value: @Sendable (CorpusRow) -> String) {
+        guard let column = TrialsCSV.columns.first(where: { $0.name == name }) else {
+            preconditionFailure("corpus.csv names \(name), which trials.csv does not declare")
+        }
+        return (name, { $0.result.map(column.write) ?? "" })
+    }
 
     /// A row's key: the file, its cell and its run (empty for a file's one unmeasured row); no two
     /// rows of a file share one (`RowKeyCheck`).

@@ -40,7 +40,8 @@ package struct OutputFile: Sendable {
     package var holds: String
     /// A CSV file's header, in order, when it is fixed (empty: not a CSV, or its columns vary).
     package var columns: [String] = []
-    /// The figures among its columns, as declared once (trials.csv's): unit, polarity, meaning.
+    /// The figures among its columns, as declared once (trials.csv's, and those corpus.csv shares with
+    /// it): unit, polarity, meaning.
     package var figures: [ResultColumn] = []
 
     /// The file as the output folder's checks see it.
@@ -137,7 +138,8 @@ package enum OutputFiles {
         key: CorpusCSV.keyColumns,
         replacesRows: true,
         holds: "one row per image and trial, and one for each file not measured, with its reason",
-        columns: CorpusCSV.header
+        columns: CorpusCSV.header,
+        figures: CorpusCSV.sharedTrialColumns
     )
     package static let corpusSummary = OutputFile(
         name: "corpus-summary.csv",
