@@ -8,12 +8,13 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A measurement's life driven below the command line: real children of the built `bench`, through a
-/// launcher that counts them and asks for a stop after a given number, as a signal would.
+/// A measurement's life driven below the command line, with no process: the children's rows are
+/// recorded ones (`RecordedChildren`), through a launcher that counts them and asks for a stop after a
+/// given number, as a signal would.
 @Suite(.serialized) struct RunMeasurementLifecycleTests {
-    /// Launches through the real child launcher and counts the trials.
+    /// Launches through the recorded children and counts the trials.
     final class CountingLauncher: TrialLauncher {
-        let inner = ChildProcessLauncher(executable: benchExecutable())
+        let inner = RecordedChildren()
         let launched = Atomic<Int>(0)
 
         func launch(_ spec: TrialSpec) -> TrialResult {

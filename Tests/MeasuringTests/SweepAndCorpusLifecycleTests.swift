@@ -8,7 +8,8 @@ import Report
 import TestSupport
 import Testing
 
-/// Sweep and corpus measurements stopped and resumed below the command line, with real children.
+/// Sweep and corpus measurements stopped and resumed below the command line, with no process: the
+/// children's rows are recorded ones (`RecordedChildren`).
 @Suite(.serialized) struct SweepAndCorpusLifecycleTests {
     typealias CountingLauncher = RunMeasurementLifecycleTests.CountingLauncher
     typealias StopAfter = RunMeasurementLifecycleTests.StopAfter
