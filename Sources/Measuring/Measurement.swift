@@ -46,7 +46,8 @@ package struct SignalStop: StopRequest {
 /// the settings checked), locked and claimed; the settings recorded; the shard recorded; rows written
 /// through a writer that rescues them when the folder fails; at the end the shard's end recorded,
 /// runs/latest moved, the files named and the exit status. `RunMeasurement`, `SweepMeasurement`,
-/// `CorpusMeasurement` and `ScrollMeasurement` drive the trials and own their rows.
+/// `CorpusMeasurement` and `ScrollMeasurement` (which appends: `init(appendingTo:)`) drive the
+/// children and own their rows.
 package final class Measurement {
     package let command: MeasuringCommand
     package let folder: OutputFolder
@@ -75,6 +76,19 @@ package final class Measurement {
             resume: output.resuming,
             settings: settings
         )
+        sink = RescuingWriter(folder: folder)
+    }
+
+    /// Opens the folder of a command that appends its rows after those of earlier invocations with
+    /// other settings (list-scroll's scenario.csv): no settings.json to check, no --replace, no
+    /// --resume; the folder is still checked, locked and claimed (73, 75), and signals caught.
+    package init(appendingTo command: MeasuringCommand, out: String?, stop: any StopRequest = SignalStop()) throws {
+        try Self.checkEnvironmentSettings()
+        Interruption.install()
+        self.command = command
+        self.output = MeasurementOutput(out: out)
+        self.stop = stop
+        folder = try MeasurementFolder.openOutput(out, files: OutputFiles.folderFiles(command), replacing: false)
         sink = RescuingWriter(folder: folder)
     }
 
@@ -164,7 +178,9 @@ package final class Measurement {
     /// 128 + the signal when stopped, 3 when a trial failed.
     package func end(rows: Int, planned: Int, written: [URL], failed: Bool, unit: String = "runs") throws {
         ShardLog.end(shard, rows: rows, signal: stop.signalName, sink: sink)
-        if sink.failure == nil { folder.markLatest() }
+        // runs/latest points at a folder that holds what was measured (an appending command's
+        // folder holds nothing of this invocation until a row is written).
+        if sink.failure == nil && (rows > 0 || command.ownsItsFolder) { folder.markLatest() }
         let stopped =
             stop.requested
             ? "bench: interrupted by \(stop.signalName ?? "a signal") after \(rows) of \(planned) \(unit)" : nil
@@ -173,10 +189,16 @@ package final class Measurement {
             printError("bench: \(lost)")
             throw MeasurementEnd(status: BenchExitCode.outputLost.rawValue)
         }
-        print("wrote \(written.map(\.path).joined(separator: ", "))")
-        print("results in \(sink.folder.directory.path)")
+        if !written.isEmpty {
+            print("wrote \(written.map(\.path).joined(separator: ", "))")
+            print("results in \(sink.folder.directory.path)")
+        }
         if let stopped {
-            printError(stopped + "; what was measured is written")
+            printError(
+                stopped
+                    + (rows > 0
+                        ? "; what was measured is written" : "; nothing was measured whole, so nothing was recorded")
+            )
             throw MeasurementEnd(status: stop.exitStatus)
         }
         if failed { throw MeasurementEnd(status: BenchExitCode.runFailed.rawValue) }

@@ -51,7 +51,8 @@ package struct ScrollRequest {
 
 /// The scroll scenario's measurement: each scroll in its own child, its row added to scenario.csv
 /// after the rows earlier invocations left there (the whole file rewritten after every scroll,
-/// into a rescue folder when the folder cannot be written), a line per scroll on stdout.
+/// into a rescue folder when the folder cannot be written), a line per scroll on stdout. Its folder,
+/// lock, signals, rescue and end are `Measurement`'s, as every measuring command's.
 package struct ScrollMeasurement {
     package let request: ScrollRequest
 
@@ -59,18 +60,14 @@ package struct ScrollMeasurement {
 
     package func run() throws {
         AllocatorEnvironment.warnIfSet(record: "not recorded in scenario.csv")
-        Interruption.install()
         // Rows are appended, never replaced: no --replace, no settings.json.
-        let folder = try MeasurementFolder.openOutput(
-            request.output.out,
-            files: OutputFiles.folderFiles(.listScroll),
-            replacing: false
-        )
+        let measurement = try Measurement(appendingTo: .listScroll, out: request.output.out, stop: request.stop)
+        let folder = measurement.folder
+        let sink = measurement.sink
         let csvName = OutputFiles.scenario.name
         let csvPath = folder.directory.appendingPathComponent(csvName).path
         let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
         _ = try ScenarioCSV.appending([], runID: folder.runID, to: existing, path: csvPath)
-        let sink = RescuingWriter(folder: folder)
         let stop = request.stop
         let scrolls = request.scrolls
         var results: [ScrollResult] = []
@@ -92,22 +89,13 @@ package struct ScrollMeasurement {
         }
         if !results.isEmpty { _ = sink.write([Measurement.environmentFile], final: true) }
         sayWhatWasWritten(results, existing: existing, csvPath: csvPath, sink: sink)
-        if let lost = sink.failureSummary {
-            printError("bench: \(lost)")
-            throw MeasurementEnd(status: BenchExitCode.outputLost.rawValue)
-        }
-        if !results.isEmpty { folder.markLatest() }
-        if stop.requested {
-            printError(
-                "bench: interrupted by \(stop.signalName ?? "a signal") after \(results.count) of \(scrolls.count) scrolls; "
-                    + (!results.isEmpty
-                        ? "what was measured is written" : "a scroll is measured whole, so none was recorded")
-            )
-            throw MeasurementEnd(status: stop.exitStatus)
-        }
-        if results.contains(where: { $0.status != .ok }) {
-            throw MeasurementEnd(status: BenchExitCode.runFailed.rawValue)
-        }
+        try measurement.end(
+            rows: results.count,
+            planned: scrolls.count,
+            written: [],
+            failed: results.contains { $0.status != .ok },
+            unit: "scrolls"
+        )
     }
 
     /// One scroll in its child, its scratch removed by a second signal too.
