@@ -60,11 +60,29 @@ package struct RunSettings: Codable, Equatable, Sendable {
     /// The `--max-pixel` the rows were measured with, nil when the record does not say (unknown).
     package var maxPixel: Int? { value(of: "--max-pixel").flatMap { Int($0) } }
 
-    /// The recorded settings, nil when the folder has none; throws when the file is not readable as such.
+    /// The recorded settings, nil when the folder has none; throws when the file is not readable as such,
+    /// or is of a format this bench does not read (`UnreadableFormat`: a newer bench wrote it).
     package static func read(from folder: URL) throws -> RunSettings? {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try JSONDecoder().decode(RunSettings.self, from: data)
+        let settings = try JSONDecoder().decode(RunSettings.self, from: data)
+        // This bench reads its own format and the one before (no `format`: folders from before it).
+        if let format = settings.format, format > currentFormat {
+            throw UnreadableFormat(file: url.path, format: format, command: settings.command)
+        }
+        return settings
+    }
+
+    /// A folder's record of a format this bench cannot read: what to do instead.
+    package struct UnreadableFormat: Error, CustomStringConvertible {
+        package var file: String
+        package var format: Int
+        package var command: String
+
+        package var description: String {
+            "\(file) is format \(format), written by a newer bench; this one reads formats up to \(RunSettings.currentFormat): "
+                + "read it with the bench that wrote it, or measure again with this one (bench \(command) --out DIR)"
+        }
     }
 
     /// Each setting that differs, "name: recorded then, now given", in the recorded order.
