@@ -16,6 +16,28 @@ static int failed(struct heif_error error, const char *what, char *message, size
     return error.code == heif_error_Memory_allocation_error ? HEIFCODEC_NO_MEMORY : HEIFCODEC_FAILED;
 }
 
+/// Reads the file (from `path`, or from `data` in memory without a copy), takes its primary image and
+/// checks the output size against it: HEIFCODEC_OK with `*handle`, `*width` and `*height` set, or the
+/// failure's status with `message`. The caller frees the handle and the context.
+static int open_primary(struct heif_context *context, const char *path, const void *data, size_t size, int out_width,
+                        int out_height, size_t dst_size, struct heif_image_handle **handle, int *width, int *height,
+                        char *message, size_t message_size) {
+    struct heif_error error = path ? heif_context_read_from_file(context, path, NULL)
+                                   : heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    if (error.code) return failed(error, "cannot read the file", message, message_size);
+    error = heif_context_get_primary_image_handle(context, handle);
+    if (error.code) return failed(error, "no primary image", message, message_size);
+    *width = heif_image_handle_get_width(*handle);
+    *height = heif_image_handle_get_height(*handle);
+    if (out_width < 1 || out_height < 1 || out_width > *width || out_height > *height
+        || dst_size < (size_t)out_width * out_height * 4) {
+        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, *width,
+                 *height);
+        return HEIFCODEC_BAD_ARGUMENT;
+    }
+    return HEIFCODEC_OK;
+}
+
 int heifcodec_has_codec(int av1, int decoding) {
     enum heif_compression_format format = av1 ? heif_compression_AV1 : heif_compression_HEVC;
     return decoding ? heif_have_decoder_for_format(format) : heif_have_encoder_for_format(format);
@@ -31,29 +53,15 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
         snprintf(message, message_size, "out of memory");
         return HEIFCODEC_NO_MEMORY;
     }
-    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
-    if (error.code) {
-        status = failed(error, "cannot read the file", message, message_size);
-        goto done;
-    }
-    error = heif_context_get_primary_image_handle(context, &handle);
-    if (error.code) {
-        status = failed(error, "no primary image", message, message_size);
-        goto done;
-    }
-    int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
-    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height
-        || dst_size < (size_t)out_width * out_height * 4) {
-        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width,
-                 height);
-        status = HEIFCODEC_BAD_ARGUMENT;
-        goto done;
-    }
+    int width = 0, height = 0;
+    status = open_primary(context, NULL, data, size, out_width, out_height, dst_size, &handle, &width, &height, message,
+                          message_size);
+    if (status != HEIFCODEC_OK) goto done;
     // Interleaved RGB, not RGBA: libheif's image is then 3 bytes a pixel, not 4 (the alpha
     // is opaque here; an image with an alpha plane is asked for RGBA).
     int alpha = heif_image_handle_has_alpha_channel(handle);
-    error = heif_decode_image(handle, &image, heif_colorspace_RGB,
-                              alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, NULL);
+    struct heif_error error = heif_decode_image(
+        handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, NULL);
     if (error.code) {
         status = failed(error, "decode failed", message, message_size);
         goto done;
@@ -228,26 +236,11 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
         snprintf(message, message_size, "out of memory");
         return HEIFCODEC_NO_MEMORY;
     }
-    struct heif_error error = path ? heif_context_read_from_file(context, path, NULL)
-                                   : heif_context_read_from_memory_without_copy(context, data, size, NULL);
-    if (error.code) {
-        status = failed(error, "cannot read the file", message, message_size);
-        goto done;
-    }
-    error = heif_context_get_primary_image_handle(context, &handle);
-    if (error.code) {
-        status = failed(error, "no primary image", message, message_size);
-        goto done;
-    }
-    int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
-    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height
-        || dst_size < (size_t)out_width * out_height * 4) {
-        snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, width,
-                 height);
-        status = HEIFCODEC_BAD_ARGUMENT;
-        goto done;
-    }
-    error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
+    int width = 0, height = 0;
+    status = open_primary(context, path, data, size, out_width, out_height, dst_size, &handle, &width, &height, message,
+                          message_size);
+    if (status != HEIFCODEC_OK) goto done;
+    struct heif_error error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
     if (error.code) {
         status = failed(error, "decode failed", message, message_size);
         goto done;

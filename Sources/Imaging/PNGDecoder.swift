@@ -49,20 +49,7 @@ enum PNGDecoder {
             how: "a \(size.width)x\(size.height) thumbnail",
             maxImagePixels: maxImagePixels
         )
-        return try withDecoder(source) { decoder in
-            let image = try DecodedImage(width: size.width, height: size.height)
-            try check(
-                pngcodec_decoder_read_rgba_box(
-                    decoder,
-                    image.pixels,
-                    image.byteCount,
-                    Int32(size.width),
-                    Int32(size.height)
-                ),
-                decoder
-            )
-            return image
-        }
+        return try decode(source, size: size, with: pngcodec_decoder_read_rgba_box)
     }
 
     /// The stream renderer's PNG: `StreamResampling.outputSize`, area-averaged from rows as they are
@@ -70,18 +57,18 @@ enum PNGDecoder {
     /// inflate states, each reading the file from where its pass is, and a row of each pass.
     static func decodeStreaming(_ source: EncodedImage, info: ImageInfo, maxPixel: Int) throws -> DecodedImage {
         let size = StreamResampling.outputSize(width: info.width, height: info.height, maxPixel: maxPixel)
-        return try withDecoder(source) { decoder in
+        return try decode(source, size: size, with: pngcodec_decoder_read_rgba_stream)
+    }
+
+    /// An RGBA image of `size`, which `read` (one of pngcodec's scaled reads) fills from the decoder.
+    private static func decode(
+        _ source: EncodedImage,
+        size: (width: Int, height: Int),
+        with read: (OpaquePointer?, UnsafeMutableRawPointer?, Int, Int32, Int32) -> Int32
+    ) throws -> DecodedImage {
+        try withDecoder(source) { decoder in
             let image = try DecodedImage(width: size.width, height: size.height)
-            try check(
-                pngcodec_decoder_read_rgba_stream(
-                    decoder,
-                    image.pixels,
-                    image.byteCount,
-                    Int32(size.width),
-                    Int32(size.height)
-                ),
-                decoder
-            )
+            try check(read(decoder, image.pixels, image.byteCount, Int32(size.width), Int32(size.height)), decoder)
             return image
         }
     }
