@@ -1083,49 +1083,26 @@ void *_ZnamSt11align_val_tRKSt9nothrow_t(size_t size, cxx_align_val_t alignment,
 
 // Every operator delete: plain, array, sized, aligned, nothrow. All blocks above came from the
 // wrappers (or from the next operator new, whose allocator's free takes them).
+// One line an operator, as the list reads best:
+// clang-format off
 void _ZdlPv(void *pointer) { free(pointer); }
 void _ZdaPv(void *pointer) { free(pointer); }
-void _ZdlPvm(void *pointer, size_t size) {
-    (void)size;
-    free(pointer);
-}
-void _ZdaPvm(void *pointer, size_t size) {
-    (void)size;
-    free(pointer);
-}
-void _ZdlPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) {
-    (void)alignment;
-    free(pointer);
-}
-void _ZdaPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) {
-    (void)alignment;
-    free(pointer);
-}
+void _ZdlPvm(void *pointer, size_t size) { (void)size; free(pointer); }
+void _ZdaPvm(void *pointer, size_t size) { (void)size; free(pointer); }
+void _ZdlPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) { (void)alignment; free(pointer); }
+void _ZdaPvSt11align_val_t(void *pointer, cxx_align_val_t alignment) { (void)alignment; free(pointer); }
 void _ZdlPvmSt11align_val_t(void *pointer, size_t size, cxx_align_val_t alignment) {
-    (void)size;
-    (void)alignment;
-    free(pointer);
+    (void)size; (void)alignment; free(pointer);
 }
 void _ZdaPvmSt11align_val_t(void *pointer, size_t size, cxx_align_val_t alignment) {
-    (void)size;
-    (void)alignment;
-    free(pointer);
+    (void)size; (void)alignment; free(pointer);
 }
-void _ZdlPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) {
-    (void)tag;
-    free(pointer);
-}
-void _ZdaPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) {
-    (void)tag;
-    free(pointer);
-}
+void _ZdlPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) { (void)tag; free(pointer); }
+void _ZdaPvRKSt9nothrow_t(void *pointer, const cxx_nothrow_t *tag) { (void)tag; free(pointer); }
 void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *pointer, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
-    (void)alignment;
-    (void)tag;
-    free(pointer);
+    (void)alignment; (void)tag; free(pointer);
 }
 void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *pointer, cxx_align_val_t alignment, const cxx_nothrow_t *tag) {
-    (void)alignment;
-    (void)tag;
-    free(pointer);
+    (void)alignment; (void)tag; free(pointer);
 }
+// clang-format on
