@@ -81,6 +81,21 @@ static int reader_u16(struct sj_reader *r) {
 
 // MARK: Huffman tables
 
+// The AC codes whose magnitude bits fit in the lookahead with them: the coefficient's value, the
+// zeros before it, and the bits both take, from one lookup (stb_image's fast_ac is the same idea).
+static void build_fast_ac(struct sj_huffman *t) {
+    memset(t->fast_ac, 0, sizeof t->fast_ac);
+    for (unsigned look = 0; look < 512; look++) {
+        unsigned entry = t->lookup[look];
+        int length = (int)(entry >> 8), size = (int)(entry & 15);
+        if (entry == 0 || size == 0 || length + size > 9) continue;
+        unsigned v = (look >> (9 - length - size)) & ((1u << size) - 1);
+        t->fast_ac[look].value = (int16_t)(v < (1u << (size - 1)) ? (int)v - (1 << size) + 1 : (int)v);
+        t->fast_ac[look].run = (uint8_t)((entry & 255) >> 4);
+        t->fast_ac[look].length = (uint8_t)(length + size);
+    }
+}
+
 // Builds the decoding table as libjpeg's jpeg_make_d_derived_tbl does, with its checks.
 static int huffman_build(struct sj_huffman *t, int is_dc) {
     int count = 0;
@@ -118,9 +133,12 @@ static int huffman_build(struct sj_huffman *t, int is_dc) {
             for (int n = 1 << (9 - l); n > 0; n--) t->lookup[look++] = (uint16_t)((l << 8) | t->values[p]);
         }
     }
-    if (is_dc)
+    if (is_dc) {
         for (int i = 0; i < count; i++)
             if (t->values[i] > 15) return 0;
+    } else {
+        build_fast_ac(t);
+    }
     return 1;
 }
 
@@ -704,10 +722,11 @@ static int start_cursors(streamjpeg_decoder *d) {
     return STREAMJPEG_OK;
 }
 
-// Tops the bit buffer up to at least 57 bits. Past a marker (or the end) it feeds zeros and
-// counts them, so a cursor that reads into them is caught after its block.
+// Tops the bit buffer up to at least 56 bits (at most 63, so that a shift by the count minus a
+// length is always defined). Past a marker (or the end) it feeds zeros and counts them, so a
+// cursor that reads into them is caught after its block. The slow path: byte by byte.
 static void fill_bits(struct sj_cursor *c) {
-    while (c->bit_count <= 56) {
+    while (c->bit_count < 56) {
         int byte = 0;
         if (c->marker == 0) {
             int b = reader_byte(&c->reader);
@@ -729,40 +748,93 @@ static void fill_bits(struct sj_cursor *c) {
     }
 }
 
-static inline unsigned peek_bits(struct sj_cursor *c, int n) {
-    if (c->bit_count < n) fill_bits(c);
-    return (unsigned)(c->bits >> (c->bit_count - n)) & ((1u << n) - 1);
+// A cursor's bit buffer held in locals while a block decodes, so that the compiler keeps it in
+// registers: the cursor's copy is written back only around the slow refill and after the block.
+// `count` valid bits are the low ones of `bits`; callers make sure `count` covers what they read.
+struct window {
+    uint64_t bits;
+    int count;
+};
+
+static inline struct window window_of(const struct sj_cursor *c) { return (struct window){c->bits, c->bit_count}; }
+
+static inline void window_save(struct sj_cursor *c, struct window w) {
+    c->bits = w.bits;
+    c->bit_count = w.count;
 }
 
-static inline unsigned get_bits(struct sj_cursor *c, int n) {
-    if (n == 0) return 0;
-    unsigned v = peek_bits(c, n);
-    c->bit_count -= n;
+static inline int has_ff_byte(uint64_t v) {
+    uint64_t inverted = ~v;  // a 0xFF byte is a zero byte of the inverse
+    return ((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) != 0;
+}
+
+// Tops the window up to at least 56 bits; called with fewer than 56. The fast path (libjpeg-turbo's
+// jdhuff.c has its like): eight bytes left in the read buffer and none of them 0xFF, so no stuffed
+// byte and no marker among them: as many whole bytes as fit go in at once, with no test a byte.
+// Anything else goes byte by byte through fill_bits.
+static inline void refill(struct sj_cursor *c, struct window *w) {
+    struct sj_reader *r = &c->reader;
+    if (c->marker == 0 && r->length - r->at >= 8) {
+        uint64_t next;
+        memcpy(&next, r->buf + r->at, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        next = __builtin_bswap64(next);  // the first byte on top
+#endif
+        if (!has_ff_byte(next)) {
+            int take = (63 - w->count) >> 3;  // 1...7 whole bytes
+            w->bits = (w->bits << (take * 8)) | (next >> (64 - take * 8));
+            w->count += take * 8;
+            r->at += (size_t)take;
+            return;
+        }
+    }
+    window_save(c, *w);
+    fill_bits(c);
+    *w = window_of(c);
+}
+
+// Every read of a symbol and its extra bits (at most 16 + 15) starts with this.
+static inline void window_need(struct sj_cursor *c, struct window *w, int n) {
+    if (w->count < n) refill(c, w);
+}
+
+static inline unsigned window_get(struct window *w, int n) {  // n <= count, n <= 16
+    unsigned v = (unsigned)(w->bits >> (w->count - n)) & ((1u << n) - 1);
+    w->count -= n;
     return v;
+}
+
+static inline unsigned window_bit(struct sj_cursor *c, struct window *w) {
+    window_need(c, w, 1);
+    return window_get(w, 1);
 }
 
 static inline int extend(unsigned v, int s) {
     return s == 0 ? 0 : (v < (1u << (s - 1)) ? (int)v - (1 << s) + 1 : (int)v);
 }
 
-// A Huffman symbol, or -1 for a code no table holds.
-static inline int decode_symbol(struct sj_cursor *c, const struct sj_huffman *t) {
-    if (c->bit_count < 16) fill_bits(c);
-    unsigned look = (unsigned)(c->bits >> (c->bit_count - 9)) & 511;
-    unsigned entry = t->lookup[look];
-    if (entry != 0) {
-        c->bit_count -= (int)(entry >> 8);
-        return (int)(entry & 255);
-    }
+// A code longer than the lookahead: (length << 8) | symbol, or -1 for a code no table holds.
+static int decode_long_code(uint64_t bits, int count, const struct sj_huffman *t) {
     int l = 9;
-    int32_t code = (int32_t)look;
+    int32_t code = (int32_t)((bits >> (count - 9)) & 511);
     while (l < 16 && code > t->maxcode[l]) {
         l++;
-        code = (int32_t)((c->bits >> (c->bit_count - l)) & ((1u << l) - 1));
+        code = (int32_t)((bits >> (count - l)) & ((1u << l) - 1));
     }
     if (code > t->maxcode[l]) return -1;
-    c->bit_count -= l;
-    return t->values[code + t->valoffset[l]];
+    return (l << 8) | t->values[code + t->valoffset[l]];
+}
+
+// A Huffman symbol, or -1 for a code no table holds. The window holds at least 16 bits.
+static inline int decode_symbol(struct window *w, const struct sj_huffman *t) {
+    unsigned entry = t->lookup[(w->bits >> (w->count - 9)) & 511];
+    if (entry == 0) {
+        int found = decode_long_code(w->bits, w->count, t);
+        if (found < 0) return -1;
+        entry = (unsigned)found;
+    }
+    w->count -= (int)(entry >> 8);
+    return (int)(entry & 255);
 }
 
 struct block_context {
@@ -776,46 +848,68 @@ static int bad_code(struct block_context *b) {
                    (int)(b->cursor - b->d->cursors) + 1);
 }
 
+// A DC difference added to the component's predictor: the coefficient before any point transform.
+// 0, or -1 for a code no table holds.
+static inline int decode_dc(struct block_context *b, struct window *w, const struct sj_huffman *dc, int *value) {
+    int t = decode_symbol(w, dc);  // a DC table's symbols are at most 15 (checked when built)
+    if (t < 0) return -1;
+    int diff = extend(window_get(w, t), t);
+    *value = (int)((unsigned)b->cursor->dc_predictor[b->index] + (unsigned)diff);
+    b->cursor->dc_predictor[b->index] = *value;
+    return 0;
+}
+
 static int decode_sequential(struct block_context *b, int16_t *block) {
     struct sj_cursor *c = b->cursor;
     const struct sj_scan *s = c->scan;
     const struct sj_huffman *dc = &b->d->tables[s->dc_table[b->index]];
     const struct sj_huffman *ac = &b->d->tables[s->ac_table[b->index]];
-    int t = decode_symbol(c, dc);
-    if (t < 0) return bad_code(b);
-    int diff = extend(get_bits(c, t), t);
-    int value = (int)((unsigned)c->dc_predictor[b->index] + (unsigned)diff);
-    c->dc_predictor[b->index] = value;
+    struct window w = window_of(c);
+    window_need(c, &w, 32);
+    int value;
+    if (decode_dc(b, &w, dc, &value) < 0) return bad_code(b);
     block[0] = (int16_t)value;
     for (int k = 1; k < 64; k++) {
-        int rs = decode_symbol(c, ac);
+        window_need(c, &w, 32);
+        // Most codes and their magnitudes fit in the lookahead: one lookup gives the value.
+        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - 9)) & 511];
+        if (fast->length) {
+            w.count -= fast->length;
+            k += fast->run;
+            block[natural_order[k]] = fast->value;
+            continue;
+        }
+        int rs = decode_symbol(&w, ac);
         if (rs < 0) return bad_code(b);
         int r = rs >> 4, sz = rs & 15;
         if (sz) {
             k += r;
-            block[natural_order[k]] = (int16_t)extend(get_bits(c, sz), sz);
+            block[natural_order[k]] = (int16_t)extend(window_get(&w, sz), sz);
         } else {
             if (r != 15) break;
             k += 15;
         }
     }
+    window_save(c, w);
     return STREAMJPEG_OK;
 }
 
 static int decode_dc_first(struct block_context *b, int16_t *block) {
     struct sj_cursor *c = b->cursor;
-    const struct sj_scan *s = c->scan;
-    int t = decode_symbol(c, &b->d->tables[s->dc_table[b->index]]);
-    if (t < 0) return bad_code(b);
-    int diff = extend(get_bits(c, t), t);
-    int value = (int)((unsigned)c->dc_predictor[b->index] + (unsigned)diff);
-    c->dc_predictor[b->index] = value;
-    block[0] = (int16_t)((unsigned)value << s->al);
+    struct window w = window_of(c);
+    window_need(c, &w, 32);
+    int value;
+    if (decode_dc(b, &w, &b->d->tables[c->scan->dc_table[b->index]], &value) < 0) return bad_code(b);
+    block[0] = (int16_t)((unsigned)value << c->scan->al);
+    window_save(c, w);
     return STREAMJPEG_OK;
 }
 
 static int decode_dc_refine(struct block_context *b, int16_t *block) {
-    if (get_bits(b->cursor, 1)) block[0] = (int16_t)(block[0] | (1 << b->cursor->scan->al));
+    struct sj_cursor *c = b->cursor;
+    struct window w = window_of(c);
+    if (window_bit(c, &w)) block[0] = (int16_t)(block[0] | (1 << c->scan->al));
+    window_save(c, w);
     return STREAMJPEG_OK;
 }
 
@@ -827,28 +921,38 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
         return STREAMJPEG_OK;
     }
     const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
+    struct window w = window_of(c);
     for (int k = s->ss; k <= s->se; k++) {
-        int rs = decode_symbol(c, ac);
+        window_need(c, &w, 32);
+        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - 9)) & 511];
+        if (fast->length) {
+            w.count -= fast->length;
+            k += fast->run;
+            block[natural_order[k]] = (int16_t)((unsigned)fast->value << s->al);
+            continue;
+        }
+        int rs = decode_symbol(&w, ac);
         if (rs < 0) return bad_code(b);
         int r = rs >> 4, sz = rs & 15;
         if (sz) {
             k += r;
-            block[natural_order[k]] = (int16_t)((unsigned)extend(get_bits(c, sz), sz) << s->al);
+            block[natural_order[k]] = (int16_t)((unsigned)extend(window_get(&w, sz), sz) << s->al);
         } else if (r == 15) {
             k += 15;
         } else {
             c->eob_run = 1u << r;
-            if (r) c->eob_run += get_bits(c, r);
+            if (r) c->eob_run += window_get(&w, r);
             c->eob_run--;
             break;
         }
     }
+    window_save(c, w);
     return STREAMJPEG_OK;
 }
 
 // A correction bit for a coefficient already non-zero: its magnitude grows by 1 << Al.
-static inline void refine(struct sj_cursor *c, int16_t *coef, int p1, int m1) {
-    if (get_bits(c, 1) && (*coef & p1) == 0) *coef = (int16_t)(*coef + (*coef >= 0 ? p1 : m1));
+static inline void refine(struct sj_cursor *c, struct window *w, int16_t *coef, int p1, int m1) {
+    if (window_bit(c, w) && (*coef & p1) == 0) *coef = (int16_t)(*coef + (*coef >= 0 ? p1 : m1));
 }
 
 static int decode_ac_refine(struct block_context *b, int16_t *block) {
@@ -856,26 +960,28 @@ static int decode_ac_refine(struct block_context *b, int16_t *block) {
     const struct sj_scan *s = c->scan;
     int p1 = 1 << s->al, m1 = (int)((unsigned)-1 << s->al);
     int k = s->ss;
+    struct window w = window_of(c);
     if (c->eob_run == 0) {
         const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
         for (; k <= s->se; k++) {
-            int rs = decode_symbol(c, ac);
+            window_need(c, &w, 32);
+            int rs = decode_symbol(&w, ac);
             if (rs < 0) return bad_code(b);
             int r = rs >> 4, sz = rs & 15, value = 0;
             if (sz) {
                 if (sz != 1)
                     return sj_fail(b->d, STREAMJPEG_DECODE_FAILED, "scan %d: corrupt refinement data",
                                    (int)(c - b->d->cursors) + 1);
-                value = get_bits(c, 1) ? p1 : m1;
+                value = window_get(&w, 1) ? p1 : m1;
             } else if (r != 15) {
                 c->eob_run = 1u << r;
-                if (r) c->eob_run += get_bits(c, r);
+                if (r) c->eob_run += window_get(&w, r);
                 break;  // the rest of the block goes with the EOB run below
             }
             // Past the already non-zero coefficients (refining each) and r still-zero ones.
             do {
                 int16_t *coef = &block[natural_order[k]];
-                if (*coef != 0) refine(c, coef, p1, m1);
+                if (*coef != 0) refine(c, &w, coef, p1, m1);
                 else if (--r < 0) break;
                 k++;
             } while (k <= s->se);
@@ -885,10 +991,11 @@ static int decode_ac_refine(struct block_context *b, int16_t *block) {
     if (c->eob_run > 0) {
         for (; k <= s->se; k++) {
             int16_t *coef = &block[natural_order[k]];
-            if (*coef != 0) refine(c, coef, p1, m1);
+            if (*coef != 0) refine(c, &w, coef, p1, m1);
         }
         c->eob_run--;
     }
+    window_save(c, w);
     return STREAMJPEG_OK;
 }
 

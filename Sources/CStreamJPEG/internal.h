@@ -22,11 +22,18 @@ struct sj_reader {
     int failed;     // a read error (not the end)
 };
 
+struct sj_fast_ac {  // an AC code and its magnitude bits, both inside the 9-bit lookahead
+    int16_t value;      // the coefficient, before any point transform
+    uint8_t run;        // zeros before it
+    uint8_t length;     // the code's bits and the magnitude's; 0: not such a code
+};
+
 struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT content and class are the same
     int is_dc;          // checked for its class when built: DC symbols are at most 15
     uint8_t bits[17];
     uint8_t values[256];
     uint16_t lookup[512];  // 9-bit lookahead: (length << 8) | value, 0 when longer
+    struct sj_fast_ac fast_ac[512];  // AC tables only: 9-bit lookahead to a whole coefficient
     int32_t maxcode[18];
     int32_t valoffset[17];
 };
