@@ -47,6 +47,7 @@ struct sj_component {
     int16_t *row;                  // v block rows of row_blocks blocks, 64 coefficients each
     // rendering
     int scale_h, scale_v;          // IDCT output size of a block
+    float dequant[64];             // quant as floats, for the IDCT
     uint8_t *plane;                // v * scale_v rows of row_blocks * scale_h samples
     int *column;                   // scaled-image column -> plane column
 };

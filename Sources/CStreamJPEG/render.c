@@ -27,17 +27,25 @@ static double kernel(int m, int x, int u) {
 
 static inline int kernel_taps(int m) { return m == 2 || m == 4 ? 8 : m < 8 ? m : 8; }
 
+// Averaging 8 / M outputs cancels some frequencies exactly: u = 2, 4 and 6 at M = 2 (jidctred.c's
+// 2x2 reads coefficients 0, 1, 3, 5 and 7 only), u = 4 at M = 4. Their kernel is zero, so the IDCT
+// skips them, the coefficient's dequantization as well.
+static inline int kernel_tap_zero(int m, int u) { return (m == 2 && u != 0 && (u & 1) == 0) || (m == 4 && u == 4); }
+
 static void make_cosines(void) {
     for (int m = 1; m <= 16; m++)
         for (int x = 0; x < m; x++)
             for (int u = 0; u < kernel_taps(m); u++) {
+                double value;
                 if (m != 2 && m != 4) {
-                    cosines[m - 1][x][u] = (float)kernel(m, x, u);
-                    continue;
+                    value = kernel(m, x, u);
+                } else {
+                    double sum = 0;
+                    for (int j = 0; j < 8 / m; j++) sum += kernel(8, x * (8 / m) + j, u);
+                    value = sum / (8 / m);
                 }
-                double sum = 0;
-                for (int j = 0; j < 8 / m; j++) sum += kernel(8, x * (8 / m) + j, u);
-                cosines[m - 1][x][u] = (float)(sum / (8 / m));
+                // cos of an odd multiple of pi / 2 is zero, not the 1e-17 the doubles give.
+                cosines[m - 1][x][u] = fabs(value) < 1e-9 ? 0.0f : (float)value;
             }
 }
 
@@ -47,32 +55,56 @@ static inline uint8_t clamp_sample(float v) {
     return (uint8_t)(v + 0.5f);
 }
 
-// IDCT of one block to mh x mv samples (mh, mv in 1...16), dequantizing as it goes.
-static void idct_block(const int16_t *coef, const uint16_t *quant, int mh, int mv, uint8_t *out, size_t stride) {
+// IDCT of one block to mh x mv samples (mh, mv in 1...16), dequantizing as it goes. Always inlined,
+// so that idct_block's calls with constant sizes unroll and vectorise; the sums run in the same
+// order whatever the size, so every size gives the same samples as the generic call.
+static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef, const float *quant, int mh,
+                                                              int mv, uint8_t *out, size_t stride) {
     float work[8][16];  // [v][x]: rows transformed
     const float (*ch)[8] = cosines[mh - 1], (*cv)[8] = cosines[mv - 1];
     int nu = kernel_taps(mh), nv = kernel_taps(mv);  // the coefficients each direction uses
     for (int v = 0; v < nv; v++) {
+        if (kernel_tap_zero(mv, v)) continue;
         float g[8];
         int any = 0;
         for (int u = 0; u < nu; u++) {
-            g[u] = (float)coef[v * 8 + u] * (float)quant[v * 8 + u];
+            if (kernel_tap_zero(mh, u)) continue;
+            g[u] = (float)coef[v * 8 + u] * quant[v * 8 + u];
             any |= coef[v * 8 + u];
         }
         for (int x = 0; x < mh; x++) {
             float sum = 0;
             if (any)
-                for (int u = 0; u < nu; u++) sum += ch[x][u] * g[u];
+                for (int u = 0; u < nu; u++)
+                    if (!kernel_tap_zero(mh, u)) sum += ch[x][u] * g[u];
             work[v][x] = sum;
         }
     }
     for (int y = 0; y < mv; y++) {
         for (int x = 0; x < mh; x++) {
             float sum = 0;
-            for (int v = 0; v < nv; v++) sum += cv[y][v] * work[v][x];
+            for (int v = 0; v < nv; v++)
+                if (!kernel_tap_zero(mv, v)) sum += cv[y][v] * work[v][x];
             out[(size_t)y * stride + (size_t)x] = clamp_sample(sum + 128.0f);
         }
     }
+}
+
+// The square sizes a render uses most (M/8 of a 4:4:4 or 4:2:0 file, its chroma doubled) get
+// their own unrolled copies.
+static void idct_block(const int16_t *coef, const float *quant, int mh, int mv, uint8_t *out, size_t stride) {
+    if (mh == mv) {
+        switch (mh) {
+        case 1: idct_sized(coef, quant, 1, 1, out, stride); return;
+        case 2: idct_sized(coef, quant, 2, 2, out, stride); return;
+        case 3: idct_sized(coef, quant, 3, 3, out, stride); return;
+        case 4: idct_sized(coef, quant, 4, 4, out, stride); return;
+        case 6: idct_sized(coef, quant, 6, 6, out, stride); return;
+        case 8: idct_sized(coef, quant, 8, 8, out, stride); return;
+        default: break;
+        }
+    }
+    idct_sized(coef, quant, mh, mv, out, stride);
 }
 
 int streamjpeg_set_output(streamjpeg_decoder *d, int max_pixel, int *output_width, int *output_height,
@@ -156,6 +188,7 @@ static int prepare_planes(streamjpeg_decoder *d, int scaled_width) {
         while (size < 8 && (d->hmax * m) % (comp->h * size * 2) == 0 && (d->vmax * m) % (comp->v * size * 2) == 0)
             size *= 2;
         comp->scale_h = comp->scale_v = size;
+        for (int i = 0; i < 64; i++) comp->dequant[i] = (float)comp->quant[i];
         size_t width = (size_t)comp->row_blocks * (size_t)comp->scale_h;
         comp->plane = malloc(width * (size_t)comp->v * (size_t)comp->scale_v);
         comp->column = malloc((size_t)scaled_width * sizeof *comp->column);
@@ -174,7 +207,7 @@ static void idct_row(streamjpeg_decoder *d) {
             for (int bx = 0; bx < comp->row_blocks; bx++) {
                 const int16_t *coef = comp->row + ((size_t)by * (size_t)comp->row_blocks + (size_t)bx) * 64;
                 uint8_t *out = comp->plane + (size_t)by * comp->scale_v * stride + (size_t)bx * comp->scale_h;
-                idct_block(coef, comp->quant, comp->scale_h, comp->scale_v, out, stride);
+                idct_block(coef, comp->dequant, comp->scale_h, comp->scale_v, out, stride);
             }
     }
 }
