@@ -85,11 +85,11 @@ static int reader_u16(struct sj_reader *r) {
 // zeros before it, and the bits both take, from one lookup (stb_image's fast_ac is the same idea).
 static void build_fast_ac(struct sj_huffman *t) {
     memset(t->fast_ac, 0, sizeof t->fast_ac);
-    for (unsigned look = 0; look < 512; look++) {
-        unsigned entry = t->lookup[look];
+    for (unsigned look = 0; look < (1u << SJ_FAST_BITS); look++) {
+        unsigned entry = t->lookup[look >> (SJ_FAST_BITS - 9)];
         int length = (int)(entry >> 8), size = (int)(entry & 15);
-        if (entry == 0 || size == 0 || length + size > 9) continue;
-        unsigned v = (look >> (9 - length - size)) & ((1u << size) - 1);
+        if (entry == 0 || size == 0 || length + size > SJ_FAST_BITS) continue;
+        unsigned v = (look >> (SJ_FAST_BITS - length - size)) & ((1u << size) - 1);
         t->fast_ac[look].value = (int16_t)(v < (1u << (size - 1)) ? (int)v - (1 << size) + 1 : (int)v);
         t->fast_ac[look].run = (uint8_t)((entry & 255) >> 4);
         t->fast_ac[look].length = (uint8_t)(length + size);
@@ -872,7 +872,7 @@ static int decode_sequential(struct block_context *b, int16_t *block) {
     for (int k = 1; k < 64; k++) {
         window_need(c, &w, 32);
         // Most codes and their magnitudes fit in the lookahead: one lookup gives the value.
-        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - 9)) & 511];
+        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - SJ_FAST_BITS)) & ((1u << SJ_FAST_BITS) - 1)];
         if (fast->length) {
             w.count -= fast->length;
             k += fast->run;
@@ -924,7 +924,7 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
     struct window w = window_of(c);
     for (int k = s->ss; k <= s->se; k++) {
         window_need(c, &w, 32);
-        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - 9)) & 511];
+        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - SJ_FAST_BITS)) & ((1u << SJ_FAST_BITS) - 1)];
         if (fast->length) {
             w.count -= fast->length;
             k += fast->run;

@@ -22,7 +22,11 @@ struct sj_reader {
     int failed;     // a read error (not the end)
 };
 
-struct sj_fast_ac {  // an AC code and its magnitude bits, both inside the 9-bit lookahead
+#ifndef SJ_FAST_BITS
+#define SJ_FAST_BITS 10  // the whole-coefficient lookahead of AC codes (at least the 9 of `lookup`)
+#endif
+
+struct sj_fast_ac {  // an AC code and its magnitude bits, both inside SJ_FAST_BITS of lookahead
     int16_t value;      // the coefficient, before any point transform
     uint8_t run;        // zeros before it
     uint8_t length;     // the code's bits and the magnitude's; 0: not such a code
@@ -33,7 +37,7 @@ struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT 
     uint8_t bits[17];
     uint8_t values[256];
     uint16_t lookup[512];  // 9-bit lookahead: (length << 8) | value, 0 when longer
-    struct sj_fast_ac fast_ac[512];  // AC tables only: 9-bit lookahead to a whole coefficient
+    struct sj_fast_ac fast_ac[1 << SJ_FAST_BITS];  // AC tables only: lookahead to a whole coefficient
     int32_t maxcode[18];
     int32_t valoffset[17];
 };
