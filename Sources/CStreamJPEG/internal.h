@@ -100,6 +100,7 @@ struct streamjpeg_decoder {
     uint64_t pixel_budget, work;  // work: blocks x scans counted by the first pass
     // rendering
     int out_width, out_height, scale;
+    int planes_full_width;  // every plane's column x is the scaled image's column x
 };
 
 enum { SJ_GRAY, SJ_YCC, SJ_RGB, SJ_CMYK, SJ_YCCK };

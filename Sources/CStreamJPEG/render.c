@@ -148,7 +148,16 @@ static inline void cmyk_to_rgb(int c, int m, int y, int k, int inverted, uint8_t
     rgb[2] = (uint8_t)((y * k + 127) / 255);
 }
 
+// YCbCr whose three planes are at the scaled image's own width (4:4:4, or chroma scaled up by its IDCT).
+static void convert_ycc_row(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int width, uint8_t *rgb) {
+    for (int x = 0; x < width; x++, rgb += 3) ycc_to_rgb(y[x], cb[x], cr[x], rgb);
+}
+
 static void convert_row(const streamjpeg_decoder *d, const uint8_t *const *samples, int width, uint8_t *rgb) {
+    if (d->color == SJ_YCC && d->planes_full_width) {
+        convert_ycc_row(samples[0], samples[1], samples[2], width, rgb);
+        return;
+    }
     const int *col[4];
     for (int c = 0; c < d->count; c++) col[c] = d->component[c].column;
     for (int x = 0; x < width; x++, rgb += 3) {
@@ -179,6 +188,7 @@ static void convert_row(const streamjpeg_decoder *d, const uint8_t *const *sampl
 
 static int prepare_planes(streamjpeg_decoder *d, int scaled_width) {
     int m = d->scale;
+    d->planes_full_width = 1;
     for (int c = 0; c < d->count; c++) {
         struct sj_component *comp = &d->component[c];
         // A subsampled component's IDCT makes twice the samples a block (or four times) where
@@ -188,6 +198,7 @@ static int prepare_planes(streamjpeg_decoder *d, int scaled_width) {
         while (size < 8 && (d->hmax * m) % (comp->h * size * 2) == 0 && (d->vmax * m) % (comp->v * size * 2) == 0)
             size *= 2;
         comp->scale_h = comp->scale_v = size;
+        if (comp->h * size != d->hmax * m) d->planes_full_width = 0;  // a plane column is not a pixel
         for (int i = 0; i < 64; i++) comp->dequant[i] = (float)comp->quant[i];
         size_t width = (size_t)comp->row_blocks * (size_t)comp->scale_h;
         comp->plane = malloc(width * (size_t)comp->v * (size_t)comp->scale_v);
