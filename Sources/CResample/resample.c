@@ -78,10 +78,11 @@ static void add_row(struct resample_state *r, double *acc, double weight) {
     for (int i = 0; i < r->width * r->channels; i++) acc[i] += weight * r->scratch[i];
 }
 
-void resample_push(struct resample_state *r, const uint8_t *row) {
-    int sw = r->source_width, w = r->width, n = r->channels;
-    if (r->next_source_row >= r->source_height) return;  // past the last row: nothing left to cover
-    memset(r->scratch, 0, (size_t)w * (size_t)n * sizeof(double));
+// One source row averaged across into scratch. Always inlined, so that resample_push's call with
+// a constant channel count unrolls the channel loops (the sums keep their order).
+static inline __attribute__((always_inline)) void average_across(struct resample_state *r, const uint8_t *row,
+                                                                  int n) {
+    int sw = r->source_width, w = r->width;
     for (int x = 0; x < sw; x++) {
         int t = r->x_target[x];
         double w0 = r->x_weight[x], w1 = 1.0 - w0;
@@ -91,6 +92,15 @@ void resample_push(struct resample_state *r, const uint8_t *row) {
         if (w1 > 1e-9 && t + 1 < w)
             for (int c = 0; c < n; c++) s[n + c] += w1 * p[c];
     }
+}
+
+void resample_push(struct resample_state *r, const uint8_t *row) {
+    int w = r->width, n = r->channels;
+    if (r->next_source_row >= r->source_height) return;  // past the last row: nothing left to cover
+    memset(r->scratch, 0, (size_t)w * (size_t)n * sizeof(double));
+    if (n == 3) average_across(r, row, 3);
+    else if (n == 4) average_across(r, row, 4);
+    else average_across(r, row, n);
     long y = r->next_source_row++, h = r->height, sh = r->source_height;
     long a = y * h, b = a + h, target = a / sh, boundary = (target + 1) * sh;
     if (b <= boundary) {
