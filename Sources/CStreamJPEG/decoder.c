@@ -722,8 +722,8 @@ static int start_cursors(streamjpeg_decoder *d) {
     return STREAMJPEG_OK;
 }
 
-// Tops the bit buffer up to at least 56 bits (at most 63, so that a shift by the count minus a
-// length is always defined). Past a marker (or the end) it feeds zeros and counts them, so a
+// Tops the bit buffer up to at least 56 bits (at most 63): the valid bits are the top ones, the
+// rest zero, so a peek is one shift by a constant. Past a marker (or the end) it feeds zeros and counts them, so a
 // cursor that reads into them is caught after its block. The slow path: byte by byte.
 static void fill_bits(struct sj_cursor *c) {
     while (c->bit_count < 56) {
@@ -743,14 +743,18 @@ static void fill_bits(struct sj_cursor *c) {
             }
         }
         if (c->marker != 0) c->zero_bits += 8;
-        c->bits = (c->bits << 8) | (uint64_t)byte;
+        c->bits |= (uint64_t)byte << (56 - c->bit_count);
         c->bit_count += 8;
     }
 }
 
+// The bit reading a block does: inlined always, so that the window stays in registers.
+#define HOT static inline __attribute__((always_inline))
+
 // A cursor's bit buffer held in locals while a block decodes, so that the compiler keeps it in
 // registers: the cursor's copy is written back only around the slow refill and after the block.
-// `count` valid bits are the low ones of `bits`; callers make sure `count` covers what they read.
+// `count` valid bits are the top ones of `bits` (the rest zero); callers make sure `count` covers
+// what they read.
 struct window {
     uint64_t bits;
     int count;
@@ -772,7 +776,7 @@ static inline int has_ff_byte(uint64_t v) {
 // jdhuff.c has its like): eight bytes left in the read buffer and none of them 0xFF, so no stuffed
 // byte and no marker among them: as many whole bytes as fit go in at once, with no test a byte.
 // Anything else goes byte by byte through fill_bits.
-static inline void refill(struct sj_cursor *c, struct window *w) {
+HOT void refill(struct sj_cursor *c, struct window *w) {
     struct sj_reader *r = &c->reader;
     if (c->marker == 0 && r->length - r->at >= 8) {
         uint64_t next;
@@ -782,7 +786,7 @@ static inline void refill(struct sj_cursor *c, struct window *w) {
 #endif
         if (!has_ff_byte(next)) {
             int take = (63 - w->count) >> 3;  // 1...7 whole bytes
-            w->bits = (w->bits << (take * 8)) | (next >> (64 - take * 8));
+            w->bits |= (next >> (64 - take * 8)) << (64 - take * 8 - w->count);
             w->count += take * 8;
             r->at += (size_t)take;
             return;
@@ -794,17 +798,22 @@ static inline void refill(struct sj_cursor *c, struct window *w) {
 }
 
 // Every read of a symbol and its extra bits (at most 16 + 15) starts with this.
-static inline void window_need(struct sj_cursor *c, struct window *w, int n) {
+HOT void window_need(struct sj_cursor *c, struct window *w, int n) {
     if (w->count < n) refill(c, w);
 }
 
-static inline unsigned window_get(struct window *w, int n) {  // n <= count, n <= 16
-    unsigned v = (unsigned)(w->bits >> (w->count - n)) & ((1u << n) - 1);
+HOT void window_skip(struct window *w, int n) {  // n <= count
+    w->bits <<= n;
     w->count -= n;
+}
+
+HOT unsigned window_get(struct window *w, int n) {  // n <= count, n <= 16 (0 gives 0)
+    unsigned v = (unsigned)((w->bits >> 1) >> (63 - n));
+    window_skip(w, n);
     return v;
 }
 
-static inline unsigned window_bit(struct sj_cursor *c, struct window *w) {
+HOT unsigned window_bit(struct sj_cursor *c, struct window *w) {
     window_need(c, w, 1);
     return window_get(w, 1);
 }
@@ -814,26 +823,26 @@ static inline int extend(unsigned v, int s) {
 }
 
 // A code longer than the lookahead: (length << 8) | symbol, or -1 for a code no table holds.
-static int decode_long_code(uint64_t bits, int count, const struct sj_huffman *t) {
+static int decode_long_code(uint64_t bits, const struct sj_huffman *t) {
     int l = 9;
-    int32_t code = (int32_t)((bits >> (count - 9)) & 511);
+    int32_t code = (int32_t)(bits >> (64 - 9));
     while (l < 16 && code > t->maxcode[l]) {
         l++;
-        code = (int32_t)((bits >> (count - l)) & ((1u << l) - 1));
+        code = (int32_t)(bits >> (64 - l));
     }
     if (code > t->maxcode[l]) return -1;
     return (l << 8) | t->values[code + t->valoffset[l]];
 }
 
 // A Huffman symbol, or -1 for a code no table holds. The window holds at least 16 bits.
-static inline int decode_symbol(struct window *w, const struct sj_huffman *t) {
-    unsigned entry = t->lookup[(w->bits >> (w->count - 9)) & 511];
+HOT int decode_symbol(struct window *w, const struct sj_huffman *t) {
+    unsigned entry = t->lookup[w->bits >> (64 - 9)];
     if (entry == 0) {
-        int found = decode_long_code(w->bits, w->count, t);
+        int found = decode_long_code(w->bits, t);
         if (found < 0) return -1;
         entry = (unsigned)found;
     }
-    w->count -= (int)(entry >> 8);
+    window_skip(w, (int)(entry >> 8));
     return (int)(entry & 255);
 }
 
@@ -850,7 +859,7 @@ static int bad_code(struct block_context *b) {
 
 // A DC difference added to the component's predictor: the coefficient before any point transform.
 // 0, or -1 for a code no table holds.
-static inline int decode_dc(struct block_context *b, struct window *w, const struct sj_huffman *dc, int *value) {
+HOT int decode_dc(struct block_context *b, struct window *w, const struct sj_huffman *dc, int *value) {
     int t = decode_symbol(w, dc);  // a DC table's symbols are at most 15 (checked when built)
     if (t < 0) return -1;
     int diff = extend(window_get(w, t), t);
@@ -872,9 +881,9 @@ static int decode_sequential(struct block_context *b, int16_t *block) {
     for (int k = 1; k < 64; k++) {
         window_need(c, &w, 32);
         // Most codes and their magnitudes fit in the lookahead: one lookup gives the value.
-        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - SJ_FAST_BITS)) & ((1u << SJ_FAST_BITS) - 1)];
+        const struct sj_fast_ac *fast = &ac->fast_ac[w.bits >> (64 - SJ_FAST_BITS)];
         if (fast->length) {
-            w.count -= fast->length;
+            window_skip(&w, fast->length);
             k += fast->run;
             block[natural_order[k]] = fast->value;
             continue;
@@ -924,9 +933,9 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
     struct window w = window_of(c);
     for (int k = s->ss; k <= s->se; k++) {
         window_need(c, &w, 32);
-        const struct sj_fast_ac *fast = &ac->fast_ac[(w.bits >> (w.count - SJ_FAST_BITS)) & ((1u << SJ_FAST_BITS) - 1)];
+        const struct sj_fast_ac *fast = &ac->fast_ac[w.bits >> (64 - SJ_FAST_BITS)];
         if (fast->length) {
-            w.count -= fast->length;
+            window_skip(&w, fast->length);
             k += fast->run;
             block[natural_order[k]] = (int16_t)((unsigned)fast->value << s->al);
             continue;

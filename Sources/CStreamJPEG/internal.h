@@ -69,7 +69,7 @@ struct sj_cursor {
     const struct sj_scan *scan;
     struct sj_reader reader;
     uint64_t bits;
-    int bit_count;     // valid bits in `bits` (the low ones)
+    int bit_count;     // valid bits in `bits` (the top ones; the rest are zero)
     int zero_bits;     // of those, zeros fed after a marker or the end
     int marker;        // marker met inside the entropy data, 0 if none yet
     unsigned eob_run;
