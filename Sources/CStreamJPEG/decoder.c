@@ -38,6 +38,7 @@ static int reader_init(struct sj_reader *r, const struct sj_source *source, uint
     r->source = source;
     r->base = offset;
     r->capacity = capacity;
+    if (source->fd < 0) return 1;  // memory is read in place
     r->buf = malloc(capacity);
     return r->buf != NULL;
 }
@@ -51,7 +52,7 @@ static uint64_t reader_offset(const struct sj_reader *r) { return r->base + r->a
 
 // The next byte, or -1 at the end of the input (or after a read error: `failed` tells).
 static int reader_byte(struct sj_reader *r) {
-    if (r->at < r->length) return r->buf[r->at++];
+    if (r->at < r->length) return r->data[r->at++];
     r->base += r->length;
     r->length = 0;
     r->at = 0;
@@ -59,7 +60,7 @@ static int reader_byte(struct sj_reader *r) {
     uint64_t left = r->source->size - r->base;
     size_t want = left < r->capacity ? (size_t)left : r->capacity;
     if (r->source->fd < 0) {
-        memcpy(r->buf, r->source->memory + r->base, want);
+        r->data = r->source->memory + r->base;
         r->length = want;
     } else {
         ssize_t got;
@@ -69,9 +70,10 @@ static int reader_byte(struct sj_reader *r) {
             r->failed = 1;
             return -1;
         }
+        r->data = r->buf;
         r->length = (size_t)got;
     }
-    return r->buf[r->at++];
+    return r->data[r->at++];
 }
 
 static int reader_u16(struct sj_reader *r) {
@@ -468,8 +470,8 @@ static int skip_entropy_data(streamjpeg_decoder *d, struct first_pass *f) {
     struct sj_reader *r = &f->reader;
     for (;;) {
         // Jump to the next 0xFF in the buffer: entropy data is most of the file.
-        const uint8_t *ff = memchr(r->buf + r->at, 0xFF, r->length - r->at);
-        r->at = ff != NULL ? (size_t)(ff - r->buf) : r->length;
+        const uint8_t *ff = memchr(r->data + r->at, 0xFF, r->length - r->at);
+        r->at = ff != NULL ? (size_t)(ff - r->data) : r->length;
         int b = reader_byte(r);
         if (b < 0) break;
         if (b != 0xFF) continue;
@@ -780,7 +782,7 @@ HOT void refill(struct sj_cursor *c, struct window *w) {
     struct sj_reader *r = &c->reader;
     if (c->marker == 0 && r->length - r->at >= 8) {
         uint64_t next;
-        memcpy(&next, r->buf + r->at, 8);
+        memcpy(&next, r->data + r->at, 8);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         next = __builtin_bswap64(next);  // the first byte on top
 #endif

@@ -7,7 +7,8 @@
 
 #include <stdarg.h>
 
-// A bounded window on the input: pread on a descriptor, or copies out of a memory buffer.
+// A bounded window on the input: pread on a descriptor into `buf`, or a window in place on a
+// memory buffer (no copy, no `buf`).
 struct sj_source {
     int fd;                // -1 for memory
     const uint8_t *memory;
@@ -16,8 +17,9 @@ struct sj_source {
 
 struct sj_reader {
     const struct sj_source *source;
-    uint64_t base;  // input offset of buf[0]
-    uint8_t *buf;
+    uint64_t base;  // input offset of data[0]
+    uint8_t *buf;   // the read buffer, for a descriptor only
+    const uint8_t *data;  // the window's `length` bytes: buf, or the memory buffer at base
     size_t capacity, length, at;
     int failed;     // a read error (not the end)
 };

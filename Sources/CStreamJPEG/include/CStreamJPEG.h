@@ -11,12 +11,12 @@
 // file order decodes its blocks of that row into one row of coefficients. A refinement scan
 // finds there what the earlier scans wrote. A baseline file is the one-scan case.
 //
-// The input is read in bounded chunks (pread on a descriptor, or copies out of a caller's
-// buffer), never whole. Errors are status codes with a message kept in the handle; nothing
+// The input is read in bounded chunks (pread on a descriptor into a small buffer, or windows in
+// place on a caller's buffer, never copied), never whole. Errors are status codes with a message kept in the handle; nothing
 // here aborts or longjmps.
 //
-// Bounds. Memory: one row of MCUs (coefficients and samples), a cursor and a read buffer a scan
-// (at most STREAMJPEG_MAX_SCANS scans, 1 MiB of buffers together). Work: every scan decodes
+// Bounds. Memory: one row of MCUs (coefficients and samples), a cursor and (reading a descriptor)
+// a read buffer a scan (at most STREAMJPEG_MAX_SCANS scans, 1 MiB of buffers together). Work: every scan decodes
 // each of its blocks once and the render transforms each block once, so the first pass counts
 // the work as blocks x scans (the render counted as one more scan over every block) and refuses
 // a file whose count passes the work budget before decoding anything: a small file cannot buy
