@@ -55,13 +55,32 @@ static inline uint8_t clamp_sample(float v) {
     return (uint8_t)(v + 0.5f);
 }
 
+// The 1-D IDCT of M outputs from the taps at in[0], in[step], ... By the kernel's symmetry
+// (k[M - 1 - x][u] = (-1)^u k[x][u]) output M - 1 - x is output x's even taps' sum minus its odd
+// taps' where output x is their sum: half the products. The middle output of an odd M has no odd
+// part (its odd taps are cosines of odd multiples of pi / 2).
+static inline __attribute__((always_inline)) void idct_1d(const float (*k)[8], int m, const float *in, int step,
+                                                           float *out) {
+    int taps = kernel_taps(m);
+    for (int x = 0; x < (m + 1) / 2; x++) {
+        float even = 0, odd = 0;
+        for (int u = 0; u < taps; u += 2)
+            if (!kernel_tap_zero(m, u)) even += k[x][u] * in[u * step];
+        if (2 * x + 1 == m) {
+            out[x] = even;
+            continue;
+        }
+        for (int u = 1; u < taps; u += 2) odd += k[x][u] * in[u * step];
+        out[x] = even + odd;
+        out[m - 1 - x] = even - odd;
+    }
+}
+
 // IDCT of one block to mh x mv samples (mh, mv in 1...16), dequantizing as it goes. Always inlined,
-// so that idct_block's calls with constant sizes unroll and vectorise; the sums run in the same
-// order whatever the size, so every size gives the same samples as the generic call.
+// so that idct_block's calls with constant sizes unroll.
 static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef, const float *quant, int mh,
                                                               int mv, uint8_t *out, size_t stride) {
     float work[8][16];  // [v][x]: rows transformed
-    const float (*ch)[8] = cosines[mh - 1], (*cv)[8] = cosines[mv - 1];
     int nu = kernel_taps(mh), nv = kernel_taps(mv);  // the coefficients each direction uses
     for (int v = 0; v < nv; v++) {
         if (kernel_tap_zero(mv, v)) continue;
@@ -72,21 +91,16 @@ static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef
             g[u] = (float)coef[v * 8 + u] * quant[v * 8 + u];
             any |= coef[v * 8 + u];
         }
-        for (int x = 0; x < mh; x++) {
-            float sum = 0;
-            if (any)
-                for (int u = 0; u < nu; u++)
-                    if (!kernel_tap_zero(mh, u)) sum += ch[x][u] * g[u];
-            work[v][x] = sum;
+        if (any) {
+            idct_1d(cosines[mh - 1], mh, g, 1, work[v]);
+        } else {
+            for (int x = 0; x < mh; x++) work[v][x] = 0;
         }
     }
-    for (int y = 0; y < mv; y++) {
-        for (int x = 0; x < mh; x++) {
-            float sum = 0;
-            for (int v = 0; v < nv; v++)
-                if (!kernel_tap_zero(mv, v)) sum += cv[y][v] * work[v][x];
-            out[(size_t)y * stride + (size_t)x] = clamp_sample(sum + 128.0f);
-        }
+    for (int x = 0; x < mh; x++) {
+        float column[16];
+        idct_1d(cosines[mv - 1], mv, &work[0][x], 16, column);
+        for (int y = 0; y < mv; y++) out[(size_t)y * stride + (size_t)x] = clamp_sample(column[y] + 128.0f);
     }
 }
 
