@@ -881,8 +881,9 @@ static int decode_sequential(struct block_context *b, int16_t *block) {
     if (decode_dc(b, &w, dc, &value) < 0) return bad_code(b);
     block[0] = (int16_t)value;
     for (int k = 1; k < 64; k++) {
-        window_need(c, &w, 32);
-        // Most codes and their magnitudes fit in the lookahead: one lookup gives the value.
+        // Most codes and their magnitudes fit in the lookahead: one lookup gives the value, and
+        // the window needs only the lookahead's bits (a refill every few codes, not every other).
+        window_need(c, &w, SJ_FAST_BITS);
         const struct sj_fast_ac *fast = &ac->fast_ac[w.bits >> (64 - SJ_FAST_BITS)];
         if (fast->length) {
             window_skip(&w, fast->length);
@@ -890,6 +891,7 @@ static int decode_sequential(struct block_context *b, int16_t *block) {
             block[natural_order[k]] = fast->value;
             continue;
         }
+        window_need(c, &w, 32);
         int rs = decode_symbol(&w, ac);
         if (rs < 0) return bad_code(b);
         int r = rs >> 4, sz = rs & 15;
@@ -934,7 +936,7 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
     const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
     struct window w = window_of(c);
     for (int k = s->ss; k <= s->se; k++) {
-        window_need(c, &w, 32);
+        window_need(c, &w, SJ_FAST_BITS);
         const struct sj_fast_ac *fast = &ac->fast_ac[w.bits >> (64 - SJ_FAST_BITS)];
         if (fast->length) {
             window_skip(&w, fast->length);
@@ -942,6 +944,7 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
             block[natural_order[k]] = (int16_t)((unsigned)fast->value << s->al);
             continue;
         }
+        window_need(c, &w, 32);
         int rs = decode_symbol(&w, ac);
         if (rs < 0) return bad_code(b);
         int r = rs >> 4, sz = rs & 15;
