@@ -82,6 +82,7 @@ static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef
                                                               int mv, uint8_t *out, size_t stride) {
     float work[8][16];  // [v][x]: rows transformed
     int nu = kernel_taps(mh), nv = kernel_taps(mv);  // the coefficients each direction uses
+    unsigned rows = 0;  // the rows with a coefficient that is not zero
     for (int v = 0; v < nv; v++) {
         if (kernel_tap_zero(mv, v)) continue;
         float g[8];
@@ -92,10 +93,21 @@ static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef
             any |= coef[v * 8 + u];
         }
         if (any) {
+            rows |= 1u << v;
             idct_1d(cosines[mh - 1], mh, g, 1, work[v]);
         } else {
             for (int x = 0; x < mh; x++) work[v][x] = 0;
         }
+    }
+    if ((rows & ~1u) == 0) {
+        // Only the first row (or none): every column is flat, its value the DC tap (the same for
+        // every y) times the row's, which is what the column pass below would sum (the other
+        // rows' products are zeros).
+        for (int x = 0; x < mh; x++) {
+            uint8_t sample = clamp_sample(cosines[mv - 1][0][0] * work[0][x] + 128.0f);
+            for (int y = 0; y < mv; y++) out[(size_t)y * stride + (size_t)x] = sample;
+        }
+        return;
     }
     for (int x = 0; x < mh; x++) {
         float column[16];
