@@ -55,19 +55,28 @@ void resample_free(struct resample_state *r) {
     memset(r, 0, sizeof *r);
 }
 
-static void emit_row(struct resample_state *r, int y) {
-    // Each output pixel gathered (sw / w) x (sh / h) source pixels' worth of weight.
+// Each output pixel gathered (sw / w) x (sh / h) source pixels' worth of weight. Always inlined,
+// so that emit_row's calls with a constant channel count unroll; the clamp has no branch.
+static inline __attribute__((always_inline)) void emit_pixels(const struct resample_state *r, uint8_t *out,
+                                                               int n) {
     double scale = ((double)r->width / r->source_width) * ((double)r->height / r->source_height);
-    int n = r->channels;
-    uint8_t *out = r->dst + (size_t)y * (size_t)r->width * 4;
     const double *acc = r->row[0];
     for (int x = 0; x < r->width; x++) {
         for (int c = 0; c < n; c++) {
             double v = acc[x * n + c] * scale;
-            out[x * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
+            double clamped = v < 0 ? 0 : v > 255 ? 255 : v;
+            out[x * 4 + c] = (uint8_t)(int)(clamped + 0.5);
         }
         if (n == 3) out[x * 4 + 3] = 255;
     }
+}
+
+static void emit_row(struct resample_state *r, int y) {
+    int n = r->channels;
+    uint8_t *out = r->dst + (size_t)y * (size_t)r->width * 4;
+    if (n == 3) emit_pixels(r, out, 3);
+    else if (n == 4) emit_pixels(r, out, 4);
+    else emit_pixels(r, out, n);
     double *done = r->row[0];
     r->row[0] = r->row[1];
     r->row[1] = done;
@@ -78,11 +87,10 @@ static void add_row(struct resample_state *r, double *acc, double weight) {
     for (int i = 0; i < r->width * r->channels; i++) acc[i] += weight * r->scratch[i];
 }
 
-// One source row averaged across into scratch. Always inlined, so that resample_push's call with
-// a constant channel count unrolls the channel loops (the sums keep their order).
-static inline __attribute__((always_inline)) void average_across(struct resample_state *r, const uint8_t *row,
-                                                                  int n) {
-    int sw = r->source_width, w = r->width;
+// One source row averaged across into scratch (zeros), a pixel at a time: for an upscale, where a
+// pixel can cover more than two columns (only two of them get its weight, as ever).
+static void average_across_pixelwise(struct resample_state *r, const uint8_t *row) {
+    int sw = r->source_width, w = r->width, n = r->channels;
     for (int x = 0; x < sw; x++) {
         int t = r->x_target[x];
         double w0 = r->x_weight[x], w1 = 1.0 - w0;
@@ -94,13 +102,41 @@ static inline __attribute__((always_inline)) void average_across(struct resample
     }
 }
 
+// The same for a downscale (or the same size): a pixel falls into one column or two neighbours,
+// and every column has pixels of its own. Source pixels come in column order, so
+// the column being summed stays in registers (a sum through memory waited on the store of the
+// previous pixel's); the part of a pixel that falls into the next column starts that column's
+// sum. The sums are made in the same order as one pixel at a time into scratch would. Always
+// inlined, so that resample_push's calls with a constant channel count (3 or 4) unroll.
+static inline __attribute__((always_inline)) void average_across(struct resample_state *r, const uint8_t *row,
+                                                                  int n) {
+    int sw = r->source_width, w = r->width, current = 0;
+    double acc[4] = {0, 0, 0, 0}, carry[4] = {0, 0, 0, 0};
+    for (int x = 0; x < sw; x++) {
+        int t = r->x_target[x];
+        if (t != current) {  // column `current` is complete; t is the next
+            for (int c = 0; c < n; c++) r->scratch[current * n + c] = acc[c];
+            for (int c = 0; c < n; c++) acc[c] = carry[c];
+            current = t;
+        }
+        double w0 = r->x_weight[x], w1 = 1.0 - w0;
+        int spills = w1 > 1e-9 && t + 1 < w;
+        const uint8_t *p = row + (size_t)x * (size_t)n;
+        for (int c = 0; c < n; c++) {
+            acc[c] += w0 * p[c];
+            carry[c] = spills ? w1 * p[c] : 0;
+        }
+    }
+    for (int c = 0; c < n; c++) r->scratch[current * n + c] = acc[c];
+}
+
 void resample_push(struct resample_state *r, const uint8_t *row) {
     int w = r->width, n = r->channels;
     if (r->next_source_row >= r->source_height) return;  // past the last row: nothing left to cover
     memset(r->scratch, 0, (size_t)w * (size_t)n * sizeof(double));
-    if (n == 3) average_across(r, row, 3);
-    else if (n == 4) average_across(r, row, 4);
-    else average_across(r, row, n);
+    if (w > r->source_width) average_across_pixelwise(r, row);
+    else if (n == 3) average_across(r, row, 3);
+    else average_across(r, row, 4);  // 3 or 4 channels (CResample.h)
     long y = r->next_source_row++, h = r->height, sh = r->source_height;
     long a = y * h, b = a + h, target = a / sh, boundary = (target + 1) * sh;
     if (b <= boundary) {
