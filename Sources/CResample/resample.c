@@ -87,7 +87,7 @@ static void add_row(struct resample_state *r, double *acc, double weight) {
     for (int i = 0; i < r->width * r->channels; i++) acc[i] += weight * r->scratch[i];
 }
 
-// One source row averaged across into scratch (zeros), a pixel at a time: for an upscale, where a
+// One source row averaged across into scratch (cleared), a pixel at a time: for an upscale, where a
 // pixel can cover more than two columns (only two of them get its weight, as ever).
 static void average_across_pixelwise(struct resample_state *r, const uint8_t *row) {
     int sw = r->source_width, w = r->width, n = r->channels;
@@ -133,10 +133,14 @@ static inline __attribute__((always_inline)) void average_across(struct resample
 void resample_push(struct resample_state *r, const uint8_t *row) {
     int w = r->width, n = r->channels;
     if (r->next_source_row >= r->source_height) return;  // past the last row: nothing left to cover
-    memset(r->scratch, 0, (size_t)w * (size_t)n * sizeof(double));
-    if (w > r->source_width) average_across_pixelwise(r, row);
-    else if (n == 3) average_across(r, row, 3);
-    else average_across(r, row, 4);  // 3 or 4 channels (CResample.h)
+    if (w > r->source_width) {
+        memset(r->scratch, 0, (size_t)w * (size_t)n * sizeof(double));
+        average_across_pixelwise(r, row);
+    } else if (n == 3) {  // every column is written: no need to clear scratch
+        average_across(r, row, 3);
+    } else {
+        average_across(r, row, 4);  // 3 or 4 channels (CResample.h)
+    }
     long y = r->next_source_row++, h = r->height, sh = r->source_height;
     long a = y * h, b = a + h, target = a / sh, boundary = (target + 1) * sh;
     if (b <= boundary) {
