@@ -85,6 +85,12 @@ static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef
     unsigned rows = 0;  // the rows with a coefficient that is not zero
     for (int v = 0; v < nv; v++) {
         if (kernel_tap_zero(mv, v)) continue;
+        uint64_t halves[2];  // the row's eight coefficients, tested at once (most rows are zeros)
+        memcpy(halves, coef + v * 8, sizeof halves);
+        if ((halves[0] | halves[1]) == 0) {
+            for (int x = 0; x < mh; x++) work[v][x] = 0;
+            continue;
+        }
         float g[8];
         int any = 0;
         for (int u = 0; u < nu; u++) {
