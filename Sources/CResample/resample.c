@@ -57,8 +57,7 @@ void resample_free(struct resample_state *r) {
 
 // Each output pixel gathered (sw / w) x (sh / h) source pixels' worth of weight. Always inlined,
 // so that emit_row's calls with a constant channel count unroll; the clamp has no branch.
-static inline __attribute__((always_inline)) void emit_pixels(const struct resample_state *r, uint8_t *out,
-                                                               int n) {
+static inline __attribute__((always_inline)) void emit_pixels(const struct resample_state *r, uint8_t *out, int n) {
     double scale = ((double)r->width / r->source_width) * ((double)r->height / r->source_height);
     const double *acc = r->row[0];
     for (int x = 0; x < r->width; x++) {
@@ -74,9 +73,12 @@ static inline __attribute__((always_inline)) void emit_pixels(const struct resam
 static void emit_row(struct resample_state *r, int y) {
     int n = r->channels;
     uint8_t *out = r->dst + (size_t)y * (size_t)r->width * 4;
-    if (n == 3) emit_pixels(r, out, 3);
-    else if (n == 4) emit_pixels(r, out, 4);
-    else emit_pixels(r, out, n);
+    if (n == 3)
+        emit_pixels(r, out, 3);
+    else if (n == 4)
+        emit_pixels(r, out, 4);
+    else
+        emit_pixels(r, out, n);
     double *done = r->row[0];
     r->row[0] = r->row[1];
     r->row[1] = done;
@@ -108,8 +110,7 @@ static void average_across_pixelwise(struct resample_state *r, const uint8_t *ro
 // previous pixel's); the part of a pixel that falls into the next column starts that column's
 // sum. The sums are made in the same order as one pixel at a time into scratch would. Always
 // inlined, so that resample_push's calls with a constant channel count (3 or 4) unroll.
-static inline __attribute__((always_inline)) void average_across(struct resample_state *r, const uint8_t *row,
-                                                                  int n) {
+static inline __attribute__((always_inline)) void average_across(struct resample_state *r, const uint8_t *row, int n) {
     int sw = r->source_width, w = r->width, current = 0;
     double acc[4] = {0, 0, 0, 0}, carry[4] = {0, 0, 0, 0};
     for (int x = 0; x < sw; x++) {

@@ -13,10 +13,9 @@
 
 // Zigzag index -> natural index, with 16 entries past the end for corrupt runs (as libjpeg's).
 static const int natural_order[64 + 16] = {
-    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
-    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
-    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
-    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,
+    6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
+    39, 46, 53, 60, 61, 54, 47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
 };
 
 // Corrupt, truncated or unsupported input: the status of most failures here.
@@ -199,8 +198,10 @@ static const uint8_t standard_ac_chrominance[162] = {
 static void define_standard_table(struct defined_table *t, int class, int slot) {
     memset(t, 0, sizeof *t);
     memcpy(t->bits + 1, standard_bits[class][slot], 16);
-    if (class == 0) memcpy(t->values, standard_dc_values, sizeof standard_dc_values);
-    else memcpy(t->values, slot == 0 ? standard_ac_luminance : standard_ac_chrominance, 162);
+    if (class == 0)
+        memcpy(t->values, standard_dc_values, sizeof standard_dc_values);
+    else
+        memcpy(t->values, slot == 0 ? standard_ac_luminance : standard_ac_chrominance, 162);
     t->defined = 1;
     t->pool_index = -1;
 }
@@ -212,8 +213,8 @@ static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is
     // table is checked for DC symbols, which an AC table with the same bytes never was.
     for (int i = 0; i < d->table_count; i++) {
         const struct sj_huffman *h = &d->tables[i];
-        if (h->is_dc == is_dc && memcmp(h->bits, t->bits, sizeof t->bits) == 0 &&
-            memcmp(h->values, t->values, sizeof t->values) == 0) {
+        if (h->is_dc == is_dc && memcmp(h->bits, t->bits, sizeof t->bits) == 0
+            && memcmp(h->values, t->values, sizeof t->values) == 0) {
             *slot = i;
             return i;
         }
@@ -295,11 +296,11 @@ static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int
     d->width = reader_u16(r);
     d->count = reader_byte(r);
     if (d->count < 0 || d->width < 0 || d->height < 0) return sj_fail(d, CORRUPT, "SOF segment ends early");
-    if (precision != 8)
-        return sj_fail(d, CORRUPT, "%d-bit samples are not supported (only 8-bit)", precision);
+    if (precision != 8) return sj_fail(d, CORRUPT, "%d-bit samples are not supported (only 8-bit)", precision);
     if (d->height == 0)
-        return sj_fail(d, CORRUPT, "height 0: a DNL marker (the frame's height given after its first scan) "
-                                   "is not supported");
+        return sj_fail(d, CORRUPT,
+                       "height 0: a DNL marker (the frame's height given after its first scan) "
+                       "is not supported");
     if (d->width == 0) return sj_fail(d, CORRUPT, "width 0 in the frame header");
     if (d->width > 65500 || d->height > 65500)
         return sj_fail(d, CORRUPT, "%dx%d is over JPEG's 65500 limit", d->width, d->height);
@@ -318,8 +319,7 @@ static int read_sof(streamjpeg_decoder *d, struct first_pass *f, int marker, int
         if (comp->h < 1 || comp->h > 4 || comp->v < 1 || comp->v > 4 || comp->tq > 3)
             return sj_fail(d, CORRUPT, "component %d has sampling %dx%d, table %d", c, comp->h, comp->v, comp->tq);
         for (int o = 0; o < c; o++)
-            if (d->component[o].id == comp->id)
-                return sj_fail(d, CORRUPT, "two components with id %d", comp->id);
+            if (d->component[o].id == comp->id) return sj_fail(d, CORRUPT, "two components with id %d", comp->id);
         if (comp->h > d->hmax) d->hmax = comp->h;
         if (comp->v > d->vmax) d->vmax = comp->v;
     }
@@ -351,17 +351,16 @@ static int check_scan(streamjpeg_decoder *d, struct first_pass *f, const struct 
     if (s->ah != 0 && s->al != s->ah - 1) bad = 1;
     if (s->al > 13) bad = 1;
     if (bad)
-        return sj_fail(d, CORRUPT, "scan %d: invalid progressive parameters Ss=%d Se=%d Ah=%d Al=%d",
-                       n, s->ss, s->se, s->ah, s->al);
+        return sj_fail(d, CORRUPT, "scan %d: invalid progressive parameters Ss=%d Se=%d Ah=%d Al=%d", n, s->ss, s->se,
+                       s->ah, s->al);
     for (int i = 0; i < s->count; i++) {
         int *bits = f->coef_bits[s->component[i]];
-        if (!dc && bits[0] < 0)
-            return sj_fail(d, CORRUPT, "scan %d: AC coefficients before the DC scan", n);
+        if (!dc && bits[0] < 0) return sj_fail(d, CORRUPT, "scan %d: AC coefficients before the DC scan", n);
         for (int k = s->ss; k <= s->se; k++) {
             int expected = bits[k] < 0 ? 0 : bits[k];
             if (s->ah != expected)
-                return sj_fail(d, CORRUPT, "scan %d: refines coefficient %d from bit %d, expected %d",
-                               n, k, s->ah, expected);
+                return sj_fail(d, CORRUPT, "scan %d: refines coefficient %d from bit %d, expected %d", n, k, s->ah,
+                               expected);
             bits[k] = s->al;
         }
     }
@@ -386,16 +385,15 @@ static int count_work(streamjpeg_decoder *d, const struct sj_scan *s) {
     return sj_fail(d, STREAMJPEG_OVER_BUDGET,
                    "work budget passed at scan %d: a %dx%d frame is %llu blocks x scans so far (the render "
                    "counted as one), over %llu (%d scans over the blocks of the %llu-pixel budget)",
-                   d->scan_count + 1, d->width, d->height, (unsigned long long)d->work,
-                   (unsigned long long)budget, STREAMJPEG_SCAN_ALLOWANCE, (unsigned long long)d->pixel_budget);
+                   d->scan_count + 1, d->width, d->height, (unsigned long long)d->work, (unsigned long long)budget,
+                   STREAMJPEG_SCAN_ALLOWANCE, (unsigned long long)d->pixel_budget);
 }
 
 static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
     struct sj_reader *r = &f->reader;
     if (!f->frame_seen) return sj_fail(d, CORRUPT, "a scan (SOS) before the frame header (SOF)");
     if (d->scan_count >= STREAMJPEG_MAX_SCANS)
-        return sj_fail(d, CORRUPT, "more than %d scans (the cap: each scan costs a cursor)",
-                       STREAMJPEG_MAX_SCANS);
+        return sj_fail(d, CORRUPT, "more than %d scans (the cap: each scan costs a cursor)", STREAMJPEG_MAX_SCANS);
     struct sj_scan s;
     memset(&s, 0, sizeof s);
     s.count = reader_byte(r);
@@ -432,25 +430,28 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
         int needs_ac = s.se > 0;
         int slots[2] = {s.dc_table[i], s.ac_table[i]};
         s.dc_table[i] = s.ac_table[i] = -1;
-        for (int class = 0; class < 2; class++) {
+        for (int class = 0; class < 2; class ++) {
             if (!(class == 0 ? needs_dc : needs_ac)) continue;
             if (!d->progressive && slots[class] <= 1 && !f->huffman[class][slots[class]].defined)
                 define_standard_table(&f->huffman[class][slots[class]], class, slots[class]);
             if (slots[class] > 3 || !f->huffman[class][slots[class]].defined)
-                return sj_fail(d, CORRUPT, "scan %d uses %s Huffman table %d, which no DHT defined",
-                               d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
+                return sj_fail(d, CORRUPT, "scan %d uses %s Huffman table %d, which no DHT defined", d->scan_count + 1,
+                               class == 0 ? "DC" : "AC", slots[class]);
             int index = pool_index_for(d, &f->huffman[class][slots[class]], class == 0);
             if (index == -2) return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for Huffman tables");
-            if (index < 0) return sj_fail(d, CORRUPT, "scan %d: %s Huffman table %d is corrupt",
-                                          d->scan_count + 1, class == 0 ? "DC" : "AC", slots[class]);
-            if (class == 0) s.dc_table[i] = index;
-            else s.ac_table[i] = index;
+            if (index < 0)
+                return sj_fail(d, CORRUPT, "scan %d: %s Huffman table %d is corrupt", d->scan_count + 1,
+                               class == 0 ? "DC" : "AC", slots[class]);
+            if (class == 0)
+                s.dc_table[i] = index;
+            else
+                s.ac_table[i] = index;
         }
         struct sj_component *comp = &d->component[s.component[i]];
         if (!comp->quant_latched) {  // libjpeg latches a component's table at its first scan
             if (!f->quant_defined[comp->tq])
-                return sj_fail(d, CORRUPT, "component %d uses quantization table %d, no DQT defined",
-                               s.component[i], comp->tq);
+                return sj_fail(d, CORRUPT, "component %d uses quantization table %d, no DQT defined", s.component[i],
+                               comp->tq);
             memcpy(comp->quant, f->quant[comp->tq], sizeof comp->quant);
             comp->quant_latched = 1;
         }
@@ -481,9 +482,13 @@ static int skip_entropy_data(streamjpeg_decoder *d, struct first_pass *f) {
         if (b == 0 || (b >= 0xD0 && b <= 0xD7)) continue;  // a stuffed 0xFF, a restart marker
         return b;
     }
-    if (r->failed) sj_fail(d, STREAMJPEG_IO, "cannot read the input: %s", strerror(errno));
-    else sj_fail(d, CORRUPT, "the file ends inside the entropy data of scan %d (at byte %llu), "
-                 "before the end-of-image marker", d->scan_count, (unsigned long long)reader_offset(r));
+    if (r->failed)
+        sj_fail(d, STREAMJPEG_IO, "cannot read the input: %s", strerror(errno));
+    else
+        sj_fail(d, CORRUPT,
+                "the file ends inside the entropy data of scan %d (at byte %llu), "
+                "before the end-of-image marker",
+                d->scan_count, (unsigned long long)reader_offset(r));
     return -1;
 }
 
@@ -514,10 +519,14 @@ static void infer_color(streamjpeg_decoder *d, const struct first_pass *f) {
     if (d->count == 1) {
         d->color = SJ_GRAY;
     } else if (d->count == 3) {
-        if (f->jfif_seen) d->color = SJ_YCC;
-        else if (d->adobe_seen) d->color = f->adobe_transform == 0 ? SJ_RGB : SJ_YCC;
-        else if (d->component[0].id == 'R' && d->component[1].id == 'G' && d->component[2].id == 'B') d->color = SJ_RGB;
-        else d->color = SJ_YCC;
+        if (f->jfif_seen)
+            d->color = SJ_YCC;
+        else if (d->adobe_seen)
+            d->color = f->adobe_transform == 0 ? SJ_RGB : SJ_YCC;
+        else if (d->component[0].id == 'R' && d->component[1].id == 'G' && d->component[2].id == 'B')
+            d->color = SJ_RGB;
+        else
+            d->color = SJ_YCC;
     } else {
         d->color = d->adobe_seen && f->adobe_transform != 0 ? SJ_YCCK : SJ_CMYK;
     }
@@ -527,10 +536,12 @@ static void infer_color(streamjpeg_decoder *d, const struct first_pass *f) {
 static int next_marker(streamjpeg_decoder *d, struct first_pass *f) {
     int b = reader_byte(&f->reader);
     if (b != 0xFF) {
-        if (b < 0) sj_fail(d, CORRUPT, "the file ends at byte %llu before the end-of-image marker",
-                           (unsigned long long)reader_offset(&f->reader));
-        else sj_fail(d, CORRUPT, "byte %llu: 0x%02X where a marker should be",
-                     (unsigned long long)reader_offset(&f->reader) - 1, b);
+        if (b < 0)
+            sj_fail(d, CORRUPT, "the file ends at byte %llu before the end-of-image marker",
+                    (unsigned long long)reader_offset(&f->reader));
+        else
+            sj_fail(d, CORRUPT, "byte %llu: 0x%02X where a marker should be",
+                    (unsigned long long)reader_offset(&f->reader) - 1, b);
         return -1;
     }
     do b = reader_byte(&f->reader);
@@ -558,9 +569,9 @@ static int first_pass(streamjpeg_decoder *d) {
             status = f->reader.failed ? STREAMJPEG_IO : STREAMJPEG_DECODE_FAILED;
             goto done;
         }
-        if (marker == 0xD9) break;  // EOI
+        if (marker == 0xD9) break;                                   // EOI
         if ((marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {  // RSTn or TEM between segments:
-            marker = next_marker(d, f);                                // no length, skipped as libjpeg does
+            marker = next_marker(d, f);                              // no length, skipped as libjpeg does
             continue;
         }
         if (marker == 0xD8) {
@@ -573,29 +584,39 @@ static int first_pass(streamjpeg_decoder *d) {
             status = sj_fail(d, CORRUPT, "marker 0xFF%02X: segment ends early or has length %d", marker, length);
             goto done;
         }
-        if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) status = read_sof(d, f, marker, length);
-        else if (marker == 0xC3) status = sj_fail(d, CORRUPT, "lossless JPEG (SOF3) is not supported");
+        if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2)
+            status = read_sof(d, f, marker, length);
+        else if (marker == 0xC3)
+            status = sj_fail(d, CORRUPT, "lossless JPEG (SOF3) is not supported");
         else if (marker >= 0xC5 && marker <= 0xC7)
             status = sj_fail(d, CORRUPT, "hierarchical JPEG (SOF%d) is not supported", marker - 0xC0);
         else if ((marker >= 0xC9 && marker <= 0xCB) || (marker >= 0xCD && marker <= 0xCF) || marker == 0xCC)
             status = sj_fail(d, CORRUPT, "arithmetic coding (marker 0xFF%02X) is not supported", marker);
-        else if (marker == 0xC4) status = read_dht(d, f, length);
-        else if (marker == 0xDB) status = read_dqt(d, f, length);
+        else if (marker == 0xC4)
+            status = read_dht(d, f, length);
+        else if (marker == 0xDB)
+            status = read_dqt(d, f, length);
         else if (marker == 0xDD) {
             int interval = reader_u16(&f->reader);
-            if (length != 4 || interval < 0) status = sj_fail(d, CORRUPT, "DRI segment is corrupt");
-            else f->restart_interval = (unsigned)interval;
+            if (length != 4 || interval < 0)
+                status = sj_fail(d, CORRUPT, "DRI segment is corrupt");
+            else
+                f->restart_interval = (unsigned)interval;
         } else if (marker == 0xDC)
-            status = sj_fail(d, CORRUPT, "a DNL marker (the frame's height given after its first scan) "
-                                         "is not supported");
-        else if (marker >= 0xE0 && marker <= 0xEF) status = read_app(d, f, marker, length);
-        else if (marker == 0xFE) status = skip_segment(d, f, length);
+            status = sj_fail(d, CORRUPT,
+                             "a DNL marker (the frame's height given after its first scan) "
+                             "is not supported");
+        else if (marker >= 0xE0 && marker <= 0xEF)
+            status = read_app(d, f, marker, length);
+        else if (marker == 0xFE)
+            status = skip_segment(d, f, length);
         else if (marker == 0xDA) {
             status = read_sos(d, f, length);
             if (status != STREAMJPEG_OK) goto done;
             marker = skip_entropy_data(d, f);
             continue;
-        } else status = sj_fail(d, CORRUPT, "unknown marker 0xFF%02X", marker);
+        } else
+            status = sj_fail(d, CORRUPT, "unknown marker 0xFF%02X", marker);
         if (status != STREAMJPEG_OK) goto done;
         marker = next_marker(d, f);
     }
@@ -736,8 +757,10 @@ static void fill_bits(struct sj_cursor *c) {
                 int next;
                 do next = reader_byte(&c->reader);
                 while (next == 0xFF);
-                if (next == 0) byte = 0xFF;
-                else c->marker = next < 0 ? -1 : next;
+                if (next == 0)
+                    byte = 0xFF;
+                else
+                    c->marker = next < 0 ? -1 : next;
             } else if (b < 0) {
                 c->marker = -1;
             } else {
@@ -995,8 +1018,10 @@ static int decode_ac_refine(struct block_context *b, int16_t *block) {
             // Past the already non-zero coefficients (refining each) and r still-zero ones.
             do {
                 int16_t *coef = &block[natural_order[k]];
-                if (*coef != 0) refine(c, &w, coef, p1, m1);
-                else if (--r < 0) break;
+                if (*coef != 0)
+                    refine(c, &w, coef, p1, m1);
+                else if (--r < 0)
+                    break;
                 k++;
             } while (k <= s->se);
             if (value) block[natural_order[k]] = (int16_t)value;
@@ -1038,9 +1063,8 @@ static int process_restart(streamjpeg_decoder *d, struct sj_cursor *c) {
         }
     }
     if (marker != 0xD0 + (int)c->next_restart)
-        return sj_fail(d, CORRUPT, "scan %d: expected restart marker RST%u, found %s 0x%02X",
-                       (int)(c - d->cursors) + 1, c->next_restart, marker >= 0x100 ? "data byte" : "marker",
-                       marker < 0 ? 0 : marker & 0xFF);
+        return sj_fail(d, CORRUPT, "scan %d: expected restart marker RST%u, found %s 0x%02X", (int)(c - d->cursors) + 1,
+                       c->next_restart, marker >= 0x100 ? "data byte" : "marker", marker < 0 ? 0 : marker & 0xFF);
     c->marker = 0;
     c->next_restart = (c->next_restart + 1) & 7;
     c->restarts_to_go = c->scan->restart_interval;

@@ -10,18 +10,18 @@
 // A bounded window on the input: pread on a descriptor into `buf`, or a window in place on a
 // memory buffer (no copy, no `buf`).
 struct sj_source {
-    int fd;                // -1 for memory
+    int fd;  // -1 for memory
     const uint8_t *memory;
     uint64_t size;
 };
 
 struct sj_reader {
     const struct sj_source *source;
-    uint64_t base;  // input offset of data[0]
-    uint8_t *buf;   // the read buffer, for a descriptor only
+    uint64_t base;        // input offset of data[0]
+    uint8_t *buf;         // the read buffer, for a descriptor only
     const uint8_t *data;  // the window's `length` bytes: buf, or the memory buffer at base
     size_t capacity, length, at;
-    int failed;     // a read error (not the end)
+    int failed;  // a read error (not the end)
 };
 
 #ifndef SJ_FAST_BITS
@@ -29,16 +29,16 @@ struct sj_reader {
 #endif
 
 struct sj_fast_ac {  // an AC code and its magnitude bits, both inside SJ_FAST_BITS of lookahead
-    int16_t value;      // the coefficient, before any point transform
-    uint8_t run;        // zeros before it
-    uint8_t length;     // the code's bits and the magnitude's; 0: not such a code
+    int16_t value;   // the coefficient, before any point transform
+    uint8_t run;     // zeros before it
+    uint8_t length;  // the code's bits and the magnitude's; 0: not such a code
 };
 
 struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT content and class are the same
-    int is_dc;          // checked for its class when built: DC symbols are at most 15
+    int is_dc;       // checked for its class when built: DC symbols are at most 15
     uint8_t bits[17];
     uint8_t values[256];
-    uint16_t lookup[512];  // 9-bit lookahead: (length << 8) | value, 0 when longer
+    uint16_t lookup[512];                          // 9-bit lookahead: (length << 8) | value, 0 when longer
     struct sj_fast_ac fast_ac[1 << SJ_FAST_BITS];  // AC tables only: lookahead to a whole coefficient
     int32_t maxcode[18];
     int32_t valoffset[17];
@@ -50,17 +50,17 @@ struct sj_component {
     int row_blocks;                // blocks a row in the row buffer (MCUs a row x h)
     uint16_t quant[64];            // natural order, latched at the component's first scan
     int quant_latched;
-    int16_t *row;                  // v block rows of row_blocks blocks, 64 coefficients each
+    int16_t *row;  // v block rows of row_blocks blocks, 64 coefficients each
     // rendering
-    int scale_h, scale_v;          // IDCT output size of a block
-    float dequant[64];             // quant as floats, for the IDCT
-    uint8_t *plane;                // v * scale_v rows of row_blocks * scale_h samples
-    int *column;                   // scaled-image column -> plane column
+    int scale_h, scale_v;  // IDCT output size of a block
+    float dequant[64];     // quant as floats, for the IDCT
+    uint8_t *plane;        // v * scale_v rows of row_blocks * scale_h samples
+    int *column;           // scaled-image column -> plane column
 };
 
 struct sj_scan {
     int count;
-    int component[4];  // indexes into the frame
+    int component[4];              // indexes into the frame
     int dc_table[4], ac_table[4];  // indexes into the table pool, -1 if unused
     int ss, se, ah, al;
     unsigned restart_interval;
@@ -71,9 +71,9 @@ struct sj_cursor {
     const struct sj_scan *scan;
     struct sj_reader reader;
     uint64_t bits;
-    int bit_count;     // valid bits in `bits` (the top ones; the rest are zero)
-    int zero_bits;     // of those, zeros fed after a marker or the end
-    int marker;        // marker met inside the entropy data, 0 if none yet
+    int bit_count;  // valid bits in `bits` (the top ones; the rest are zero)
+    int zero_bits;  // of those, zeros fed after a marker or the end
+    int marker;     // marker met inside the entropy data, 0 if none yet
     unsigned eob_run;
     int dc_predictor[4];
     unsigned restarts_to_go;
@@ -107,7 +107,6 @@ struct streamjpeg_decoder {
 
 enum { SJ_GRAY, SJ_YCC, SJ_RGB, SJ_CMYK, SJ_YCCK };
 
-int sj_fail(streamjpeg_decoder *d, int status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+int sj_fail(streamjpeg_decoder *d, int status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

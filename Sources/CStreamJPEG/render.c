@@ -60,7 +60,7 @@ static inline uint8_t clamp_sample(float v) {
 // taps' where output x is their sum: half the products. The middle output of an odd M has no odd
 // part (its odd taps are cosines of odd multiples of pi / 2).
 static inline __attribute__((always_inline)) void idct_1d(const float (*k)[8], int m, const float *in, int step,
-                                                           float *out) {
+                                                          float *out) {
     int taps = kernel_taps(m);
     for (int x = 0; x < (m + 1) / 2; x++) {
         float even = 0, odd = 0;
@@ -78,11 +78,11 @@ static inline __attribute__((always_inline)) void idct_1d(const float (*k)[8], i
 
 // IDCT of one block to mh x mv samples (mh, mv in 1...16), dequantizing as it goes. Always inlined,
 // so that idct_block's calls with constant sizes unroll.
-static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef, const float *quant, int mh,
-                                                              int mv, uint8_t *out, size_t stride) {
-    float work[8][16];  // [v][x]: rows transformed
+static inline __attribute__((always_inline)) void idct_sized(const int16_t *coef, const float *quant, int mh, int mv,
+                                                             uint8_t *out, size_t stride) {
+    float work[8][16];                               // [v][x]: rows transformed
     int nu = kernel_taps(mh), nv = kernel_taps(mv);  // the coefficients each direction uses
-    unsigned rows = 0;  // the rows with a coefficient that is not zero
+    unsigned rows = 0;                               // the rows with a coefficient that is not zero
     for (int v = 0; v < nv; v++) {
         if (kernel_tap_zero(mv, v)) continue;
         uint64_t halves[2];  // the row's eight coefficients, tested at once (most rows are zeros)
@@ -174,7 +174,12 @@ static inline void ycc_to_rgb(int y, int cb, int cr, uint8_t *rgb) {
 
 // CMYK to RGB as CJPEGCodec does: with an Adobe marker, CMYK is stored inverted (255 = no ink).
 static inline void cmyk_to_rgb(int c, int m, int y, int k, int inverted, uint8_t *rgb) {
-    if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+    if (!inverted) {
+        c = 255 - c;
+        m = 255 - m;
+        y = 255 - y;
+        k = 255 - k;
+    }
     rgb[0] = (uint8_t)((c * k + 127) / 255);
     rgb[1] = (uint8_t)((m * k + 127) / 255);
     rgb[2] = (uint8_t)((y * k + 127) / 255);
@@ -194,15 +199,11 @@ static void convert_row(const streamjpeg_decoder *d, const uint8_t *const *sampl
     for (int c = 0; c < d->count; c++) col[c] = d->component[c].column;
     for (int x = 0; x < width; x++, rgb += 3) {
         switch (d->color) {
-        case SJ_GRAY:
-            rgb[0] = rgb[1] = rgb[2] = samples[0][col[0][x]];
-            break;
+        case SJ_GRAY: rgb[0] = rgb[1] = rgb[2] = samples[0][col[0][x]]; break;
         case SJ_RGB:
             for (int c = 0; c < 3; c++) rgb[c] = samples[c][col[c][x]];
             break;
-        case SJ_YCC:
-            ycc_to_rgb(samples[0][col[0][x]], samples[1][col[1][x]], samples[2][col[2][x]], rgb);
-            break;
+        case SJ_YCC: ycc_to_rgb(samples[0][col[0][x]], samples[1][col[1][x]], samples[2][col[2][x]], rgb); break;
         case SJ_CMYK:
             cmyk_to_rgb(samples[0][col[0][x]], samples[1][col[1][x]], samples[2][col[2][x]], samples[3][col[3][x]],
                         d->adobe_seen, rgb);
@@ -286,8 +287,10 @@ static int render_rows(streamjpeg_decoder *d, int convert, row_sink sink, void *
                 int plane_row = (int)((long)ly * comp->v * comp->scale_v / band);
                 samples[c] = comp->plane + (size_t)plane_row * (size_t)comp->row_blocks * (size_t)comp->scale_h;
             }
-            if (convert) convert_row(d, samples, sw, rgb);
-            else gather_row(d, samples, sw, rgb);
+            if (convert)
+                convert_row(d, samples, sw, rgb);
+            else
+                gather_row(d, samples, sw, rgb);
             sink(context, rgb);
         }
     }

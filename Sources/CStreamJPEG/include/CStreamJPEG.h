@@ -37,7 +37,7 @@
 #define STREAMJPEG_IO 4             // the file could not be opened or read
 #define STREAMJPEG_BAD_ARGUMENT 5   // wrong call order, buffer too small
 #define STREAMJPEG_NO_MEMORY 6
-#define STREAMJPEG_OVER_BUDGET 7    // more work (blocks x scans) than the pixel budget allows
+#define STREAMJPEG_OVER_BUDGET 7  // more work (blocks x scans) than the pixel budget allows
 
 // Each scan costs a cursor and its read buffer: files with more scans are refused. djpeg's
 // -maxscans is the same defence; libjpeg-turbo's TurboJPEG refuses past 500.
@@ -50,7 +50,7 @@
 
 typedef struct streamjpeg_decoder streamjpeg_decoder;
 
-streamjpeg_decoder *streamjpeg_create(void);  // NULL if out of memory
+streamjpeg_decoder *streamjpeg_create(void);     // NULL if out of memory
 void streamjpeg_destroy(streamjpeg_decoder *d);  // closes the file it opened, if any
 
 // Sets the pixel budget the work budget follows (before open; at least 1).
@@ -73,15 +73,13 @@ uint64_t streamjpeg_work(const streamjpeg_decoder *d);
 
 // MARK: Coefficients (the test hook)
 // The component's size in blocks (ceil(component width / 8) x ceil(component height / 8)).
-int streamjpeg_component_blocks(const streamjpeg_decoder *d, int component, int *blocks_wide,
-                                int *blocks_high);
+int streamjpeg_component_blocks(const streamjpeg_decoder *d, int component, int *blocks_wide, int *blocks_high);
 // Decodes the next MCU row's coefficients with every scan's cursor, in file order.
 int streamjpeg_decode_row(streamjpeg_decoder *d);
 // Copies the component's block rows of the MCU row just decoded (those inside the component),
 // blocks_wide blocks each, 64 coefficients a block in natural order, quantized, as
 // jpeg_read_coefficients gives them. *rows is how many block rows were copied.
-int streamjpeg_row_coefficients(streamjpeg_decoder *d, int component, int16_t *dst, size_t dst_count,
-                                int *rows);
+int streamjpeg_row_coefficients(streamjpeg_decoder *d, int component, int16_t *dst, size_t dst_count, int *rows);
 
 // MARK: Rendering
 // Chooses the output size: the long side max_pixel (never more than the image's), aspect kept,
