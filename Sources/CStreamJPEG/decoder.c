@@ -84,8 +84,12 @@ static int reader_u16(struct sj_reader *r) {
 
 // The AC codes whose magnitude bits fit in the lookahead with them: the coefficient's value, the
 // zeros before it, and the bits both take, from one lookup (stb_image's fast_ac is the same idea).
-static void build_fast_ac(struct sj_huffman *t) {
-    memset(t->fast_ac, 0, sizeof t->fast_ac);
+// Made only for the AC tables a sequential or first AC scan uses (refinement scans read one bit a
+// coefficient), so that a DC or refinement table costs no more memory than before. 0 if out of memory.
+static int build_fast_ac(struct sj_huffman *t) {
+    if (t->fast_ac != NULL) return 1;
+    t->fast_ac = calloc((size_t)1 << SJ_FAST_BITS, sizeof *t->fast_ac);
+    if (t->fast_ac == NULL) return 0;
     for (unsigned look = 0; look < (1u << SJ_FAST_BITS); look++) {
         unsigned entry = t->lookup[look >> (SJ_FAST_BITS - 9)];
         int length = (int)(entry >> 8), size = (int)(entry & 15);
@@ -95,6 +99,7 @@ static void build_fast_ac(struct sj_huffman *t) {
         t->fast_ac[look].run = (uint8_t)((entry & 255) >> 4);
         t->fast_ac[look].length = (uint8_t)(length + size);
     }
+    return 1;
 }
 
 // Builds the decoding table as libjpeg's jpeg_make_d_derived_tbl does, with its checks.
@@ -134,12 +139,9 @@ static int huffman_build(struct sj_huffman *t, int is_dc) {
             for (int n = 1 << (9 - l); n > 0; n--) t->lookup[look++] = (uint16_t)((l << 8) | t->values[p]);
         }
     }
-    if (is_dc) {
+    if (is_dc)
         for (int i = 0; i < count; i++)
             if (t->values[i] > 15) return 0;
-    } else {
-        build_fast_ac(t);
-    }
     return 1;
 }
 
@@ -224,6 +226,7 @@ static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is
     d->tables = grown;
     struct sj_huffman *h = &d->tables[d->table_count];
     h->is_dc = is_dc;
+    h->fast_ac = NULL;
     memcpy(h->bits, t->bits, sizeof t->bits);
     memcpy(h->values, t->values, sizeof t->values);
     if (!huffman_build(h, is_dc)) return -3;
@@ -446,6 +449,8 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
                 s.dc_table[i] = index;
             else
                 s.ac_table[i] = index;
+            if (class == 1 && (!d->progressive || s.ah == 0) && !build_fast_ac(&d->tables[index]))
+                return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for Huffman tables");
         }
         struct sj_component *comp = &d->component[s.component[i]];
         if (!comp->quant_latched) {  // libjpeg latches a component's table at its first scan
@@ -665,6 +670,7 @@ void streamjpeg_destroy(streamjpeg_decoder *d) {
         free(d->component[c].column);
     }
     free(d->scans);
+    for (int i = 0; i < d->table_count; i++) free(d->tables[i].fast_ac);
     free(d->tables);
     if (d->owns_fd) close(d->source.fd);
     free(d);

@@ -38,8 +38,9 @@ struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT 
     int is_dc;       // checked for its class when built: DC symbols are at most 15
     uint8_t bits[17];
     uint8_t values[256];
-    uint16_t lookup[512];                          // 9-bit lookahead: (length << 8) | value, 0 when longer
-    struct sj_fast_ac fast_ac[1 << SJ_FAST_BITS];  // AC tables only: lookahead to a whole coefficient
+    uint16_t lookup[512];        // 9-bit lookahead: (length << 8) | value, 0 when longer
+    struct sj_fast_ac *fast_ac;  // 1 << SJ_FAST_BITS: lookahead to a whole coefficient (AC tables of
+                                 // sequential and first AC scans; NULL for the others)
     int32_t maxcode[18];
     int32_t valoffset[17];
 };
