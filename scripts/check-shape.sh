@@ -17,7 +17,8 @@
 #     (.swift-format, swift-nio's rules at 120 columns; `make format` rewrites them so);
 #  7. Swift 6's data-race checks are switched off (`@unchecked Sendable`, `nonisolated(unsafe)`) in at
 #     most 4 places of Sources, each with its reason beside it (scripts/check-unchecked.py).
-#  8. every C file of the package makes clang's -Wall and -Wextra errors (scripts/check-c-warnings.sh).
+#  8. every C file of the package makes clang's -Wall and -Wextra errors (scripts/check-c-warnings.sh),
+#     and every C file of the repository is as clang-format writes it (.clang-format; make format).
 # Exits 1 naming the first check that failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,8 @@ bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or doc
 python3 scripts/check-own-memory-tests.py || fail "a test suite that reads its own memory would run in parallel"
 python3 scripts/check-unchecked.py || fail "too many unchecked Sendable escapes, or one without its reason"
 bash scripts/check-c-warnings.sh || fail "a C file does not make its warnings errors"
+command -v clang-format >/dev/null || fail "clang-format is missing (bash scripts/setup.sh installs it)"
+clang-format --dry-run --Werror $(git ls-files '*.c' '*.h') || fail "a C file is not as clang-format writes it; run make format"
 
 # GitHub's workflows against GitHub's schema, offline (no runner is reachable from the project's
 # machine): check-jsonschema from PyPI, in a virtual environment of its own under .build/.
