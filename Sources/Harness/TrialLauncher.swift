@@ -72,14 +72,9 @@ package struct ChildProcessLauncher: TrialLauncher {
         }
     }
 
-    /// The parent's environment, with the allocator chosen for this child and TMPDIR in its work folder
-    /// (FoundationNetworking puts download tasks' temporary files there and never deletes them).
-    func environment(for spec: TrialSpec) throws -> [String: String] {
-        try environment(workDirectory: spec.workDirectory, allocator: spec.allocator)
-    }
-
-    /// The environment of any measured child (trial or scenario): the parent's, with TMPDIR in
-    /// the child's work folder, jemalloc preloaded when asked for, and the exact heap peak on or off.
+    /// The environment of any measured child (trial or scenario): the parent's, with TMPDIR in the
+    /// child's work folder (FoundationNetworking puts download tasks' temporary files there and never
+    /// deletes them), jemalloc preloaded when asked for, and the exact heap peak on or off.
     package func environment(workDirectory: URL, allocator: Allocator) throws -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = workDirectory.path

@@ -8,9 +8,8 @@ import Harness
 package struct ScenarioLauncher {
     package static let subcommand = "_scenario"
 
-    /// A trial's launcher, for the executable and the environment a measured child gets.
+    /// The one launcher of measured children, with the executable and the environment they get.
     package var children: ChildProcessLauncher
-    package var executable: String { children.executable }
 
     package init(executable: String? = nil) {
         children = ChildProcessLauncher(executable: executable)
