@@ -886,11 +886,12 @@ static void measure_blocks(int keep, uint64_t *bytes, uint64_t *resident, uint64
     *in_arenas_resident = in_arenas;
 }
 
-/// statm's resident and shared fields, in bytes, read with one pread into the stack (no allocation).
-static bool read_statm(int descriptor, uint64_t *resident, uint64_t *file) {
+int heappeak_read_statm(int descriptor, uint64_t *resident, uint64_t *file) {
     char text[192];  // seven numbers of at most 20 digits and their separators
     ssize_t count = descriptor >= 0 ? pread(descriptor, text, sizeof text, 0) : -1;
-    if (count <= 0) return false;
+    *resident = 0;
+    *file = 0;
+    if (count <= 0) return 0;
     uint64_t fields[3] = {0, 0, 0};  // size, resident, shared: in pages
     ssize_t at = 0;
     for (int field = 0; field < 3; field++) {
@@ -900,7 +901,7 @@ static bool read_statm(int descriptor, uint64_t *resident, uint64_t *file) {
     }
     *resident = fields[1] * system_page_size();
     *file = fields[2] * system_page_size();
-    return true;
+    return 1;
 }
 
 void heappeak_residency_snapshot(int keep, heappeak_allocator_memory memory, uintptr_t low, uintptr_t high,
@@ -919,7 +920,7 @@ void heappeak_residency_snapshot(int keep, heappeak_allocator_memory memory, uin
     case HEAPPEAK_ALLOCATOR_MEMORY_GLIBC_ARENAS: heappeak_glibc_arenas_resident(low, &out->allocator_resident); break;
     case HEAPPEAK_ALLOCATOR_MEMORY_APART: break;
     }
-    out->statm_read = read_statm(statm_descriptor, &out->resident_bytes, &out->file_bytes) ? 1 : 0;
+    heappeak_read_statm(statm_descriptor, &out->resident_bytes, &out->file_bytes);
     heappeak_moves(&begun_after, &running_after);
     int64_t live_after = atomic_load_explicit(&live_bytes, memory_order_relaxed);
     unlock_holders();

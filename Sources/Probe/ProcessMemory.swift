@@ -1,4 +1,5 @@
 import BenchCore
+import CHeapPeak
 import Foundation
 
 #if canImport(Glibc)
@@ -20,8 +21,6 @@ package final class ProcessMemory: Sendable {
     package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     private let statmDescriptor: Int32
-    /// statm is seven numbers of at most 20 digits and their separators.
-    private static let bufferSize = 192
 
     package init() throws {
         statmDescriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
@@ -42,36 +41,13 @@ package final class ProcessMemory: Sendable {
     package func residentBytes() -> Int { readStatm().resident }
 
     /// RSS and its file-backed part (statm's third field, `shared`: mapped files, code, shared
-    /// memory), in bytes, from one reading. The rest of RSS is anonymous. Never allocates.
+    /// memory), in bytes, from one reading. The rest of RSS is anonymous. Never allocates: the parser is
+    /// CHeapPeak's, the one a residency snapshot uses under its lock.
     package func readStatm() -> (resident: Int, file: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.bufferSize) { buffer in
-            Self.readStatm(from: statmDescriptor, into: buffer)
-        }
-    }
-
-    private static func readStatm(
-        from descriptor: Int32,
-        into buffer: UnsafeMutableBufferPointer<UInt8>
-    )
-        -> (resident: Int, file: Int)
-    {
-        let count = pread(descriptor, buffer.baseAddress, buffer.count, 0)
-        guard count > 0 else { return (0, 0) }
-        var index = 0
-        /// The next number, after skipping what precedes it.
-        func number() -> Int {
-            while index < count, buffer[index] < UInt8(ascii: "0") || buffer[index] > UInt8(ascii: "9") { index += 1 }
-            var pages = 0
-            while index < count, buffer[index] >= UInt8(ascii: "0"), buffer[index] <= UInt8(ascii: "9") {
-                pages = pages * 10 + Int(buffer[index] - UInt8(ascii: "0"))
-                index += 1
-            }
-            return pages
-        }
-        _ = number()  // total program size
-        let resident = number()
-        let shared = number()
-        return (resident * ProcessMemory.pageSize, shared * ProcessMemory.pageSize)
+        var resident: UInt64 = 0
+        var file: UInt64 = 0
+        heappeak_read_statm(statmDescriptor, &resident, &file)
+        return (Int(resident), Int(file))
     }
 
     /// The kernel's RSS high-water mark (VmHWM) in bytes. Unlike sampling, it also

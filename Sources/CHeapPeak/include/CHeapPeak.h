@@ -91,6 +91,12 @@ uint64_t heappeak_resident_stack(uintptr_t low, uintptr_t high);
 /// handed out; 64 MiB each). Returns 0 when more heaps were seen than it keeps (512).
 int heappeak_glibc_arenas_resident(uintptr_t main_start, uint64_t *resident);
 
+/// RSS and its file-backed part (statm's second and third fields, `resident` and `shared`: mapped
+/// files, code, shared memory), in bytes, from one pread of `descriptor` (an open /proc/self/statm)
+/// into a buffer on the caller's stack: safe on several threads at once (the kernel serialises reads
+/// of one procfs file), never allocates. Returns 0, both figures 0, when it could not be read.
+int heappeak_read_statm(int descriptor, uint64_t *resident, uint64_t *file);
+
 /// Where a residency snapshot reads the allocator's own memory.
 typedef enum {
     /// Not in the snapshot: the caller reads it apart (glibc's counters, when the wrappers do not count).
@@ -113,10 +119,9 @@ typedef struct {
     uint64_t live_heap;
     /// The allocator's own memory, resident (0 with HEAPPEAK_ALLOCATOR_MEMORY_APART).
     uint64_t allocator_resident;
-    /// statm's RSS and its file-backed part, in bytes (0 and `statm_read` 0 when it could not be read).
+    /// statm's RSS and its file-backed part, in bytes (`heappeak_read_statm`; 0 when it could not be read).
     uint64_t resident_bytes;
     uint64_t file_bytes;
-    int statm_read;
     /// 1: no realloc moved a block the release hook watches while the readings were taken (0: torn).
     int consistent;
     /// `heappeak_read`'s live bytes as the readings began and as they ended.
