@@ -58,45 +58,58 @@ package final class Measurement {
 
     /// Opens the folder (73 unwritable or another's, 75 busy, 64 other settings on --resume) and
     /// records `settings` in settings.json. Signals are caught from here on.
-    package init(
+    package convenience init(
         _ command: MeasuringCommand,
         _ output: MeasurementOutput,
         settings: [(String, String)],
         stop: any StopRequest = SignalStop()
+    ) throws {
+        try self.init(command, output, stop: stop) {
+            try MeasurementFolder.open(
+                output.out,
+                for: command,
+                replacing: output.replacing,
+                resume: output.resuming,
+                settings: settings
+            )
+        }
+    }
+
+    /// Opens the folder of a command that appends its rows after those of earlier invocations with
+    /// other settings (list-scroll's scenario.csv): no settings.json to check, no --replace, no
+    /// --resume; the folder is still checked, locked and claimed (73, 75), and signals caught.
+    package convenience init(
+        appendingTo command: MeasuringCommand,
+        out: String?,
+        stop: any StopRequest = SignalStop()
+    ) throws {
+        try self.init(command, MeasurementOutput(out: out), stop: stop) {
+            try MeasurementFolder.openOutput(out, files: OutputFiles.folderFiles(command), replacing: false)
+        }
+    }
+
+    /// Every measurement's start: bench's environment settings checked (64, before the folder is
+    /// touched), signals caught, then the folder opened by `open`.
+    private init(
+        _ command: MeasuringCommand,
+        _ output: MeasurementOutput,
+        stop: any StopRequest,
+        opening open: () throws -> OutputFolder
     ) throws {
         try Self.checkEnvironmentSettings()
         Interruption.install()
         self.command = command
         self.output = output
         self.stop = stop
-        folder = try MeasurementFolder.open(
-            output.out,
-            for: command,
-            replacing: output.replacing,
-            resume: output.resuming,
-            settings: settings
-        )
-        sink = RescuingWriter(folder: folder)
-    }
-
-    /// Opens the folder of a command that appends its rows after those of earlier invocations with
-    /// other settings (list-scroll's scenario.csv): no settings.json to check, no --replace, no
-    /// --resume; the folder is still checked, locked and claimed (73, 75), and signals caught.
-    package init(appendingTo command: MeasuringCommand, out: String?, stop: any StopRequest = SignalStop()) throws {
-        try Self.checkEnvironmentSettings()
-        Interruption.install()
-        self.command = command
-        self.output = MeasurementOutput(out: out)
-        self.stop = stop
-        folder = try MeasurementFolder.openOutput(out, files: OutputFiles.folderFiles(command), replacing: false)
+        folder = try open()
         sink = RescuingWriter(folder: folder)
     }
 
     /// The settings a measurement takes from bench's environment, and their values: any other value
     /// is refused (64) before the folder is touched, rather than taken silently as the default.
     static let environmentSettings = [
-        (TrialSpec.settleEnvironmentVariable, ["rule", "fixed"]),
-        (TrialSpec.residencyEnvironmentVariable, ["on", "off"]),
+        (TrialSpec.settleEnvironmentVariable, TrialSettings.Settle.allCases.map(\.rawValue)),
+        (TrialSpec.residencyEnvironmentVariable, TrialSettings.Residency.allCases.map(\.rawValue)),
     ]
 
     static func checkEnvironmentSettings() throws {
