@@ -23,14 +23,24 @@ extension TrialSettings {
         return spec
     }
 
+    /// `--settle`'s values and `BENCH_SETTLE`'s: the settle rule (the default) or the fixed pause.
+    package enum Settle: String, CaseIterable, Sendable {
+        case rule, fixed
+    }
+
+    /// `--residency`'s values and `BENCH_RESIDENCY`'s: snapshots on (the default) or off.
+    package enum Residency: String, CaseIterable, Sendable {
+        case on, off
+    }
+
     /// `BENCH_RESIDENCY=off` in this process's environment: the default of `--residency`.
     package static var environmentResidencyIsOff: Bool {
-        ProcessInfo.processInfo.environment[TrialSpec.residencyEnvironmentVariable] == "off"
+        ProcessInfo.processInfo.environment[TrialSpec.residencyEnvironmentVariable] == Residency.off.rawValue
     }
 
     /// `BENCH_SETTLE=fixed` in this process's environment: the default of `--settle`.
     package static var environmentSettleIsFixed: Bool {
-        ProcessInfo.processInfo.environment[TrialSpec.settleEnvironmentVariable] == "fixed"
+        ProcessInfo.processInfo.environment[TrialSpec.settleEnvironmentVariable] == Settle.fixed.rawValue
     }
 }
 

@@ -108,10 +108,11 @@ package struct SettingsRecord: Sendable {
             ("--timeout", String(trial.timeoutSeconds)),
             ("--holder-threshold", String(trial.holderThresholdBytes)),
             // The settle changes the final readings: a resume or a merge must not mix the rule and the pause.
-            (TrialSpec.settleEnvironmentVariable, trial.settleIsFixed ? "fixed" : "rule"),
+            (TrialSpec.settleEnvironmentVariable, (trial.settleIsFixed ? TrialSettings.Settle.fixed : .rule).rawValue),
         ]
             // Recorded only when off, so that folders recorded before it existed resume as before.
-            + (trial.residencyIsOff ? [(TrialSpec.residencyEnvironmentVariable, "off")] : [])
+            + (trial.residencyIsOff
+                ? [(TrialSpec.residencyEnvironmentVariable, TrialSettings.Residency.off.rawValue)] : [])
     }
 
     /// settings.json's `source` of a run: the URL and its warm-up, or the fixture and how it is served.

@@ -25,14 +25,6 @@ struct TrialTimingOptions: ParsableArguments {
 
     /// Both change the figures a trial reports, so they are options, recorded in settings.json (under
     /// the names of their environment aliases, which folders have always recorded).
-    enum Settle: String, CaseIterable, ExpressibleByArgument {
-        case rule, fixed
-    }
-
-    enum Residency: String, CaseIterable, ExpressibleByArgument {
-        case on, off
-    }
-
     @Option(
         help: ArgumentHelp(
             "How the child's window ends after the render: 'rule' (once RSS and the heap are flat, at most \(TrialSpec.defaultSettleNanos / 1_000_000) ms) "
@@ -40,7 +32,7 @@ struct TrialTimingOptions: ParsableArguments {
             valueName: "rule|fixed"
         )
     )
-    var settle: Settle?
+    var settle: TrialSettings.Settle?
 
     @Option(
         help: ArgumentHelp(
@@ -49,7 +41,7 @@ struct TrialTimingOptions: ParsableArguments {
             valueName: "on|off"
         )
     )
-    var residency: Residency?
+    var residency: TrialSettings.Residency?
 
     func validate() throws {
         guard (0...(1 << 40)).contains(holderThreshold) else {
@@ -71,3 +63,6 @@ struct TrialTimingOptions: ParsableArguments {
         if let residency { settings.residencyIsOff = residency == .off }
     }
 }
+
+extension TrialSettings.Settle: ExpressibleByArgument {}
+extension TrialSettings.Residency: ExpressibleByArgument {}
