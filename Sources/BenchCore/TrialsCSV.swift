@@ -150,6 +150,9 @@ package enum TrialsCSV {
         ),
     ]
 
+    /// The declared column of that name (nil: trials.csv has none).
+    package static func column(named name: String) -> TrialColumn? { columns.first { $0.name == name } }
+
     /// A row's key: its cell (strategy, render, allocator) and run; no two rows of a file share one
     /// (`RowKeyCheck`). The fixture, source and other settings are the run's, the same for every row.
     package static let keyColumns = ["strategy", "render", "allocator", "run"]

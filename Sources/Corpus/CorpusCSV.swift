@@ -35,13 +35,13 @@ package enum CorpusCSV {
 
     /// The columns corpus.csv shares with trials.csv, as trials.csv declares them (unit, polarity, meaning).
     package static var sharedTrialColumns: [ResultColumn] {
-        columns.compactMap { corpus in TrialsCSV.columns.first { $0.name == corpus.name }?.column }
+        columns.compactMap { TrialsCSV.column(named: $0.name)?.column }
     }
 
     /// A run's column as trials.csv declares it (`TrialsCSV.columns`), written the same way; empty for
     /// a file that was not measured.
     static func trial(_ name: String) -> (name: String, value: @Sendable (CorpusRow) -> String) {
-        guard let column = TrialsCSV.columns.first(where: { $0.name == name }) else {
+        guard let column = TrialsCSV.column(named: name) else {
             preconditionFailure("corpus.csv names \(name), which trials.csv does not declare")
         }
         return (name, { $0.result.map(column.write) ?? "" })

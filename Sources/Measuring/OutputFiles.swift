@@ -5,7 +5,7 @@ import Report
 import Scenarios
 
 /// The commands that measure into a folder.
-package enum MeasuringCommand: String, CaseIterable, Sendable {
+package enum MeasuringCommand: String, CaseIterable, Sendable, Encodable {
     case run, sweep, corpus
     case listScroll = "list-scroll"
 
@@ -17,9 +17,9 @@ package enum MeasuringCommand: String, CaseIterable, Sendable {
 /// One file a measuring command writes into its folder, defined once. From these definitions come
 /// the lists that `--replace`, the folder's check before the first trial, folder ownership and
 /// `bench merge` use, `bench list --output-files`, and docs/OUTPUT.md's table.
-package struct OutputFile: Sendable {
+package struct OutputFile: Sendable, Encodable {
     /// When the file is written.
-    package enum Written: String, Sendable {
+    package enum Written: String, Sendable, Encodable {
         case beforeTheFirstTrial = "before the first trial"
         case perTrial = "appended as each trial ends"
         case perScroll = "rewritten after each scroll"
@@ -43,6 +43,11 @@ package struct OutputFile: Sendable {
     /// The figures among its columns, as declared once (trials.csv's, and those corpus.csv shares with
     /// it): unit, polarity, meaning.
     package var figures: [ResultColumn] = []
+
+    /// What `bench list --output-files --json` gives of it (not `replacesRows`, the folder's business).
+    enum CodingKeys: String, CodingKey {
+        case name, commands, written, key, holds, columns, figures
+    }
 
     /// The file as the output folder's checks see it.
     package var folderFile: OutputFolder.File { OutputFolder.File(name, replacesRows: replacesRows) }
@@ -233,29 +238,9 @@ package enum OutputFiles {
     /// Every file as JSON, for scripts (`bench list --output-files --json`): the Python scripts read
     /// the columns of the files they copy rows from here, never from a list of their own.
     package static func json() throws -> String {
-        struct Entry: Encodable {
-            var name: String
-            var commands: [String]
-            var written: String
-            var key: [String]
-            var holds: String
-            var columns: [String]
-            var figures: [ResultColumn]
-        }
-        let entries = all.map {
-            Entry(
-                name: $0.name,
-                commands: $0.commands.map(\.rawValue),
-                written: $0.written.rawValue,
-                key: $0.key,
-                holds: $0.holds,
-                columns: $0.columns,
-                figures: $0.figures
-            )
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(all), as: UTF8.self) + "\n"
     }
 
     /// The Markdown table of every file, for docs/OUTPUT.md and `bench list --output-files`.
