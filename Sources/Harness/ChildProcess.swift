@@ -50,11 +50,15 @@ package enum ChildProcess {
         case closed
     }
 
+    /// `during`, when given, runs on a thread of its own once the child has started, with its pid;
+    /// when it returns, the child is sent SIGINT (a long-lived child, such as the image server, ends
+    /// on it and reports), and this thread goes on reading its report until it exits or the deadline.
     package static func run(
         executable: String,
         arguments: [String],
         environment: [String: String],
-        timeoutSeconds: Double
+        timeoutSeconds: Double,
+        during: (@Sendable (pid_t) -> Void)? = nil
     ) throws -> ChildProcessOutput {
         var environment = environment
         environment[parentVariable] = String(getpid())
@@ -74,12 +78,24 @@ package enum ChildProcess {
         }
         let readEnds = [reportPipe.read, errorPipe.read]
         defer { for descriptor in readEnds { close(descriptor) } }
+        // `during` is joined before the child is reaped, so its pid cannot be reused while `during`
+        // may still signal it; a `during` sees a child that ended early with `hasEnded(pid)`.
+        let companion = during.map { body in
+            CompanionThread {
+                body(pid)
+                kill(pid, SIGINT)
+            }
+        }
 
         var report = Data()
         var standardError = Data()
         let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
         var timedOut = drained == .deadline
         var interrupted = drained == .interrupted
+        if let companion {
+            if drained != .finished { kill(-pid, SIGKILL) }
+            companion.join()
+        }
         var status: Int32 = 0
         // Both pipes are closed; the child should be exiting. Give it until the deadline.
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -280,4 +296,19 @@ package enum ChildProcessError: Error, CustomStringConvertible, Equatable {
             return "jemalloc requested but libjemalloc.so.2 was not found (install libjemalloc-dev: scripts/setup.sh)"
         }
     }
+}
+
+/// A thread that runs one closure and can be waited for.
+private final class CompanionThread: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread { [finished] in
+            body()
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    func join() { finished.wait() }
 }

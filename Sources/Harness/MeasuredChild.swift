@@ -25,9 +25,12 @@ extension ChildProcessLauncher {
     /// Runs one measured child: the only code that spawns one. The work folder is made if needed and
     /// left for the caller; the child gets the measured environment (`environment(workDirectory:allocator:)`),
     /// its spec in a file, and is killed after the spec's timeout. Its report (fd 3) is decoded as `Report`.
+    /// A long-lived child (the image server) is driven by `during`, on a thread of its own, and sent
+    /// SIGINT when it returns: it then reports as any child does (`ChildProcess.run`).
     package func run<Spec: MeasuredChildSpec, Report: Decodable>(
         _ spec: Spec,
-        reporting: Report.Type
+        reporting: Report.Type,
+        during: (@Sendable (pid_t) -> Void)? = nil
     ) -> MeasuredChildOutcome<Report> {
         do {
             try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
@@ -35,7 +38,8 @@ extension ChildProcessLauncher {
                 executable: executable,
                 arguments: [Spec.subcommand] + ChildSpec.write(spec, in: spec.workDirectory),
                 environment: environment(workDirectory: spec.workDirectory, allocator: spec.allocator),
-                timeoutSeconds: spec.childTimeoutSeconds
+                timeoutSeconds: spec.childTimeoutSeconds,
+                during: during
             )
             if !output.timedOut, !output.report.isEmpty,
                 let report = try? JSONDecoder().decode(Report.self, from: output.report)
