@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // The image server scenario's measured child (`bench scenario image-server`); its traits off:
+        // swift-configuration is not needed, and Foundation is what the rest of bench links anyway.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         // `swift package generate-documentation` for ImageMemoryBench's DocC catalog (scripts/check-shape.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
@@ -122,7 +126,8 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: [
-                "BenchCore", "Harness", "Imaging", "LoopbackServer", "Probe", "Strategies", "CThreadGuard",
+                "BenchCore", "Harness", "Imaging", "ImageServer", "LoopbackServer", "Probe", "Strategies",
+                "CThreadGuard",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineFoundation", package: "OpenCombine"),
             ]
@@ -132,13 +137,25 @@ let package = Package(
             name: "Corpus",
             dependencies: ["BenchCore", "Harness", "Imaging", "Report", "LoopbackServer", "Strategies"]
         ),
+        // The image server scenario's measured child: Hummingbird on loopback, fetching from the parent's
+        // origin with a strategy per request, rendering on a pool, counting requests by stage.
+        .target(
+            name: "ImageServer",
+            dependencies: [
+                "BenchCore", "Harness", "Imaging", "Probe", "Strategies",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ]
+        ),
         // The parent's measurements: a run, a sweep, a corpus or a scroll scenario, each with its folder
         // (opened or resumed, locked, owned), shard record, progress line, rows and exit status.
         .target(
             name: "Measuring",
             dependencies: [
                 "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies",
-                "Corpus",
+                "Corpus", "ImageServer",
             ]
         ),
         // The bench command line: run, list, compare, report, corpus, ... and the children's _trial.
@@ -147,7 +164,7 @@ let package = Package(
             name: "BenchCommandLine",
             dependencies: [
                 "BenchCore", "Harness", "Report", "Imaging", "LoopbackServer", "Probe", "Scenarios", "Strategies",
-                "Corpus",
+                "Corpus", "ImageServer",
                 "Measuring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -218,6 +235,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CorpusTests", dependencies: ["BenchCore", "Corpus"]),
+        // The image server: its floor, slopes and gauges in-process, its routes and load in real children.
+        .testTarget(
+            name: "ImageServerTests",
+            dependencies: [
+                "BenchCore", "Harness", "ImageServer", "Imaging", "LoopbackServer", "Scenarios", "Strategies", "bench",
+                "TestSupport",
+            ]
+        ),
         .testTarget(name: "ImageMemoryBenchTests", dependencies: ["ImageMemoryBench", "Harness", "Imaging"]),
         // A measurement's life (stop, resume, shard, folder) below the command line, with real children.
         .testTarget(

@@ -14,13 +14,13 @@ import subprocess
 import sys
 
 # Where each module's code runs: the parent (`bench run`, which plans, serves and reports), the
-# measured child (`bench _trial`, `bench _scenario`), both (the same executable), or only in a
+# measured child (`bench _trial`, `bench _scenario`, `bench _server`), both (the same executable), or only in a
 # maintainer's or test's process.
 # C targets and system libraries are listed with the Swift modules that import them.
 RUNS_IN = {
     "BenchCore": "both", "BenchCommandLine": "both", "ImageMemoryBench": "both", "bench": "both",
     "Harness": "both", "Scenarios": "both", "Imaging": "both",
-    "Probe": "child", "Strategies": "child", "DownloadPublisher": "child",
+    "Probe": "child", "Strategies": "child", "DownloadPublisher": "child", "ImageServer": "child",
     "LoopbackServer": "parent", "Report": "parent", "Corpus": "parent", "Measuring": "parent",
     "ReferenceDocuments": "maintainers", "bench-reference": "maintainers", "BenchFuzz": "maintainers",
     "TestSupport": "tests",

@@ -18,7 +18,8 @@ package struct Bench: ParsableCommand {
             RunCommand.self, ListCommand.self, FixtureCommand.self, RenderCommand.self, ServeCommand.self,
             SweepCommand.self, CorpusCommand.self,
             ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
-            TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self, ResidencyCheckCommand.self,
+            TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self, ServerChildCommand.self,
+            ResidencyCheckCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -1,0 +1,26 @@
+import ArgumentParser
+import BenchCore
+import Foundation
+import Harness
+import ImageServer
+import Measuring
+
+/// The child side of `bench scenario image-server`: `bench _server --spec-file <path>`; it serves
+/// until SIGINT, then reports on fd 3.
+struct ServerChildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: ServerSpec.subcommand,
+        abstract: "Run the measured image server (internal: started by `bench scenario image-server`).",
+        shouldDisplay: false
+    )
+
+    @OptionGroup var spec: ChildSpecOption
+
+    func run() throws {
+        ChildGuard.arm(command: ServerSpec.subcommand)
+        let report = try JSONEncoder().encode(ImageServerChild.run(try spec.decode(ServerSpec.self)))
+        try FileHandle(fileDescriptor: ChildProcess.reportDescriptor, closeOnDealloc: false).write(contentsOf: report)
+        // As `_trial`: leave at once; the server's threads and connections end with the process.
+        Foundation.exit(BenchExitCode.success.rawValue)
+    }
+}

@@ -1,0 +1,283 @@
+import BenchCore
+import Foundation
+import Harness
+import Hummingbird
+import Imaging
+import Logging
+import NIOCore
+import NIOPosix
+import Probe
+import Strategies
+import Synchronization
+
+/// The child side of `bench scenario image-server`: a Hummingbird server on loopback whose
+/// `GET /image/NAME` fetches NAME from the parent's origin with a strategy made for the request (on
+/// a pool of `fetchThreads` threads started before the window: the strategies block), renders it
+/// on the render pool (or a thread of its own) and answers a JPEG (`ImageAnswer`). It writes its
+/// port into its work folder, measures from `GET /_bench/window` until SIGINT, then reports.
+package enum ImageServerChild {
+    package static func run(_ spec: ServerSpec) -> ServerReport {
+        var report = ServerReport()
+        report.pid = getpid()
+        do {
+            try serve(spec, into: &report)
+        } catch {
+            report.status = .harnessError
+            report.error = String(describing: error)
+        }
+        return report
+    }
+
+    private static func serve(_ spec: ServerSpec, into report: inout ServerReport) throws {
+        guard let strategy = StrategyCatalog.strategy(named: spec.strategy) else {
+            throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
+        }
+        let heap = try HeapCounters(expecting: spec.allocator)
+        try Renderer.warmUp(mode: spec.render)
+        let requestFiles = spec.workDirectory.appendingPathComponent("requests")
+        try FileManager.default.createDirectory(at: requestFiles, withIntermediateDirectories: true)
+
+        // SIGINT ends the window; it is waited for here, not taken by Hummingbird's service group.
+        signal(SIGINT, SIG_IGN)
+        let ended = DispatchSemaphore(value: 0)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { ended.signal() }
+        interrupt.resume()
+
+        let work = try RequestWork(spec: spec, strategy: strategy, files: requestFiles)
+        let window = ServerWindow(spec: spec, heap: heap, work: work)
+        let application = makeApplication(spec, work: work, window: window)
+        let failure = Mutex<String?>(nil)
+        Task {
+            do { try await application.runService(gracefulShutdownSignals: []) } catch {
+                failure.withLock { $0 = "the server stopped: \(error)" }
+                ended.signal()
+            }
+        }
+        ended.wait()
+        if let message = failure.withLock({ $0 }) { throw ServerChildError(message) }
+        try window.close(into: &report)
+        (report.requestsAnswered, report.requestsFailed) = work.answered
+    }
+
+    private static func makeApplication(
+        _ spec: ServerSpec,
+        work: RequestWork,
+        window: ServerWindow
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        router.get("/image/:name") { _, context -> Response in
+            let name = try context.parameters.require("name")
+            return try await work.answer(name: name)
+        }
+        router.get("/calibration/:bytes") { _, context -> Response in
+            try await work.holdCalibrationBlock(bytes: try context.parameters.require("bytes", as: Int.self))
+        }
+        router.get(RouterPath(ServerControl.windowPath)) { _, _ -> Response in
+            try window.open()
+            return Response(status: .noContent)
+        }
+        var logger = Logger(label: "image-server")
+        logger.logLevel = .critical
+        let gauges = work.gauges
+        return Application(
+            router: router,
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [StageCountingHandler(gauges: gauges)])
+            ),
+            configuration: .init(address: .hostname("127.0.0.1", port: spec.port)),
+            onServerRunning: { channel in
+                do {
+                    try ServerControl.writePort(channel.localAddress?.port ?? 0, in: spec.workDirectory)
+                } catch {
+                    StandardError.write("bench \(ServerSpec.subcommand): cannot write the port: \(error)\n")
+                }
+            },
+            logger: logger
+        )
+    }
+}
+
+struct ServerChildError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One image request's work: fetch on the fetch pool, render on the render pool (or a thread of
+/// its own), each stage counted in the gauges; the request's files removed before it answers.
+final class RequestWork: Sendable {
+    let spec: ServerSpec
+    let strategy: any FetchStrategy.Type
+    let files: URL
+    let gauges = StageGauges()
+    private let fetchPool: NIOThreadPool
+    private let renderPool: NIOThreadPool?
+    private let counts = Mutex<(answered: Int, failed: Int)>((0, 0))
+
+    init(spec: ServerSpec, strategy: any FetchStrategy.Type, files: URL) throws {
+        self.spec = spec
+        self.strategy = strategy
+        self.files = files
+        fetchPool = NIOThreadPool(numberOfThreads: max(1, spec.fetchThreads))
+        fetchPool.start()
+        renderPool = spec.renderThreads.map { NIOThreadPool(numberOfThreads: max(1, $0)) }
+        renderPool?.start()
+    }
+
+    /// Image requests answered, and those answered with an error, since `restartCounts()`.
+    var answered: (Int, Int) { counts.withLock { ($0.answered, $0.failed) } }
+
+    /// Starts the counts again: the window counts its own requests, not the warm-up's.
+    func restartCounts() { counts.withLock { $0 = (0, 0) } }
+
+    func answer(name: String) async throws -> Response {
+        do {
+            let body = try await answerBody(name: name)
+            counts.withLock { $0.answered += 1 }
+            return Response(
+                status: .ok,
+                headers: [.contentType: spec.render == .none ? "application/octet-stream" : "image/jpeg"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body))
+            )
+        } catch {
+            counts.withLock {
+                $0.answered += 1
+                $0.failed += 1
+            }
+            throw error
+        }
+    }
+
+    private func answerBody(name: String) async throws -> Data {
+        guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
+            throw HTTPError(.badRequest, message: "bad image name '\(name)'")
+        }
+        let url = spec.originURL.appendingPathComponent(name)
+        let (strategy, files) = (self.strategy, self.files)
+        gauges.enter(.fetching)
+        let outcome: FetchOutcome
+        do {
+            defer { gauges.leave(.fetching) }
+            outcome = try await fetchPool.runIfActive { try strategy.init(workDirectory: files).fetch(url: url) }
+        } catch let error as FetchError {
+            throw HTTPError(.badGateway, message: "cannot fetch \(name): \(error)")
+        }
+        gauges.enter(.waitingToRender)
+        let (spec, gauges) = (self.spec, self.gauges)
+        let render: @Sendable () throws -> Data = {
+            gauges.leave(.waitingToRender)
+            gauges.enter(.rendering)
+            defer {
+                gauges.leave(.rendering)
+                if case .file(let file) = outcome.payload { try? FileManager.default.removeItem(at: file) }
+            }
+            return try ImageAnswer.make(
+                from: outcome.payload,
+                render: spec.render,
+                maxPixel: spec.maxPixel,
+                quality: spec.answerQuality,
+                maxImagePixels: spec.maxImagePixels
+            )
+        }
+        do {
+            return try await onRenderThread(render)
+        } catch let error as ImagingError {
+            throw HTTPError(.unprocessableContent, message: "cannot render \(name): \(error)")
+        }
+    }
+
+    /// The known answer for the memory per request in flight: a block of `bytes`, every page written,
+    /// held on a fetch thread for `ServerControl.calibrationHoldMillis` ms, then freed; the answer is empty.
+    func holdCalibrationBlock(bytes: Int) async throws -> Response {
+        guard (1...(1 << 30)).contains(bytes) else {
+            throw HTTPError(.badRequest, message: "a calibration block is 1 byte to 1 GiB (got \(bytes))")
+        }
+        try await fetchPool.runIfActive { try Self.holdBlock(bytes: bytes) }
+        counts.withLock { $0.answered += 1 }
+        return Response(status: .ok)
+    }
+
+    /// The sum of the held blocks' addresses: pointers that escape to a global keep the optimizer
+    /// from removing a malloc, memset and free whose memory is never read (as CalibrationSpikeStrategy).
+    private static let heldBlocks = Atomic<UInt>(0)
+
+    @_optimize(none)
+    private static func holdBlock(bytes: Int) throws {
+        guard let block = malloc(bytes) else { throw HTTPError(.internalServerError, message: "malloc failed") }
+        heldBlocks.wrappingAdd(UInt(bitPattern: block), ordering: .relaxed)
+        memset(block, 0x5a, bytes)
+        usleep(ServerControl.calibrationHoldMillis * 1000)
+        heldBlocks.wrappingSubtract(UInt(bitPattern: block), ordering: .relaxed)
+        free(block)
+    }
+
+    /// On the render pool, or on a thread of its own when there is none (every decode at once).
+    private func onRenderThread(_ body: @escaping @Sendable () throws -> Data) async throws -> Data {
+        if let renderPool { return try await renderPool.runIfActive(body) }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+}
+
+/// The measured window of the server: opened once by the parent's control request, closed after
+/// SIGINT. One lock: the control route and the closing thread may meet.
+final class ServerWindow: Sendable {
+    private let spec: ServerSpec
+    private let heap: HeapCounters
+    private let exactHeap = ExactHeapPeak()
+    private let work: RequestWork
+    private var gauges: StageGauges { work.gauges }
+    private let state = Mutex<OpenWindow?>(nil)
+
+    private struct OpenWindow: @unchecked Sendable {
+        var window: MeasurementWindow
+        var watcher: StageWatcher
+    }
+
+    init(spec: ServerSpec, heap: HeapCounters, work: RequestWork) {
+        self.spec = spec
+        self.heap = heap
+        self.work = work
+    }
+
+    func open() throws {
+        try state.withLock { open in
+            guard open == nil else { throw HTTPError(.conflict, message: "the window is already open") }
+            let window = try MeasurementWindow(
+                heap: heap,
+                exactHeap: exactHeap,
+                intervalNanos: spec.sampleIntervalNanos,
+                maximumDurationSeconds: spec.timeoutSeconds
+            )
+            gauges.restartMost()
+            work.restartCounts()
+            let (exactHeap, heap) = (self.exactHeap, self.heap)
+            let watcher = StageWatcher(
+                gauges: gauges,
+                liveHeap: { exactHeap?.read().live ?? heap.read().allocated },
+                intervalNanos: spec.sampleIntervalNanos
+            )
+            open = OpenWindow(window: window, watcher: watcher)
+        }
+    }
+
+    func close(into report: inout ServerReport) throws {
+        guard let open = state.withLock({ $0.take() }) else {
+            throw ServerChildError("SIGINT came before the window was opened (GET \(ServerControl.windowPath))")
+        }
+        let stages = open.watcher.stop()
+        let readings = open.window.close(workEnded: MonotonicClock.now(), settle: spec.settleRule)
+        report.baselineRSSBytes = readings.baseline.residentBytes
+        report.peakRSSBytes = readings.peakResidentBytes
+        report.finalRSSBytes = readings.final.residentBytes
+        report.baselineHeapBytes = readings.exactBaseline ?? readings.baseline.allocatedBytes
+        report.peakHeapBytes = readings.peakHeapBytes
+        report.heapIsExact = readings.exactPeak != nil
+        report.finalHeapBytes = readings.final.allocatedBytes
+        report.windowSeconds = Double(readings.final.time - readings.baseline.time) / 1e9
+        report.maxInFlight = gauges.maxInFlight
+        report.stagesAtHeapPeak = stages.atHeapPeak
+        report.stageMaxima = stages.maxima
+    }
+}

@@ -1,0 +1,33 @@
+import BenchCore
+
+/// What the image server's child measured over its window (from the parent's `GET /_bench/window`
+/// to SIGINT), reported on fd 3 as a trial's report is.
+package struct ServerReport: Codable, Sendable {
+    package var pid: Int32 = 0
+    /// ok, or harness_error with `error` (the server could not start, the window never opened).
+    package var status = TrialStatus.ok
+    package var error = ""
+
+    package var baselineRSSBytes: Int?
+    package var peakRSSBytes: Int?
+    package var finalRSSBytes: Int?
+    /// The live heap at the window's start: the exact one when counted, else the allocator's counter.
+    package var baselineHeapBytes: Int?
+    /// The heap's maximum in the window: exact (every malloc and free) when counted.
+    package var peakHeapBytes: Int?
+    package var heapIsExact = false
+    package var finalHeapBytes: Int?
+    package var windowSeconds: Double?
+
+    /// The most requests in flight at once in the window (`StageCountingHandler`).
+    package var maxInFlight = 0
+    /// The stages when the live heap was highest, read with it every sampler interval.
+    package var stagesAtHeapPeak = StageCounts()
+    /// Each stage's own maximum in the window (not at one moment).
+    package var stageMaxima = StageCounts()
+    /// Image requests the server answered in the window, and those it answered with an error.
+    package var requestsAnswered = 0
+    package var requestsFailed = 0
+
+    package init() {}
+}

@@ -1,0 +1,88 @@
+import BenchCore
+import Foundation
+import Harness
+import Imaging
+
+/// Everything the image server's measured child needs: what each request does (fetch with
+/// `strategy` from `originURL`, render with `render`, answer a JPEG of at most `maxPixel`), how the
+/// server runs that work (a fetch pool as wide as `fetchThreads`, a render pool of `renderThreads`
+/// or a thread per request), and how it measures.
+package struct ServerSpec: Codable, Sendable, Equatable {
+    package var strategy: String
+    package var render: RenderMode
+    package var allocator: Allocator = .system
+    /// The parent's loopback origin: `GET /image/NAME` fetches `originURL/NAME`.
+    package var originURL: URL
+    /// Threads of the pool the blocking fetches run on: the requests the parent keeps in flight.
+    package var fetchThreads: Int
+    /// Threads of the render pool; nil: a thread per request (every decode at once).
+    package var renderThreads: Int?
+    /// The answer's long side: a larger render is area-averaged down to it before it is encoded.
+    package var maxPixel = 1024
+    package var answerQuality = 80
+    package var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+    /// Where the child writes the port it listens on (`ServerPort`), its TMPDIR and its requests' files.
+    package var workDirectory: URL
+    /// The port to listen on; 0: a free one.
+    package var port = 0
+    package var sampleIntervalNanos: UInt64 = 1_000_000
+    /// The child's whole life, start-up, warm-up and load included, before it is killed as a timeout.
+    package var timeoutSeconds: Double = 300
+    package var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
+    package var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
+    package var settleRule: SettleRule {
+        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
+    }
+
+    package init(
+        strategy: String,
+        render: RenderMode,
+        originURL: URL,
+        fetchThreads: Int,
+        renderThreads: Int?,
+        workDirectory: URL
+    ) {
+        self.strategy = strategy
+        self.render = render
+        self.originURL = originURL
+        self.fetchThreads = fetchThreads
+        self.renderThreads = renderThreads
+        self.workDirectory = workDirectory
+    }
+}
+
+extension ServerSpec: MeasuredChildSpec {
+    /// `bench _server --spec-file <work>/child-spec.json`.
+    package static let subcommand = "_server"
+    package var childTimeoutSeconds: Double { timeoutSeconds }
+}
+
+/// The server's control route, outside the measured routes: `GET /_bench/window` opens the
+/// measurement window (after the parent's warm-up); the window closes on SIGINT, and the child
+/// reports on fd 3.
+package enum ServerControl {
+    package static let windowPath = "/_bench/window"
+    /// The file in the work folder where the child writes the port it listens on, once it does.
+    package static let portFileName = "server-port"
+    /// How long `GET /calibration/BYTES` holds its block: long enough that C of them overlap.
+    package static let calibrationHoldMillis: UInt32 = 50
+
+    /// The path of the calibration route for a block of `bytes`.
+    package static func calibrationPath(bytes: Int) -> String { "/calibration/\(bytes)" }
+
+    /// The port the child wrote, or nil while it has not.
+    package static func port(in workDirectory: URL) -> Int? {
+        let path = workDirectory.appendingPathComponent(portFileName).path
+        return (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0) }
+    }
+
+    /// Writes the port whole (a temporary file renamed), so a reader never sees half of it.
+    package static func writePort(_ port: Int, in workDirectory: URL) throws {
+        let target = workDirectory.appendingPathComponent(portFileName)
+        let temporary = workDirectory.appendingPathComponent(portFileName + ".tmp")
+        try Data(String(port).utf8).write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+        }
+    }
+}
