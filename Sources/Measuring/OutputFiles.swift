@@ -8,6 +8,7 @@ import Scenarios
 package enum MeasuringCommand: String, CaseIterable, Sendable, Encodable {
     case run, sweep, corpus
     case listScroll = "list-scroll"
+    case imageServer = "image-server"
 
     /// Whether its folder is its own: another command writing there is refused (73). list-scroll
     /// appends to scenario.csv wherever it is asked to, by design.
@@ -23,6 +24,7 @@ package struct OutputFile: Sendable, Encodable {
         case beforeTheFirstTrial = "before the first trial"
         case perTrial = "appended as each trial ends"
         case perScroll = "rewritten after each scroll"
+        case perServerRun = "appended as each server run ends"
         case atTheEnd = "at the end, and on SIGINT, SIGTERM or SIGHUP"
     }
 
@@ -178,9 +180,41 @@ package enum OutputFiles {
         replacesRows: false,
         holds: "one row per scroll, appended after the rows of earlier invocations with other settings"
     )
+    package static let server = OutputFile(
+        name: ServerCSV.fileName,
+        commands: [.imageServer],
+        written: .perServerRun,
+        key: ServerCSV.keyColumns,
+        replacesRows: true,
+        holds: "one row per image-server cell and run: the load, the peaks over the warmed-up server's baseline, "
+            + "the requests by stage at the heap peak, the floor, throughput and latency",
+        columns: WrittenColumn.header(ServerCSV.columns, runID: true),
+        figures: ServerCSV.columns.map(\.column)
+    )
+    package static let requests = OutputFile(
+        name: RequestsCSV.fileName,
+        commands: [.imageServer],
+        written: .perServerRun,
+        key: ServerCSV.keyColumns + ["request"],
+        replacesRows: true,
+        holds: "every request of the image server's load: status, bytes and latency",
+        columns: WrittenColumn.header(RequestsCSV.columns, runID: true),
+        figures: RequestsCSV.columns.map(\.column)
+    )
+    package static let serverSlopes = OutputFile(
+        name: ServerSlopesCSV.fileName,
+        commands: [.imageServer],
+        written: .atTheEnd,
+        key: ["strategy", "render", "allocator", "render_threads"],
+        replacesRows: true,
+        holds: "per cell across concurrencies: memory per request in flight and the fixed cost, with their 95% "
+            + "intervals, and the requests in flight that fit 512 MB, 1 GB and 2 GB",
+        columns: WrittenColumn.header(ServerSlopesCSV.columns, runID: true),
+        figures: ServerSlopesCSV.columns.map(\.column)
+    )
     package static let settings = OutputFile(
         name: RunSettings.fileName,
-        commands: [.run, .sweep, .corpus],
+        commands: [.run, .sweep, .corpus, .imageServer],
         written: .beforeTheFirstTrial,
         key: [],
         replacesRows: false,
@@ -199,7 +233,8 @@ package enum OutputFiles {
     /// Every definition, in the order the documentation lists them.
     package static let all = [
         trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
-        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, settings, shard,
+        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverSlopes,
+        settings, shard,
     ]
 
     /// The files `command` writes itself (settings.json and shard.json, which the folder's opening
@@ -226,12 +261,18 @@ package enum OutputFiles {
     /// The name of docs/OUTPUT.md's table of trials.csv's columns (`<!-- table:trials-columns -->`).
     package static let trialsColumnsTableName = "trials-columns"
 
-    /// docs/OUTPUT.md's blocks that come from the code rather than results/: every file, and
-    /// trials.csv's columns as `TrialsCSV.columns` declares them.
+    /// The names of docs/OUTPUT.md's tables of the image server's files' columns.
+    package static let serverColumnsTableName = "server-columns"
+    package static let serverSlopesColumnsTableName = "server-slopes-columns"
+
+    /// docs/OUTPUT.md's blocks that come from the code rather than results/: every file, and the
+    /// columns of trials.csv, server.csv and server-slopes.csv as their declarations say them.
     package static var documentBlocks: [String: String] {
         [
             tableName: markdownTable(),
             trialsColumnsTableName: ResultColumn.markdownTable(TrialsCSV.columns.map(\.column)),
+            serverColumnsTableName: ResultColumn.markdownTable(ServerCSV.columns.map(\.column)),
+            serverSlopesColumnsTableName: ResultColumn.markdownTable(ServerSlopesCSV.columns.map(\.column)),
         ]
     }
 

@@ -11,8 +11,9 @@ import Scenarios
 struct ScenarioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenario",
-        abstract: "Measure app-like workloads (a scrolling list with cancellation, a cache, a concurrency cap).",
-        subcommands: [ListScrollCommand.self]
+        abstract:
+            "Measure app-like workloads: a scrolling list with cancellation and a cache, an image server under load.",
+        subcommands: [ListScrollCommand.self, ImageServerCommand.self]
     )
 }
 

@@ -1,0 +1,147 @@
+import ArgumentParser
+import BenchCore
+import Foundation
+import Harness
+import Imaging
+import Measuring
+import Scenarios
+
+/// `bench scenario image-server`: a real HTTP server (Hummingbird) in the measured child, load from
+/// the parent, memory per request in flight by strategy and stage.
+struct ImageServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image-server",
+        abstract: "Measure an image server under load: memory per request in flight, by strategy and stage.",
+        discussion: """
+            The measured child is a Hummingbird server on loopback. GET /image/fixture.jpg fetches the fixture \
+            from the parent's loopback origin with --strategy (a strategy made per request, on a pool of C \
+            threads), renders it with --render on --render-threads threads (or a thread per request: unbounded), \
+            resizes it to --max-pixel and answers a JPEG (quality 80); with --render none it answers the fetched \
+            bytes. The parent warms the server up with C requests, opens its window, keeps exactly C requests in \
+            flight until --requests have been answered, then ends it with SIGINT. Each run is a fresh server.
+
+            server.csv has a row per cell and run (peaks over the warmed-up server's baseline, requests by stage \
+            at the heap peak, the floor, throughput, latency); requests.csv every request; server-slopes.csv the \
+            memory per request in flight and fixed cost across concurrencies, and what fits 512 MB, 1 GB, 2 GB.
+
+            Exit status: 0 every run finished; 3 some failed; 64 bad input; 70 harness error; 73 the output \
+            folder cannot be written; 74 writing failed during the run; 75 another run holds the folder; \
+            130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
+
+            Examples:
+              bench scenario image-server --strategy download --render stream --concurrency 1,4,16
+              bench scenario image-server --strategy data,download --render full,stream --render-threads 2,unbounded
+            """
+    )
+
+    @OptionGroup(title: "Matrix") var matrix: MatrixOptions<ImageServerCommand>
+
+    @Option(
+        parsing: .singleValue,
+        help: "Requests kept in flight, each 1...64 (\(ListOption.forms)); also the fetch pool's threads."
+    )
+    var concurrency = ["1", "4", "16"]
+
+    @Option(
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "Render threads, each 1...64 or unbounded (a thread per request) (\(ListOption.forms)). "
+                + "(default: the cores, \(ProcessInfo.processInfo.activeProcessorCount))",
+            valueName: "threads"
+        )
+    )
+    var renderThreads: [String] = []
+
+    @Option(help: "Requests measured per run (after a warm-up of C), 1...100000.")
+    var requests = 48
+
+    @Option(help: "The answer's long side in pixels: a larger render is resized to it.")
+    var maxPixel = 1024
+
+    @Option(help: "Seconds a run (start-up, warm-up, load, report) may take before it is a timeout.")
+    var timeout = 300.0
+
+    @OptionGroup(title: "Fixture (the origin's image)") var fixture: FixtureOptions
+
+    @OptionGroup var output: OutFolderOption<ImageServerCommand>
+    @OptionGroup var replacing: ReplaceOption<ImageServerCommand>
+
+    func validate() throws {
+        _ = try concurrencies()
+        _ = try renderThreadCounts()
+        guard (1...100_000).contains(requests) else {
+            throw ValidationError("--requests must be between 1 and 100000 (got \(requests))")
+        }
+        guard (16...16384).contains(maxPixel) else {
+            throw ValidationError("--max-pixel must be between 16 and 16384 (got \(maxPixel))")
+        }
+        guard timeout > 0 && timeout <= 3600 else {
+            throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))")
+        }
+    }
+
+    func run() throws {
+        var template = ImageServerScenario.Settings(
+            strategy: "download",
+            render: .stream,
+            concurrency: 1,
+            renderThreads: nil,
+            requests: requests,
+            fixture: fixture.spec,
+            fixtureCacheDirectory: fixture.cacheDirectory
+        )
+        template.maxPixel = maxPixel
+        template.timeoutSeconds = timeout
+        let request = ServerRequest(
+            strategies: matrix.strategyNames,
+            renders: matrix.render.modes,
+            allocators: matrix.allocator.allocators,
+            concurrencies: try concurrencies(),
+            renderThreads: try renderThreadCounts(),
+            runs: matrix.runs,
+            template: template,
+            output: MeasurementOutput(out: output.out, replacing: replacing.replace)
+        )
+        try measuring { try ServerMeasurement(request).run() }
+    }
+
+    func concurrencies() throws -> [Int] {
+        try ListOption.values(concurrency, option: "--concurrency", example: "1,4,16", choices: "whole numbers 1...64")
+        {
+            Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
+        }
+    }
+
+    /// nil: unbounded.
+    func renderThreadCounts() throws -> [Int?] {
+        guard !renderThreads.isEmpty else { return [ProcessInfo.processInfo.activeProcessorCount] }
+        return try ListOption.values(
+            renderThreads,
+            option: "--render-threads",
+            example: "2,unbounded",
+            choices: "whole numbers 1...64, unbounded"
+        ) { text -> Int?? in
+            if text == "unbounded" { return .some(nil) }
+            return Int(text).flatMap { (1...64).contains($0) ? .some($0) : nil }
+        }
+    }
+}
+
+/// image-server's defaults for the shared options, and why.
+extension ImageServerCommand: MatrixDefaults, OutDefaults, ReplaceDefaults {
+    /// The article's two, each with its best renderer for a server.
+    static let defaultStrategies = ["download"]
+    static let strategyDefaultHelp = "download"
+    static let takesCalibrationStrategies = false
+    static let defaultRenders: [RenderMode] = [.stream]
+    static let renderDefaultHelp = "stream"
+    static let defaultAllocators: [Allocator] = [.system]
+    static let allocatorDefaultHelp = "system"
+    static let defaultRuns = 3
+    static let maximumRuns = 100
+    static let runsMeaning = "Runs per cell and concurrency, each a fresh server child"
+    static let runsDefaultWhy =
+        "3 by default: with three concurrencies that is 9 points a cell, enough for the slope's interval."
+    static var outHelp: String { OutputFiles.outHelp(.imageServer) }
+    static var replacedFiles: String { "an earlier image-server run's files" }
+}

@@ -1,0 +1,220 @@
+import BenchCore
+import Foundation
+import Harness
+import ImageServer
+import Imaging
+import Report
+import Scenarios
+
+/// What `bench scenario image-server` measures: each strategy x renderer x allocator x render
+/// threads x concurrency, `runs` times, each run in a fresh server child under `requests` requests.
+package struct ServerRequest {
+    package var strategies: [String]
+    package var renders: [RenderMode]
+    package var allocators: [Allocator]
+    package var concurrencies: [Int]
+    /// nil: a thread per request.
+    package var renderThreads: [Int?]
+    package var runs: Int
+    /// Every other setting; the cell's are each combination's.
+    package var template: ImageServerScenario.Settings
+    package var output: MeasurementOutput
+    package var stop: any StopRequest = SignalStop()
+
+    package init(
+        strategies: [String],
+        renders: [RenderMode],
+        allocators: [Allocator],
+        concurrencies: [Int],
+        renderThreads: [Int?],
+        runs: Int,
+        template: ImageServerScenario.Settings,
+        output: MeasurementOutput
+    ) {
+        self.strategies = strategies
+        self.renders = renders
+        self.allocators = allocators
+        self.concurrencies = concurrencies
+        self.renderThreads = renderThreads
+        self.runs = runs
+        self.template = template
+        self.output = output
+    }
+
+    /// Every run, in order: concurrency innermost but one, so a cell's slope fills in early.
+    var plan: [(settings: ImageServerScenario.Settings, run: Int)] {
+        var plan: [(ImageServerScenario.Settings, Int)] = []
+        for strategy in strategies {
+            for render in renders {
+                for allocator in allocators {
+                    for threads in renderThreads {
+                        for concurrency in concurrencies {
+                            for run in 1...runs {
+                                var settings = template
+                                settings.strategy = strategy
+                                settings.render = render
+                                settings.allocator = allocator
+                                settings.renderThreads = threads
+                                settings.concurrency = concurrency
+                                plan.append((settings, run))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return plan
+    }
+
+    /// settings.json's record: every setting that changes a figure.
+    var settingsRecord: [(String, String)] {
+        [
+            ("strategies", strategies.joined(separator: ",")),
+            ("renders", renders.map(\.rawValue).joined(separator: ",")),
+            ("allocators", allocators.map(\.rawValue).joined(separator: ",")),
+            ("concurrencies", concurrencies.map(String.init).joined(separator: ",")),
+            ("render_threads", renderThreads.map { $0.map(String.init) ?? "unbounded" }.joined(separator: ",")),
+            ("runs", String(runs)),
+            ("requests", String(template.requests)),
+            ("fixture", "\(template.fixture.width)x\(template.fixture.height) \(template.fixture.encoding.rawValue)"),
+            ("max_pixel", String(template.maxPixel)),
+        ]
+    }
+}
+
+/// The image server's measurement: each run in its own server child, its row appended to
+/// server.csv and its requests to requests.csv as it ends, a line per run on stdout, and at the end
+/// server-slopes.csv and each cell's memory per request in flight. Folder, lock, signals, rescue and
+/// end are `Measurement`'s, as every measuring command's.
+package struct ServerMeasurement {
+    package let request: ServerRequest
+
+    package init(_ request: ServerRequest) { self.request = request }
+
+    package func run() throws {
+        let measurement = try Measurement(
+            .imageServer,
+            request.output,
+            settings: request.settingsRecord,
+            stop: request.stop
+        )
+        let sink = measurement.sink
+        let runID = measurement.runID
+        sink.startRows(ServerCSV.fileName, header: WrittenColumn.header(ServerCSV.columns, runID: true))
+        sink.startRows(RequestsCSV.fileName, header: WrittenColumn.header(RequestsCSV.columns, runID: true))
+        let plan = request.plan
+        let stop = measurement.stop
+        var results: [ServerResult] = []
+        print(Self.header)
+        for (settings, run) in plan where !stop.requested {
+            let result = try serve(settings, run: run, stop: stop)
+            // A child killed because the run was interrupted is not a measurement: no row.
+            if stop.requested && result.status != .ok { break }
+            results.append(result)
+            sink.append(
+                ServerCSV.fileName,
+                lines: WrittenColumn.lines(ServerCSV.columns, rows: [result], runID: runID)
+            )
+            sink.append(
+                RequestsCSV.fileName,
+                lines: WrittenColumn.lines(RequestsCSV.columns, rows: RequestsCSV.rows(of: result), runID: runID)
+            )
+            print(Self.line(result))
+            if result.status != .ok {
+                printError(
+                    "server run failed: \(result.strategy)/\(result.render.rawValue)/C \(result.concurrency) run \(run): "
+                        + "\(result.status.rawValue): \(result.error)"
+                )
+            }
+        }
+        sink.finishRows()
+        let slopes = ServerSlope.of(results)
+        var written = [measurement.url(of: OutputFiles.server), measurement.url(of: OutputFiles.requests)]
+        if !results.isEmpty {
+            let slopeText =
+                CSV.line(WrittenColumn.header(ServerSlopesCSV.columns, runID: true)) + "\n"
+                + WrittenColumn.lines(ServerSlopesCSV.columns, rows: slopes, runID: runID)
+            written += sink.write(
+                [(ServerSlopesCSV.fileName, Data(slopeText.utf8)), Measurement.environmentFile],
+                final: true
+            )
+            printSlopes(slopes)
+        }
+        try measurement.end(
+            rows: results.count,
+            planned: plan.count,
+            written: results.isEmpty ? [] : written,
+            failed: results.contains { $0.status != .ok },
+            unit: "server runs"
+        )
+    }
+
+    private func serve(_ settings: ImageServerScenario.Settings, run: Int, stop: any StopRequest) throws -> ServerResult
+    {
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bench-server-\(getpid())-\(UUID().uuidString.prefix(8))")
+        Interruption.registerScratch(work)
+        defer { Interruption.unregisterScratch(work) }
+        do {
+            return try ImageServerScenario(settings: settings).run(run: run, workDirectory: work) { stop.requested }
+        } catch {
+            throw BenchFailure(.internalError, "cannot run the image server: \(error)")
+        }
+    }
+
+    static let header =
+        "strategy/render/allocator       C  threads   ok/sent  in-flight  peak heap Δ    peak RSS Δ     floor      req/s   p99"
+
+    static func line(_ result: ServerResult) -> String {
+        func megabytes(_ bytes: Int?) -> String {
+            bytes.map { String(format: "%8.1f MB", Double($0) / 1e6) } ?? "       -   "
+        }
+        let cell = "\(result.strategy)/\(result.render.rawValue)/\(result.allocator.rawValue)"
+        return [
+            cell.padding(toLength: 30, withPad: " ", startingAt: 0),
+            String(format: "%3d", result.concurrency),
+            (result.renderThreads.map(String.init) ?? "unbounded").leftPadded(to: 9),
+            "\(result.requestsOK)/\(result.requests.count)".leftPadded(to: 9),
+            String(result.report.maxInFlight).leftPadded(to: 10),
+            megabytes(result.report.heapIsExact ? result.peakHeapDeltaBytes : nil),
+            megabytes(result.peakRSSDeltaBytes),
+            megabytes(result.floorBytes),
+            (result.throughput.map { String(format: "%.1f", $0) } ?? "-").leftPadded(to: 9),
+            result.latency(quantile: 0.99).map { String(format: "%.3f s", $0) } ?? "-",
+            result.status == .ok ? "" : result.status.rawValue,
+        ].joined(separator: " ")
+    }
+
+    /// Each cell's memory per request in flight, and what fits a container, on stdout.
+    private func printSlopes(_ slopes: [ServerSlope]) {
+        for slope in slopes {
+            let cell =
+                "\(slope.strategy)/\(slope.render.rawValue)/\(slope.allocator.rawValue)/"
+                + (slope.renderThreads.map { "\($0) render threads" } ?? "unbounded render threads")
+            guard let heap = slope.heap else {
+                print("\(cell): too few runs for a slope (\(slope.points); at least 3 with two concurrencies)")
+                continue
+            }
+            let fits = ServerSlope.containers.map { container in
+                "\(slope.requestsFitting(container.bytes).map(String.init) ?? "?") in \(container.name)"
+            }
+            print(
+                String(
+                    format: "%@: %.1f MB of heap per request in flight [%.1f, %.1f], fixed %.1f MB; fits by RSS: %@",
+                    cell,
+                    heap.fit.slope / 1e6,
+                    heap.slope.lowerBound / 1e6,
+                    heap.slope.upperBound / 1e6,
+                    heap.fit.intercept / 1e6,
+                    fits.joined(separator: ", ")
+                )
+            )
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,179 @@
+import BenchCore
+import Foundation
+import Harness
+import ImageServer
+import Imaging
+import LoopbackServer
+import Strategies
+import Synchronization
+
+/// The parent side of `bench scenario image-server`, one cell and run: serves the fixture from a
+/// loopback origin, starts the measured server in a child (`ServerSpec`), warms it up with one
+/// round of `concurrency` requests, opens its window, keeps `concurrency` requests in flight until
+/// `requests` have been answered (`LoadGenerator`), then ends the child with SIGINT for its report.
+package struct ImageServerScenario {
+    package struct Settings: Sendable {
+        package var strategy: String
+        package var render: RenderMode
+        package var allocator: Allocator = .system
+        package var concurrency: Int
+        /// nil: a thread per request.
+        package var renderThreads: Int?
+        package var requests: Int
+        package var fixture: FixtureSpec
+        package var fixtureCacheDirectory: URL
+        package var maxPixel = 1024
+        package var timeoutSeconds = 300.0
+        /// When set, the load asks `/calibration/BYTES` instead of the image: each request holds a
+        /// known block, the known answer for the memory per request in flight.
+        package var calibrationBlockBytes: Int?
+
+        package init(
+            strategy: String,
+            render: RenderMode,
+            concurrency: Int,
+            renderThreads: Int?,
+            requests: Int,
+            fixture: FixtureSpec,
+            fixtureCacheDirectory: URL
+        ) {
+            self.strategy = strategy
+            self.render = render
+            self.concurrency = concurrency
+            self.renderThreads = renderThreads
+            self.requests = requests
+            self.fixture = fixture
+            self.fixtureCacheDirectory = fixtureCacheDirectory
+        }
+    }
+
+    /// The fixture's name at the origin: `GET /image/fixture.jpg`.
+    package static let fixtureName = "fixture.jpg"
+    /// How long the parent waits for the child to listen.
+    static let startSeconds = 60.0
+
+    package var settings: Settings
+    package var launcher: ChildProcessLauncher
+
+    package init(settings: Settings, launcher: ChildProcessLauncher = ChildProcessLauncher()) {
+        self.settings = settings
+        self.launcher = launcher
+    }
+
+    package func run(run: Int, workDirectory: URL, stop: @escaping @Sendable () -> Bool) throws -> ServerResult {
+        let body = try Data(
+            contentsOf: FixtureGenerator.cachedFixture(settings.fixture, in: settings.fixtureCacheDirectory)
+        )
+        let origin = LoopbackServer()
+        origin.addResource(path: "/" + Self.fixtureName, body: body, contentType: "image/jpeg")
+        try origin.start()
+        defer { origin.shutdown() }
+        defer { try? FileManager.default.removeItem(at: workDirectory) }
+
+        var spec = ServerSpec(
+            strategy: settings.strategy,
+            render: settings.render,
+            originURL: origin.url(for: "/"),
+            fetchThreads: settings.concurrency,
+            renderThreads: settings.renderThreads,
+            workDirectory: workDirectory
+        )
+        spec.allocator = settings.allocator
+        spec.maxPixel = settings.maxPixel
+        spec.timeoutSeconds = settings.timeoutSeconds
+
+        var result = ServerResult(
+            strategy: settings.strategy,
+            render: settings.render,
+            allocator: settings.allocator,
+            concurrency: settings.concurrency,
+            renderThreads: settings.renderThreads,
+            run: run,
+            fixture: "\(settings.fixture.width)x\(settings.fixture.height)"
+        )
+        let load = Mutex<(records: [RequestRecord], seconds: Double, error: String?)>(([], 0, nil))
+        let settings = self.settings
+        let outcome = launcher.run(spec, reporting: ServerReport.self) { pid in
+            let driven = Self.drive(settings, workDirectory: workDirectory, pid: pid, stop: stop)
+            load.withLock { $0 = driven }
+        }
+        let driven = load.withLock { $0 }
+        (result.requests, result.loadSeconds) = (driven.records, driven.seconds)
+        switch outcome {
+        case .reported(let report, _):
+            result.report = report
+            (result.status, result.error) = (report.status, report.error)
+        case .failed(let status, let error, let pid):
+            (result.status, result.error, result.report.pid) = (status, error, pid)
+        }
+        if result.status == .ok, let error = driven.error { (result.status, result.error) = (.harnessError, error) }
+        result.floorBytes = floor(result, body: body)
+        return result
+    }
+
+    /// The parent's side while the child runs: its port, the warm-up, the window, the load.
+    private static func drive(
+        _ settings: Settings,
+        workDirectory: URL,
+        pid: pid_t,
+        stop: @escaping @Sendable () -> Bool
+    ) -> (records: [RequestRecord], seconds: Double, error: String?) {
+        guard let port = waitForPort(workDirectory: workDirectory, pid: pid, stop: stop) else {
+            return ([], 0, "the server did not listen within \(Int(startSeconds)) s")
+        }
+        let base = "http://127.0.0.1:\(port)"
+        let path = settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? "/image/\(fixtureName)"
+        let image = URL(string: base + path)!
+        let warmup = LoadGenerator.run(
+            count: settings.concurrency,
+            concurrency: settings.concurrency,
+            url: { _ in image },
+            stop: stop
+        )
+        if let failed = warmup.records.first(where: { $0.status != 200 }) {
+            return ([], 0, "the warm-up request failed: status \(failed.status) \(failed.error)")
+        }
+        let control = LoadGenerator.send(
+            index: 0,
+            url: URL(string: base + ServerControl.windowPath)!,
+            with: CurlMemoryStrategy(workDirectory: workDirectory)
+        )
+        guard control.status == 204 else {
+            return ([], 0, "the server's window did not open: status \(control.status) \(control.error)")
+        }
+        let load = LoadGenerator.run(
+            count: settings.requests,
+            concurrency: settings.concurrency,
+            url: { _ in image },
+            stop: stop
+        )
+        return (load.records, load.seconds, nil)
+    }
+
+    private static func waitForPort(workDirectory: URL, pid: pid_t, stop: () -> Bool) -> Int? {
+        let deadline = Date().addingTimeInterval(startSeconds)
+        while Date() < deadline && !stop() && !ChildProcess.hasEnded(pid) {
+            if let port = ServerControl.port(in: workDirectory) { return port }
+            usleep(5_000)
+        }
+        return nil
+    }
+
+    private func floor(_ result: ServerResult, body: Data) -> Int? {
+        guard let strategy = StrategyCatalog.strategy(named: settings.strategy),
+            let renderer = RendererCatalog.renderer(named: settings.render.rawValue)
+        else { return nil }
+        let info = try? ImageDecoder.inspect(.memory(body))
+        let answers = result.requests.filter { $0.status == 200 }.map(\.bytes).sorted()
+        return ServerFloor.bytes(
+            stages: result.report.stagesAtHeapPeak,
+            fetch: strategy.floor,
+            render: renderer.floor,
+            payloadBytes: body.count,
+            imageWidth: info?.width,
+            imageHeight: info?.height,
+            maxPixel: settings.maxPixel,
+            answerBytes: answers.isEmpty ? 0 : answers[answers.count / 2]
+        )
+    }
+}

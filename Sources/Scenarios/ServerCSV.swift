@@ -1,0 +1,172 @@
+import BenchCore
+import Foundation
+import ImageServer
+
+/// A column of one of the image server's files: what it is, declared once, and how a row writes it.
+package struct WrittenColumn<Row>: Sendable {
+    package var column: ResultColumn
+    package var write: @Sendable (Row) -> String
+
+    package init(
+        _ name: String,
+        _ unit: ResultColumn.Unit,
+        _ polarity: ResultColumn.Polarity,
+        _ meaning: String,
+        write: @escaping @Sendable (Row) -> String
+    ) {
+        column = ResultColumn(name, unit, polarity, meaning)
+        self.write = write
+    }
+
+    package var name: String { column.name }
+
+    /// One line per row, each ending in a newline, with the run's id last when given.
+    package static func lines(_ columns: [WrittenColumn<Row>], rows: [Row], runID: String?) -> String {
+        rows.map { row in CSV.line(columns.map { $0.write(row) } + (runID.map { [$0] } ?? [])) + "\n" }.joined()
+    }
+
+    package static func header(_ columns: [WrittenColumn<Row>], runID: Bool) -> [String] {
+        columns.map(\.name) + (runID ? [TrialsCSV.runIDColumn] : [])
+    }
+}
+
+/// `server.csv`: one row per image-server cell and run.
+package enum ServerCSV {
+    package static let fileName = "server.csv"
+    package static let keyColumns = ["strategy", "render", "allocator", "concurrency", "render_threads", "run"]
+
+    private static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
+    private static func text(_ value: Double?, digits: Int = 6) -> String {
+        value.map { String(format: "%.\(digits)f", $0) } ?? ""
+    }
+
+    package static let columns: [WrittenColumn<ServerResult>] = [
+        .init("strategy", .text, .neither, "the fetch strategy each request used") { $0.strategy },
+        .init("render", .text, .neither, "the renderer before the answer's resize and encode") { $0.render.rawValue },
+        .init("allocator", .text, .neither, "system (glibc) or jemalloc") { $0.allocator.rawValue },
+        .init("route", .text, .neither, "the measured route: get (the server fetches from the origin)") { _ in "get" },
+        .init("concurrency", .count, .neither, "requests the load kept in flight (C); also the fetch pool's threads") {
+            String($0.concurrency)
+        },
+        .init("render_threads", .text, .neither, "threads of the render pool, or unbounded (a thread per request)") {
+            $0.renderThreads.map(String.init) ?? "unbounded"
+        },
+        .init("run", .count, .neither, "the run of this cell, from 1") { String($0.run) },
+        .init("fixture", .text, .neither, "the image every request asks for, WIDTHxHEIGHT") { $0.fixture },
+        .init("status", .text, .neither, "ok, or why the run has no measurement (harness_error, crashed, timeout)") {
+            $0.status.rawValue
+        },
+        .init("requests", .count, .neither, "requests the load sent in the window") { String($0.requests.count) },
+        .init("requests_ok", .count, .higherIsBetter, "requests answered 2xx") { String($0.requestsOK) },
+        .init("requests_failed", .count, .lowerIsBetter, "requests answered otherwise, or not at all") {
+            String($0.requests.count - $0.requestsOK)
+        },
+        .init(
+            "max_in_flight",
+            .count,
+            .neither,
+            "the most requests in flight at once in the server (received, not yet answered)"
+        ) {
+            String($0.report.maxInFlight)
+        },
+        .init(
+            "in_flight_at_peak",
+            .count,
+            .neither,
+            "requests in flight when the live heap was highest (read every sample)"
+        ) {
+            String($0.report.stagesAtHeapPeak.inFlight)
+        },
+        .init("fetching_at_peak", .count, .neither, "of those, fetching from the origin") {
+            String($0.report.stagesAtHeapPeak.fetching)
+        },
+        .init("waiting_at_peak", .count, .neither, "of those, fetched and waiting for a render thread") {
+            String($0.report.stagesAtHeapPeak.waitingToRender)
+        },
+        .init("rendering_at_peak", .count, .neither, "of those, decoding, resizing and encoding the answer") {
+            String($0.report.stagesAtHeapPeak.rendering)
+        },
+        .init("writing_at_peak", .count, .neither, "of those, writing the answer") {
+            String($0.report.stagesAtHeapPeak.writing)
+        },
+        .init("baseline_rss_bytes", .bytes, .neither, "the server's RSS when the window opened, warmed up at C") {
+            text($0.report.baselineRSSBytes)
+        },
+        .init("peak_rss_delta_bytes", .bytes, .lowerIsBetter, "peak RSS in the window over its baseline") {
+            text($0.peakRSSDeltaBytes)
+        },
+        .init("baseline_heap_bytes", .bytes, .neither, "the live heap when the window opened") {
+            text($0.report.baselineHeapBytes)
+        },
+        .init(
+            "peak_heap_exact_delta_bytes",
+            .bytes,
+            .lowerIsBetter,
+            "the exact heap peak in the window over its baseline"
+        ) {
+            text($0.report.heapIsExact ? $0.peakHeapDeltaBytes : nil)
+        },
+        .init(
+            "floor_bytes",
+            .bytes,
+            .neither,
+            "what each stage's requests at the heap peak must hold by the floor rules"
+        ) {
+            text($0.floorBytes)
+        },
+        .init("throughput_rps", .hertz, .higherIsBetter, "requests answered 2xx a second over the load") {
+            text($0.throughput, digits: 3)
+        },
+        .init("latency_p50_s", .seconds, .lowerIsBetter, "median time from sending a request to its answer's end (2xx)")
+        {
+            text($0.latency(quantile: 0.5))
+        },
+        .init("latency_p90_s", .seconds, .lowerIsBetter, "90th percentile of that time") {
+            text($0.latency(quantile: 0.9))
+        },
+        .init("latency_p99_s", .seconds, .lowerIsBetter, "99th percentile of that time") {
+            text($0.latency(quantile: 0.99))
+        },
+        .init("window_s", .seconds, .neither, "the measured window, from the load's start to the settled end") {
+            text($0.report.windowSeconds)
+        },
+        .init("pid", .text, .neither, "the server child's pid") { String($0.report.pid) },
+        .init("error", .text, .neither, "why the run failed, in the harness's words") { $0.error },
+    ]
+
+    package static func column(named name: String) -> WrittenColumn<ServerResult>? {
+        columns.first { $0.name == name }
+    }
+}
+
+/// `requests.csv`: every request the load sent in the window, with its cell.
+package enum RequestsCSV {
+    package static let fileName = "requests.csv"
+
+    package struct Row: Sendable {
+        package var result: ServerResult
+        package var request: RequestRecord
+    }
+
+    package static let columns: [WrittenColumn<Row>] = [
+        .init("strategy", .text, .neither, "the cell's strategy") { $0.result.strategy },
+        .init("render", .text, .neither, "the cell's renderer") { $0.result.render.rawValue },
+        .init("allocator", .text, .neither, "the cell's allocator") { $0.result.allocator.rawValue },
+        .init("concurrency", .count, .neither, "the cell's requests in flight") { String($0.result.concurrency) },
+        .init("render_threads", .text, .neither, "the cell's render threads") {
+            $0.result.renderThreads.map(String.init) ?? "unbounded"
+        },
+        .init("run", .count, .neither, "the cell's run") { String($0.result.run) },
+        .init("request", .count, .neither, "the request's number in the window, from 0") { String($0.request.index) },
+        .init("status", .count, .neither, "its HTTP status; 0: no answer") { String($0.request.status) },
+        .init("bytes", .bytes, .neither, "the answer's body bytes") { String($0.request.bytes) },
+        .init("latency_s", .seconds, .lowerIsBetter, "from sending it to its answer's last byte") {
+            String(format: "%.6f", $0.request.latencySeconds)
+        },
+        .init("error", .text, .neither, "the client's error when no answer came") { $0.request.error },
+    ]
+
+    package static func rows(of result: ServerResult) -> [Row] {
+        result.requests.map { Row(result: result, request: $0) }
+    }
+}

@@ -1,0 +1,63 @@
+import BenchCore
+import Foundation
+import ImageServer
+
+/// One cell and run of the image server: the settings, what the child measured over its window
+/// (`ServerReport`), and what the parent's load saw (`RequestRecord`s).
+package struct ServerResult: Codable, Sendable {
+    package var strategy: String
+    package var render: RenderMode
+    package var allocator: Allocator
+    package var concurrency: Int
+    /// nil: a thread per request.
+    package var renderThreads: Int?
+    package var run: Int
+    package var fixture: String
+    package var status = TrialStatus.ok
+    package var error = ""
+    package var report = ServerReport()
+    package var requests: [RequestRecord] = []
+    package var loadSeconds = 0.0
+    /// The floor at the heap peak: each stage's requests times what the strategy's and renderer's
+    /// rules say a request in that stage must hold (`ServerFloor`); nil when a rule is undeclared.
+    package var floorBytes: Int?
+
+    package init(
+        strategy: String,
+        render: RenderMode,
+        allocator: Allocator,
+        concurrency: Int,
+        renderThreads: Int?,
+        run: Int,
+        fixture: String
+    ) {
+        self.strategy = strategy
+        self.render = render
+        self.allocator = allocator
+        self.concurrency = concurrency
+        self.renderThreads = renderThreads
+        self.run = run
+        self.fixture = fixture
+    }
+
+    package var requestsOK: Int { requests.filter { (200..<300).contains($0.status) }.count }
+    package var throughput: Double? { loadSeconds > 0 ? Double(requestsOK) / loadSeconds : nil }
+
+    /// The latency below which `fraction` of the answered requests fall (nearest rank).
+    package func latency(quantile fraction: Double) -> Double? {
+        let sorted = requests.filter { (200..<300).contains($0.status) }.map(\.latencySeconds).sorted()
+        guard !sorted.isEmpty else { return nil }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    package var peakRSSDeltaBytes: Int? {
+        guard let peak = report.peakRSSBytes, let baseline = report.baselineRSSBytes else { return nil }
+        return peak - baseline
+    }
+
+    package var peakHeapDeltaBytes: Int? {
+        guard let peak = report.peakHeapBytes, let baseline = report.baselineHeapBytes else { return nil }
+        return peak - baseline
+    }
+}

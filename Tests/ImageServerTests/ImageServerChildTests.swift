@@ -1,0 +1,179 @@
+import BenchCore
+import Foundation
+import Harness
+import ImageServer
+import Imaging
+import LoopbackServer
+import Scenarios
+import Strategies
+import Synchronization
+import TestSupport
+import Testing
+
+/// The image server in a real `bench _server` child, against a real loopback origin, with real
+/// libcurl load: small fixtures and C at most 4.
+@Suite(.serialized) struct ImageServerChildTests {
+    static let fixture = FixtureSpec(width: 1600, height: 1200, quality: 85, seed: 41)
+
+    func settings(strategy: String, render: RenderMode, concurrency: Int, requests: Int) -> ImageServerScenario.Settings
+    {
+        var settings = ImageServerScenario.Settings(
+            strategy: strategy,
+            render: render,
+            concurrency: concurrency,
+            renderThreads: 2,
+            requests: requests,
+            fixture: Self.fixture,
+            fixtureCacheDirectory: testFixtureCache("image-server")
+        )
+        settings.timeoutSeconds = 120
+        return settings
+    }
+
+    /// One line per run in the test's log: what a failed relation was fitted from.
+    static func describe(_ result: ServerResult) -> String {
+        "C \(result.concurrency): heap delta \(result.peakHeapDeltaBytes ?? -1) B with \(result.report.stagesAtHeapPeak.inFlight) "
+            + "in flight at the peak (most \(result.report.maxInFlight)), RSS delta \(result.peakRSSDeltaBytes ?? -1) B"
+    }
+
+    func scratch() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "image-server-test-\(UUID().uuidString.prefix(8))"
+        )
+    }
+
+    /// Under load the server answers every request, the in-flight gauge reaches the load's C, and
+    /// the peak, floor and stages are measured.
+    @Test func answersEveryRequestWithCInFlight() throws {
+        let result = try ImageServerScenario(
+            settings: settings(strategy: "download", render: .stream, concurrency: 4, requests: 24),
+            launcher: ChildProcessLauncher(executable: benchExecutable())
+        ).run(run: 1, workDirectory: scratch()) { false }
+        #expect(result.status == .ok, "\(result.error)")
+        #expect(result.requests.count == 24)
+        #expect(result.requestsOK == 24, "\(result.requests.filter { $0.status != 200 })")
+        #expect(result.report.requestsAnswered == 24)
+        #expect(result.report.maxInFlight == 4)
+        #expect((1...4).contains(result.report.stagesAtHeapPeak.inFlight))
+        // A 1024x768 answer's bitmap is 3.1 MB; four at once, with the decoders' rows, stay far under 64 MB.
+        let heap = try #require(result.peakHeapDeltaBytes)
+        #expect(heap > 1_000_000 && heap < 64_000_000, "\(heap)")
+        #expect(try #require(result.floorBytes) > 0)
+        #expect(try #require(result.throughput) > 0)
+    }
+
+    /// A request that holds a known block (8 MiB, every page written) adds that block per request in
+    /// flight: the fitted slope is within 2% of it, and the fixed cost is small beside it.
+    @Test func calibrationSlopeIsTheBlockPerRequest() throws {
+        let block = 8 << 20
+        var results: [ServerResult] = []
+        for concurrency in [1, 2, 4] {
+            var settings = settings(
+                strategy: "curl-memory",
+                render: .none,
+                concurrency: concurrency,
+                requests: 4 * concurrency
+            )
+            settings.calibrationBlockBytes = block
+            let result = try ImageServerScenario(
+                settings: settings,
+                launcher: ChildProcessLauncher(executable: benchExecutable())
+            ).run(run: 1, workDirectory: scratch()) { false }
+            #expect(result.status == .ok, "\(result.error)")
+            #expect(result.requestsOK == 4 * concurrency)
+            print(Self.describe(result))
+            results.append(result)
+        }
+        let slope = try #require(ServerSlope.of(results).first)
+        let heap = try #require(slope.heap)
+        #expect(abs(heap.fit.slope / Double(block) - 1) < 0.02, "slope \(heap.fit.slope) for a block of \(block)")
+        #expect(abs(heap.fit.intercept) < Double(block) / 4, "intercept \(heap.fit.intercept)")
+    }
+
+    /// The image route answers a JPEG of the answer's size; `none` answers the fetched bytes; a fetch
+    /// that fails is a 502 naming it, and the server goes on serving.
+    @Test func routesAnswerTheResizedJPEGTheBytesAndErrors() throws {
+        let body = try Data(
+            contentsOf: FixtureGenerator.cachedFixture(Self.fixture, in: testFixtureCache("image-server"))
+        )
+        for render in [RenderMode.full, .none] {
+            let answers = try drive(render: render, body: body) { base in
+                let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
+                let image = try client.fetch(url: URL(string: "\(base)/image/fixture.jpg")!)
+                var missing = 0
+                do { _ = try client.fetch(url: URL(string: "\(base)/image/missing.jpg")!) } catch FetchError.httpStatus(
+                    let status
+                ) { missing = status }
+                let again = try client.fetch(url: URL(string: "\(base)/image/fixture.jpg")!)
+                return (image, missing, again)
+            }
+            let (image, missing, again) = answers.result
+            guard case .memory(let data) = image.payload, case .memory(let second) = again.payload else {
+                Issue.record("curl-memory answered a file")
+                return
+            }
+            if render == .none {
+                #expect(data == body)
+            } else {
+                let info = try ImageDecoder.inspect(.memory(data))
+                #expect(info.format == .jpeg)
+                #expect(info.width == 1024 && info.height == 768, "\(info.width)x\(info.height)")
+            }
+            #expect(missing == 502)
+            #expect(second.count == data.count)
+            #expect(answers.report.requestsAnswered == 3)
+            #expect(answers.report.requestsFailed == 1)
+        }
+    }
+
+    /// Runs a server child without the scenario's load: `body` gets its base URL, after the window opened.
+    func drive<Value: Sendable>(
+        render: RenderMode,
+        body: Data,
+        _ requests: @escaping @Sendable (String) throws -> Value
+    ) throws -> (result: Value, report: ServerReport) {
+        let origin = LoopbackServer()
+        origin.addResource(path: "/fixture.jpg", body: body, contentType: "image/jpeg")
+        try origin.start()
+        defer { origin.shutdown() }
+        let work = scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        var spec = ServerSpec(
+            strategy: "curl-memory",
+            render: render,
+            originURL: origin.url(for: "/"),
+            fetchThreads: 2,
+            renderThreads: 1,
+            workDirectory: work
+        )
+        spec.timeoutSeconds = 60
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let launched = ChildProcessLauncher(executable: benchExecutable()).run(spec, reporting: ServerReport.self) {
+            pid in
+            outcome.withLock {
+                $0 = Result {
+                    var port: Int?
+                    for _ in 0..<2000 where port == nil && !ChildProcess.hasEnded(pid) {
+                        port = ServerControl.port(in: work)
+                        usleep(5_000)
+                    }
+                    let base = "http://127.0.0.1:\(try #require(port))"
+                    _ = try CurlMemoryStrategy(workDirectory: work).fetch(
+                        url: URL(string: base + ServerControl.windowPath)!
+                    )
+                    return try requests(base)
+                }
+            }
+        }
+        guard case .reported(let report, _) = launched else {
+            throw TestFailure("the server child failed: \(launched)")
+        }
+        #expect(report.status == .ok, "\(report.error)")
+        return (try #require(outcome.withLock { $0 }).get(), report)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
