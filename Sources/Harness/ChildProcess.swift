@@ -53,11 +53,14 @@ package enum ChildProcess {
     /// `during`, when given, runs on a thread of its own once the child has started, with its pid;
     /// when it returns, the child is sent SIGINT (a long-lived child, such as the image server, ends
     /// on it and reports), and this thread goes on reading its report until it exits or the deadline.
+    /// A child that `endsOnInterrupt` is sent the run's first SIGINT, SIGTERM or SIGHUP as SIGINT and
+    /// read to its end; the second signal kills it as any child.
     package static func run(
         executable: String,
         arguments: [String],
         environment: [String: String],
         timeoutSeconds: Double,
+        endsOnInterrupt: Bool = false,
         during: (@Sendable (pid_t) -> Void)? = nil
     ) throws -> ChildProcessOutput {
         var environment = environment
@@ -74,7 +77,15 @@ package enum ChildProcess {
         // Pipes and spawn under one lock: with --jobs, a child spawned by another thread between
         // pipe() and FD_CLOEXEC would inherit this child's write ends, and its reader would never see EOF.
         let (pid, reportPipe, errorPipe) = try spawnLock.withLock { _ in
-            try spawnWithPipes(executable: executable, arguments: arguments, environment: environment)
+            try spawnWithPipes(
+                executable: executable,
+                arguments: arguments,
+                environment: environment,
+                endsOnInterrupt: endsOnInterrupt
+            )
+        }
+        let interruption: @Sendable () -> Bool = {
+            endsOnInterrupt ? Interruption.requestedTwice : Interruption.requested
         }
         let readEnds = [reportPipe.read, errorPipe.read]
         defer { for descriptor in readEnds { close(descriptor) } }
@@ -89,7 +100,14 @@ package enum ChildProcess {
 
         var report = Data()
         var standardError = Data()
-        let drained = drain(reportPipe.read, into: &report, and: errorPipe.read, into: &standardError, until: deadline)
+        let drained = drain(
+            reportPipe.read,
+            into: &report,
+            and: errorPipe.read,
+            into: &standardError,
+            until: deadline,
+            interrupted: interruption
+        )
         var timedOut = drained == .deadline
         var interrupted = drained == .interrupted
         if let companion {
@@ -99,7 +117,7 @@ package enum ChildProcess {
         var status: Int32 = 0
         // Both pipes are closed; the child should be exiting. Give it until the deadline.
         while waitpid(pid, &status, WNOHANG) == 0 {
-            if !interrupted && Interruption.requested { interrupted = true }
+            if !interrupted && interruption() { interrupted = true }
             if interrupted || timedOut || ContinuousClock.now >= deadline {
                 timedOut = !interrupted
                 kill(-pid, SIGKILL)  // the child's process group, whatever it started included
@@ -136,7 +154,8 @@ package enum ChildProcess {
     private static func spawnWithPipes(
         executable: String,
         arguments: [String],
-        environment: [String: String]
+        environment: [String: String],
+        endsOnInterrupt: Bool
     ) throws
         -> (pid: pid_t, report: (read: Int32, write: Int32), error: (read: Int32, write: Int32))
     {
@@ -159,7 +178,8 @@ package enum ChildProcess {
                 descriptors: [
                     .file("/dev/null", flags: O_RDONLY), .file("/dev/null", flags: O_WRONLY),
                     .ours(errorPipe.write), .ours(reportPipe.write),
-                ]
+                ],
+                endsOnInterrupt: endsOnInterrupt
             )
             return (pid, reportPipe, errorPipe)
         } catch {
@@ -180,7 +200,8 @@ package enum ChildProcess {
         arguments: [String],
         environment: [String: String],
         descriptors: [Descriptor],
-        ownProcessGroup: Bool = true
+        ownProcessGroup: Bool = true,
+        endsOnInterrupt: Bool = false
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -219,7 +240,7 @@ package enum ChildProcess {
         var pid: pid_t = 0
         let spawnStatus = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawnStatus == 0 else { throw ChildProcessError.spawn(executable: executable, errno: spawnStatus) }
-        Interruption.childStarted(pid)
+        Interruption.childStarted(pid, endsOnInterrupt: endsOnInterrupt)
         return pid
     }
 
@@ -251,12 +272,13 @@ package enum ChildProcess {
         into firstData: inout Data,
         and second: Int32,
         into secondData: inout Data,
-        until deadline: ContinuousClock.Instant
+        until deadline: ContinuousClock.Instant,
+        interrupted: () -> Bool
     ) -> DrainEnd {
         var open = [first: true, second: true]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.values.contains(true) {
-            if Interruption.requested { return .interrupted }
+            if interrupted() { return .interrupted }
             let remaining = ContinuousClock.now.duration(to: deadline) / .seconds(1)
             if remaining <= 0 { return .deadline }
             var polled = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }

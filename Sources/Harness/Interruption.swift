@@ -13,6 +13,9 @@ package enum Interruption {
     private static let firstSignal = Atomic<Int32>(0)
     /// The children in progress (each pid is also its process group): several with --jobs.
     private static let runningChildren = Mutex<Set<Int32>>([])
+    /// Those of them that end on SIGINT and report (a listening server): the first signal is passed
+    /// on to them as SIGINT instead of killing them; a second kills them too.
+    private static let childrenEndingOnInterrupt = Mutex<Set<Int32>>([])
     private static let sources = Mutex<[any DispatchSourceSignal]>([])
     private static let scratchFolders = Mutex<Set<String>>([])
 
@@ -27,6 +30,10 @@ package enum Interruption {
             first: "stopping (a running child is killed, what was measured is written; send it again to stop faster)",
             second: "again: killing any running child and removing scratch folders now (a third one exits at once)"
         )
+        package static let listeningServer = Wording(
+            first: "closing the listening server's window: its row is written (send it again to kill it)",
+            second: "again: killing the server (a third one exits at once)"
+        )
         package static let server = Wording(
             first: "stopping the server (its open connections are closed)",
             second: "again: the server is stopping (a third one exits at once)"
@@ -37,6 +44,9 @@ package enum Interruption {
 
     /// True once any handled signal arrived.
     package static var requested: Bool { count.load(ordering: .acquiring) > 0 }
+
+    /// True once a child that ends on SIGINT should be killed instead: from the second signal.
+    package static var requestedTwice: Bool { count.load(ordering: .acquiring) > 1 }
 
     /// The first signal received, if any.
     package static var signal: Int32? {
@@ -90,7 +100,7 @@ package enum Interruption {
         if seen == 1 {
             firstSignal.store(number, ordering: .releasing)
             say("\(name(of: number)) received: \(wording.first)")
-            killRunningChild()
+            killRunningChild(sparingThoseEndingOnInterrupt: true)
         } else if seen == 2 {
             say("\(name(of: number)) \(wording.second)")
             killRunningChild()
@@ -110,18 +120,26 @@ package enum Interruption {
     // MARK: What a signal must not leave behind
 
     /// Called by `ChildProcess` once the child exists, and before it is reaped.
-    static func childStarted(_ pid: Int32) {
+    static func childStarted(_ pid: Int32, endsOnInterrupt: Bool = false) {
+        if endsOnInterrupt { _ = childrenEndingOnInterrupt.withLock { $0.insert(pid) } }
         _ = runningChildren.withLock { $0.insert(pid) }
     }
 
     package static func childEnded(_ pid: Int32) {
         _ = runningChildren.withLock { $0.remove(pid) }
+        _ = childrenEndingOnInterrupt.withLock { $0.remove(pid) }
     }
 
-    /// Kills every child in progress (with --jobs, several).
-    static func killRunningChild() {
+    /// Kills every child in progress (with --jobs, several); with `sparingThoseEndingOnInterrupt`,
+    /// those that end on SIGINT are sent SIGINT instead.
+    static func killRunningChild(sparingThoseEndingOnInterrupt: Bool = false) {
+        let spared = sparingThoseEndingOnInterrupt ? childrenEndingOnInterrupt.withLock { $0 } : []
         runningChildren.withLock { pids in
             for pid in pids where pid > 0 {
+                if spared.contains(pid) {
+                    kill(pid, SIGINT)
+                    continue
+                }
                 kill(-pid, SIGKILL)  // its process group: whatever it started goes too
                 kill(pid, SIGKILL)
             }

@@ -11,6 +11,13 @@ package protocol MeasuredChildSpec: Encodable {
     var allocator: Allocator { get }
     /// How long the child may run before it is killed and recorded as a timeout.
     var childTimeoutSeconds: Double { get }
+    /// Whether the child ends on SIGINT and reports (a listening server): the run's first signal is
+    /// passed on to it instead of killing it (`ChildProcess.run`).
+    var endsOnInterrupt: Bool { get }
+}
+
+extension MeasuredChildSpec {
+    package var endsOnInterrupt: Bool { false }
 }
 
 /// How a measured child ended: with its report, or without one, said one way for every kind of child.
@@ -39,6 +46,7 @@ extension ChildProcessLauncher {
                 arguments: [Spec.subcommand] + ChildSpec.write(spec, in: spec.workDirectory),
                 environment: environment(workDirectory: spec.workDirectory, allocator: spec.allocator),
                 timeoutSeconds: spec.childTimeoutSeconds,
+                endsOnInterrupt: spec.endsOnInterrupt,
                 during: during
             )
             if !output.timedOut, !output.report.isEmpty,
