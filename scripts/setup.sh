@@ -18,6 +18,7 @@ packages=(
   webp                   # cwebp: make sanitize's WebP fixtures
   pkg-config             # finds the C libraries for the system-library targets
   clang-format           # make format and make check-shape: the C files as .clang-format writes them
+  wrk                    # HTTP load from outside: the image server's --listen test
 )
 
 missing=()

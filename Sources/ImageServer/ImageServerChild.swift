@@ -88,9 +88,11 @@ package enum ImageServerChild {
             configuration: .init(address: .hostname("127.0.0.1", port: spec.port)),
             onServerRunning: { channel in
                 do {
+                    // Listening for load from outside, the window is open before anyone can connect.
+                    if spec.listening { try window.open() }
                     try ServerControl.writePort(channel.localAddress?.port ?? 0, in: spec.workDirectory)
                 } catch {
-                    StandardError.write("bench \(ServerSpec.subcommand): cannot write the port: \(error)\n")
+                    StandardError.write("bench \(ServerSpec.subcommand): cannot start serving: \(error)\n")
                 }
             },
             logger: logger

@@ -25,6 +25,9 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     package var workDirectory: URL
     /// The port to listen on; 0: a free one.
     package var port = 0
+    /// Load from outside (`--listen`): the window opens as soon as the server listens, no control
+    /// request comes, and the run's SIGINT is the child's end.
+    package var listening = false
     package var sampleIntervalNanos: UInt64 = 1_000_000
     /// The child's whole life, start-up, warm-up and load included, before it is killed as a timeout.
     package var timeoutSeconds: Double = 300
@@ -55,6 +58,7 @@ extension ServerSpec: MeasuredChildSpec {
     /// `bench _server --spec-file <work>/child-spec.json`.
     package static let subcommand = "_server"
     package var childTimeoutSeconds: Double { timeoutSeconds }
+    package var endsOnInterrupt: Bool { listening }
 }
 
 /// The server's control route, outside the measured routes: `GET /_bench/window` opens the

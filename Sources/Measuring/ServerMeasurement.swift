@@ -20,6 +20,8 @@ package struct ServerRequest {
     package var template: ImageServerScenario.Settings
     package var output: MeasurementOutput
     package var stop: any StopRequest = SignalStop()
+    /// `--listen PORT`: one cell, the server alone for load from outside, measured until SIGINT.
+    package var listenPort: Int?
 
     package init(
         strategies: [String],
@@ -92,12 +94,16 @@ package struct ServerMeasurement {
     package init(_ request: ServerRequest) { self.request = request }
 
     package func run() throws {
+        // Listening, SIGINT is how the measurement ends, not an interruption: the row is written and
+        // the exit status is 0. (A second signal still kills the server.)
+        let listening = request.listenPort != nil
         let measurement = try Measurement(
             .imageServer,
             request.output,
-            settings: request.settingsRecord,
-            stop: request.stop
+            settings: request.settingsRecord + (request.listenPort.map { [("listen", String($0))] } ?? []),
+            stop: listening ? EndedBySignal() : request.stop
         )
+        if listening { Interruption.install(wording: .listeningServer) }
         let sink = measurement.sink
         let runID = measurement.runID
         sink.startRows(ServerCSV.fileName, header: WrittenColumn.header(ServerCSV.columns, runID: true))
@@ -106,7 +112,7 @@ package struct ServerMeasurement {
         let stop = measurement.stop
         var results: [ServerResult] = []
         print(Self.header)
-        for (settings, run) in plan where !stop.requested {
+        for (settings, run) in (listening ? Array(plan.prefix(1)) : plan) where !stop.requested {
             let result = try serve(settings, run: run, stop: stop)
             // A child killed because the run was interrupted is not a measurement: no row.
             if stop.requested && result.status != .ok { break }
@@ -142,7 +148,7 @@ package struct ServerMeasurement {
         }
         try measurement.end(
             rows: results.count,
-            planned: plan.count,
+            planned: listening ? 1 : plan.count,
             written: results.isEmpty ? [] : written,
             failed: results.contains { $0.status != .ok },
             unit: "server runs"
@@ -156,10 +162,22 @@ package struct ServerMeasurement {
         Interruption.registerScratch(work)
         defer { Interruption.unregisterScratch(work) }
         do {
-            return try ImageServerScenario(settings: settings).run(run: run, workDirectory: work) { stop.requested }
+            let scenario = ImageServerScenario(settings: settings)
+            guard let port = request.listenPort else {
+                return try scenario.run(run: run, workDirectory: work) { stop.requested }
+            }
+            return try scenario.listen(port: port, workDirectory: work, announce: Self.announce) {
+                Interruption.requested
+            }
         } catch {
             throw BenchFailure(.internalError, "cannot run the image server: \(error)")
         }
+    }
+
+    /// The line a load generator waits for, on stdout at once.
+    @Sendable static func announce(_ line: String) {
+        print(line)
+        fflush(nil)  // every C stream: the global `stdout` is shared mutable state to Swift 6
     }
 
     static let header =
@@ -217,4 +235,12 @@ extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
+}
+
+/// The stop of a listening server's measurement: its SIGINT ends the window (the child reports), so the
+/// measurement is never "interrupted".
+private struct EndedBySignal: StopRequest {
+    var requested: Bool { false }
+    var signalName: String? { nil }
+    var exitStatus: Int32 { 0 }
 }

@@ -61,6 +61,20 @@ package struct ImageServerScenario {
     }
 
     package func run(run: Int, workDirectory: URL, stop: @escaping @Sendable () -> Bool) throws -> ServerResult {
+        let settings = self.settings
+        return try serve(run: run, workDirectory: workDirectory, listeningOn: nil) { pid in
+            Self.drive(settings, workDirectory: workDirectory, pid: pid, stop: stop)
+        }
+    }
+
+    /// One server child: the origin, the spec, the child driven by `drive` (on its own thread), the row.
+    /// `listeningOn`: a port for load from outside; nil: the parent's load, on a free port.
+    private func serve(
+        run: Int,
+        workDirectory: URL,
+        listeningOn port: Int?,
+        drive: @escaping @Sendable (pid_t) -> (records: [RequestRecord], seconds: Double, error: String?)
+    ) throws -> ServerResult {
         let body = try Data(
             contentsOf: FixtureGenerator.cachedFixture(settings.fixture, in: settings.fixtureCacheDirectory)
         )
@@ -81,6 +95,9 @@ package struct ImageServerScenario {
         spec.allocator = settings.allocator
         spec.maxPixel = settings.maxPixel
         spec.timeoutSeconds = settings.timeoutSeconds
+        if let port {
+            (spec.port, spec.listening) = (port, true)
+        }
 
         var result = ServerResult(
             strategy: settings.strategy,
@@ -91,10 +108,10 @@ package struct ImageServerScenario {
             run: run,
             fixture: "\(settings.fixture.width)x\(settings.fixture.height)"
         )
+        result.loadFromOutside = port != nil
         let load = Mutex<(records: [RequestRecord], seconds: Double, error: String?)>(([], 0, nil))
-        let settings = self.settings
         let outcome = launcher.run(spec, reporting: ServerReport.self) { pid in
-            let driven = Self.drive(settings, workDirectory: workDirectory, pid: pid, stop: stop)
+            let driven = drive(pid)
             load.withLock { $0 = driven }
         }
         let driven = load.withLock { $0 }
@@ -109,6 +126,27 @@ package struct ImageServerScenario {
         if result.status == .ok, let error = driven.error { (result.status, result.error) = (.harnessError, error) }
         result.floorBytes = floor(result, body: body)
         return result
+    }
+
+    /// The server alone, for load from outside (`--listen port`): it listens on `port` (0: a free one),
+    /// measures from its first moment, and ends with the run's SIGINT (or when `stop` says so); the
+    /// parent says where it listens, flushed at once, through `announce`.
+    package func listen(
+        port: Int,
+        workDirectory: URL,
+        announce: @escaping @Sendable (String) -> Void,
+        stop: @escaping @Sendable () -> Bool
+    ) throws -> ServerResult {
+        try serve(run: 1, workDirectory: workDirectory, listeningOn: port) { pid in
+            guard let port = Self.waitForPort(workDirectory: workDirectory, pid: pid, stop: stop) else {
+                return ([], 0, "the server did not listen within \(Int(Self.startSeconds)) s")
+            }
+            announce(
+                "listening on http://127.0.0.1:\(port) (GET /image/\(Self.fixtureName); SIGINT ends the measurement)"
+            )
+            while !stop() && !ChildProcess.hasEnded(pid) { usleep(50_000) }
+            return ([], 0, nil)
+        }
     }
 
     /// The parent's side while the child runs: its port, the warm-up, the window, the load.

@@ -45,6 +45,9 @@ package enum ServerCSV {
         .init("render", .text, .neither, "the renderer before the answer's resize and encode") { $0.render.rawValue },
         .init("allocator", .text, .neither, "system (glibc) or jemalloc") { $0.allocator.rawValue },
         .init("route", .text, .neither, "the measured route: get (the server fetches from the origin)") { _ in "get" },
+        .init("load", .text, .neither, "who sent the requests: parent (exactly C in flight) or outside (--listen)") {
+            $0.loadFromOutside ? "outside" : "parent"
+        },
         .init("concurrency", .count, .neither, "requests the load kept in flight (C); also the fetch pool's threads") {
             String($0.concurrency)
         },
@@ -56,10 +59,13 @@ package enum ServerCSV {
         .init("status", .text, .neither, "ok, or why the run has no measurement (harness_error, crashed, timeout)") {
             $0.status.rawValue
         },
-        .init("requests", .count, .neither, "requests the load sent in the window") { String($0.requests.count) },
+        .init("requests", .count, .neither, "requests the load sent in the window (with --listen: the server answered)")
+        {
+            String($0.requestsSent)
+        },
         .init("requests_ok", .count, .higherIsBetter, "requests answered 2xx") { String($0.requestsOK) },
         .init("requests_failed", .count, .lowerIsBetter, "requests answered otherwise, or not at all") {
-            String($0.requests.count - $0.requestsOK)
+            String($0.requestsSent - $0.requestsOK)
         },
         .init(
             "max_in_flight",

@@ -18,6 +18,9 @@ package struct ServerResult: Codable, Sendable {
     package var report = ServerReport()
     package var requests: [RequestRecord] = []
     package var loadSeconds = 0.0
+    /// The load came from outside (`--listen`): the parent saw no request, and the counts, throughput
+    /// and window are the server's own.
+    package var loadFromOutside = false
     /// The floor at the heap peak: each stage's requests times what the strategy's and renderer's
     /// rules say a request in that stage must hold (`ServerFloor`); nil when a rule is undeclared.
     package var floorBytes: Int?
@@ -40,8 +43,17 @@ package struct ServerResult: Codable, Sendable {
         self.fixture = fixture
     }
 
-    package var requestsOK: Int { requests.filter { (200..<300).contains($0.status) }.count }
-    package var throughput: Double? { loadSeconds > 0 ? Double(requestsOK) / loadSeconds : nil }
+    /// Requests sent in the window (by the parent's load, or counted by the server when the load came from outside).
+    package var requestsSent: Int { loadFromOutside ? report.requestsAnswered : requests.count }
+    package var requestsOK: Int {
+        loadFromOutside
+            ? report.requestsAnswered - report.requestsFailed
+            : requests.filter { (200..<300).contains($0.status) }.count
+    }
+    package var throughput: Double? {
+        let seconds = loadFromOutside ? report.windowSeconds ?? 0 : loadSeconds
+        return seconds > 0 ? Double(requestsOK) / seconds : nil
+    }
 
     /// The latency below which `fraction` of the answered requests fall (nearest rank).
     package func latency(quantile fraction: Double) -> Double? {

@@ -28,9 +28,14 @@ struct ImageServerCommand: ParsableCommand {
             folder cannot be written; 74 writing failed during the run; 75 another run holds the folder; \
             130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
 
+            With --listen PORT the server runs alone for load from outside: one cell (--concurrency is then the \
+            fetch pool's width), measured from its start (no warm-up) until SIGINT, which writes its row; the \
+            requests it answered are counted by the server, and requests.csv is empty.
+
             Examples:
               bench scenario image-server --strategy download --render stream --concurrency 1,4,16
               bench scenario image-server --strategy data,download --render full,stream --render-threads 2,unbounded
+              bench scenario image-server --listen 8080 --strategy data --render full --concurrency 8
             """
     )
 
@@ -58,8 +63,23 @@ struct ImageServerCommand: ParsableCommand {
     @Option(help: "The answer's long side in pixels: a larger render is resized to it.")
     var maxPixel = 1024
 
-    @Option(help: "Seconds a run (start-up, warm-up, load, report) may take before it is a timeout.")
-    var timeout = 300.0
+    @Option(
+        help: ArgumentHelp(
+            "Serve for load from outside (wrk, k6, replayed traffic) on this loopback port (0: a free one): one cell, "
+                + "measured from the server's start until SIGINT; prints 'listening on http://127.0.0.1:PORT'.",
+            valueName: "port"
+        )
+    )
+    var listen: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a run (start-up, warm-up, load, report) may take before it is a timeout; with --listen, how long "
+                + "it may listen. (default: 300, with --listen 3600)",
+            valueName: "seconds"
+        )
+    )
+    var timeout: Double?
 
     @OptionGroup(title: "Fixture (the origin's image)") var fixture: FixtureOptions
 
@@ -75,8 +95,21 @@ struct ImageServerCommand: ParsableCommand {
         guard (16...16384).contains(maxPixel) else {
             throw ValidationError("--max-pixel must be between 16 and 16384 (got \(maxPixel))")
         }
-        guard timeout > 0 && timeout <= 3600 else {
-            throw ValidationError("--timeout must be in (0, 3600] seconds (got \(timeout))")
+        if let timeout, !(timeout > 0 && timeout <= 86_400) {
+            throw ValidationError("--timeout must be in (0, 86400] seconds (got \(timeout))")
+        }
+        if let listen {
+            guard (0...65535).contains(listen) else {
+                throw ValidationError("--listen must be a port, 0...65535 (0: a free one) (got \(listen))")
+            }
+            let counts = [
+                ("--strategy", matrix.strategyNames.count), ("--render", matrix.render.modes.count),
+                ("--allocator", matrix.allocator.allocators.count), ("--concurrency", try concurrencies().count),
+                ("--render-threads", try renderThreadCounts().count),
+            ]
+            if let (option, _) = counts.first(where: { $0.1 > 1 }) {
+                throw ValidationError("--listen measures one cell: give one value of \(option)")
+            }
         }
     }
 
@@ -91,8 +124,8 @@ struct ImageServerCommand: ParsableCommand {
             fixtureCacheDirectory: fixture.cacheDirectory
         )
         template.maxPixel = maxPixel
-        template.timeoutSeconds = timeout
-        let request = ServerRequest(
+        template.timeoutSeconds = timeout ?? (listen == nil ? 300 : 3600)
+        var request = ServerRequest(
             strategies: matrix.strategyNames,
             renders: matrix.render.modes,
             allocators: matrix.allocator.allocators,
@@ -102,6 +135,7 @@ struct ImageServerCommand: ParsableCommand {
             template: template,
             output: MeasurementOutput(out: output.out, replacing: replacing.replace)
         )
+        request.listenPort = listen
         try measuring { try ServerMeasurement(request).run() }
     }
 
