@@ -20,6 +20,9 @@ package struct LinearFit: Sendable, Equatable {
 }
 
 extension LinearFit {
+    /// The level of `intervals`' intervals, in percent.
+    package static let intervalPercent = 95
+
     /// The slope's and the intercept's 95% intervals (Student's t with n - 2 degrees of freedom, the
     /// residuals taken as independent and alike); nil with fewer than three points or two distinct x.
     package static func intervals(

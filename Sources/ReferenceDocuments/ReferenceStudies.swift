@@ -26,6 +26,8 @@ package struct ReferenceStudies: Sendable {
         case scenario
         /// Who holds the peak, 20 runs a cell (results/holders/).
         case holders
+        /// An image server under load: the article's two fetches and two renderers, C = 1, 4, 16 (results/server/).
+        case server
         /// What the residency snapshots add to a trial: the same cells with them on and off
         /// (results/residency-cost.csv).
         case residencyCost = "residency-cost"
@@ -43,7 +45,7 @@ package struct ReferenceStudies: Sendable {
         /// The studies `all` measures, in order.
         package static let measuredByAll: [Study] = [
             .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario,
-            .residencyCost, .holders,
+            .residencyCost, .holders, .server,
         ]
 
         /// The studies that measure, each recorded in results/provenance.json when it ends.
@@ -63,6 +65,7 @@ package struct ReferenceStudies: Sendable {
             case .example: return "AsyncHTTPClient measured through the library"
             case .scenario: return "SCENARIO.md"
             case .holders: return "who holds the peak, and how much of it is needed"
+            case .server: return "an image server under load"
             case .residencyCost: return "who holds the peak: what the attribution costs"
             case .overhead: return "the settle"
             case .validation: return "are the numbers right? the probe against independent tools"
@@ -108,6 +111,12 @@ package struct ReferenceStudies: Sendable {
         "--strategy", "data", "--strategy", "download", "--strategy", "async-data", "--strategy", "contents-of",
         "--render", "none", "--render", "full", "--render", "thumbnail", "--allocator", "system", "--allocator",
         "jemalloc", "--runs", "20",
+    ]
+    /// The image server: both fetches and renderers of the article's choice, both allocators, render
+    /// threads at the cores and unbounded, three concurrencies, 3 runs (9 points a cell's slope).
+    static let serverArguments = [
+        "--strategy", "data,download", "--render", "full,stream", "--allocator", "system,jemalloc",
+        "--render-threads", "2,unbounded", "--concurrency", "1,4,16", "--requests", "32", "--runs", "3",
     ]
     static let examplePackage = "Examples/AsyncHTTPClientLoader"
     static let exampleBench = "\(examplePackage)/.build/release/ahc-bench"
@@ -189,6 +198,13 @@ package struct ReferenceStudies: Sendable {
             ]
         case .residencyCost:
             return [.run(["python3", "scripts/residency-cost.py", "--bench", bench, "--out", results])]
+        case .server:
+            return [
+                .run(
+                    [bench, "scenario", "image-server"] + Self.serverArguments
+                        + ["--out", resultsPath("server"), "--replace"]
+                )
+            ]
         case .overhead:
             return [
                 .run(

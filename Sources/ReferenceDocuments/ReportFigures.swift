@@ -39,6 +39,8 @@ package struct ReportFigures {
     package var residencyChart: ResidencyChart?
     /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
     package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
+    /// The image server under load (bench-reference measure server: results/server/), when the folder has it.
+    package var server = ServerFigures(runs: nil, slopes: nil)
     /// Which build measured each study (results/provenance.json); empty when the folder has none.
     package var provenance = ReferenceProvenance()
 
@@ -82,6 +84,7 @@ package struct ReportFigures {
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         values.merge(overhead.values()) { ours, _ in ours }
         values.merge(residencyCost?.values() ?? [:]) { ours, _ in ours }
+        values.merge(server.values()) { ours, _ in ours }
         values.merge(provenance.values()) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
@@ -173,6 +176,7 @@ package struct ReportFigures {
         .merging(holders?.blocks() ?? HolderFigures(trials: []).blocks()) { first, _ in first }
         .merging(overhead.blocks()) { first, _ in first }
         .merging(encodingBreakdownBlocks()) { first, _ in first }
+        .merging(server.blocks()) { first, _ in first }
     }
 
     func encodingBreakdownBlocks() -> [String: String] {

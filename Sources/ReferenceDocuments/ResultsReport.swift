@@ -55,6 +55,7 @@ package struct ResultsReport: ResultsFolder {
             try run.parse(url) { try TrialsCSV.parse($0) }
         }
         figures.overhead = try OverheadFigures.load(from: directory)
+        figures.server = try ServerFigures.load(from: directory)
         figures.provenance = try ReferenceProvenance.load(from: directory)
         figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
         // The chart's holders: the folder's own holders.csv, else the holders run's (results/holders/).
