@@ -115,20 +115,21 @@ package enum ChildProcess {
             companion.join()
         }
         var status: Int32 = 0
-        // Both pipes are closed; the child should be exiting. Give it until the deadline.
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        // Both pipes are closed; the child should be exiting. Give it until the deadline. It is reaped
+        // only after `Interruption` has forgotten it: until then its pid, and so its process group's
+        // id, cannot be reused, and a signal's kill reaches only what it started.
+        while !hasEnded(pid) {
             if !interrupted && interruption() { interrupted = true }
             if interrupted || timedOut || ContinuousClock.now >= deadline {
                 timedOut = !interrupted
                 kill(-pid, SIGKILL)  // the child's process group, whatever it started included
                 kill(pid, SIGKILL)
-                Interruption.childEnded(pid)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 break
             }
             usleep(1000)
         }
         Interruption.childEnded(pid)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
         // A child that failed without a report past the deadline ran out of time, whichever of its
         // end and the deadline this thread saw first (a stopped parent, continued, finds both at
