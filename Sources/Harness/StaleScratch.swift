@@ -3,7 +3,8 @@ import Foundation
 /// The scratch folders of bench processes that are gone: a parent killed by SIGKILL (or a power
 /// cut) never runs its clean-up, and its `$TMPDIR/bench-<pid>-<id>` (a partial download of
 /// megabytes) would stay forever. A new run removes them, and nothing else:
-/// - only our own names: `bench-<pid>-<8 hex>`, `bench-corpus-<pid>-<8 hex>`, `bench-scenario-<pid>-<8 hex>`
+/// - only our own names: `bench-<pid>-<8 hex>`, and `bench-corpus-`, `bench-scenario-` and `bench-server-`
+///   before `<pid>-<8 hex>`
 ///   (never `bench-rescue-*`, which holds a failed run's results);
 /// - only real folders (not symlinks) owned by this user;
 /// - only when the pid is no process, or a process that started after the folder last changed
@@ -26,12 +27,15 @@ package enum StaleScratch {
         return removed
     }
 
+    /// The words between `bench-` and the pid in the scratch folders of a corpus, a scroll and a server run.
+    static let scratchKinds = ["corpus-", "scenario-", "server-"]
+
     /// The pid in one of our scratch names, or nil for any other name.
-    static func ownerPID(_ name: String) -> pid_t? {
+    package static func ownerPID(_ name: String) -> pid_t? {
         var rest = Substring(name)
         guard rest.hasPrefix("bench-") else { return nil }
         rest = rest.dropFirst("bench-".count)
-        for kind in ["corpus-", "scenario-"] where rest.hasPrefix(kind) { rest = rest.dropFirst(kind.count) }
+        for kind in scratchKinds where rest.hasPrefix(kind) { rest = rest.dropFirst(kind.count) }
         let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber),
             parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit), let pid = pid_t(parts[0]), pid > 0
