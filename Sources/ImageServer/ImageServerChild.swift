@@ -130,9 +130,21 @@ final class RequestWork: Sendable {
     var answered: (Int, Int) { counts.withLock { ($0.answered, $0.failed) } }
 
     /// Starts the counts again: the window counts its own requests, not the warm-up's.
-    func restartCounts() { counts.withLock { $0 = (0, 0) } }
+    func restartCounts() {
+        counts.withLock { $0 = (0, 0) }
+        busy.restart()
+    }
+
+    /// From the first image request's arrival to the last one's end since `restartCounts()`.
+    let busy = BusyPeriod()
 
     func answer(name: String) async throws -> Response {
+        gauges.enter(.inFlight)
+        busy.started()
+        defer {
+            gauges.leave(.inFlight)
+            busy.ended()
+        }
         do {
             let body = try await answerBody(name: name)
             counts.withLock { $0.answered += 1 }
@@ -166,13 +178,18 @@ final class RequestWork: Sendable {
         }
         gauges.enter(.waitingToRender)
         let (spec, gauges) = (self.spec, self.gauges)
+        // Whatever happens to the render (a pool that never runs it included), the wait ends and the
+        // request's file goes when the request does.
+        let started = Atomic<Bool>(false)
+        defer {
+            if !started.load(ordering: .acquiring) { gauges.leave(.waitingToRender) }
+            if case .file(let file) = outcome.payload { try? FileManager.default.removeItem(at: file) }
+        }
         let render: @Sendable () throws -> Data = {
+            started.store(true, ordering: .releasing)
             gauges.leave(.waitingToRender)
             gauges.enter(.rendering)
-            defer {
-                gauges.leave(.rendering)
-                if case .file(let file) = outcome.payload { try? FileManager.default.removeItem(at: file) }
-            }
+            defer { gauges.leave(.rendering) }
             return try ImageAnswer.make(
                 from: outcome.payload,
                 render: spec.render,
@@ -191,6 +208,8 @@ final class RequestWork: Sendable {
     /// The known answer for the memory per request in flight: a block of `bytes`, every page written,
     /// held on a fetch thread for `ServerControl.calibrationHoldMillis` ms, then freed; the answer is empty.
     func holdCalibrationBlock(bytes: Int) async throws -> Response {
+        gauges.enter(.inFlight)
+        defer { gauges.leave(.inFlight) }
         guard (1...(1 << 30)).contains(bytes) else {
             throw HTTPError(.badRequest, message: "a calibration block is 1 byte to 1 GiB (got \(bytes))")
         }
@@ -279,7 +298,40 @@ final class ServerWindow: Sendable {
         report.finalHeapBytes = readings.final.allocatedBytes
         report.windowSeconds = Double(readings.final.time - readings.baseline.time) / 1e9
         report.maxInFlight = gauges.maxInFlight
+        report.busySeconds = work.busy.seconds
         report.stagesAtHeapPeak = stages.atHeapPeak
         report.stageMaxima = stages.maxima
+    }
+}
+
+/// The time the server was busy with requests: from the first one's arrival to the last one's end
+/// (the window's idle edges left out: with load from outside, the throughput's denominator).
+final class BusyPeriod: Sendable {
+    private let first = Atomic<UInt64>(0)
+    private let last = Atomic<UInt64>(0)
+
+    func started() {
+        _ = first.compareExchange(expected: 0, desired: MonotonicClock.now(), ordering: .relaxed)
+    }
+
+    func ended() {
+        let now = MonotonicClock.now()
+        var seen = last.load(ordering: .relaxed)
+        while now > seen {
+            let (exchanged, original) = last.compareExchange(expected: seen, desired: now, ordering: .relaxed)
+            if exchanged { return }
+            seen = original
+        }
+    }
+
+    func restart() {
+        first.store(0, ordering: .relaxed)
+        last.store(0, ordering: .relaxed)
+    }
+
+    /// nil before a request has ended.
+    var seconds: Double? {
+        let (start, end) = (first.load(ordering: .relaxed), last.load(ordering: .relaxed))
+        return start > 0 && end > start ? Double(end - start) / 1e9 : nil
     }
 }

@@ -19,7 +19,9 @@ package struct ServerReport: Codable, Sendable {
     package var finalHeapBytes: Int?
     package var windowSeconds: Double?
 
-    /// The most requests in flight at once in the window (`StageCountingHandler`).
+    /// From the first image request's arrival to the last one's end in the window.
+    package var busySeconds: Double?
+    /// The most requests in flight at once in the window (in the route: received, not yet answered).
     package var maxInFlight = 0
     /// The stages when the live heap was highest, read with it every sampler interval.
     package var stagesAtHeapPeak = StageCounts()

@@ -1,10 +1,11 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// Counts a connection's requests into the server's gauges, in the channel pipeline after HTTP
-/// decoding (Hummingbird's `additionalChannelHandlers`): a request is in flight from its head's
-/// arrival until its answer's end has been written to the socket, and writing from the answer's
-/// head until then. A connection that closes first takes its requests out of the gauges with it.
+/// Counts a connection's answers being written into the server's gauges, in the channel pipeline
+/// after HTTP decoding (Hummingbird's `additionalChannelHandlers`): writing from the answer's head
+/// until its end has been written to the socket. A connection that closes first takes its answers
+/// out of the gauge with it. (In flight is counted by the route, which runs to its end even when its
+/// client has gone: a request whose client left still holds its memory.)
 final class StageCountingHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -12,19 +13,10 @@ final class StageCountingHandler: ChannelDuplexHandler, RemovableChannelHandler 
     typealias OutboundOut = HTTPResponsePart
 
     private let gauges: StageGauges
-    /// This connection's requests in flight and answers being written (event-loop state).
-    private var inFlight = 0
+    /// This connection's answers being written (event-loop state).
     private var writing = 0
 
     init(gauges: StageGauges) { self.gauges = gauges }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
-            inFlight += 1
-            gauges.enter(.inFlight)
-        }
-        context.fireChannelRead(data)
-    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
@@ -34,7 +26,7 @@ final class StageCountingHandler: ChannelDuplexHandler, RemovableChannelHandler 
             context.write(data, promise: promise)
         case .end:
             let written = promise ?? context.eventLoop.makePromise()
-            written.futureResult.whenComplete { _ in self.answered() }
+            written.futureResult.whenComplete { _ in self.written() }
             context.write(data, promise: written)
         default:
             context.write(data, promise: promise)
@@ -42,26 +34,17 @@ final class StageCountingHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        leaveAll()
+        while writing > 0 { written() }
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        leaveAll()
+        while writing > 0 { written() }
     }
 
-    private func answered() {
-        if writing > 0 {
-            writing -= 1
-            gauges.leave(.writing)
-        }
-        if inFlight > 0 {
-            inFlight -= 1
-            gauges.leave(.inFlight)
-        }
-    }
-
-    private func leaveAll() {
-        while writing > 0 || inFlight > 0 { answered() }
+    private func written() {
+        guard writing > 0 else { return }
+        writing -= 1
+        gauges.leave(.writing)
     }
 }

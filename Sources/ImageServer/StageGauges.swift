@@ -1,8 +1,9 @@
 import Synchronization
 
 /// How many requests are in each stage now, counted by the server as requests move: in flight
-/// (received, not yet answered: `StageCountingHandler`), fetching, waiting for a render thread,
-/// rendering, writing the answer. Atomics: every event-loop and pool thread moves them.
+/// (in the route: received, its answer not yet handed over), fetching, waiting for a render thread,
+/// rendering, and writing the answer (`StageCountingHandler`). Atomics: every event-loop and pool
+/// thread moves them.
 package final class StageGauges: Sendable {
     private let inFlight = Atomic<Int>(0)
     private let fetching = Atomic<Int>(0)

@@ -97,6 +97,9 @@ package struct ImageServerScenario {
         spec.timeoutSeconds = settings.timeoutSeconds
         if let port {
             (spec.port, spec.listening) = (port, true)
+            // A listening window may last an hour: its samples (32 bytes each, a buffer that grows into
+            // RSS) every 10 ms, not every 1 ms, keep that growth near 12 MB an hour.
+            spec.sampleIntervalNanos = 10_000_000
         }
 
         var result = ServerResult(
@@ -123,7 +126,8 @@ package struct ImageServerScenario {
         case .failed(let status, let error, let pid):
             (result.status, result.error, result.report.pid) = (status, error, pid)
         }
-        if result.status == .ok, let error = driven.error { (result.status, result.error) = (.harnessError, error) }
+        // The parent's reason first: a child whose window never opened says only that.
+        if let error = driven.error { (result.status, result.error) = (.harnessError, error) }
         result.floorBytes = floor(result, body: body)
         return result
     }

@@ -71,7 +71,7 @@ package enum ServerCSV {
             "max_in_flight",
             .count,
             .neither,
-            "the most requests in flight at once in the server (received, not yet answered)"
+            "the most requests in flight at once in the server (in the route: received, not yet answered)"
         ) {
             String($0.report.maxInFlight)
         },
@@ -120,7 +120,12 @@ package enum ServerCSV {
         ) {
             text($0.floorBytes)
         },
-        .init("throughput_rps", .hertz, .higherIsBetter, "requests answered 2xx a second over the load") {
+        .init(
+            "throughput_rps",
+            .hertz,
+            .higherIsBetter,
+            "requests answered 2xx a second over the load (with --listen: from the first request's arrival to the last one's end)"
+        ) {
             text($0.throughput, digits: 3)
         },
         .init("latency_p50_s", .seconds, .lowerIsBetter, "median time from sending a request to its answer's end (2xx)")

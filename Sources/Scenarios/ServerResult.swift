@@ -51,7 +51,7 @@ package struct ServerResult: Codable, Sendable {
             : requests.filter { (200..<300).contains($0.status) }.count
     }
     package var throughput: Double? {
-        let seconds = loadFromOutside ? report.windowSeconds ?? 0 : loadSeconds
+        let seconds = loadFromOutside ? report.busySeconds ?? 0 : loadSeconds
         return seconds > 0 ? Double(requestsOK) / seconds : nil
     }
 

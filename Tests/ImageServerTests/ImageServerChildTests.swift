@@ -75,6 +75,7 @@ import Testing
                 requests: 4 * concurrency
             )
             settings.calibrationBlockBytes = block
+            settings.renderThreads = nil  // nothing renders: every run is on the one line
             let result = try ImageServerScenario(
                 settings: settings,
                 launcher: ChildProcessLauncher(executable: benchExecutable())
