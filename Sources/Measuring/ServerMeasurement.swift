@@ -206,23 +206,28 @@ package struct ServerMeasurement {
     /// Each cell's memory per request in flight, and what fits a container, on stdout.
     private func printSlopes(_ slopes: [ServerSlope]) {
         for slope in slopes {
-            let cell =
-                "\(slope.strategy)/\(slope.render.rawValue)/\(slope.allocator.rawValue)/"
-                + (slope.renderThreads.map { "\($0) render threads" } ?? "unbounded render threads")
+            let threads =
+                slope.renderThreads == "unbounded" ? "a thread per render" : "\(slope.renderThreads) render threads"
+            let cell = "\(slope.strategy)/\(slope.render)/\(slope.allocator)/\(threads)"
             guard let heap = slope.heap else {
-                print("\(cell): too few runs for a slope (\(slope.points); at least 3 with two concurrencies)")
+                print(
+                    "\(cell): too few runs for a slope (\(slope.fitted) fitted of \(slope.runs); at least 3, at two "
+                        + "concurrencies, at or above the render threads)"
+                )
                 continue
             }
             let fits = ServerSlope.containers.map { container in
-                "\(slope.requestsFitting(container.bytes).map(String.init) ?? "?") in \(container.name)"
+                "\(slope.requestsFitting(container.bytes).map(String.init) ?? "?") in \(container.title)"
             }
+            let floor = slope.floor.map { String(format: " (floor %.1f MB)", $0.fit.slope / 1e6) } ?? ""
             print(
                 String(
-                    format: "%@: %.1f MB of heap per request in flight [%.1f, %.1f], fixed %.1f MB; fits by RSS: %@",
+                    format: "%@: %.1f MB of heap per request in flight [%.1f, %.1f]%@, %.1f MB at none; fit by RSS: %@",
                     cell,
                     heap.fit.slope / 1e6,
                     heap.slope.lowerBound / 1e6,
                     heap.slope.upperBound / 1e6,
+                    floor,
                     heap.fit.intercept / 1e6,
                     fits.joined(separator: ", ")
                 )

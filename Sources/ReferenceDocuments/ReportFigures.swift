@@ -40,7 +40,7 @@ package struct ReportFigures {
     /// The overhead runs and the settle's evidence (scripts/overhead.sh: results/overhead/), when the folder has them.
     package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
     /// The image server under load (bench-reference measure server: results/server/), when the folder has it.
-    package var server = ServerFigures(runs: nil, slopes: nil)
+    package var server = ServerFigures(runs: nil)
     /// Which build measured each study (results/provenance.json); empty when the folder has none.
     package var provenance = ReferenceProvenance()
 

@@ -91,6 +91,7 @@ package struct ResultsReport: ResultsFolder {
             residency: figures.residencyChart
         )
         if let encodings = figures.encodings { files["encodings.dat"] = encodings.chartData() }
+        files.merge(figures.server.chartFiles()) { ours, _ in ours }
         return try RunFolderReport.writeChartData(files, to: folder)
     }
 

@@ -3,26 +3,21 @@ import Foundation
 import Report
 import Scenarios
 
-/// REPORT.md's "An image server under load", from the committed image-server run (results/server/:
-/// server.csv and server-slopes.csv as `bench scenario image-server` wrote them): each cell's peaks,
-/// floor, throughput and latency by concurrency, and its memory per request in flight.
+/// REPORT.md's "An image server under load", from the committed image-server run (results/server/
+/// server.csv as `bench scenario image-server` wrote it): each cell's memory per request in flight
+/// (fitted here as the measurement fits it), and its peaks, floor, throughput and latency by concurrency.
 package struct ServerFigures: Sendable {
     package var runs: CSVRows?
-    package var slopes: CSVRows?
 
     package static let folderName = "server"
 
-    package init(runs: CSVRows?, slopes: CSVRows?) {
+    package init(runs: CSVRows?) {
         self.runs = runs
-        self.slopes = slopes
     }
 
     package static func load(from results: URL) throws -> ServerFigures {
         let folder = results.appendingPathComponent(folderName)
-        return ServerFigures(
-            runs: try CSVRows.load(folder.appendingPathComponent("server.csv")),
-            slopes: try CSVRows.load(folder.appendingPathComponent("server-slopes.csv"))
-        )
+        return ServerFigures(runs: try CSVRows.load(folder.appendingPathComponent("server.csv")))
     }
 
     static let missing = "No results/server/ in this folder: `bench-reference measure server` measures it.\n"
@@ -33,12 +28,47 @@ package struct ServerFigures: Sendable {
 
     /// The constants the documents quote about the image server's figures.
     package func values() -> [String: String] {
-        let containers = ServerSlope.containers.map { container in
-            container.bytes >= 1 << 30 ? "\(container.bytes >> 30) GB" : "\(container.bytes >> 20) MB"
-        }
+        let containers = ServerSlope.containers.map(\.title)
         return [
             "server_interval_percent": String(LinearFit.intervalPercent),
             "server_containers": containers.dropLast().joined(separator: ", ") + " and " + (containers.last ?? ""),
+        ]
+    }
+
+    /// The chart's data (scripts/plots/server.gp): `server.dat`, one block per cell (strategy, renderer,
+    /// allocator, render threads) of its ok runs by requests in flight at the heap peak (in flight,
+    /// heap peak delta, floor, RSS peak delta in MB, throughput), and `server_vars.gp`, the blocks' titles.
+    package func chartFiles() -> [String: String] {
+        guard let rows = runs?.rows, !rows.isEmpty else { return [:] }
+        let cells = Self.groups(
+            rows.filter { $0["status"] == "ok" },
+            by: ["strategy", "render", "allocator", "render_threads"]
+        )
+        var blocks: [String] = []
+        for cell in cells {
+            let points = cell.rows.compactMap { row -> (Double, String)? in
+                guard let inFlight = row["in_flight_at_peak"].flatMap(Double.init),
+                    let heap = row["peak_heap_exact_delta_bytes"].flatMap(Double.init)
+                else { return nil }
+                let floor = row["floor_bytes"].flatMap(Double.init).map(Self.megabytes) ?? "NaN"
+                let rss = row["peak_rss_delta_bytes"].flatMap(Double.init).map(Self.megabytes) ?? "NaN"
+                let throughput = row["throughput_rps"] ?? "NaN"
+                return (inFlight, "\(Int(inFlight)) \(Self.megabytes(heap)) \(floor) \(rss) \(throughput)")
+            }
+            blocks.append(
+                "# \(cell.key.joined(separator: " "))\n"
+                    + points.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n")
+            )
+        }
+        let titles = cells.map { cell in
+            let threads = cell.key[3] == "unbounded" ? "a thread per render" : "\(cell.key[3]) render threads"
+            return "\(cell.key[0]) + \(cell.key[1]), \(cell.key[2]), \(threads)"
+        }
+        let quoted = titles.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }
+        return [
+            "server.dat": blocks.joined(separator: "\n\n\n") + "\n",
+            "server_vars.gp":
+                "server_count = \(cells.count)\narray server_title[\(cells.count)] = [\(quoted.joined(separator: ", "))]\n",
         ]
     }
 
@@ -92,57 +122,38 @@ package struct ServerFigures: Sendable {
         )
     }
 
-    /// The floor a request in flight holds at the heap peak, per cell: the median over its ok runs of
-    /// the floor at the peak divided by the requests in flight then.
-    func floorPerRequest(strategy: String, render: String, allocator: String, renderThreads: String) -> Double? {
-        let rows = (runs?.rows ?? []).filter {
-            $0["status"] == "ok" && $0["strategy"] == strategy && $0["render"] == render
-                && $0["allocator"] == allocator && $0["render_threads"] == renderThreads
-        }
-        let perRequest = rows.compactMap { row -> Double? in
-            guard let floor = row["floor_bytes"].flatMap(Double.init),
-                let inFlight = row["in_flight_at_peak"].flatMap(Double.init), inFlight > 0
-            else { return nil }
-            return floor / inFlight
-        }
-        return Distribution(perRequest)?.median
-    }
-
-    /// One row per cell: memory per request in flight with its interval, against the floor a request
-    /// holds, the fixed cost, and what fits a container.
+    /// One row per cell: memory per request in flight with its interval against the floor's own slope,
+    /// the lines' values at none, and what fits a container. Fitted here from server.csv's runs
+    /// (`ServerSlope`, as the measurement fits them into server-slopes.csv).
     func slopesTable() -> String? {
-        guard let rows = slopes?.rows, !rows.isEmpty else { return nil }
-        let lines = rows.map { row -> [String] in
-            let floor = floorPerRequest(
-                strategy: row["strategy"] ?? "",
-                render: row["render"] ?? "",
-                allocator: row["allocator"] ?? "",
-                renderThreads: row["render_threads"] ?? ""
-            )
-            let slope = row["slope_heap_bytes"].flatMap(Double.init)
-            func mb(_ column: String) -> String { row[column].flatMap(Double.init).map(Self.megabytes) ?? "–" }
-            func interval(_ slope: String, _ low: String, _ high: String) -> String {
-                guard row[low].flatMap(Double.init) != nil else { return mb(slope) }
-                return "\(mb(slope)) [\(mb(low)), \(mb(high))]"
+        guard let rows = runs?.rows, !rows.isEmpty else { return nil }
+        let slopes = ServerSlope.of(rows.compactMap(ServerPoint.init(row:)))
+        guard !slopes.isEmpty else { return nil }
+        let lines = slopes.map { slope -> [String] in
+            func interval(_ fit: ServerSlope.Fit?) -> String {
+                guard let fit else { return "–" }
+                return "\(Self.megabytes(fit.fit.slope)) [\(Self.megabytes(fit.slope.lowerBound)), "
+                    + "\(Self.megabytes(fit.slope.upperBound))]"
             }
-            return ["strategy", "render", "allocator", "render_threads"].map { row[$0] ?? "" } + [
-                row["points"] ?? "",
-                interval("slope_heap_bytes", "slope_heap_low_bytes", "slope_heap_high_bytes"),
-                floor.map(Self.megabytes) ?? "–",
-                slope.flatMap { slope in floor.map { String(format: "%.2f", slope / $0) } } ?? "–",
-                mb("intercept_heap_bytes"),
-                interval("slope_rss_bytes", "slope_rss_low_bytes", "slope_rss_high_bytes"),
-                mb("intercept_rss_bytes"),
-                row["fits_512mb"] ?? "", row["fits_1gb"] ?? "", row["fits_2gb"] ?? "",
-            ]
+            let ratio = slope.heap.flatMap { heap in
+                slope.floor.flatMap { $0.fit.slope > 0 ? String(format: "%.2f", heap.fit.slope / $0.fit.slope) : nil }
+            }
+            return [slope.strategy, slope.render, slope.allocator, slope.renderThreads] + [
+                "\(slope.fitted) of \(slope.runs)",
+                interval(slope.heap),
+                slope.floor.map { Self.megabytes($0.fit.slope) } ?? "–",
+                ratio ?? "–",
+                slope.heap.map { Self.megabytes($0.fit.intercept) } ?? "–",
+                interval(slope.rss),
+                slope.rss.map { Self.megabytes($0.fit.intercept) } ?? "–",
+            ] + ServerSlope.containers.map { slope.requestsFitting($0.bytes).map(String.init) ?? "–" }
         }
         return MarkdownTable.render(
             header: [
-                "strategy", "render", "allocator", "render threads", "runs", "heap per request (MB) [95%]",
-                "floor per request (MB)", "× floor", "fixed heap (MB)", "RSS per request (MB) [95%]", "fixed RSS (MB)",
-                "fit 512 MB", "fit 1 GB",
-                "fit 2 GB",
-            ],
+                "strategy", "render", "allocator", "render threads", "runs fitted", "heap per request (MB) [95%]",
+                "floor per request (MB)", "× floor", "heap at none (MB)", "RSS per request (MB) [95%]",
+                "RSS at none (MB)",
+            ] + ServerSlope.containers.map { "fit \($0.title)" },
             rows: lines,
             leftAligned: 4
         )

@@ -1,66 +1,157 @@
 import BenchCore
 import Foundation
 
-/// `server-slopes.csv`: per strategy, renderer, allocator and render threads, across its
-/// concurrencies and runs, the memory each request in flight adds (the slope of the peak against
-/// the requests in flight at it) and the fixed cost (the intercept), each with its 95% interval,
-/// and how many requests in flight fit a container of 512 MB, 1 GB and 2 GB by RSS.
-package struct ServerSlope: Sendable {
+/// One ok run of a cell as the slopes see it: from a run just measured, or from a row of server.csv.
+package struct ServerPoint: Sendable, Equatable {
     package var strategy: String
-    package var render: RenderMode
-    package var allocator: Allocator
-    package var renderThreads: Int?
-    package var points: Int
-    package var heap: (fit: LinearFit, slope: ClosedRange<Double>, intercept: ClosedRange<Double>)?
-    package var rss: (fit: LinearFit, slope: ClosedRange<Double>, intercept: ClosedRange<Double>)?
-    /// The server's RSS before the load (median of the runs' baselines): what a container holds first.
-    package var baselineRSSBytes: Int?
+    package var render: String
+    package var allocator: String
+    /// A number, or "unbounded".
+    package var renderThreads: String
+    package var concurrency: Int
+    package var inFlightAtPeak: Int
+    package var maxInFlight: Int
+    package var heapDeltaBytes: Int?
+    /// Peak RSS itself (the baseline plus its delta): the warm-up at C leaves the allocator holding
+    /// memory that grows with C, which a delta over that baseline would leave out.
+    package var peakRSSBytes: Int?
+    package var floorBytes: Int?
 
-    /// The container sizes the summary answers for, in bytes.
-    package static let containers: [(name: String, bytes: Int)] = [
-        ("512mb", 512 << 20), ("1gb", 1 << 30), ("2gb", 2 << 30),
-    ]
-
-    /// Requests in flight that fit `bytes` of RSS: the baseline, the fixed cost, then a slope each.
-    package func requestsFitting(_ bytes: Int) -> Int? {
-        guard let rss, let baselineRSSBytes, rss.fit.slope > 0 else { return nil }
-        let room = Double(bytes - baselineRSSBytes) - rss.fit.intercept
-        return max(0, Int((room / rss.fit.slope).rounded(.down)))
+    package init(
+        strategy: String,
+        render: String,
+        allocator: String,
+        renderThreads: String,
+        concurrency: Int,
+        inFlightAtPeak: Int,
+        maxInFlight: Int,
+        heapDeltaBytes: Int?,
+        peakRSSBytes: Int?,
+        floorBytes: Int?
+    ) {
+        self.strategy = strategy
+        self.render = render
+        self.allocator = allocator
+        self.renderThreads = renderThreads
+        self.concurrency = concurrency
+        self.inFlightAtPeak = inFlightAtPeak
+        self.maxInFlight = maxInFlight
+        self.heapDeltaBytes = heapDeltaBytes
+        self.peakRSSBytes = peakRSSBytes
+        self.floorBytes = floorBytes
     }
 
-    /// One slope per group of ok runs; the heap's x is the requests in flight at the heap peak, RSS's
-    /// the most in flight in the window (its peak's moment is not read).
-    package static func of(_ results: [ServerResult]) -> [ServerSlope] {
-        let ok = results.filter { $0.status == .ok }
-        var groups: [String: [ServerResult]] = [:]
-        var order: [String] = []
-        for result in ok {
-            let key =
-                "\(result.strategy) \(result.render.rawValue) \(result.allocator.rawValue) \(result.renderThreads ?? 0)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(result)
+    /// nil for a run that failed.
+    package init?(_ result: ServerResult) {
+        guard result.status == .ok else { return nil }
+        self.init(
+            strategy: result.strategy,
+            render: result.render.rawValue,
+            allocator: result.allocator.rawValue,
+            renderThreads: result.renderThreads.map(String.init) ?? "unbounded",
+            concurrency: result.concurrency,
+            inFlightAtPeak: result.report.stagesAtHeapPeak.inFlight,
+            maxInFlight: result.report.maxInFlight,
+            heapDeltaBytes: result.report.heapIsExact ? result.peakHeapDeltaBytes : nil,
+            peakRSSBytes: result.report.peakRSSBytes,
+            floorBytes: result.floorBytes
+        )
+    }
+
+    /// From a row of server.csv (by column name); nil for a failed run or a row without its keys.
+    package init?(row: [String: String]) {
+        func int(_ name: String) -> Int? { row[name].flatMap { Int($0) } }
+        guard row["status"] == "ok", let strategy = row["strategy"], let render = row["render"],
+            let allocator = row["allocator"], let threads = row["render_threads"], let concurrency = int("concurrency"),
+            let inFlight = int("in_flight_at_peak"), let most = int("max_in_flight")
+        else { return nil }
+        let peakRSS = int("baseline_rss_bytes").flatMap { base in int("peak_rss_delta_bytes").map { base + $0 } }
+        self.init(
+            strategy: strategy,
+            render: render,
+            allocator: allocator,
+            renderThreads: threads,
+            concurrency: concurrency,
+            inFlightAtPeak: inFlight,
+            maxInFlight: most,
+            heapDeltaBytes: int("peak_heap_exact_delta_bytes"),
+            peakRSSBytes: peakRSS,
+            floorBytes: int("floor_bytes")
+        )
+    }
+
+    var cell: [String] { [strategy, render, allocator, renderThreads] }
+}
+
+/// `server-slopes.csv`: per strategy, renderer, allocator and render threads, across its
+/// concurrencies and runs, the memory each request in flight adds (the slope of the peak against
+/// the requests in flight at it) and the line's value at none (the intercept), each with its 95%
+/// interval; the floor's own slope beside it; and how many requests in flight fit a container.
+///
+/// One line fits one regime. With a render pool of T threads, the first T requests in flight each
+/// render (a body beside a bitmap) and every one past them waits holding its body: the slope is
+/// fitted over the runs at C >= T (the requests past the pool), and its intercept holds the T renders.
+/// Unbounded, every request renders: every run is fitted.
+package struct ServerSlope: Sendable {
+    package typealias Fit = (fit: LinearFit, slope: ClosedRange<Double>, intercept: ClosedRange<Double>)
+
+    package var strategy: String
+    package var render: String
+    package var allocator: String
+    package var renderThreads: String
+    /// The cell's ok runs, and those fitted (C >= the render threads).
+    package var runs: Int
+    package var fitted: Int
+    /// The exact heap peak over the baseline against the requests in flight at it.
+    package var heap: Fit?
+    /// Peak RSS itself against the most requests in flight in the window (its peak's moment is not read).
+    package var rss: Fit?
+    /// The floor at the heap peak against the same requests in flight: what the rules say each adds.
+    package var floor: Fit?
+
+    /// The container sizes the summary answers for, binary as a container's limit is (512Mi, 1Gi, 2Gi).
+    package static let containers: [(name: String, title: String, bytes: Int)] = [
+        ("512mib", "512 MiB", 512 << 20), ("1gib", "1 GiB", 1 << 30), ("2gib", "2 GiB", 2 << 30),
+    ]
+
+    /// Requests in flight that fit `bytes` of RSS: RSS's line at none, then a slope each.
+    package func requestsFitting(_ bytes: Int) -> Int? {
+        guard let rss, rss.fit.slope > 0 else { return nil }
+        return max(0, Int(((Double(bytes) - rss.fit.intercept) / rss.fit.slope).rounded(.down)))
+    }
+
+    /// One slope per cell, in the order the cells first appear.
+    package static func of(_ points: [ServerPoint]) -> [ServerSlope] {
+        var order: [[String]] = []
+        var groups: [[String]: [ServerPoint]] = [:]
+        for point in points {
+            if groups[point.cell] == nil { order.append(point.cell) }
+            groups[point.cell, default: []].append(point)
         }
-        return order.compactMap { key in
-            guard let group = groups[key], let first = group.first else { return nil }
-            let heapPoints = group.compactMap { result in
-                result.peakHeapDeltaBytes.map { (x: Double(result.report.stagesAtHeapPeak.inFlight), y: Double($0)) }
+        return order.map { cell in
+            let runs = groups[cell] ?? []
+            let threads = Int(cell[3])
+            let fitted = runs.filter { threads == nil || $0.concurrency >= threads! }
+            func fit(_ x: (ServerPoint) -> Int, _ y: (ServerPoint) -> Int?) -> Fit? {
+                LinearFit.intervals(
+                    fitted.compactMap { point in y(point).map { (x: Double(x(point)), y: Double($0)) } }
+                )
             }
-            let rssPoints = group.compactMap { result in
-                result.peakRSSDeltaBytes.map { (x: Double(result.report.maxInFlight), y: Double($0)) }
-            }
-            let baselines = group.compactMap(\.report.baselineRSSBytes).sorted()
             return ServerSlope(
-                strategy: first.strategy,
-                render: first.render,
-                allocator: first.allocator,
-                renderThreads: first.renderThreads,
-                points: group.count,
-                heap: LinearFit.intervals(heapPoints),
-                rss: LinearFit.intervals(rssPoints),
-                baselineRSSBytes: baselines.isEmpty ? nil : baselines[baselines.count / 2]
+                strategy: cell[0],
+                render: cell[1],
+                allocator: cell[2],
+                renderThreads: cell[3],
+                runs: runs.count,
+                fitted: fitted.count,
+                heap: fit(\.inFlightAtPeak, \.heapDeltaBytes),
+                rss: fit(\.maxInFlight, \.peakRSSBytes),
+                floor: fit(\.inFlightAtPeak, \.floorBytes)
             )
         }
     }
+
+    package static func of(_ results: [ServerResult]) -> [ServerSlope] { of(results.compactMap(ServerPoint.init)) }
 }
 
 /// server-slopes.csv's columns.
@@ -72,12 +163,18 @@ package enum ServerSlopesCSV {
     package static let columns: [WrittenColumn<ServerSlope>] =
         [
             .init("strategy", .text, .neither, "the fetch strategy") { $0.strategy },
-            .init("render", .text, .neither, "the renderer") { $0.render.rawValue },
-            .init("allocator", .text, .neither, "system (glibc) or jemalloc") { $0.allocator.rawValue },
-            .init("render_threads", .text, .neither, "threads of the render pool, or unbounded") {
-                $0.renderThreads.map(String.init) ?? "unbounded"
+            .init("render", .text, .neither, "the renderer") { $0.render },
+            .init("allocator", .text, .neither, "system (glibc) or jemalloc") { $0.allocator },
+            .init("render_threads", .text, .neither, "threads of the render pool, or unbounded") { $0.renderThreads },
+            .init("runs", .count, .neither, "the cell's ok runs, every concurrency") { String($0.runs) },
+            .init(
+                "fitted",
+                .count,
+                .neither,
+                "those fitted: every one unbounded, those at C >= the render threads else"
+            ) {
+                String($0.fitted)
             },
-            .init("points", .count, .neither, "ok runs fitted (every concurrency and run)") { String($0.points) },
             .init("slope_heap_bytes", .bytes, .lowerIsBetter, "exact heap peak added by each request in flight at it") {
                 text($0.heap?.fit.slope)
             },
@@ -87,9 +184,21 @@ package enum ServerSlopesCSV {
             .init("slope_heap_high_bytes", .bytes, .neither, "its 95% interval's high end") {
                 text($0.heap?.slope.upperBound)
             },
-            .init("intercept_heap_bytes", .bytes, .lowerIsBetter, "the heap peak's fixed cost (the line at no request)")
-            {
+            .init(
+                "intercept_heap_bytes",
+                .bytes,
+                .lowerIsBetter,
+                "the heap line at no request in flight: the fixed cost, and a pool's renders"
+            ) {
                 text($0.heap?.fit.intercept)
+            },
+            .init(
+                "slope_floor_bytes",
+                .bytes,
+                .neither,
+                "what the floor rules say each request in flight adds (the floor's slope)"
+            ) {
+                text($0.floor?.fit.slope)
             },
             .init(
                 "slope_rss_bytes",
@@ -105,11 +214,13 @@ package enum ServerSlopesCSV {
             .init("slope_rss_high_bytes", .bytes, .neither, "its 95% interval's high end") {
                 text($0.rss?.slope.upperBound)
             },
-            .init("intercept_rss_bytes", .bytes, .lowerIsBetter, "peak RSS's fixed cost") {
+            .init(
+                "intercept_rss_bytes",
+                .bytes,
+                .lowerIsBetter,
+                "peak RSS itself at no request in flight: the server, warmed up"
+            ) {
                 text($0.rss?.fit.intercept)
-            },
-            .init("baseline_rss_bytes", .bytes, .neither, "the server's RSS before the load (median)") {
-                $0.baselineRSSBytes.map(String.init) ?? ""
             },
         ]
         + ServerSlope.containers.map { container in
@@ -117,7 +228,7 @@ package enum ServerSlopesCSV {
                 "fits_\(container.name)",
                 .count,
                 .higherIsBetter,
-                "requests in flight that fit \(container.name) of RSS: baseline, fixed cost, then a slope each"
+                "requests in flight whose peak RSS fits \(container.title): RSS's line at none, then a slope each"
             ) { slope in slope.requestsFitting(container.bytes).map(String.init) ?? "" }
         }
 }

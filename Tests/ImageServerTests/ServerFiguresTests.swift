@@ -74,34 +74,80 @@ struct ServerFiguresTests {
         )
     }
 
-    /// What fits a container: its bytes less the baseline and the fixed cost, a slope a request.
+    static func run(
+        concurrency: Int,
+        run: Int,
+        renderThreads: Int?,
+        inFlight: Int,
+        heapDelta: Int,
+        peakRSS: Int
+    ) -> ServerResult {
+        var result = ServerResult(
+            strategy: "data",
+            render: .full,
+            allocator: .system,
+            concurrency: concurrency,
+            renderThreads: renderThreads,
+            run: run,
+            fixture: "100x100"
+        )
+        // A baseline that grows with C, as a warm-up at C leaves it: the fit must not lean on it.
+        result.report.baselineRSSBytes = 40_000_000 + concurrency * 1_000_000
+        result.report.peakRSSBytes = peakRSS
+        result.report.maxInFlight = inFlight
+        result.report.baselineHeapBytes = 1_000_000
+        result.report.peakHeapBytes = 1_000_000 + heapDelta
+        result.report.heapIsExact = true
+        result.report.stagesAtHeapPeak.inFlight = inFlight
+        return result
+    }
+
+    /// What fits a container: its bytes less peak RSS's line at no request, a slope a request.
     @Test func requestsFittingAContainer() throws {
-        var results: [ServerResult] = []
-        for (run, inFlight) in [1, 4, 16].enumerated() {
-            var result = ServerResult(
-                strategy: "data",
-                render: .full,
-                allocator: .system,
+        let results = [1, 4, 16].enumerated().map { index, inFlight in
+            Self.run(
                 concurrency: inFlight,
+                run: index + 1,
                 renderThreads: nil,
-                run: run + 1,
-                fixture: "100x100"
+                inFlight: inFlight,
+                heapDelta: 5_000_000 + inFlight * 90_000_000,
+                peakRSS: 50_000_000 + inFlight * 100_000_000
             )
-            result.report.baselineRSSBytes = 40_000_000
-            result.report.peakRSSBytes = 40_000_000 + 10_000_000 + inFlight * 100_000_000
-            result.report.maxInFlight = inFlight
-            result.report.baselineHeapBytes = 1_000_000
-            result.report.peakHeapBytes = 1_000_000 + 5_000_000 + inFlight * 90_000_000
-            result.report.stagesAtHeapPeak.inFlight = inFlight
-            results.append(result)
         }
         let slope = try #require(ServerSlope.of(results).first)
         #expect(abs(try #require(slope.heap).fit.slope - 90_000_000) < 1)
-        #expect(abs(try #require(slope.rss).fit.intercept - 10_000_000) < 1)
-        // (2 GiB - 40 MB - 10 MB) / 100 MB = 20.97: 20 requests.
+        #expect(abs(try #require(slope.rss).fit.intercept - 50_000_000) < 1)
+        // (2 GiB - 50 MB) / 100 MB = 20.97: 20 requests.
         #expect(slope.requestsFitting(2 << 30) == 20)
         #expect(slope.requestsFitting(512 << 20) == 4)
         #expect(slope.requestsFitting(10_000_000) == 0)
+    }
+
+    /// With a pool of T render threads, the requests past T wait holding their body: the slope is theirs,
+    /// fitted over the runs at C >= T, not a line through the renders at C < T too.
+    @Test func aBoundedPoolIsFittedPastItsThreads() throws {
+        let body = 13_000_000
+        let render = 110_000_000
+        func heap(_ inFlight: Int) -> Int { min(inFlight, 2) * render + max(0, inFlight - 2) * body }
+        var results = [Self.run(concurrency: 1, run: 1, renderThreads: 2, inFlight: 1, heapDelta: heap(1), peakRSS: 0)]
+        for (run, concurrency) in [4, 4, 16, 16].enumerated() {
+            results.append(
+                Self.run(
+                    concurrency: concurrency,
+                    run: run + 1,
+                    renderThreads: 2,
+                    inFlight: concurrency,
+                    heapDelta: heap(concurrency),
+                    peakRSS: 60_000_000 + heap(concurrency)
+                )
+            )
+        }
+        let slope = try #require(ServerSlope.of(results).first)
+        #expect(slope.runs == 5)
+        #expect(slope.fitted == 4)
+        let fit = try #require(slope.heap)
+        #expect(abs(fit.fit.slope - Double(body)) < 1, "\(fit.fit.slope)")
+        #expect(abs(fit.fit.intercept - Double(2 * render - 2 * body)) < 1, "\(fit.fit.intercept)")
     }
 
     @Test func gaugesCountStagesAndKeepTheMostInFlight() {
