@@ -77,6 +77,11 @@ fi
 if [ -f "$data/encodings.dat" ]; then
   draw encodings "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
+# The image server's chart: bench-reference writes server.dat when the folder has server/server.csv
+# (bench-reference measure server).
+if [ -f "$data/server.dat" ]; then
+  draw server "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
+fi
 # The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
 if [ -f "$results/scenario.csv" ]; then
   draw scenario "csv=$(gp_string "$results/scenario.csv"); plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"

@@ -72,7 +72,7 @@ package struct RunFolderReport: ResultsFolder {
     /// Every name chart data is written under (a run's, the holders', the reference's encodings).
     package static let chartFileNames: Set = [
         "article.dat", "matrix.dat", "timeline.dat", "timeline_marks.dat",
-        "sweep.dat", "holders.dat", "residency.dat", "encodings.dat", "vars.gp",
+        "sweep.dat", "holders.dat", "residency.dat", "encodings.dat", "vars.gp", "server.dat", "server_vars.gp",
     ]
 
     /// Writes `files` into `folder`, removing stale chart files this run did not write (a sweep.dat
