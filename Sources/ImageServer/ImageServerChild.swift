@@ -66,9 +66,10 @@ package enum ImageServerChild {
         window: ServerWindow
     ) -> some ApplicationProtocol {
         let router = Router()
-        router.get("/image/:name") { _, context -> Response in
+        router.get("/image/:name") { request, context -> Response in
             let name = try context.parameters.require("name")
-            return try await work.answer(name: name)
+            // The query goes on to the origin: the loopback origin's faults (`?fault=status&code=500`).
+            return try await work.answer(name: name, query: request.uri.query)
         }
         router.get("/calibration/:bytes") { _, context -> Response in
             try await work.holdCalibrationBlock(bytes: try context.parameters.require("bytes", as: Int.self))
@@ -138,7 +139,7 @@ final class RequestWork: Sendable {
     /// From the first image request's arrival to the last one's end since `restartCounts()`.
     let busy = BusyPeriod()
 
-    func answer(name: String) async throws -> Response {
+    func answer(name: String, query: String? = nil) async throws -> Response {
         gauges.enter(.inFlight)
         busy.started()
         defer {
@@ -146,7 +147,7 @@ final class RequestWork: Sendable {
             busy.ended()
         }
         do {
-            let body = try await answerBody(name: name)
+            let body = try await answerBody(name: name, query: query)
             counts.withLock { $0.answered += 1 }
             return Response(
                 status: .ok,
@@ -162,11 +163,17 @@ final class RequestWork: Sendable {
         }
     }
 
-    private func answerBody(name: String) async throws -> Data {
+    private func answerBody(name: String, query: String?) async throws -> Data {
         guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
             throw HTTPError(.badRequest, message: "bad image name '\(name)'")
         }
-        let url = spec.originURL.appendingPathComponent(name)
+        // Only a query of RFC 3986's characters is passed on: Foundation traps on setting any other.
+        if let query, !Self.isValidQuery(query) {
+            throw HTTPError(.badRequest, message: "the query has a character a URL's query may not hold")
+        }
+        var components = URLComponents(url: spec.originURL.appendingPathComponent(name), resolvingAgainstBaseURL: false)
+        components?.percentEncodedQuery = query
+        guard let url = components?.url else { throw HTTPError(.badRequest, message: "bad query '\(query ?? "")'") }
         let (strategy, files) = (self.strategy, self.files)
         gauges.enter(.fetching)
         let outcome: FetchOutcome
@@ -230,6 +237,25 @@ final class RequestWork: Sendable {
         usleep(ServerControl.calibrationHoldMillis * 1000)
         heldBlocks.wrappingSubtract(UInt(bitPattern: block), ordering: .relaxed)
         free(block)
+    }
+
+    /// A query's characters (RFC 3986): unreserved, sub-delims, ":", "@", "/", "?" and "%" of pct-encoded.
+    static let queryCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%"
+    )
+
+    /// Whether `query` is RFC 3986's: those characters, and each "%" followed by two hex digits.
+    static func isValidQuery(_ query: String) -> Bool {
+        let scalars = Array(query.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            guard queryCharacters.contains(scalar) else { return false }
+            if scalar == "%" {
+                guard index + 2 < scalars.count,
+                    scalars[index + 1].properties.isASCIIHexDigit, scalars[index + 2].properties.isASCIIHexDigit
+                else { return false }
+            }
+        }
+        return true
     }
 
     /// On the render pool, or on a thread of its own when there is none (every decode at once).

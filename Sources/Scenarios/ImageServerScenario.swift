@@ -126,8 +126,17 @@ package struct ImageServerScenario {
         case .failed(let status, let error, let pid):
             (result.status, result.error, result.report.pid) = (status, error, pid)
         }
-        // The parent's reason first: a child whose window never opened says only that.
-        if let error = driven.error { (result.status, result.error) = (.harnessError, error) }
+        // The parent's reason first: a child whose window never opened says only that; a child that
+        // crashed or timed out says why after it.
+        if let error = driven.error {
+            let child: String
+            if case .failed = outcome {
+                child = "; the server child: \(result.status.rawValue): \(result.error)"
+            } else {
+                child = ""
+            }
+            (result.status, result.error) = (.harnessError, error + child)
+        }
         result.floorBytes = floor(result, body: body)
         return result
     }

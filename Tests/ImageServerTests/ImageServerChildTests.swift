@@ -127,6 +127,50 @@ import Testing
         }
     }
 
+    /// What goes wrong around a request is answered, and the server goes on serving: an origin that
+    /// answers 500 or resets mid-body is a 502 naming the fetch, one that stalls is waited for, a
+    /// query no URL may hold is a 400, a client that leaves mid-request and a client that never finishes
+    /// its header (slowloris) cost the others nothing. Every request the route took is counted.
+    @Test func faultsAreAnsweredAndTheServerKeepsServing() throws {
+        let body = try Data(
+            contentsOf: FixtureGenerator.cachedFixture(Self.fixture, in: testFixtureCache("image-server"))
+        )
+        let answers = try drive(render: .stream, body: body) { base in
+            let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
+            func status(_ path: String) -> Int {
+                LoadGenerator.send(index: 0, url: URL(string: base + path)!, with: client).status
+            }
+            let port = Int(base.split(separator: ":").last!)!
+            // A request line no URL type would build: its status line read off the socket.
+            func rawStatus(_ target: String) throws -> Int {
+                let socket = try RawSocket(port: port)
+                _ = socket.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                let head = socket.read(until: "\r\n")
+                return Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+            }
+            // A client that never finishes its header, held open through the rest.
+            let slowloris = try RawSocket(port: port)
+            _ = slowloris.send("GET /image/fixture.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            // A client that leaves as soon as its request is sent.
+            let leaving = try RawSocket(port: port)
+            _ = leaving.send("GET /image/fixture.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            shutdown(leaving.descriptor, Int32(SHUT_RDWR))  // gone: its fd is closed with the object
+            return [
+                status("/image/fixture.jpg?fault=status&code=500"),
+                status("/image/fixture.jpg?fault=reset&afterBytes=1000"),
+                status("/image/fixture.jpg?fault=slowFirstByte&delayMs=300"),
+                try rawStatus("/image/fixture.jpg?fault=%zz"),
+                status("/image/fixture.jpg"),
+                withExtendedLifetime(slowloris) { status("/image/fixture.jpg") },
+            ]
+        }
+        #expect(answers.result == [502, 502, 200, 400, 200, 200], "\(answers.result)")
+        // The route took each of the six requests whose client stayed (three failed: the 500, the
+        // reset, the bad query), and the one whose client left when it reached the route.
+        #expect((6...7).contains(answers.report.requestsAnswered), "\(answers.report)")
+        #expect(answers.report.requestsFailed == 3, "\(answers.report)")
+    }
+
     /// Runs a server child without the scenario's load: `body` gets its base URL, after the window opened.
     func drive<Value: Sendable>(
         render: RenderMode,
