@@ -23,7 +23,10 @@ package struct ServerFigures: Sendable {
     static let missing = "No results/server/ in this folder: `bench-reference measure server` measures it.\n"
 
     package func blocks() -> [String: String] {
-        ["server": runsTable() ?? Self.missing, "server-slopes": slopesTable() ?? Self.missing]
+        [
+            "server": runsTable() ?? Self.missing, "server-slopes": slopesTable() ?? Self.missing,
+            "server-targets": targetsTable() ?? Self.missing,
+        ]
     }
 
     /// The constants the documents quote about the image server's figures.
@@ -35,15 +38,17 @@ package struct ServerFigures: Sendable {
         ]
     }
 
-    /// The chart's data (scripts/plots/server.gp): `server.dat`, one block per cell (strategy, renderer,
-    /// allocator, render threads) of its ok runs by requests in flight at the heap peak (in flight,
+    /// The chart's data (scripts/plots/server.gp): `server.dat`, one block per glibc cell (strategy,
+    /// renderer, render threads) of its ok runs by requests in flight at the heap peak (in flight,
     /// heap peak delta, floor, RSS peak delta in MB, throughput), and `server_vars.gp`, the blocks' titles.
     package func chartFiles() -> [String: String] {
         guard let rows = runs?.rows, !rows.isEmpty else { return [:] }
+        // glibc's cells only: sixteen series would not read; jemalloc's are in the tables.
         let cells = Self.groups(
-            rows.filter { $0["status"] == "ok" },
+            rows.filter { $0["status"] == "ok" && $0["allocator"] == Allocator.system.rawValue },
             by: ["strategy", "render", "allocator", "render_threads"]
         )
+        guard !cells.isEmpty else { return [:] }
         var blocks: [String] = []
         for cell in cells {
             let points = cell.rows.compactMap { row -> (Double, String)? in
@@ -62,7 +67,7 @@ package struct ServerFigures: Sendable {
         }
         let titles = cells.map { cell in
             let threads = cell.key[3] == "unbounded" ? "a thread per render" : "\(cell.key[3]) render threads"
-            return "\(cell.key[0]) + \(cell.key[1]), \(cell.key[2]), \(threads)"
+            return "\(cell.key[0]) + \(cell.key[1]), \(threads)"
         }
         let quoted = titles.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }
         return [
@@ -127,16 +132,22 @@ package struct ServerFigures: Sendable {
     /// (`ServerSlope`, as the measurement fits them into server-slopes.csv).
     func slopesTable() -> String? {
         guard let rows = runs?.rows, !rows.isEmpty else { return nil }
-        let slopes = ServerSlope.of(rows.compactMap(ServerPoint.init(row:)))
+        let points = rows.compactMap(ServerPoint.init(row:))
+        let slopes = ServerSlope.of(points)
         guard !slopes.isEmpty else { return nil }
+        let maxInFlight = Dictionary(points.map { ($0.cell, $0.maxInFlight) }, uniquingKeysWith: max)
         let lines = slopes.map { slope -> [String] in
             func interval(_ fit: ServerSlope.Fit?) -> String {
                 guard let fit else { return "–" }
                 return "\(Self.megabytes(fit.fit.slope)) [\(Self.megabytes(fit.slope.lowerBound)), "
                     + "\(Self.megabytes(fit.slope.upperBound))]"
             }
-            let ratio = slope.heap.flatMap { heap in
-                slope.floor.flatMap { $0.fit.slope > 0 ? String(format: "%.2f", heap.fit.slope / $0.fit.slope) : nil }
+            let ratio = Self.floorRatio(slope).map { String(format: "%.2f", $0) }
+            // Past the most requests in flight measured, what fits is the line's extrapolation.
+            let measured = maxInFlight[[slope.strategy, slope.render, slope.allocator, slope.renderThreads]] ?? 0
+            func fits(_ bytes: Int) -> String {
+                guard let count = slope.requestsFitting(bytes) else { return "–" }
+                return count > measured ? "\(count)†" : String(count)
             }
             return [slope.strategy, slope.render, slope.allocator, slope.renderThreads] + [
                 "\(slope.fitted) of \(slope.runs)",
@@ -146,9 +157,9 @@ package struct ServerFigures: Sendable {
                 slope.heap.map { Self.megabytes($0.fit.intercept) } ?? "–",
                 interval(slope.rss),
                 slope.rss.map { Self.megabytes($0.fit.intercept) } ?? "–",
-            ] + ServerSlope.containers.map { slope.requestsFitting($0.bytes).map(String.init) ?? "–" }
+            ] + ServerSlope.containers.map { fits($0.bytes) }
         }
-        return MarkdownTable.render(
+        let table = MarkdownTable.render(
             header: [
                 "strategy", "render", "allocator", "render threads", "runs fitted", "heap per request (MB) [95%]",
                 "floor per request (MB)", "× floor", "heap at none (MB)", "RSS per request (MB) [95%]",
@@ -156,6 +167,55 @@ package struct ServerFigures: Sendable {
             ] + ServerSlope.containers.map { "fit \($0.title)" },
             rows: lines,
             leftAligned: 4
+        )
+        return table
+            + "\n† more requests in flight than were measured: the line's extrapolation, not a measurement.\n"
+    }
+
+    /// The heap's slope over the floor's, when the floor adds at least a megabyte a request (a
+    /// request that waits holding a file adds next to nothing, and a ratio to it says nothing).
+    static func floorRatio(_ slope: ServerSlope) -> Double? {
+        guard let heap = slope.heap, let floor = slope.floor, floor.fit.slope >= 1e6 else { return nil }
+        return heap.fit.slope / floor.fit.slope
+    }
+
+    /// The issue's targets against the reference: each cell's slope beside the bound it must meet.
+    func targetsTable() -> String? {
+        guard let rows = runs?.rows, !rows.isEmpty else { return nil }
+        let slopes = ServerSlope.of(rows.compactMap(ServerPoint.init(row:)))
+        typealias Target = (
+            title: String, strategy: String, render: String, threads: String, low: Double, high: Double, rss: Bool
+        )
+        let targets: [Target] = [
+            ("heap per request at most 1.5 x the floor's", "download", "stream", "unbounded", 0, 1.5, false),
+            ("RSS per request at most 2 x the floor's", "download", "stream", "unbounded", 0, 2, true),
+            ("heap per request within 10% of the floor's (the renders)", "data", "full", "unbounded", 0.9, 1.1, false),
+            ("heap per request within 10% of the floor's (a waiting body)", "data", "full", "2", 0.9, 1.1, false),
+        ]
+        var lines: [[String]] = []
+        for target in targets {
+            for slope in slopes
+            where slope.strategy == target.strategy && slope.render == target.render
+                && slope.renderThreads == target.threads
+            {
+                let fit = target.rss ? slope.rss : slope.heap
+                guard let fit, let floor = slope.floor, floor.fit.slope > 0 else { continue }
+                let ratio = fit.fit.slope / floor.fit.slope
+                let bound =
+                    target.low > 0
+                    ? String(format: "%.1f–%.1f", target.low, target.high) : String(format: "≤ %.1f", target.high)
+                lines.append([
+                    "\(target.strategy) + \(target.render), \(target.threads == "unbounded" ? "a thread per render" : "\(target.threads) render threads")",
+                    slope.allocator, target.title, String(format: "%.2f", ratio), bound,
+                    (target.low...target.high).contains(ratio) ? "met" : "missed",
+                ])
+            }
+        }
+        guard !lines.isEmpty else { return nil }
+        return MarkdownTable.render(
+            header: ["cell", "allocator", "target", "slope / floor's slope", "bound", ""],
+            rows: lines,
+            leftAligned: 3
         )
     }
 }

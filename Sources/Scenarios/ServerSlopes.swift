@@ -80,7 +80,7 @@ package struct ServerPoint: Sendable, Equatable {
         )
     }
 
-    var cell: [String] { [strategy, render, allocator, renderThreads] }
+    package var cell: [String] { [strategy, render, allocator, renderThreads] }
 }
 
 /// `server-slopes.csv`: per strategy, renderer, allocator and render threads, across its
