@@ -82,27 +82,42 @@ static int reader_u16(struct sj_reader *r) {
 
 // MARK: Huffman tables
 
-// The AC codes whose magnitude bits fit in the lookahead with them: the coefficient's value, the
-// zeros before it, and the bits both take, from one lookup (stb_image's fast_ac is the same idea).
-// Made only for the AC tables a sequential or first AC scan uses (refinement scans read one bit a
-// coefficient), so that a DC or refinement table costs no more memory than before. 0 if out of memory.
-static int build_fast_ac(struct sj_huffman *t) {
-    if (t->fast_ac != NULL) return 1;
-    t->fast_ac = calloc((size_t)1 << SJ_FAST_BITS, sizeof *t->fast_ac);
-    if (t->fast_ac == NULL) return 0;
-    for (unsigned look = 0; look < (1u << SJ_FAST_BITS); look++) {
-        unsigned entry = t->lookup[look >> (SJ_FAST_BITS - 9)];
-        int length = (int)(entry >> 8), size = (int)(entry & 15);
-        if (entry == 0 || size == 0 || length + size > SJ_FAST_BITS) continue;
-        unsigned v = (look >> (SJ_FAST_BITS - length - size)) & ((1u << size) - 1);
-        t->fast_ac[look].value = (int16_t)(v < (1u << (size - 1)) ? (int)v - (1 << size) + 1 : (int)v);
-        t->fast_ac[look].run = (uint8_t)((entry & 255) >> 4);
-        t->fast_ac[look].length = (uint8_t)(length + size);
+// The table's lookup for an `n`-bit lookahead: (length << 8) | symbol for each code of at most n
+// bits, 0 for the longer ones. 0 if out of memory.
+static int fill_lookup(struct sj_huffman *t, int n) {
+    uint16_t *lookup = calloc((size_t)1 << n, sizeof *lookup);
+    if (lookup == NULL) return 0;
+    for (int l = 1; l <= n; l++)
+        for (int32_t code = t->maxcode[l] - t->bits[l] + 1; t->bits[l] && code <= t->maxcode[l]; code++)
+            for (int look = code << (n - l), end = (code + 1) << (n - l); look < end; look++)
+                lookup[look] = (uint16_t)((l << 8) | t->values[code + t->valoffset[l]]);
+    free(t->lookup);
+    t->lookup = lookup;
+    t->lookahead = (uint8_t)n;
+    return 1;
+}
+
+// The AC codes whose magnitude bits fit in the lookahead with them: their `lookup` entries become
+// whole-coefficient ones (internal.h), the value, the zeros before it and the bits both take, from
+// one lookup (stb_image's fast_ac is the same idea, in a table of its own), with a lookahead of
+// 10 bits. Only for the AC tables a sequential or first AC scan reads (refinement scans read one
+// bit a coefficient). 0 if out of memory.
+static int add_whole_coefficients(struct sj_huffman *t) {
+    if (t->lookahead == SJ_WHOLE_LOOKAHEAD) return 1;
+    if (!fill_lookup(t, SJ_WHOLE_LOOKAHEAD)) return 0;
+    for (unsigned look = 0; look < (1u << SJ_WHOLE_LOOKAHEAD); look++) {
+        unsigned entry = t->lookup[look];
+        int length = (int)(entry >> 8), size = (int)(entry & 15), run = (int)((entry & 255) >> 4);
+        if (entry == 0 || size == 0 || size > 7 || length + size > SJ_WHOLE_LOOKAHEAD) continue;
+        unsigned v = (look >> (SJ_WHOLE_LOOKAHEAD - length - size)) & ((1u << size) - 1);
+        int value = v < (1u << (size - 1)) ? (int)v - (1 << size) + 1 : (int)v;
+        t->lookup[look] = (uint16_t)(((length + size) << 12) | (run << 8) | (uint8_t)(int8_t)value);
     }
     return 1;
 }
 
-// Builds the decoding table as libjpeg's jpeg_make_d_derived_tbl does, with its checks.
+// Builds the decoding table as libjpeg's jpeg_make_d_derived_tbl does, with its checks: 1, 0 for a
+// corrupt table, -1 out of memory.
 static int huffman_build(struct sj_huffman *t, int is_dc) {
     int count = 0;
     for (int l = 1; l <= 16; l++) count += t->bits[l];
@@ -131,18 +146,10 @@ static int huffman_build(struct sj_huffman *t, int is_dc) {
         }
     }
     t->maxcode[17] = 0x7FFFFFFF;
-    memset(t->lookup, 0, sizeof t->lookup);
-    p = 0;
-    for (int l = 1; l <= 9; l++) {
-        for (int i = 0; i < t->bits[l]; i++, p++) {
-            int look = codes[p] << (9 - l);
-            for (int n = 1 << (9 - l); n > 0; n--) t->lookup[look++] = (uint16_t)((l << 8) | t->values[p]);
-        }
-    }
     if (is_dc)
         for (int i = 0; i < count; i++)
             if (t->values[i] > 15) return 0;
-    return 1;
+    return fill_lookup(t, SJ_LOOKAHEAD) ? 1 : -1;
 }
 
 // MARK: The first pass
@@ -225,11 +232,15 @@ static int pool_index_for(streamjpeg_decoder *d, struct defined_table *t, int is
     if (grown == NULL) return -2;
     d->tables = grown;
     struct sj_huffman *h = &d->tables[d->table_count];
-    h->is_dc = is_dc;
-    h->fast_ac = NULL;
+    h->is_dc = (uint8_t)is_dc;
+    h->lookup = NULL;
     memcpy(h->bits, t->bits, sizeof t->bits);
     memcpy(h->values, t->values, sizeof t->values);
-    if (!huffman_build(h, is_dc)) return -3;
+    int built = huffman_build(h, is_dc);
+    if (built != 1) {
+        free(h->lookup);
+        return built < 0 ? -2 : -3;
+    }
     *slot = d->table_count++;
     return *slot;
 }
@@ -449,7 +460,7 @@ static int read_sos(streamjpeg_decoder *d, struct first_pass *f, int length) {
                 s.dc_table[i] = index;
             else
                 s.ac_table[i] = index;
-            if (class == 1 && (!d->progressive || s.ah == 0) && !build_fast_ac(&d->tables[index]))
+            if (class == 1 && (!d->progressive || s.ah == 0) && !add_whole_coefficients(&d->tables[index]))
                 return sj_fail(d, STREAMJPEG_NO_MEMORY, "out of memory for Huffman tables");
         }
         struct sj_component *comp = &d->component[s.component[i]];
@@ -670,7 +681,7 @@ void streamjpeg_destroy(streamjpeg_decoder *d) {
         free(d->component[c].column);
     }
     free(d->scans);
-    for (int i = 0; i < d->table_count; i++) free(d->tables[i].fast_ac);
+    for (int i = 0; i < d->table_count; i++) free(d->tables[i].lookup);
     free(d->tables);
     if (d->owns_fd) close(d->source.fd);
     free(d);
@@ -855,8 +866,8 @@ static inline int extend(unsigned v, int s) {
 
 // A code longer than the lookahead: (length << 8) | symbol, or -1 for a code no table holds.
 static int decode_long_code(uint64_t bits, const struct sj_huffman *t) {
-    int l = 9;
-    int32_t code = (int32_t)(bits >> (64 - 9));
+    int l = t->lookahead;
+    int32_t code = (int32_t)(bits >> (64 - l));
     while (l < 16 && code > t->maxcode[l]) {
         l++;
         code = (int32_t)(bits >> (64 - l));
@@ -865,9 +876,16 @@ static int decode_long_code(uint64_t bits, const struct sj_huffman *t) {
     return (l << 8) | t->values[code + t->valoffset[l]];
 }
 
-// A Huffman symbol, or -1 for a code no table holds. The window holds at least 16 bits.
-HOT int decode_symbol(struct window *w, const struct sj_huffman *t) {
-    unsigned entry = t->lookup[w->bits >> (64 - 9)];
+// A whole-coefficient entry's (length << 8) | symbol: the magnitude's size from the value's bits.
+static inline unsigned symbol_of_whole(unsigned entry) {
+    int value = (int8_t)(entry & 255);
+    int size = 32 - __builtin_clz((unsigned)(value < 0 ? -value : value));
+    return ((entry >> 12) - (unsigned)size) << 8 | ((entry >> 8) & 15) << 4 | (unsigned)size;
+}
+
+// The symbol of a `lookup` entry that is not a whole coefficient's: the code's bits skipped.
+// -1 for a code no table holds. The window holds at least 16 bits.
+HOT int symbol_of(struct window *w, const struct sj_huffman *t, unsigned entry) {
     if (entry == 0) {
         int found = decode_long_code(w->bits, t);
         if (found < 0) return -1;
@@ -875,6 +893,18 @@ HOT int decode_symbol(struct window *w, const struct sj_huffman *t) {
     }
     window_skip(w, (int)(entry >> 8));
     return (int)(entry & 255);
+}
+
+// A Huffman symbol, or -1 for a code no table holds. The window holds at least 16 bits.
+HOT int decode_symbol(struct window *w, const struct sj_huffman *t) {
+    unsigned entry = t->lookup[w->bits >> (64 - t->lookahead)];
+    if (__builtin_expect(entry >> 12 != 0, 0)) entry = symbol_of_whole(entry);  // a refinement scan's
+    return symbol_of(w, t, entry);
+}
+
+// The same for a DC table, whose lookahead is always SJ_LOOKAHEAD: a shift by a constant.
+HOT int decode_dc_symbol(struct window *w, const struct sj_huffman *t) {
+    return symbol_of(w, t, t->lookup[w->bits >> (64 - SJ_LOOKAHEAD)]);
 }
 
 struct block_context {
@@ -891,7 +921,7 @@ static int bad_code(struct block_context *b) {
 // A DC difference added to the component's predictor: the coefficient before any point transform.
 // 0, or -1 for a code no table holds.
 HOT int decode_dc(struct block_context *b, struct window *w, const struct sj_huffman *dc, int *value) {
-    int t = decode_symbol(w, dc);  // a DC table's symbols are at most 15 (checked when built)
+    int t = decode_dc_symbol(w, dc);  // a DC table's symbols are at most 15 (checked when built)
     if (t < 0) return -1;
     int diff = extend(window_get(w, t), t);
     *value = (int)((unsigned)b->cursor->dc_predictor[b->index] + (unsigned)diff);
@@ -904,6 +934,7 @@ static int decode_sequential(struct block_context *b, int16_t *block) {
     const struct sj_scan *s = c->scan;
     const struct sj_huffman *dc = &b->d->tables[s->dc_table[b->index]];
     const struct sj_huffman *ac = &b->d->tables[s->ac_table[b->index]];
+    const uint16_t *lookup = ac->lookup;
     struct window w = window_of(c);
     window_need(c, &w, 32);
     int value;
@@ -912,16 +943,16 @@ static int decode_sequential(struct block_context *b, int16_t *block) {
     for (int k = 1; k < 64; k++) {
         // Most codes and their magnitudes fit in the lookahead: one lookup gives the value, and
         // the window needs only the lookahead's bits (a refill every few codes, not every other).
-        window_need(c, &w, SJ_FAST_BITS);
-        const struct sj_fast_ac *fast = &ac->fast_ac[w.bits >> (64 - SJ_FAST_BITS)];
-        if (fast->length) {
-            window_skip(&w, fast->length);
-            k += fast->run;
-            block[natural_order[k]] = fast->value;
+        window_need(c, &w, SJ_WHOLE_LOOKAHEAD);
+        unsigned entry = lookup[w.bits >> (64 - SJ_WHOLE_LOOKAHEAD)];
+        if (entry >> 12) {
+            window_skip(&w, (int)(entry >> 12));
+            k += (int)((entry >> 8) & 15);
+            block[natural_order[k]] = (int8_t)(entry & 255);
             continue;
         }
-        window_need(c, &w, 32);
-        int rs = decode_symbol(&w, ac);
+        window_need(c, &w, 32);  // the top bits, and so `entry`, stay
+        int rs = symbol_of(&w, ac, entry);
         if (rs < 0) return bad_code(b);
         int r = rs >> 4, sz = rs & 15;
         if (sz) {
@@ -963,18 +994,19 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
         return STREAMJPEG_OK;
     }
     const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
+    const uint16_t *lookup = ac->lookup;
     struct window w = window_of(c);
     for (int k = s->ss; k <= s->se; k++) {
-        window_need(c, &w, SJ_FAST_BITS);
-        const struct sj_fast_ac *fast = &ac->fast_ac[w.bits >> (64 - SJ_FAST_BITS)];
-        if (fast->length) {
-            window_skip(&w, fast->length);
-            k += fast->run;
-            block[natural_order[k]] = (int16_t)((unsigned)fast->value << s->al);
+        window_need(c, &w, SJ_WHOLE_LOOKAHEAD);
+        unsigned entry = lookup[w.bits >> (64 - SJ_WHOLE_LOOKAHEAD)];
+        if (entry >> 12) {
+            window_skip(&w, (int)(entry >> 12));
+            k += (int)((entry >> 8) & 15);
+            block[natural_order[k]] = (int16_t)((unsigned)(int8_t)(entry & 255) << s->al);
             continue;
         }
-        window_need(c, &w, 32);
-        int rs = decode_symbol(&w, ac);
+        window_need(c, &w, 32);  // the top bits, and so `entry`, stay
+        int rs = symbol_of(&w, ac, entry);
         if (rs < 0) return bad_code(b);
         int r = rs >> 4, sz = rs & 15;
         if (sz) {

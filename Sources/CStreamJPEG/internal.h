@@ -24,23 +24,23 @@ struct sj_reader {
     int failed;  // a read error (not the end)
 };
 
-#ifndef SJ_FAST_BITS
-#define SJ_FAST_BITS 10  // the whole-coefficient lookahead of AC codes (at least the 9 of `lookup`)
-#endif
-
-struct sj_fast_ac {  // an AC code and its magnitude bits, both inside SJ_FAST_BITS of lookahead
-    int16_t value;   // the coefficient, before any point transform
-    uint8_t run;     // zeros before it
-    uint8_t length;  // the code's bits and the magnitude's; 0: not such a code
-};
+// A `lookup` entry, for the code in the top `lookahead` bits of the window:
+//   0                                a code longer than the lookahead (decode_long_code)
+//   (length << 8) | symbol           a code of `length` bits; bits 12-15 are zero
+//   (total << 12) | (run << 8) | v   in an AC table a sequential or first AC scan reads: a code
+//                                    and its magnitude bits, `total` bits in all, for a
+//                                    coefficient of value `(int8_t)v` (-127...127, never 0) after
+//                                    `run` zeros: one lookup gives the whole coefficient
+// A table looks 9 bits ahead (1 KiB); an AC table with whole-coefficient entries 10 (2 KiB), which
+// the column tables' savings pay for (render.c, prepare_planes).
+enum { SJ_LOOKAHEAD = 9, SJ_WHOLE_LOOKAHEAD = 10 };
 
 struct sj_huffman {  // a derived decoding table, shared by the scans whose DHT content and class are the same
-    int is_dc;       // checked for its class when built: DC symbols are at most 15
     uint8_t bits[17];
     uint8_t values[256];
-    uint16_t lookup[512];        // 9-bit lookahead: (length << 8) | value, 0 when longer
-    struct sj_fast_ac *fast_ac;  // 1 << SJ_FAST_BITS: lookahead to a whole coefficient (AC tables of
-                                 // sequential and first AC scans; NULL for the others)
+    uint8_t is_dc;      // checked for its class when built: DC symbols are at most 15
+    uint8_t lookahead;  // SJ_LOOKAHEAD, or SJ_WHOLE_LOOKAHEAD: `lookup` has whole-coefficient entries
+    uint16_t *lookup;   // 1 << lookahead entries
     int32_t maxcode[18];
     int32_t valoffset[17];
 };
@@ -56,7 +56,7 @@ struct sj_component {
     int scale_h, scale_v;  // IDCT output size of a block
     float dequant[64];     // quant as floats, for the IDCT
     uint8_t *plane;        // v * scale_v rows of row_blocks * scale_h samples
-    int *column;           // scaled-image column -> plane column
+    uint16_t *column;      // scaled-image column -> plane column (below the image's width: 16 bits)
 };
 
 struct sj_scan {

@@ -195,7 +195,7 @@ static void convert_row(const streamjpeg_decoder *d, const uint8_t *const *sampl
         convert_ycc_row(samples[0], samples[1], samples[2], width, rgb);
         return;
     }
-    const int *col[4];
+    const uint16_t *col[4];
     for (int c = 0; c < d->count; c++) col[c] = d->component[c].column;
     for (int x = 0; x < width; x++, rgb += 3) {
         switch (d->color) {
@@ -235,10 +235,12 @@ static int prepare_planes(streamjpeg_decoder *d, int scaled_width) {
         for (int i = 0; i < 64; i++) comp->dequant[i] = (float)comp->quant[i];
         size_t width = (size_t)comp->row_blocks * (size_t)comp->scale_h;
         comp->plane = malloc(width * (size_t)comp->v * (size_t)comp->scale_v);
+        // 16 bits a column (a column is below the image's width): the 2 bytes a column this saves
+        // against an int pay for the 10-bit lookahead of the AC tables (internal.h).
         comp->column = malloc((size_t)scaled_width * sizeof *comp->column);
         if (comp->plane == NULL || comp->column == NULL) return 0;
         for (int x = 0; x < scaled_width; x++)
-            comp->column[x] = (int)((long)x * comp->h * comp->scale_h / ((long)d->hmax * m));
+            comp->column[x] = (uint16_t)((long)x * comp->h * comp->scale_h / ((long)d->hmax * m));
     }
     return 1;
 }
