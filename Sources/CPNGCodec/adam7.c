@@ -1,10 +1,17 @@
 // Adam7 PNG for the stream renderer, read with zlib directly. The seven passes follow one
 // another in the image data, and each covers the whole image: libpng either holds the image
 // (interlace handling) or hands out pass rows in file order. Here a first pass inflates the
-// data once, discarding it, and copies the inflate state (inflateCopy) where each pass starts;
-// then the seven states advance together, each reading the file from its own position, so
-// every image row is built from the current row of the passes it holds. What is held: seven
-// inflate states (a 32 KB window each), two rows a pass, one image row and the resampler's rows.
+// data up to the last pass, discarding it, and copies the inflate state (inflateCopy) where each
+// earlier pass starts; the first pass's own state then goes on as the last pass's. The seven
+// states advance together, each reading the file from its own position, so every image row is
+// built from the current row of the passes it holds. What is held: seven inflate states (a 32 KB
+// window each), two rows a pass, one image row and the resampler's rows.
+//
+// Time: the data is inflated once, and the part before the last pass (passes 1-6: half the
+// pixels) twice, once to find where each pass starts. That is the floor of one state a pass:
+// a pass's start is known only by inflating what comes before it, and a state cannot be made
+// there without the 32 KB of output before it. A pass's copied state computes no Adler-32 (the
+// last pass's state, which has inflated everything before it, checks the stream's).
 #pragma clang diagnostic error "-Wall"
 #pragma clang diagnostic error "-Wextra"
 #include "internal.h"
@@ -47,6 +54,8 @@ struct pass {
 
 struct image_layout {
     int color_type, depth, bits_per_pixel, filter_bytes;
+    int channels;  // of the image row and the resampler: 3 for 8-bit RGB without tRNS (alpha all
+                   // 255, which the resampler adds), else 4 (RGBA)
     png_colorp palette;
     int palette_count;
     png_bytep trans;
@@ -164,30 +173,64 @@ static int paeth(int a, int b, int c) {
     return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
-// Undoes the row's filter (its first byte) against the row above (all zeros for a pass's first row).
+// The filters that read the pixel to the left, a pixel at a time, with the left pixel and the
+// one above it (the corner) kept in locals: a byte's sum waits on the byte bpp before it, which
+// through memory is a store and a load each time. Always inlined, so that a constant bpp (3 and
+// 4: 8-bit RGB and RGBA) unrolls the channels into registers. count is a multiple of bpp.
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE void unfilter_sub(uint8_t *x, size_t count, size_t bpp) {
+    uint8_t left[8] = {0};
+    for (size_t i = 0; i < count; i += bpp)
+        for (size_t c = 0; c < bpp; c++) left[c] = x[i + c] = (uint8_t)(x[i + c] + left[c]);
+}
+
+ALWAYS_INLINE void unfilter_average(uint8_t *x, const uint8_t *b, size_t count, size_t bpp) {
+    uint8_t left[8] = {0};
+    for (size_t i = 0; i < count; i += bpp)
+        for (size_t c = 0; c < bpp; c++) left[c] = x[i + c] = (uint8_t)(x[i + c] + ((left[c] + b[i + c]) >> 1));
+}
+
+ALWAYS_INLINE void unfilter_paeth(uint8_t *x, const uint8_t *b, size_t count, size_t bpp) {
+    uint8_t left[8] = {0}, corner[8] = {0};
+    for (size_t i = 0; i < count; i += bpp)
+        for (size_t c = 0; c < bpp; c++) {
+            left[c] = x[i + c] = (uint8_t)(x[i + c] + paeth(left[c], b[i + c], corner[c]));
+            corner[c] = b[i + c];
+        }
+}
+
+ALWAYS_INLINE void unfilter_left(int filter, uint8_t *x, const uint8_t *b, size_t count, size_t bpp) {
+    if (filter == 1)
+        unfilter_sub(x, count, bpp);
+    else if (filter == 3)
+        unfilter_average(x, b, count, bpp);
+    else
+        unfilter_paeth(x, b, count, bpp);
+}
+
+// Undoes the row's filter (its first byte) against the row above (all zeros for a pass's first
+// row). bpp: the filter's bytes a pixel, 1 to 8. 0 for a filter type that is none of the five.
 static int unfilter(uint8_t *row, const uint8_t *above, size_t count, int bpp) {
     uint8_t *x = row + 1;
     const uint8_t *b = above + 1;
     switch (row[0]) {
-    case 0: break;
-    case 1:
-        for (size_t i = (size_t)bpp; i < count; i++) x[i] = (uint8_t)(x[i] + x[i - bpp]);
-        break;
+    case 0: return 1;
     case 2:
         for (size_t i = 0; i < count; i++) x[i] = (uint8_t)(x[i] + b[i]);
-        break;
+        return 1;
+    case 1:
     case 3:
-        for (size_t i = 0; i < count; i++) x[i] = (uint8_t)(x[i] + (((i >= (size_t)bpp ? x[i - bpp] : 0) + b[i]) >> 1));
-        break;
     case 4:
-        for (size_t i = 0; i < count; i++) {
-            int left = i >= (size_t)bpp ? x[i - bpp] : 0, corner = i >= (size_t)bpp ? b[i - bpp] : 0;
-            x[i] = (uint8_t)(x[i] + paeth(left, b[i], corner));
-        }
-        break;
+        if (bpp == 3)
+            unfilter_left(row[0], x, b, count, 3);
+        else if (bpp == 4)
+            unfilter_left(row[0], x, b, count, 4);
+        else
+            unfilter_left(row[0], x, b, count, (size_t)bpp);
+        return 1;
     default: return 0;
     }
-    return 1;
 }
 
 static inline unsigned sample(const uint8_t *row, size_t index, int depth) {
@@ -202,11 +245,22 @@ static inline uint8_t eight_bits(unsigned v, int depth) {
     return depth == 16 ? (uint8_t)(v >> 8) : depth == 8 ? (uint8_t)v : (uint8_t)(v * 255 / ((1u << depth) - 1));
 }
 
-// One pass row's pixels into the image row, at their columns, as RGBA: what the libpng path's
-// transforms make (palette and gray expanded, tRNS to alpha, 16 bits stripped, opaque alpha added).
+// One pass row's pixels into the image row, at their columns, as RGBA (or RGB: l->channels): what
+// the libpng path's transforms make (palette and gray expanded, tRNS to alpha, 16 bits stripped,
+// opaque alpha added). 8-bit RGB and RGBA are copied as they are.
 static void place(const struct image_layout *l, const uint8_t *raw, int count, int first, int step,
                   uint8_t *image_row) {
     int depth = l->depth;
+    if (l->channels == 3) {
+        uint8_t *out = image_row + (size_t)first * 3;
+        for (int i = 0; i < count; i++, raw += 3, out += (size_t)step * 3) memcpy(out, raw, 3);
+        return;
+    }
+    if (depth == 8 && l->color_type == PNG_COLOR_TYPE_RGB_ALPHA) {
+        uint8_t *out = image_row + (size_t)first * 4;
+        for (int i = 0; i < count; i++, raw += 4, out += (size_t)step * 4) memcpy(out, raw, 4);
+        return;
+    }
     for (int i = 0; i < count; i++) {
         uint8_t *out = image_row + (size_t)(first + i * step) * 4;
         switch (l->color_type) {
@@ -260,40 +314,46 @@ static int read_layout(pngcodec_decoder *d, struct image_layout *l) {
         l->has_trans = l->color_type == PNG_COLOR_TYPE_GRAY || l->color_type == PNG_COLOR_TYPE_RGB;
         if (l->color_type != PNG_COLOR_TYPE_PALETTE) l->trans_count = 0;
     }
+    l->channels = l->color_type == PNG_COLOR_TYPE_RGB && l->depth == 8 && !l->has_trans ? 3 : 4;
     return PNGCODEC_OK;
 }
 
-// The first pass: every pass's start found by inflating the data once; there its state is copied.
-static int find_passes(pngcodec_decoder *d, struct cursor *first, struct pass *passes) {
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK) return pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for zlib");
+// The first pass, in the last non-empty pass's own state: every earlier pass's start found by
+// inflating the data up to the last pass; there its state is copied. The first pass's cursor and
+// state stop where the last pass starts, and go on as that pass's.
+static int find_passes(pngcodec_decoder *d, struct cursor *first, struct pass *passes, int last) {
+    struct pass *final = &passes[last];
+    if (inflateInit(&final->z) != Z_OK) return pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for zlib");
+    final->started = 1;
     uint8_t discard[8192];
     int status = PNGCODEC_OK;
-    for (int p = 0; p < 7 && status == PNGCODEC_OK; p++) {
+    for (int p = 0; p < last && status == PNGCODEC_OK; p++) {
         struct pass *pass = &passes[p];
         if (pass->width == 0 || pass->height == 0) continue;  // libpng skips empty passes too
-        if (inflateCopy(&pass->z, &z) != Z_OK) {
+        if (inflateCopy(&pass->z, &final->z) != Z_OK) {
             status = pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for zlib");
             break;
         }
         pass->started = 1;
-        pass->z.next_in = NULL;  // the pass reads its own input, from where the first pass stands
+        inflateValidate(&pass->z, 0);  // a pass ends inside the stream: its Adler-32 is never checked
+        pass->z.next_in = NULL;        // the pass reads its own input, from where the first pass stands
         pass->z.avail_in = 0;
         pass->cursor = *first;
-        pass->cursor.offset = first->offset - z.avail_in;
-        pass->cursor.left = first->left + z.avail_in;
+        pass->cursor.offset = first->offset - final->z.avail_in;
+        pass->cursor.left = first->left + final->z.avail_in;
         pass->cursor.check_crc = 0;
         pass->cursor.buffer = NULL;
         size_t remaining = (size_t)pass->height * (pass->row_bytes + 1);
         while (remaining > 0 && status == PNGCODEC_OK) {
             size_t count = remaining < sizeof discard ? remaining : sizeof discard;
-            status = inflate_exactly(d, first, &z, discard, count, p);
+            status = inflate_exactly(d, first, &final->z, discard, count, p);
             remaining -= count;
         }
     }
-    if (status == PNGCODEC_OK) status = finish_stream(d, first, &z);
-    inflateEnd(&z);
+    if (status == PNGCODEC_OK) {
+        final->cursor = *first;  // its read buffer and CRC checks go on with it
+        first->buffer = NULL;
+    }
     return status;
 }
 
@@ -334,8 +394,8 @@ int pngcodec_adam7_stream(pngcodec_decoder *d, uint8_t *dst, int out_width, int 
     struct pass passes[7];
     memset(passes, 0, sizeof passes);
     struct resample_state r;
-    uint8_t *image_row = malloc((size_t)d->width * 4);
-    int ok = resample_init(&r, (int)d->width, (int)d->height, out_width, out_height, 4, dst) && image_row;
+    uint8_t *image_row = malloc((size_t)d->width * (size_t)layout.channels);
+    int ok = resample_init(&r, (int)d->width, (int)d->height, out_width, out_height, layout.channels, dst) && image_row;
     if (d->file) ok = ok && (first.buffer = malloc(READ_CHUNK)) != NULL;
     for (int p = 0; p < 7; p++) {
         struct pass *pass = &passes[p];
@@ -346,15 +406,17 @@ int pngcodec_adam7_stream(pngcodec_decoder *d, uint8_t *dst, int out_width, int 
         pass->rows = calloc(2, pass->row_bytes + 1);
         ok = ok && pass->rows;
     }
+    int last = 6;
+    while (last > 0 && (passes[last].width == 0 || passes[last].height == 0)) last--;
     if (!ok) {
         status = pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for the working rows");
-    } else if ((status = find_passes(d, &first, passes)) == PNGCODEC_OK) {
-        free(first.buffer);  // the first pass is done: its read buffer goes before the others' come
-        first.buffer = NULL;
-        for (int p = 0; p < 7 && ok; p++)
+    } else if ((status = find_passes(d, &first, passes, last)) == PNGCODEC_OK) {
+        for (int p = 0; p < last && ok; p++)
             if (passes[p].started && d->file) ok = (passes[p].cursor.buffer = malloc(READ_CHUNK)) != NULL;
         status = ok ? stream_rows(d, &layout, passes, image_row, &r)
                     : pngcodec_fail(d, PNGCODEC_NO_MEMORY, "out of memory for the read buffers");
+        // After the last row: the stream must check out (its Adler-32), as libpng requires.
+        if (status == PNGCODEC_OK) status = finish_stream(d, &passes[last].cursor, &passes[last].z);
     }
     for (int p = 0; p < 7; p++) {
         if (passes[p].started) inflateEnd(&passes[p].z);
