@@ -15,7 +15,7 @@ BENCH_REFERENCE ?= .build/release/bench-reference
 # checks its whole command tree in debug builds) does not cost every child.
 TEST_BUILD = -c release --disable-testable-imports
 
-.PHONY: setup build check-shape format fuzz fuzz-smoke sanitize bench run-bench sweep scenario encodings progressive-time corpus corpus-scale plots reference test test-repeat gate baseline benchmarks clean \
+.PHONY: setup build check-shape format fuzz fuzz-smoke sanitize bench run-bench sweep scenario encodings decode-time corpus corpus-scale plots reference test test-repeat gate baseline benchmarks clean \
 	example-build example-test
 
 setup:
@@ -76,13 +76,14 @@ ENCODINGS_OUT ?= $(RUNS)/encodings
 encodings: build
 	python3 scripts/encodings.py --bench $(BENCH) --out $(ENCODINGS_OUT) $(ENCODINGS_ARGS)
 
-# The stream renderer's time target: package-benchmark's progressive-stream against progressive-thumbnail
-# (Benchmarks/, one run, 7 iterations each after a warm-up; the first build takes minutes), their wall-clock
-# samples into runs/progressive-time.csv (PROGRESSIVE_TIME_OUT). make reference writes results/'s.
-PROGRESSIVE_TIME_OUT ?= $(RUNS)/progressive-time.csv
-progressive-time: setup
-	mkdir -p $(dir $(PROGRESSIVE_TIME_OUT))
-	SWIFT=$(SWIFT) bash scripts/progressive-time.sh $(PROGRESSIVE_TIME_OUT)
+# The stream renderer's time against the thumbnail renderer's on the 6000x4000 fixtures (JPEG baseline
+# 4:2:0 and 4:4:4, progressive 4:2:0 and 4:4:4, restart markers every row, PNG interlaced): decode by
+# decode in pairs, CPU time of the decoding thread (scripts/decode-time.sh, a few minutes), into
+# runs/decode-time.csv (DECODE_TIME_OUT). make reference writes results/'s.
+DECODE_TIME_OUT ?= $(RUNS)/decode-time.csv
+decode-time: build
+	mkdir -p $(dir $(DECODE_TIME_OUT))
+	BENCH=$(BENCH) bash scripts/decode-time.sh $(DECODE_TIME_OUT)
 
 # Charts (SVG and PNG in <run>/charts) and <run>/REPORT.md's tables, for the latest run that has a
 # trials.csv; measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.

@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "bench-reference",
             dependencies: [
-                "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring",
+                "BenchCore", "Report", "ReferenceDocuments", "Scenarios", "Measuring", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/BenchReference"

@@ -11,7 +11,7 @@ struct BenchReference: ParsableCommand {
         abstract: "This repository's maintainer tool: its documents regenerated from results/, and its studies.",
         subcommands: [
             RegenerateDocuments.self, MeasureCommand.self, GateSimulationCommand.self, OverheadCommand.self,
-            StepCommand.self,
+            StepCommand.self, DecodeTimeCommand.self,
         ],
         defaultSubcommand: RegenerateDocuments.self
     )

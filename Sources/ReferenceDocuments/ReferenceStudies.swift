@@ -18,8 +18,9 @@ package struct ReferenceStudies: Sendable {
         case jobs
         /// The same picture in every encoding (results/encodings*.csv).
         case encodings
-        /// The stream renderer's progressive decode time (results/progressive-time.csv).
-        case progressiveTime = "progressive-time"
+        /// The stream renderer's decode time against the thumbnail renderer's, in pairs, per encoding
+        /// (results/decode-time.csv).
+        case decodeTime = "decode-time"
         /// The example package's own loader (results/example/).
         case example
         /// The scrolling list: caps, memory limits, faults, speeds (results/scenario*.csv).
@@ -44,7 +45,7 @@ package struct ReferenceStudies: Sendable {
 
         /// The studies `all` measures, in order.
         package static let measuredByAll: [Study] = [
-            .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .progressiveTime, .example, .scenario,
+            .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .decodeTime, .example, .scenario,
             .residencyCost, .holders, .server,
         ]
 
@@ -61,7 +62,7 @@ package struct ReferenceStudies: Sendable {
             case .corpus: return "a corpus of real photographs"
             case .jobs: return "children in parallel: --jobs"
             case .encodings: return "what the encoding costs"
-            case .progressiveTime: return "what the encoding costs: the stream renderer's decode time"
+            case .decodeTime: return "what the encoding costs: the stream renderer's decode time"
             case .example: return "AsyncHTTPClient measured through the library"
             case .scenario: return "SCENARIO.md"
             case .holders: return "who holds the peak, and how much of it is needed"
@@ -174,12 +175,9 @@ package struct ReferenceStudies: Sendable {
         case .jobs: return jobs
         case .encodings:
             return [.run(["python3", "scripts/encodings.py", "--bench", bench, "--out", results])]
-        case .progressiveTime:
+        case .decodeTime:
             return [
-                .run(
-                    ["bash", "scripts/progressive-time.sh", resultsPath("progressive-time.csv")],
-                    environment: ["SWIFT": swift]
-                )
+                .run(["bash", "scripts/decode-time.sh", resultsPath("decode-time.csv")], environment: benchEnvironment)
             ]
         case .example:
             return [

@@ -27,8 +27,8 @@ package struct ReportFigures {
     package var encodings: EncodingCosts?
     /// What each encoding's peaks are made of (encodings.csv and its holders and residency files).
     var encodingBreakdown: EncodingBreakdown?
-    /// progressive-time.csv (scripts/progressive-time.sh), when the folder has it.
-    package var progressiveTime: ProgressiveTime?
+    /// decode-time.csv (scripts/decode-time.sh), when the folder has it.
+    package var decodeTime: DecodeTime?
     /// residency-cost.csv (scripts/residency-cost.py: the snapshots on and off), when the folder has it.
     package var residencyCost: ResidencyCost?
     /// The holders run (bench-reference measure holders: results/holders/), when the folder has it.
@@ -80,7 +80,7 @@ package struct ReportFigures {
         var values = proseValues().merging(corpusAndJobs.values()) { first, _ in first }
             .merging(exampleValues()) { first, _ in first }
         values.merge(encodings?.values() ?? [:]) { ours, _ in ours }
-        values.merge(progressiveTime?.values() ?? [:]) { ours, _ in ours }
+        values.merge(decodeTime?.values() ?? [:]) { ours, _ in ours }
         values.merge(holders?.values() ?? [:]) { ours, _ in ours }
         values.merge(overhead.values()) { ours, _ in ours }
         values.merge(residencyCost?.values() ?? [:]) { ours, _ in ours }
@@ -169,6 +169,8 @@ package struct ReportFigures {
             "summary": articleSummaryTable(), "article-claims": articleClaimsTable(), "example": exampleTable(),
             "provenance": provenance.table(),
             "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it.",
+            "decode-time": decodeTime?.table()
+                ?? "No \(DecodeTime.fileName) in this folder: `make decode-time` measures it.\n",
             "residency-cost": residencyCost?.table()
                 ?? "No \(ResidencyCost.fileName) in this folder: `bench-reference measure residency-cost` measures it.\n",
         ]

@@ -71,9 +71,9 @@ package struct ResultsReport: ResultsFolder {
             figures.encodings = try run.parse(encodingsCSV) { try EncodingCosts.parse($0) }
         }
         figures.encodingBreakdown = try EncodingBreakdown.load(from: directory)
-        let progressiveCSV = directory.appendingPathComponent(ProgressiveTime.fileName)
-        if FileManager.default.fileExists(atPath: progressiveCSV.path) {
-            figures.progressiveTime = try run.parse(progressiveCSV) { try ProgressiveTime.parse($0) }
+        let decodeTimeCSV = directory.appendingPathComponent(DecodeTime.fileName)
+        if FileManager.default.fileExists(atPath: decodeTimeCSV.path) {
+            figures.decodeTime = try run.parse(decodeTimeCSV) { try DecodeTime.parse($0) }
         }
         let residencyCostCSV = directory.appendingPathComponent(ResidencyCost.fileName)
         if FileManager.default.fileExists(atPath: residencyCostCSV.path) {

@@ -172,7 +172,7 @@ import Testing
         // The order of the reference's recipe: the matrix first, the holders last.
         #expect(
             ReferenceStudies.Study.measuredByAll.map(\.rawValue) == [
-                "matrix", "sweep", "cold-warm", "corpus", "jobs", "encodings", "progressive-time", "example",
+                "matrix", "sweep", "cold-warm", "corpus", "jobs", "encodings", "decode-time", "example",
                 "scenario", "residency-cost", "holders",
             ]
         )
