@@ -902,8 +902,9 @@ HOT int decode_symbol(struct window *w, const struct sj_huffman *t) {
     return symbol_of(w, t, entry);
 }
 
-// The same for a DC table, whose lookahead is always SJ_LOOKAHEAD: a shift by a constant.
-HOT int decode_dc_symbol(struct window *w, const struct sj_huffman *t) {
+// The same for a table whose lookahead is SJ_LOOKAHEAD (every DC table, and the AC tables only
+// refinement scans read): a shift by a constant, and no whole-coefficient entries.
+HOT int decode_symbol_9(struct window *w, const struct sj_huffman *t) {
     return symbol_of(w, t, t->lookup[w->bits >> (64 - SJ_LOOKAHEAD)]);
 }
 
@@ -921,7 +922,7 @@ static int bad_code(struct block_context *b) {
 // A DC difference added to the component's predictor: the coefficient before any point transform.
 // 0, or -1 for a code no table holds.
 HOT int decode_dc(struct block_context *b, struct window *w, const struct sj_huffman *dc, int *value) {
-    int t = decode_dc_symbol(w, dc);  // a DC table's symbols are at most 15 (checked when built)
+    int t = decode_symbol_9(w, dc);  // a DC table's symbols are at most 15 (checked when built)
     if (t < 0) return -1;
     int diff = extend(window_get(w, t), t);
     *value = (int)((unsigned)b->cursor->dc_predictor[b->index] + (unsigned)diff);
@@ -1030,7 +1031,9 @@ static inline void refine(struct sj_cursor *c, struct window *w, int16_t *coef, 
     if (window_bit(c, w) && (*coef & p1) == 0) *coef = (int16_t)(*coef + (*coef >= 0 ? p1 : m1));
 }
 
-static int decode_ac_refine(struct block_context *b, int16_t *block) {
+// Always inlined into two block decoders: `nine` says the AC table's lookahead is SJ_LOOKAHEAD (the
+// table no first scan shares, nearly always), so that its symbols are read as a DC table's are.
+HOT int decode_ac_refine_with(struct block_context *b, int16_t *block, const int nine) {
     struct sj_cursor *c = b->cursor;
     const struct sj_scan *s = c->scan;
     int p1 = 1 << s->al, m1 = (int)((unsigned)-1 << s->al);
@@ -1040,7 +1043,7 @@ static int decode_ac_refine(struct block_context *b, int16_t *block) {
         const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
         for (; k <= s->se; k++) {
             window_need(c, &w, 32);
-            int rs = decode_symbol(&w, ac);
+            int rs = nine ? decode_symbol_9(&w, ac) : decode_symbol(&w, ac);
             if (rs < 0) return bad_code(b);
             int r = rs >> 4, sz = rs & 15, value = 0;
             if (sz) {
@@ -1076,12 +1079,17 @@ static int decode_ac_refine(struct block_context *b, int16_t *block) {
     return STREAMJPEG_OK;
 }
 
+static int decode_ac_refine(struct block_context *b, int16_t *block) { return decode_ac_refine_with(b, block, 0); }
+
+static int decode_ac_refine_9(struct block_context *b, int16_t *block) { return decode_ac_refine_with(b, block, 1); }
+
 typedef int (*block_decoder)(struct block_context *, int16_t *);
 
 static block_decoder decoder_for(const streamjpeg_decoder *d, const struct sj_scan *s) {
     if (!d->progressive) return decode_sequential;
     if (s->ss == 0) return s->ah == 0 ? decode_dc_first : decode_dc_refine;
-    return s->ah == 0 ? decode_ac_first : decode_ac_refine;
+    if (s->ah == 0) return decode_ac_first;
+    return d->tables[s->ac_table[0]].lookahead == SJ_LOOKAHEAD ? decode_ac_refine_9 : decode_ac_refine;
 }
 
 // At a restart point: drop the bits left, expect RSTn, reset the predictors and EOB run.
