@@ -124,14 +124,9 @@ package struct DecodeTime: Sendable, Equatable {
         )
     }
 
-    /// `decode_time_pairs`, and per encoding `decode_time_<name>_ratio` (names with `_` for `-`).
+    /// What the prose quotes: the pairs per file (the ratios are the table's).
     package func values() -> [String: String] {
-        var values = ["decode_time_pairs": String(pairs)]
-        for encoding in encodings {
-            let key = "decode_time_" + encoding.name.replacingOccurrences(of: "-", with: "_")
-            values[key + "_ratio"] = format(encoding.ratio)
-        }
-        return values
+        ["decode_time_pairs": String(pairs)]
     }
 
     private func format(_ ratio: Double) -> String { String(format: "%.2f", ratio) }

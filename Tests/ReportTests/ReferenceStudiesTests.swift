@@ -169,11 +169,11 @@ import Testing
         )
         #expect(all.filter { $0 == documents[0] }.count == 1)
         #expect(all.last == documents[0])
-        // The order of the reference's recipe: the matrix first, the holders last.
+        // The order of the reference's recipe: the matrix first, the image server last.
         #expect(
             ReferenceStudies.Study.measuredByAll.map(\.rawValue) == [
                 "matrix", "sweep", "cold-warm", "corpus", "jobs", "encodings", "decode-time", "example",
-                "scenario", "residency-cost", "holders",
+                "scenario", "residency-cost", "holders", "server",
             ]
         )
         var expected: [String] = []
