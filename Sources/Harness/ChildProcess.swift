@@ -322,7 +322,7 @@ package enum ChildProcessError: Error, CustomStringConvertible, Equatable {
 }
 
 /// A thread that runs one closure and can be waited for.
-private final class CompanionThread: @unchecked Sendable {
+private final class CompanionThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ body: @escaping @Sendable () -> Void) {

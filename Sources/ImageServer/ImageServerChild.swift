@@ -277,7 +277,7 @@ final class ServerWindow: Sendable {
     private var gauges: StageGauges { work.gauges }
     private let state = Mutex<OpenWindow?>(nil)
 
-    private struct OpenWindow: @unchecked Sendable {
+    private struct OpenWindow {
         var window: MeasurementWindow
         var watcher: StageWatcher
     }
