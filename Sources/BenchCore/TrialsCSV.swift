@@ -168,8 +168,8 @@ package enum TrialsCSV {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
-    static func text(_ value: Double?, digits: Int = 6) -> String {
+    package static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
+    package static func text(_ value: Double?, digits: Int = 6) -> String {
         value.map { String(format: "%.\(digits)f", $0) } ?? ""
     }
 }

@@ -333,22 +333,14 @@ final class ServerWindow: Sendable {
 /// The time the server was busy with requests: from the first one's arrival to the last one's end
 /// (the window's idle edges left out: with load from outside, the throughput's denominator).
 final class BusyPeriod: Sendable {
-    private let first = Atomic<UInt64>(0)
-    private let last = Atomic<UInt64>(0)
+    private let first = Atomic<Int>(0)
+    private let last = Atomic<Int>(0)
 
     func started() {
-        _ = first.compareExchange(expected: 0, desired: MonotonicClock.now(), ordering: .relaxed)
+        _ = first.compareExchange(expected: 0, desired: Int(MonotonicClock.now()), ordering: .relaxed)
     }
 
-    func ended() {
-        let now = MonotonicClock.now()
-        var seen = last.load(ordering: .relaxed)
-        while now > seen {
-            let (exchanged, original) = last.compareExchange(expected: seen, desired: now, ordering: .relaxed)
-            if exchanged { return }
-            seen = original
-        }
-    }
+    func ended() { last.raise(to: Int(MonotonicClock.now())) }
 
     func restart() {
         first.store(0, ordering: .relaxed)

@@ -18,7 +18,7 @@ package final class StageGauges: Sendable {
 
     package func enter(_ stage: Stage) {
         let now = add(1, to: stage)
-        if stage == .inFlight { raiseMost(to: now) }
+        if stage == .inFlight { mostInFlight.raise(to: now) }
     }
 
     package func leave(_ stage: Stage) {
@@ -55,18 +55,6 @@ package final class StageGauges: Sendable {
         }
     }
 
-    private func raiseMost(to value: Int) {
-        var seen = mostInFlight.load(ordering: .relaxed)
-        while value > seen {
-            let (exchanged, original) = mostInFlight.compareExchange(
-                expected: seen,
-                desired: value,
-                ordering: .relaxed
-            )
-            if exchanged { return }
-            seen = original
-        }
-    }
 }
 
 /// The stage gauges at one moment.
@@ -83,5 +71,17 @@ package struct StageCounts: Codable, Sendable, Equatable {
         self.waitingToRender = waitingToRender
         self.rendering = rendering
         self.writing = writing
+    }
+}
+
+extension Atomic where Value == Int {
+    /// Stores `value` if it is above the one held (a maximum kept by many threads without a lock).
+    func raise(to value: Value) {
+        var seen = load(ordering: .relaxed)
+        while value > seen {
+            let (exchanged, original) = compareExchange(expected: seen, desired: value, ordering: .relaxed)
+            if exchanged { return }
+            seen = original
+        }
     }
 }

@@ -35,10 +35,9 @@ package enum ServerCSV {
     package static let fileName = "server.csv"
     package static let keyColumns = ["strategy", "render", "allocator", "concurrency", "render_threads", "run"]
 
-    private static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
-    private static func text(_ value: Double?, digits: Int = 6) -> String {
-        value.map { String(format: "%.\(digits)f", $0) } ?? ""
-    }
+    /// The cells are written as trials.csv's are.
+    private static func text(_ value: Int?) -> String { TrialsCSV.text(value) }
+    private static func text(_ value: Double?, digits: Int = 6) -> String { TrialsCSV.text(value, digits: digits) }
 
     package static let columns: [WrittenColumn<ServerResult>] = [
         .init("strategy", .text, .neither, "the fetch strategy each request used") { $0.strategy },
