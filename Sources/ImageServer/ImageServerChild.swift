@@ -32,6 +32,8 @@ package enum ImageServerChild {
         guard let strategy = StrategyCatalog.strategy(named: spec.strategy) else {
             throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
         }
+        if let cap = spec.clientCap { StrategySession.raiseConnectionsPerHost(to: cap) }
+        report.clientConnectionsPerHost = StrategySession.connectionsPerHost
         let heap = try HeapCounters(expecting: spec.allocator)
         try Renderer.warmUp(mode: spec.render)
         let requestFiles = spec.workDirectory.appendingPathComponent("requests")

@@ -7,6 +7,8 @@ package struct ServerReport: Codable, Sendable {
     /// ok, or harness_error with `error` (the server could not start, the window never opened).
     package var status = TrialStatus.ok
     package var error = ""
+    /// Connections to one host the built-in URLSession strategies' shared session allowed.
+    package var clientConnectionsPerHost: Int?
 
     package var baselineRSSBytes: Int?
     package var peakRSSBytes: Int?

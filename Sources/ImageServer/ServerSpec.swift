@@ -17,6 +17,9 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     package var fetchThreads: Int
     /// Threads of the render pool; nil: a thread per request (every decode at once).
     package var renderThreads: Int?
+    /// Connections to one host the built-in URLSession strategies' shared session allows (raised to
+    /// the load's C before any request); nil: as shipped (`URLSession.shared`, 6 on Linux).
+    package var clientCap: Int?
     /// The answer's long side: a larger render is area-averaged down to it before it is encoded.
     package var maxPixel = 1024
     package var answerQuality = 80

@@ -78,8 +78,10 @@ package struct ServerRequest {
             ("render_threads", renderThreads.map { $0.map(String.init) ?? "unbounded" }.joined(separator: ",")),
             ("runs", String(runs)),
             ("requests", String(template.requests)),
-            ("fixture", "\(template.fixture.width)x\(template.fixture.height) \(template.fixture.encoding.rawValue)"),
+            template.imagesFolder.map { ("images", $0.path) }
+                ?? ("fixture", "\(template.fixture.width)x\(template.fixture.height) \(template.fixture.encoding.rawValue)"),
             ("max_pixel", String(template.maxPixel)),
+            ("client_cap", template.clientCapRaised ? "concurrency" : "default"),
         ]
     }
 }

@@ -27,6 +27,12 @@ package struct ImageServerScenario {
         /// When set, the load asks `/calibration/BYTES` instead of the image: each request holds a
         /// known block, the known answer for the memory per request in flight.
         package var calibrationBlockBytes: Int?
+        /// Whether the URLSession strategies may open C connections to the origin at once (the
+        /// default), or only as many as shipped (`--client-cap default`: 6 on Linux).
+        package var clientCapRaised = true
+        /// `--images DIR`: the origin serves the folder's images and request i asks for image
+        /// i mod n (the warm-up too); nil: the fixture, as `fixture.jpg`.
+        package var imagesFolder: URL?
 
         package init(
             strategy: String,
@@ -62,9 +68,20 @@ package struct ImageServerScenario {
 
     package func run(run: Int, workDirectory: URL, stop: @escaping @Sendable () -> Bool) throws -> ServerResult {
         let settings = self.settings
-        return try serve(run: run, workDirectory: workDirectory, listeningOn: nil) { pid in
-            Self.drive(settings, workDirectory: workDirectory, pid: pid, stop: stop)
+        let images = try servedImages()
+        let names = images.map(\.name)
+        return try serve(run: run, workDirectory: workDirectory, images: images, listeningOn: nil) { pid in
+            Self.drive(settings, names: names, workDirectory: workDirectory, pid: pid, stop: stop)
         }
+    }
+
+    /// The origin's images: the folder's, or the fixture as `fixture.jpg`.
+    package func servedImages() throws -> [ServedImage] {
+        if let folder = settings.imagesFolder { return try ServedImages.load(folder: folder) }
+        let body = try Data(
+            contentsOf: FixtureGenerator.cachedFixture(settings.fixture, in: settings.fixtureCacheDirectory)
+        )
+        return [ServedImage(name: Self.fixtureName, body: body)]
     }
 
     /// One server child: the origin, the spec, the child driven by `drive` (on its own thread), the row.
@@ -72,14 +89,15 @@ package struct ImageServerScenario {
     private func serve(
         run: Int,
         workDirectory: URL,
+        images: [ServedImage],
         listeningOn port: Int?,
         drive: @escaping @Sendable (pid_t) -> (records: [RequestRecord], seconds: Double, error: String?)
     ) throws -> ServerResult {
-        let body = try Data(
-            contentsOf: FixtureGenerator.cachedFixture(settings.fixture, in: settings.fixtureCacheDirectory)
-        )
         let origin = LoopbackServer()
-        origin.addResource(path: "/" + Self.fixtureName, body: body, contentType: "image/jpeg")
+        for image in images {
+            let type = image.info.map { "image/\($0.format.rawValue)" } ?? "application/octet-stream"
+            origin.addResource(path: "/" + image.name, body: image.body, contentType: type)
+        }
         try origin.start()
         defer { origin.shutdown() }
         defer { try? FileManager.default.removeItem(at: workDirectory) }
@@ -94,6 +112,7 @@ package struct ImageServerScenario {
         )
         spec.allocator = settings.allocator
         spec.maxPixel = settings.maxPixel
+        spec.clientCap = settings.clientCapRaised ? settings.concurrency : nil
         spec.timeoutSeconds = settings.timeoutSeconds
         if let port {
             (spec.port, spec.listening) = (port, true)
@@ -109,9 +128,11 @@ package struct ImageServerScenario {
             concurrency: settings.concurrency,
             renderThreads: settings.renderThreads,
             run: run,
-            fixture: "\(settings.fixture.width)x\(settings.fixture.height)"
+            fixture: settings.imagesFolder.map { "\($0.lastPathComponent)/ (\(images.count) images)" }
+                ?? "\(settings.fixture.width)x\(settings.fixture.height)"
         )
         result.loadFromOutside = port != nil
+        result.imageNames = images.map(\.name)
         let load = Mutex<(records: [RequestRecord], seconds: Double, error: String?)>(([], 0, nil))
         let outcome = launcher.run(spec, reporting: ServerReport.self) { pid in
             let driven = drive(pid)
@@ -137,7 +158,7 @@ package struct ImageServerScenario {
             }
             (result.status, result.error) = (.harnessError, error + child)
         }
-        result.floorBytes = floor(result, body: body)
+        result.floorBytes = floor(result, images: images)
         return result
     }
 
@@ -150,12 +171,14 @@ package struct ImageServerScenario {
         announce: @escaping @Sendable (String) -> Void,
         stop: @escaping @Sendable () -> Bool
     ) throws -> ServerResult {
-        try serve(run: 1, workDirectory: workDirectory, listeningOn: port) { pid in
+        let images = try servedImages()
+        let first = images[0].name
+        return try serve(run: 1, workDirectory: workDirectory, images: images, listeningOn: port) { pid in
             guard let port = Self.waitForPort(workDirectory: workDirectory, pid: pid, stop: stop) else {
                 return ([], 0, "the server did not listen within \(Int(Self.startSeconds)) s")
             }
             announce(
-                "listening on http://127.0.0.1:\(port) (GET /image/\(Self.fixtureName); SIGINT ends the measurement)"
+                "listening on http://127.0.0.1:\(port) (GET /image/\(first); SIGINT ends the measurement)"
             )
             while !stop() && !ChildProcess.hasEnded(pid) { usleep(50_000) }
             return ([], 0, nil)
@@ -165,6 +188,7 @@ package struct ImageServerScenario {
     /// The parent's side while the child runs: its port, the warm-up, the window, the load.
     private static func drive(
         _ settings: Settings,
+        names: [String],
         workDirectory: URL,
         pid: pid_t,
         stop: @escaping @Sendable () -> Bool
@@ -173,12 +197,14 @@ package struct ImageServerScenario {
             return ([], 0, "the server did not listen within \(Int(startSeconds)) s")
         }
         let base = "http://127.0.0.1:\(port)"
-        let path = settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? "/image/\(fixtureName)"
-        let image = URL(string: base + path)!
+        let urls = names.map { name in
+            URL(string: base + (settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? "/image/\(name)"))!
+        }
+        let image: @Sendable (Int) -> URL = { urls[$0 % urls.count] }
         let warmup = LoadGenerator.run(
             count: settings.concurrency,
             concurrency: settings.concurrency,
-            url: { _ in image },
+            url: image,
             stop: stop
         )
         if let failed = warmup.records.first(where: { $0.status != 200 }) {
@@ -195,7 +221,7 @@ package struct ImageServerScenario {
         let load = LoadGenerator.run(
             count: settings.requests,
             concurrency: settings.concurrency,
-            url: { _ in image },
+            url: image,
             stop: stop
         )
         return (load.records, load.seconds, nil)
@@ -210,21 +236,29 @@ package struct ImageServerScenario {
         return nil
     }
 
-    private func floor(_ result: ServerResult, body: Data) -> Int? {
+    /// The floor at the peak; with several images, the mean of each image's (the requests at the
+    /// peak are a mix the load cycled through, each image as often).
+    private func floor(_ result: ServerResult, images: [ServedImage]) -> Int? {
         guard let strategy = StrategyCatalog.strategy(named: settings.strategy),
             let renderer = RendererCatalog.renderer(named: settings.render.rawValue)
         else { return nil }
-        let info = try? ImageDecoder.inspect(.memory(body))
         let answers = result.requests.filter { $0.status == 200 }.map(\.bytes).sorted()
-        return ServerFloor.bytes(
-            stages: result.report.stagesAtHeapPeak,
-            fetch: strategy.floor,
-            render: renderer.floor,
-            payloadBytes: body.count,
-            imageWidth: info?.width,
-            imageHeight: info?.height,
-            maxPixel: settings.maxPixel,
-            answerBytes: answers.isEmpty ? 0 : answers[answers.count / 2]
-        )
+        var total = 0
+        for image in images {
+            guard
+                let bytes = ServerFloor.bytes(
+                    stages: result.report.stagesAtHeapPeak,
+                    fetch: strategy.floor,
+                    render: renderer.floor,
+                    payloadBytes: image.body.count,
+                    imageWidth: image.info?.width,
+                    imageHeight: image.info?.height,
+                    maxPixel: settings.maxPixel,
+                    answerBytes: answers.isEmpty ? 0 : answers[answers.count / 2]
+                )
+            else { return nil }
+            total += bytes
+        }
+        return images.isEmpty ? nil : total / images.count
     }
 }

@@ -53,8 +53,14 @@ package enum ServerCSV {
         .init("render_threads", .text, .neither, "threads of the render pool, or unbounded (a thread per request)") {
             $0.renderThreads.map(String.init) ?? "unbounded"
         },
+        .init(
+            "client_cap",
+            .count,
+            .neither,
+            "connections to one host the URLSession strategies' shared session allowed: C, or as shipped (--client-cap default)"
+        ) { text($0.report.clientConnectionsPerHost) },
         .init("run", .count, .neither, "the run of this cell, from 1") { String($0.run) },
-        .init("fixture", .text, .neither, "the image every request asks for, WIDTHxHEIGHT") { $0.fixture },
+        .init("fixture", .text, .neither, "the image every request asks for, WIDTHxHEIGHT; with --images, FOLDER/ (N images)") { $0.fixture },
         .init("status", .text, .neither, "ok, or why the run has no measurement (harness_error, crashed, timeout)") {
             $0.status.rawValue
         },
@@ -168,6 +174,10 @@ package enum RequestsCSV {
         },
         .init("run", .count, .neither, "the cell's run") { String($0.result.run) },
         .init("request", .count, .neither, "the request's number in the window, from 0") { String($0.request.index) },
+        .init("image", .text, .neither, "the image it asked for (--images: by served name)") { row in
+            let names = row.result.imageNames
+            return names.isEmpty ? "" : names[row.request.index % names.count]
+        },
         .init("status", .count, .neither, "its HTTP status; 0: no answer") { String($0.request.status) },
         .init("bytes", .bytes, .neither, "the answer's body bytes") { String($0.request.bytes) },
         .init("latency_s", .seconds, .lowerIsBetter, "from sending it to its answer's last byte") {

@@ -18,6 +18,8 @@ package struct ServerResult: Codable, Sendable {
     package var report = ServerReport()
     package var requests: [RequestRecord] = []
     package var loadSeconds = 0.0
+    /// The origin's images by served name: request i asked for image i mod n.
+    package var imageNames: [String] = []
     /// The load came from outside (`--listen`): the parent saw no request, and the counts, throughput
     /// and window are the server's own.
     package var loadFromOutside = false

@@ -171,12 +171,74 @@ import Testing
         #expect(answers.report.requestsFailed == 3, "\(answers.report)")
     }
 
+    /// The URLSession strategies open as many connections to the origin as the cap allows: with it
+    /// raised to C all C fetches run at once (C connections); as shipped, 6 do and the rest wait in
+    /// libcurl's queue for one of the 6. The child reports the cap it ran with.
+    @Test func clientCapBoundsTheConnectionsToTheOrigin() throws {
+        let body = try Data(
+            contentsOf: FixtureGenerator.cachedFixture(Self.fixture, in: testFixtureCache("image-server"))
+        )
+        let concurrency = StrategySession.shippedConnectionsPerHost + 2
+        for cap in [concurrency, nil] {
+            let served = try drive(
+                render: .none,
+                body: body,
+                strategy: "data",
+                fetchThreads: concurrency,
+                clientCap: cap
+            ) { base in
+                // Each answer waits 400 ms for its head: the fetches overlap.
+                let url = URL(string: base + "/image/fixture.jpg?fault=slowFirstByte&delayMs=400")!
+                return LoadGenerator.run(count: concurrency, concurrency: concurrency, url: { _ in url }, stop: { false })
+                    .records.map(\.status)
+            }
+            #expect(served.result == Array(repeating: 200, count: concurrency), "\(served.result)")
+            let expected = cap ?? StrategySession.shippedConnectionsPerHost
+            #expect(served.report.clientConnectionsPerHost == expected)
+            #expect(served.originConnections == expected, "cap \(String(describing: cap))")
+        }
+    }
+
+    /// `--images DIR`: the origin serves the folder's images (a name a URL cannot hold served under
+    /// "_"s, a file that is no image left out) and request i asks for image i mod n, so the answers
+    /// alternate between the two images' own sizes.
+    @Test func imagesFolderIsServedInTurn() throws {
+        let folder = scratch()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = testFixtureCache("image-server")
+        try FileManager.default.copyItem(
+            at: FixtureGenerator.cachedFixture(Self.fixture, in: cache),
+            to: folder.appendingPathComponent("a photo.jpg")
+        )
+        try FileManager.default.copyItem(
+            at: FixtureGenerator.cachedFixture(FixtureSpec(width: 900, height: 1400, quality: 85, seed: 7), in: cache),
+            to: folder.appendingPathComponent("b.jpg")
+        )
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        var settings = settings(strategy: "download", render: .stream, concurrency: 2, requests: 6)
+        settings.imagesFolder = folder
+        let result = try ImageServerScenario(settings: settings, launcher: ChildProcessLauncher(executable: benchExecutable()))
+            .run(run: 1, workDirectory: scratch()) { false }
+        #expect(result.status == .ok, "\(result.error)")
+        #expect(result.imageNames == ["a_photo.jpg", "b.jpg"])
+        #expect(result.requests.map(\.status) == Array(repeating: 200, count: 6))
+        let bytes = result.requests.map(\.bytes)
+        #expect(bytes[0] == bytes[2] && bytes[2] == bytes[4], "\(bytes)")
+        #expect(bytes[1] == bytes[3] && bytes[3] == bytes[5], "\(bytes)")
+        #expect(bytes[0] != bytes[1], "\(bytes)")
+        #expect(result.report.clientConnectionsPerHost == 2)
+    }
+
     /// Runs a server child without the scenario's load: `body` gets its base URL, after the window opened.
     func drive<Value: Sendable>(
         render: RenderMode,
         body: Data,
+        strategy: String = "curl-memory",
+        fetchThreads: Int = 2,
+        clientCap: Int? = nil,
         _ requests: @escaping @Sendable (String) throws -> Value
-    ) throws -> (result: Value, report: ServerReport) {
+    ) throws -> (result: Value, report: ServerReport, originConnections: Int) {
         let origin = LoopbackServer()
         origin.addResource(path: "/fixture.jpg", body: body, contentType: "image/jpeg")
         try origin.start()
@@ -184,13 +246,14 @@ import Testing
         let work = scratch()
         defer { try? FileManager.default.removeItem(at: work) }
         var spec = ServerSpec(
-            strategy: "curl-memory",
+            strategy: strategy,
             render: render,
             originURL: origin.url(for: "/"),
-            fetchThreads: 2,
+            fetchThreads: fetchThreads,
             renderThreads: 1,
             workDirectory: work
         )
+        spec.clientCap = clientCap
         spec.timeoutSeconds = 60
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let launched = ChildProcessLauncher(executable: benchExecutable()).run(spec, reporting: ServerReport.self) {
@@ -214,7 +277,7 @@ import Testing
             throw TestFailure("the server child failed: \(launched)")
         }
         #expect(report.status == .ok, "\(report.error)")
-        return (try #require(outcome.withLock { $0 }).get(), report)
+        return (try #require(outcome.withLock { $0 }).get(), report, origin.connectionCount)
     }
 }
 

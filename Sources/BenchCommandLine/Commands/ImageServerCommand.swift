@@ -5,6 +5,7 @@ import Harness
 import Imaging
 import Measuring
 import Scenarios
+import Strategies
 
 /// `bench scenario image-server`: a real HTTP server (Hummingbird) in the measured child, load from
 /// the parent, memory per request in flight by strategy and stage.
@@ -60,6 +61,15 @@ struct ImageServerCommand: ParsableCommand {
     @Option(help: "Requests measured per run (after a warm-up of C), 1...100000.")
     var requests = 48
 
+    @Option(
+        help: ArgumentHelp(
+            "The URLSession strategies' connections to one host: concurrency (raised to C, so C fetch at once) or "
+                + "default (as shipped: \(StrategySession.shippedConnectionsPerHost) on Linux; the rest queue in libcurl).",
+            valueName: "cap"
+        )
+    )
+    var clientCap = ClientCap.concurrency
+
     @Option(help: "The answer's long side in pixels: a larger render is resized to it.")
     var maxPixel = 1024
 
@@ -81,6 +91,15 @@ struct ImageServerCommand: ParsableCommand {
     )
     var timeout: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "A folder of images the origin serves instead of the fixture, by file name: request i asks for image i "
+                + "mod n (files that are not images are left out).",
+            valueName: "folder"
+        )
+    )
+    var images: String?
+
     @OptionGroup(title: "Fixture (the origin's image)") var fixture: FixtureOptions
 
     @OptionGroup var output: OutFolderOption<ImageServerCommand>
@@ -97,6 +116,13 @@ struct ImageServerCommand: ParsableCommand {
         }
         if let timeout, !(timeout > 0 && timeout <= 86_400) {
             throw ValidationError("--timeout must be in (0, 86400] seconds (got \(timeout))")
+        }
+        if let images {
+            do {
+                _ = try ServedImages.load(folder: URL(fileURLWithPath: images))
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         if let listen {
             guard (0...65535).contains(listen) else {
@@ -124,6 +150,8 @@ struct ImageServerCommand: ParsableCommand {
             fixtureCacheDirectory: fixture.cacheDirectory
         )
         template.maxPixel = maxPixel
+        template.clientCapRaised = clientCap == .concurrency
+        template.imagesFolder = images.map { URL(fileURLWithPath: $0) }
         template.timeoutSeconds = timeout ?? (listen == nil ? 300 : 3600)
         var request = ServerRequest(
             strategies: matrix.strategyNames,
@@ -159,6 +187,12 @@ struct ImageServerCommand: ParsableCommand {
             return Int(text).flatMap { (1...64).contains($0) ? .some($0) : nil }
         }
     }
+}
+
+/// `--client-cap`: what the URLSession strategies' per-host connection cap is in the server.
+enum ClientCap: String, ExpressibleByArgument, CaseIterable {
+    case concurrency
+    case `default`
 }
 
 /// image-server's defaults for the shared options, and why.

@@ -25,7 +25,7 @@ package final class DataPublisherStrategy: FetchStrategy {
 
     package func fetch(url: URL) throws -> FetchOutcome {
         let completion = BlockingCompletion<FetchOutcome>()
-        let pipeline = URLSession.shared.ocombine.dataTaskPublisher(for: url)
+        let pipeline = StrategySession.current.ocombine.dataTaskPublisher(for: url)
             .tryMap { data, response -> FetchOutcome in
                 try checkedOutcome(.memory(data), of: validateResponse(response, error: nil))
             }

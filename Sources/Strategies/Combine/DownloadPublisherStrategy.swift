@@ -41,7 +41,7 @@ package final class DownloadPublisherStrategy: FetchStrategy {
                 received = nil
             }
         )
-        URLSession.shared.downloadTaskPublisher(for: url, movingTo: workDirectory)
+        StrategySession.current.downloadTaskPublisher(for: url, movingTo: workDirectory)
             .tryMap { file, response -> FetchOutcome in
                 do {
                     return try checkedOutcome(.file(file), of: validateResponse(response, error: nil))

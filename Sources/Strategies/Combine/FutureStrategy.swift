@@ -18,7 +18,7 @@ package final class FutureStrategy: FetchStrategy {
     package static let summary =
         "OpenCombine Future wrapping dataTaskPublisher, failing with a typed NetworkError (bad URL, status, decode)"
 
-    private let session = URLSession.shared
+    private let session = StrategySession.current
     /// The Future's inner subscriptions, kept as the companion sources keep them.
     private var cancellables = Set<AnyCancellable>()
 

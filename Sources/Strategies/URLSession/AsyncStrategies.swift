@@ -19,7 +19,7 @@ package final class AsyncDataStrategy: FetchStrategy {
             let data: Data
             let response: URLResponse
             do {
-                (data, response) = try await URLSession.shared.data(from: url)
+                (data, response) = try await StrategySession.current.data(from: url)
             } catch {
                 throw FetchError.transport(TransportFailure(urlSessionError: error))
             }
@@ -47,7 +47,7 @@ package final class AsyncDownloadStrategy: FetchStrategy {
             let temporaryFile: URL
             let response: URLResponse
             do {
-                (temporaryFile, response) = try await URLSession.shared.download(from: url)
+                (temporaryFile, response) = try await StrategySession.current.download(from: url)
             } catch {
                 throw FetchError.transport(TransportFailure(urlSessionError: error))
             }

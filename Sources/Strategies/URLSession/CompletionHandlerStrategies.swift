@@ -14,7 +14,7 @@ package final class DataTaskStrategy: FetchStrategy {
     package static let summary =
         "URLSession data task; the completion handler gets the whole body as Data (the article's first case)"
 
-    private let session = URLSession.shared
+    private let session = StrategySession.current
 
     package init(workDirectory: URL) {}
 
@@ -41,7 +41,7 @@ package final class DownloadTaskStrategy: FetchStrategy {
     package static let summary =
         "URLSession download task; the body streams to a temporary file, moved before the handler returns (the article's second case)"
 
-    private let session = URLSession.shared
+    private let session = StrategySession.current
     private let workDirectory: URL
 
     package init(workDirectory: URL) {

@@ -147,4 +147,16 @@ import Testing
         let output = try BenchProcess.run(["sweep"] + arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")
     }
+
+    /// image-server's own options: a folder that cannot be served names why; a cap names its choices.
+    @Test(arguments: [
+        (["--images", "/nonexistent-images-folder"], "cannot read the folder /nonexistent-images-folder"),
+        (["--images", "/proc/self/fdinfo"], "has no image the harness reads"),
+        (["--client-cap", "7"], "'concurrency' and 'default'"),
+    ])
+    func imageServerRejectsBadOptions(arguments: [String], message: String) throws {
+        let output = try BenchProcess.run(["scenario", "image-server"] + arguments)
+        #expect(output.status == 64, "\(arguments): \(output.standardError)")
+        #expect(output.standardError.contains(message), "\(output.standardError)")
+    }
 }
