@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,11 @@ int childguard_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
 }
 
 int childguard_die_with_parent(pid_t parent) { return childguard_signal_on_parent_death(SIGKILL, parent); }
+
+int childguard_limit_data(pid_t pid, unsigned long long bytes) {
+    struct rlimit limit = {.rlim_cur = (rlim_t)bytes, .rlim_max = (rlim_t)bytes};
+    return prlimit(pid, RLIMIT_DATA, &limit, NULL) == 0 ? 0 : errno;
+}
 
 int childguard_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 0 : errno; }
 

@@ -254,6 +254,12 @@ package enum ChildProcess {
         return info._sifields._sigchld.si_pid == pid
     }
 
+    /// Limits a child of ours to `bytes` of RLIMIT_DATA (heap, private mappings, thread stacks):
+    /// over it an allocation fails. 0, or the error number.
+    package static func limitData(of pid: pid_t, to bytes: Int) -> Int32 {
+        childguard_limit_data(pid, UInt64(bytes))
+    }
+
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [0, 0]
         // pipe2 is not exported to Swift; callers hold `spawnLock`, so setting close-on-exec

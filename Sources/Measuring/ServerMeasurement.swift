@@ -22,6 +22,8 @@ package struct ServerRequest {
     package var stop: any StopRequest = SignalStop()
     /// `--listen PORT`: one cell, the server alone for load from outside, measured until SIGINT.
     package var listenPort: Int?
+    /// Count the exact heap peak in the server (the default); false: `--no-exact-heap`.
+    package var exactHeap = true
 
     package init(
         strategies: [String],
@@ -82,6 +84,8 @@ package struct ServerRequest {
                 ?? ("fixture", "\(template.fixture.width)x\(template.fixture.height) \(template.fixture.encoding.rawValue)"),
             ("max_pixel", String(template.maxPixel)),
             ("client_cap", template.clientCapRaised ? "concurrency" : "default"),
+            ("memory_limit_bytes", template.memoryLimitBytes.map(String.init) ?? "none"),
+            ("--no-exact-heap", String(!exactHeap)),
         ]
     }
 }
@@ -164,7 +168,10 @@ package struct ServerMeasurement {
         Interruption.registerScratch(work)
         defer { Interruption.unregisterScratch(work) }
         do {
-            let scenario = ImageServerScenario(settings: settings)
+            let scenario = ImageServerScenario(
+                settings: settings,
+                launcher: ChildProcessLauncher(exactHeapPeak: request.exactHeap)
+            )
             guard let port = request.listenPort else {
                 return try scenario.run(run: run, workDirectory: work) { stop.requested }
             }

@@ -119,6 +119,17 @@ package struct ReferenceStudies: Sendable {
         "--strategy", "data,download", "--render", "full,stream", "--allocator", "system,jemalloc",
         "--render-threads", "2,unbounded", "--concurrency", "1,4,16", "--requests", "32", "--runs", "3",
     ]
+    /// C = 64 with every decode at once, under a memory limit (data + full holds about 7 GB):
+    /// whether the line fitted up to C = 16 still holds (results/server-64/).
+    static let server64Arguments = [
+        "--strategy", "data,download", "--render", "full,stream", "--render-threads", "unbounded",
+        "--concurrency", "64", "--requests", "128", "--runs", "2", "--memory-limit", "12Gi",
+    ]
+    /// The measurement's own cost under load: the same cell with the exact heap counted and not
+    /// (results/server-cost/counted and uncounted/), its throughput the figure.
+    static let serverCostArguments = [
+        "--strategy", "download", "--render", "stream", "--concurrency", "16", "--requests", "96", "--runs", "5",
+    ]
     static let examplePackage = "Examples/AsyncHTTPClientLoader"
     static let exampleBench = "\(examplePackage)/.build/release/ahc-bench"
     static let exampleArguments = [
@@ -197,11 +208,21 @@ package struct ReferenceStudies: Sendable {
         case .residencyCost:
             return [.run(["python3", "scripts/residency-cost.py", "--bench", bench, "--out", results])]
         case .server:
+            // 3: some run failed; its row says why, and the figures count the runs that did not.
+            let server = [bench, "scenario", "image-server"]
             return [
+                .run(server + Self.serverArguments + ["--out", resultsPath("server"), "--replace"], tolerated: [3]),
+                .run(server + Self.server64Arguments + ["--out", resultsPath("server-64"), "--replace"], tolerated: [3]),
+                .makeFolder(resultsPath("server-cost")),
                 .run(
-                    [bench, "scenario", "image-server"] + Self.serverArguments
-                        + ["--out", resultsPath("server"), "--replace"]
-                )
+                    server + Self.serverCostArguments + ["--out", resultsPath("server-cost/counted"), "--replace"],
+                    tolerated: [3]
+                ),
+                .run(
+                    server + Self.serverCostArguments + ["--no-exact-heap"]
+                        + ["--out", resultsPath("server-cost/uncounted"), "--replace"],
+                    tolerated: [3]
+                ),
             ]
         case .overhead:
             return [

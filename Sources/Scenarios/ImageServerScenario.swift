@@ -33,6 +33,8 @@ package struct ImageServerScenario {
         /// `--images DIR`: the origin serves the folder's images and request i asks for image
         /// i mod n (the warm-up too); nil: the fixture, as `fixture.jpg`.
         package var imagesFolder: URL?
+        /// `--memory-limit`: RLIMIT_DATA the parent sets on the server child as soon as it is started.
+        package var memoryLimitBytes: Int?
 
         package init(
             strategy: String,
@@ -134,7 +136,12 @@ package struct ImageServerScenario {
         result.loadFromOutside = port != nil
         result.imageNames = images.map(\.name)
         let load = Mutex<(records: [RequestRecord], seconds: Double, error: String?)>(([], 0, nil))
+        let limit = settings.memoryLimitBytes
         let outcome = launcher.run(spec, reporting: ServerReport.self) { pid in
+            if let limit, let error = Self.limitMemory(of: pid, to: limit) {
+                load.withLock { $0 = ([], 0, error) }
+                return
+            }
             let driven = drive(pid)
             load.withLock { $0 = driven }
         }
@@ -225,6 +232,13 @@ package struct ImageServerScenario {
             stop: stop
         )
         return (load.records, load.seconds, nil)
+    }
+
+    /// RLIMIT_DATA on the child (prlimit(2)): over it an allocation fails and the server dies, its
+    /// row a crash naming it. nil when set; else why not.
+    static func limitMemory(of pid: pid_t, to bytes: Int) -> String? {
+        let error = ChildProcess.limitData(of: pid, to: bytes)
+        return error == 0 ? nil : "cannot set --memory-limit \(bytes) bytes on the server: \(String(cString: strerror(error)))"
     }
 
     private static func waitForPort(workDirectory: URL, pid: pid_t, stop: () -> Bool) -> Int? {

@@ -230,6 +230,34 @@ import Testing
         #expect(result.report.clientConnectionsPerHost == 2)
     }
 
+    /// `--memory-limit`: the server child gets RLIMIT_DATA as it starts; four full decodes of the
+    /// article's 6000x4000 JPEG at once (about 440 MB) cannot fit 256 MiB, so the server dies and the
+    /// row says it crashed, in place of a measurement.
+    @Test func memoryLimitKillsAServerOverIt() throws {
+        var settings = settings(strategy: "data", render: .full, concurrency: 4, requests: 8)
+        settings.fixture = FixtureSpec()
+        settings.renderThreads = nil
+        settings.memoryLimitBytes = 256 << 20
+        let result = try ImageServerScenario(settings: settings, launcher: ChildProcessLauncher(executable: benchExecutable()))
+            .run(run: 1, workDirectory: scratch()) { false }
+        #expect(result.status != .ok)
+        #expect(result.error.contains("the server child: crashed"), "\(result.error)")
+    }
+
+    /// `--no-exact-heap`: the server runs with the malloc wrappers uncounted, and its row has no
+    /// exact heap peak (the sampled one stays); counted, it has one.
+    @Test func exactHeapCanBeTurnedOffInTheServer() throws {
+        for counted in [true, false] {
+            let result = try ImageServerScenario(
+                settings: settings(strategy: "download", render: .stream, concurrency: 1, requests: 2),
+                launcher: ChildProcessLauncher(executable: benchExecutable(), exactHeapPeak: counted)
+            ).run(run: 1, workDirectory: scratch()) { false }
+            #expect(result.status == .ok, "\(result.error)")
+            #expect(result.report.heapIsExact == counted)
+            #expect(result.report.peakHeapBytes != nil)
+        }
+    }
+
     /// Runs a server child without the scenario's load: `body` gets its base URL, after the window opened.
     func drive<Value: Sendable>(
         render: RenderMode,

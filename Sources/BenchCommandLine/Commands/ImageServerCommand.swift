@@ -100,6 +100,27 @@ struct ImageServerCommand: ParsableCommand {
     )
     var images: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Hard limit on the server child's memory (RLIMIT_DATA: heap and private mappings, thread stacks "
+                + "included), set as it starts, at least 256Mi, e.g. 8G (\(ByteSize.rule)); over it the server dies and "
+                + "its row says so.",
+            valueName: "bytes"
+        ),
+        transform: {
+            try ByteSize.parse($0, option: "--memory-limit", range: (256 << 20)...(1 << 40), example: "2Gi or 8G")
+        }
+    )
+    var memoryLimit: Int?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Run the server with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact "
+                + "heap peak; for measuring its cost under load."
+        )
+    )
+    var noExactHeap = false
+
     @OptionGroup(title: "Fixture (the origin's image)") var fixture: FixtureOptions
 
     @OptionGroup var output: OutFolderOption<ImageServerCommand>
@@ -152,6 +173,7 @@ struct ImageServerCommand: ParsableCommand {
         template.maxPixel = maxPixel
         template.clientCapRaised = clientCap == .concurrency
         template.imagesFolder = images.map { URL(fileURLWithPath: $0) }
+        template.memoryLimitBytes = memoryLimit
         template.timeoutSeconds = timeout ?? (listen == nil ? 300 : 3600)
         var request = ServerRequest(
             strategies: matrix.strategyNames,
@@ -164,6 +186,7 @@ struct ImageServerCommand: ParsableCommand {
             output: MeasurementOutput(out: output.out, replacing: replacing.replace)
         )
         request.listenPort = listen
+        request.exactHeap = !noExactHeap
         try measuring { try ServerMeasurement(request).run() }
     }
 

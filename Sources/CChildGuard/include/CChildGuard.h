@@ -30,4 +30,8 @@ int childguard_become_subreaper(void);
 /// error number of pthread_create.
 int childguard_start_backstop(double seconds, int status, const char *message);
 
+/// Sets `pid`'s RLIMIT_DATA (soft and hard) to `bytes` (prlimit(2), which Swift's Glibc module does
+/// not show): a parent limiting a child it started. Returns 0, or the error number.
+int childguard_limit_data(pid_t pid, unsigned long long bytes);
+
 #endif
