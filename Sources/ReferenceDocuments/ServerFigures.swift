@@ -2,22 +2,38 @@ import BenchCore
 import Foundation
 import Report
 import Scenarios
+import Strategies
 
 /// REPORT.md's "An image server under load", from the committed image-server run (results/server/
 /// server.csv as `bench scenario image-server` wrote it): each cell's memory per request in flight
 /// (fitted here as the measurement fits it), and its peaks, floor, throughput and latency by concurrency.
 package struct ServerFigures: Sendable {
     package var runs: CSVRows?
+    /// results/server-64/: the article's cells at C = 64, every decode at once.
+    package var atScale: CSVRows?
+    /// results/server-cost/counted and uncounted/: one cell with the exact heap counted and not.
+    package var counted: CSVRows?
+    package var uncounted: CSVRows?
 
     package static let folderName = "server"
 
-    package init(runs: CSVRows?) {
+    package init(runs: CSVRows?, atScale: CSVRows? = nil, counted: CSVRows? = nil, uncounted: CSVRows? = nil) {
         self.runs = runs
+        self.atScale = atScale
+        self.counted = counted
+        self.uncounted = uncounted
     }
 
     package static func load(from results: URL) throws -> ServerFigures {
-        let folder = results.appendingPathComponent(folderName)
-        return ServerFigures(runs: try CSVRows.load(folder.appendingPathComponent("server.csv")))
+        func rows(_ folder: String) throws -> CSVRows? {
+            try CSVRows.load(results.appendingPathComponent(folder).appendingPathComponent("server.csv"))
+        }
+        return ServerFigures(
+            runs: try rows(folderName),
+            atScale: try rows("server-64"),
+            counted: try rows("server-cost/counted"),
+            uncounted: try rows("server-cost/uncounted")
+        )
     }
 
     static let missing = "No results/server/ in this folder: `bench-reference measure server` measures it.\n"
@@ -26,6 +42,8 @@ package struct ServerFigures: Sendable {
         [
             "server": runsTable() ?? Self.missing, "server-slopes": slopesTable() ?? Self.missing,
             "server-targets": targetsTable() ?? Self.missing,
+            "server-64": atScaleTable() ?? Self.missingStudyPart("server-64"),
+            "server-cost": costTable() ?? Self.missingStudyPart("server-cost"),
         ]
     }
 
@@ -35,6 +53,8 @@ package struct ServerFigures: Sendable {
         return [
             "server_interval_percent": String(LinearFit.intervalPercent),
             "server_containers": containers.dropLast().joined(separator: ", ") + " and " + (containers.last ?? ""),
+            "server_client_cap_shipped": String(StrategySession.shippedConnectionsPerHost),
+            "server_cost_bound_percent": String(Int(Self.costBound * 100)),
         ]
     }
 
