@@ -15,6 +15,10 @@ static inline CURLcode curlshim_setopt_pointer(CURL *handle, CURLoption option, 
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode curlshim_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 typedef size_t (*curlshim_write_callback)(char *data, size_t size, size_t count, void *context);
 
 static inline CURLcode curlshim_setopt_write_callback(CURL *handle, curlshim_write_callback callback) {

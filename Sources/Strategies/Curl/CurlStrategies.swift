@@ -84,7 +84,7 @@ package final class CurlFileStrategy: FetchStrategy {
     }
 }
 
-private func checkStatusAndLength(_ response: CurlTransfer.Response, received: Int) throws {
+func checkStatusAndLength(_ response: CurlTransfer.Response, received: Int) throws {
     guard (200..<300).contains(response.statusCode) else { throw FetchError.httpStatus(response.statusCode) }
     let expected = response.expectedContentLength
     if expected >= 0 && Int64(received) != expected {

@@ -19,7 +19,22 @@ final class CurlTransfer {
         self.handle = handle
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    /// An upload's headers, built at the first upload: its type, and no `Expect: 100-continue`
+    /// (libcurl sends it for a large body, then waits a second for a 100 a server need not send).
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+    }
+
+    private func uploadHeaders() -> UnsafeMutablePointer<curl_slist>? {
+        if headerList == nil {
+            headerList = curl_slist_append(nil, "Content-Type: application/octet-stream")
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
+        return headerList
+    }
 
     struct Response {
         var statusCode: Int
@@ -27,11 +42,13 @@ final class CurlTransfer {
         var expectedContentLength: Int64
     }
 
-    /// GETs `url`, calling `receive` with each chunk as libcurl delivers it. `receive` returns
+    /// GETs `url` (or POSTs `posting`, which the caller keeps alive until this returns), calling
+    /// `receive` with each chunk of the answer as libcurl delivers it. `receive` returns
     /// false to abort (its storage failed), which ends the transfer with CURLE_WRITE_ERROR.
     /// `announced` is called once, before the first chunk, with Content-Length (-1 if unknown).
     func get(
         _ url: URL,
+        posting body: UnsafeRawBufferPointer? = nil,
         announced: @escaping (Int64) -> Void = { _ in },
         receive: @escaping (UnsafeRawBufferPointer) -> Bool
     ) throws -> Response {
@@ -45,6 +62,17 @@ final class CurlTransfer {
         try check(curlshim_setopt_long(handle, CURLOPT_NOSIGNAL, 1))  // no SIGALRM in a threaded process
         try check(curlshim_setopt_write_callback(handle, curlWriteCallback))
         try check(curlshim_setopt_pointer(handle, CURLOPT_WRITEDATA, unmanaged.toOpaque()))
+        // The handle is kept: every transfer sets its method and headers, whatever the last one was.
+        let headers = body == nil ? nil : uploadHeaders()
+        try check(curlshim_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers.map { UnsafeMutableRawPointer($0) }))
+        if let body {
+            try check(curlshim_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            try check(
+                curlshim_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
+            )
+        } else {
+            try check(curlshim_setopt_long(handle, CURLOPT_HTTPGET, 1))
+        }
 
         let result = curl_easy_perform(handle)
         if let storageError = context.failure {
