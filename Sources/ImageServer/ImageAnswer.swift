@@ -4,9 +4,9 @@ import Harness
 import Imaging
 import Strategies
 
-/// What `GET /image/NAME` answers once the image is fetched: the image rendered with the
-/// spec's renderer, area-averaged down to `maxPixel` when larger, and encoded as a baseline
-/// JPEG; with `none`, the fetched bytes themselves.
+/// What `GET /image/NAME` answers once the image is fetched (and `POST /image` once its upload is
+/// received): the image rendered with the spec's renderer, area-averaged down to `maxPixel` when
+/// larger, and encoded as a baseline JPEG; with `none`, the fetched (or uploaded) bytes themselves.
 package enum ImageAnswer {
     package static func make(
         from payload: Payload,

@@ -5,6 +5,7 @@ import Hummingbird
 import Imaging
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOPosix
 import Probe
 import Strategies
@@ -13,8 +14,9 @@ import Synchronization
 /// The child side of `bench scenario image-server`: a Hummingbird server on loopback whose
 /// `GET /image/NAME` fetches NAME from the parent's origin with a strategy made for the request (on
 /// a pool of `fetchThreads` threads started before the window: the strategies block), renders it
-/// on the render pool (or a thread of its own) and answers a JPEG (`ImageAnswer`). It writes its
-/// port into its work folder, measures from `GET /_bench/window` until SIGINT, then reports.
+/// on the render pool (or a thread of its own) and answers a JPEG (`ImageAnswer`); `POST /image`
+/// takes the image as its body (held as `spec.upload` says) and renders and answers it alike. It
+/// writes its port into its work folder, measures from `GET /_bench/window` until SIGINT, then reports.
 package enum ImageServerChild {
     package static func run(_ spec: ServerSpec) -> ServerReport {
         var report = ServerReport()
@@ -29,7 +31,8 @@ package enum ImageServerChild {
     }
 
     private static func serve(_ spec: ServerSpec, into report: inout ServerReport) throws {
-        guard let strategy = StrategyCatalog.strategy(named: spec.strategy) else {
+        let strategy = StrategyCatalog.strategy(named: spec.strategy)
+        guard strategy != nil || spec.strategy == ImageRoute.noStrategy else {
             throw TrialError.unknownStrategy(spec.strategy, valid: StrategyCatalog.names)
         }
         if let cap = spec.clientCap { StrategySession.raiseConnectionsPerHost(to: cap) }
@@ -73,6 +76,9 @@ package enum ImageServerChild {
             // The query goes on to the origin: the loopback origin's faults (`?fault=status&code=500`).
             return try await work.answer(name: name, query: request.uri.query)
         }
+        router.post("/image") { request, _ -> Response in
+            try await work.answerUpload(request.body)
+        }
         router.get("/calibration/:bytes") { _, context -> Response in
             try await work.holdCalibrationBlock(bytes: try context.parameters.require("bytes", as: Int.self))
         }
@@ -108,18 +114,20 @@ struct ServerChildError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// One image request's work: fetch on the fetch pool, render on the render pool (or a thread of
-/// its own), each stage counted in the gauges; the request's files removed before it answers.
+/// One image request's work: fetch on the fetch pool (or receive the upload), render on the render
+/// pool (or a thread of its own), each stage counted in the gauges; the request's files removed
+/// before it answers.
 final class RequestWork: Sendable {
     let spec: ServerSpec
-    let strategy: any FetchStrategy.Type
+    /// nil: the server fetches nothing (`ImageRoute.noStrategy`), its GET answers 404.
+    let strategy: (any FetchStrategy.Type)?
     let files: URL
     let gauges = StageGauges()
     private let fetchPool: NIOThreadPool
     private let renderPool: NIOThreadPool?
     private let counts = Mutex<(answered: Int, failed: Int)>((0, 0))
 
-    init(spec: ServerSpec, strategy: any FetchStrategy.Type, files: URL) throws {
+    init(spec: ServerSpec, strategy: (any FetchStrategy.Type)?, files: URL) throws {
         self.spec = spec
         self.strategy = strategy
         self.files = files
@@ -141,7 +149,18 @@ final class RequestWork: Sendable {
     /// From the first image request's arrival to the last one's end since `restartCounts()`.
     let busy = BusyPeriod()
 
+    /// `GET /image/NAME`: the image fetched from the origin.
     func answer(name: String, query: String? = nil) async throws -> Response {
+        try await answering(what: name) { try await self.fetch(name: name, query: query) }
+    }
+
+    /// `POST /image`: the image is the request's body, held as `spec.upload` says.
+    func answerUpload(_ body: RequestBody) async throws -> Response {
+        try await answering(what: "the upload") { try await self.receive(body) }
+    }
+
+    /// The request in flight and counted: its image got by `payload`, rendered, answered.
+    private func answering(what: String, _ payload: () async throws -> Payload) async throws -> Response {
         gauges.enter(.inFlight)
         busy.started()
         defer {
@@ -149,7 +168,7 @@ final class RequestWork: Sendable {
             busy.ended()
         }
         do {
-            let body = try await answerBody(name: name, query: query)
+            let body = try await render(try await payload(), what: what)
             counts.withLock { $0.answered += 1 }
             return Response(
                 status: .ok,
@@ -165,7 +184,10 @@ final class RequestWork: Sendable {
         }
     }
 
-    private func answerBody(name: String, query: String?) async throws -> Data {
+    private func fetch(name: String, query: String?) async throws -> Payload {
+        guard let strategy else {
+            throw HTTPError(.notFound, message: "this server fetches nothing: its route is POST /image")
+        }
         guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
             throw HTTPError(.badRequest, message: "bad image name '\(name)'")
         }
@@ -176,15 +198,69 @@ final class RequestWork: Sendable {
         var components = URLComponents(url: spec.originURL.appendingPathComponent(name), resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = query
         guard let url = components?.url else { throw HTTPError(.badRequest, message: "bad query '\(query ?? "")'") }
-        let (strategy, files) = (self.strategy, self.files)
+        let files = self.files
         gauges.enter(.fetching)
-        let outcome: FetchOutcome
+        defer { gauges.leave(.fetching) }
         do {
-            defer { gauges.leave(.fetching) }
-            outcome = try await fetchPool.runIfActive { try strategy.init(workDirectory: files).fetch(url: url) }
+            return try await fetchPool.runIfActive { try strategy.init(workDirectory: files).fetch(url: url) }.payload
         } catch let error as FetchError {
             throw HTTPError(.badGateway, message: "cannot fetch \(name): \(error)")
         }
+    }
+
+    /// Receiving the upload is this route's fetch: it counts as fetching.
+    private func receive(_ body: RequestBody) async throws -> Payload {
+        gauges.enter(.fetching)
+        defer { gauges.leave(.fetching) }
+        switch spec.upload {
+        case .collect:
+            // Past the bound, collect throws NIOTooManyBytesError, which Hummingbird answers 413.
+            let buffer = try await body.collect(upTo: spec.maxUploadBytes)
+            // The Data holds the collected buffer's storage: no second copy of the body.
+            return .memory(Data(buffer: buffer, byteTransferStrategy: .noCopy))
+        case .file:
+            return .file(try await receiveToFile(body))
+        }
+    }
+
+    /// The body streamed to a fresh file in the requests folder: each chunk is written (on the
+    /// fetch pool: write(2) blocks) before the next is asked for, so the body waits in the socket,
+    /// not in memory. The file goes if the upload does not finish (a client gone, too large).
+    private func receiveToFile(_ body: RequestBody) async throws -> URL {
+        let file = files.appendingPathComponent(UUID().uuidString + ".upload")
+        let descriptor: Int32
+        do { descriptor = try createFile(file) } catch {
+            throw HTTPError(.internalServerError, message: "cannot store the upload: \(error)")
+        }
+        do {
+            defer { close(descriptor) }
+            var received = 0
+            for try await chunk in body {
+                received += chunk.readableBytes
+                guard received <= spec.maxUploadBytes else {
+                    throw HTTPError(.contentTooLarge, message: "an upload is at most \(spec.maxUploadBytes) bytes")
+                }
+                // errno is the pool thread's: it comes back with the result.
+                let failure = try await fetchPool.runIfActive {
+                    chunk.withUnsafeReadableBytes { writeAll(descriptor, $0) } ? 0 : errno
+                }
+                guard failure == 0 else {
+                    throw HTTPError(
+                        .internalServerError,
+                        message: "cannot store the upload: \(String(cString: strerror(failure)))"
+                    )
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        return file
+    }
+
+    /// What both routes do with the image: wait for a render thread, render, and remove the
+    /// request's file (a download or an upload) whatever happens, before the answer is sent.
+    private func render(_ payload: Payload, what: String) async throws -> Data {
         gauges.enter(.waitingToRender)
         let (spec, gauges) = (self.spec, self.gauges)
         // Whatever happens to the render (a pool that never runs it included), the wait ends and the
@@ -192,7 +268,7 @@ final class RequestWork: Sendable {
         let started = Atomic<Bool>(false)
         defer {
             if !started.load(ordering: .acquiring) { gauges.leave(.waitingToRender) }
-            if case .file(let file) = outcome.payload { try? FileManager.default.removeItem(at: file) }
+            if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) }
         }
         let render: @Sendable () throws -> Data = {
             started.store(true, ordering: .releasing)
@@ -200,7 +276,7 @@ final class RequestWork: Sendable {
             gauges.enter(.rendering)
             defer { gauges.leave(.rendering) }
             return try ImageAnswer.make(
-                from: outcome.payload,
+                from: payload,
                 render: spec.render,
                 maxPixel: spec.maxPixel,
                 quality: spec.answerQuality,
@@ -210,7 +286,7 @@ final class RequestWork: Sendable {
         do {
             return try await onRenderThread(render)
         } catch let error as ImagingError {
-            throw HTTPError(.unprocessableContent, message: "cannot render \(name): \(error)")
+            throw HTTPError(.unprocessableContent, message: "cannot render \(what): \(error)")
         }
     }
 

@@ -4,10 +4,11 @@ import Harness
 import Imaging
 
 /// Everything the image server's measured child needs: what each request does (fetch with
-/// `strategy` from `originURL`, render with `render`, answer a JPEG of at most `maxPixel`), how the
-/// server runs that work (a fetch pool as wide as `fetchThreads`, a render pool of `renderThreads`
-/// or a thread per request), and how it measures.
+/// `strategy` from `originURL`, or take a POST's body held as `upload`; render with `render`, answer
+/// a JPEG of at most `maxPixel`), how the server runs that work (a fetch pool as wide as
+/// `fetchThreads`, a render pool of `renderThreads` or a thread per request), and how it measures.
 package struct ServerSpec: Codable, Sendable, Equatable {
+    /// `ImageRoute.noStrategy` for a server measured on `POST /image` only: its GET answers 404.
     package var strategy: String
     package var render: RenderMode
     package var allocator: Allocator = .system
@@ -24,6 +25,10 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     package var maxPixel = 1024
     package var answerQuality = 80
     package var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+    /// How `POST /image` holds its upload until it renders.
+    package var upload = UploadBody.collect
+    /// The largest upload `POST /image` takes (256 MiB, far past any image it renders): past it, 413.
+    package var maxUploadBytes = 256 << 20
     /// Where the child writes the port it listens on (`ServerPort`), its TMPDIR and its requests' files.
     package var workDirectory: URL
     /// The port to listen on; 0: a free one.

@@ -259,19 +259,22 @@ import Testing
     }
 
     /// Runs a server child without the scenario's load: `body` gets its base URL, after the window opened.
+    /// `work`: the child's work folder (its requests' files are in `requests/`), removed after.
     func drive<Value: Sendable>(
         render: RenderMode,
         body: Data,
         strategy: String = "curl-memory",
         fetchThreads: Int = 2,
         clientCap: Int? = nil,
+        upload: UploadBody = .collect,
+        work: URL? = nil,
         _ requests: @escaping @Sendable (String) throws -> Value
     ) throws -> (result: Value, report: ServerReport, originConnections: Int) {
         let origin = LoopbackServer()
         origin.addResource(path: "/fixture.jpg", body: body, contentType: "image/jpeg")
         try origin.start()
         defer { origin.shutdown() }
-        let work = scratch()
+        let work = work ?? scratch()
         defer { try? FileManager.default.removeItem(at: work) }
         var spec = ServerSpec(
             strategy: strategy,
@@ -283,6 +286,7 @@ import Testing
         )
         spec.clientCap = clientCap
         spec.timeoutSeconds = 60
+        spec.upload = upload
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let launched = ChildProcessLauncher(executable: benchExecutable()).run(spec, reporting: ServerReport.self) {
             pid in

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Creates (or truncates) `url` for writing; the caller closes the descriptor.
-func createFile(_ url: URL) throws -> Int32 {
+package func createFile(_ url: URL) throws -> Int32 {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
         throw FetchError.storage("cannot create \(url.path): \(String(cString: strerror(errno)))")
@@ -10,7 +10,7 @@ func createFile(_ url: URL) throws -> Int32 {
 }
 
 /// write(2) until every byte is written (it may write fewer), retrying on EINTR.
-func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
