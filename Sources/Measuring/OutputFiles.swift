@@ -205,7 +205,7 @@ package enum OutputFiles {
         name: ServerSlopesCSV.fileName,
         commands: [.imageServer],
         written: .atTheEnd,
-        key: ["strategy", "render", "allocator", "render_threads"],
+        key: ["strategy", "render", "allocator", "route", "body", "render_threads"],
         replacesRows: true,
         holds: "per cell across concurrencies: memory per request in flight and the fixed cost, with their 95% "
             + "intervals, and the requests in flight that fit 512 MB, 1 GB and 2 GB",

@@ -6,12 +6,15 @@ import Imaging
 import Report
 import Scenarios
 
-/// What `bench scenario image-server` measures: each strategy x renderer x allocator x render
+/// What `bench scenario image-server` measures: each route x strategy x renderer x allocator x render
 /// threads x concurrency, `runs` times, each run in a fresh server child under `requests` requests.
+/// A POST route fetches nothing: its cells are not multiplied by the strategies (strategy none).
 package struct ServerRequest {
     package var strategies: [String]
     package var renders: [RenderMode]
     package var allocators: [Allocator]
+    /// GET, and POST with each upload body.
+    package var routes: [ImageRoute] = [.get]
     package var concurrencies: [Int]
     /// nil: a thread per request.
     package var renderThreads: [Int?]
@@ -48,20 +51,30 @@ package struct ServerRequest {
     /// Every run, in order: concurrency innermost but one, so a cell's slope fills in early.
     var plan: [(settings: ImageServerScenario.Settings, run: Int)] {
         var plan: [(ImageServerScenario.Settings, Int)] = []
-        for strategy in strategies {
-            for render in renders {
-                for allocator in allocators {
-                    for threads in renderThreads {
-                        for concurrency in concurrencies {
-                            for run in 1...runs {
-                                var settings = template
-                                settings.strategy = strategy
-                                settings.render = render
-                                settings.allocator = allocator
-                                settings.renderThreads = threads
-                                settings.concurrency = concurrency
-                                plan.append((settings, run))
-                            }
+        for route in routes {
+            for strategy in route == .get ? strategies : [ImageRoute.noStrategy] {
+                plan += cells(route: route, strategy: strategy)
+            }
+        }
+        return plan
+    }
+
+    /// One route and strategy's runs, every renderer x allocator x render threads x concurrency.
+    private func cells(route: ImageRoute, strategy: String) -> [(settings: ImageServerScenario.Settings, run: Int)] {
+        var plan: [(ImageServerScenario.Settings, Int)] = []
+        for render in renders {
+            for allocator in allocators {
+                for threads in renderThreads {
+                    for concurrency in concurrencies {
+                        for run in 1...runs {
+                            var settings = template
+                            settings.route = route
+                            settings.strategy = strategy
+                            settings.render = render
+                            settings.allocator = allocator
+                            settings.renderThreads = threads
+                            settings.concurrency = concurrency
+                            plan.append((settings, run))
                         }
                     }
                 }
@@ -76,6 +89,7 @@ package struct ServerRequest {
             ("strategies", strategies.joined(separator: ",")),
             ("renders", renders.map(\.rawValue).joined(separator: ",")),
             ("allocators", allocators.map(\.rawValue).joined(separator: ",")),
+            ("routes", routes.map { $0 == .get ? $0.name : "\($0.name) \($0.bodyName)" }.joined(separator: ",")),
             ("concurrencies", concurrencies.map(String.init).joined(separator: ",")),
             ("render_threads", renderThreads.map { $0.map(String.init) ?? "unbounded" }.joined(separator: ",")),
             ("runs", String(runs)),
@@ -134,7 +148,7 @@ package struct ServerMeasurement {
             print(Self.line(result))
             if result.status != .ok {
                 printError(
-                    "server run failed: \(result.strategy)/\(result.render.rawValue)/C \(result.concurrency) run \(run): "
+                    "server run failed: \(Self.name(result.route, result.strategy))/\(result.render.rawValue)/C \(result.concurrency) run \(run): "
                         + "\(result.status.rawValue): \(result.error)"
                 )
             }
@@ -189,6 +203,11 @@ package struct ServerMeasurement {
         fflush(nil)  // every C stream: the global `stdout` is shared mutable state to Swift 6
     }
 
+    /// A cell's first name on stdout: its strategy, or for POST the route and its body ("post file").
+    static func name(_ route: ImageRoute, _ strategy: String) -> String {
+        route == .get ? strategy : "\(route.name) \(route.bodyName)"
+    }
+
     static let header =
         "strategy/render/allocator       C  threads   ok/sent  in-flight  peak heap Δ    peak RSS Δ     floor      req/s   p99"
 
@@ -196,7 +215,7 @@ package struct ServerMeasurement {
         func megabytes(_ bytes: Int?) -> String {
             bytes.map { String(format: "%8.1f MB", Double($0) / 1e6) } ?? "       -   "
         }
-        let cell = "\(result.strategy)/\(result.render.rawValue)/\(result.allocator.rawValue)"
+        let cell = "\(Self.name(result.route, result.strategy))/\(result.render.rawValue)/\(result.allocator.rawValue)"
         return [
             cell.padding(toLength: 30, withPad: " ", startingAt: 0),
             String(format: "%3d", result.concurrency),
@@ -217,7 +236,8 @@ package struct ServerMeasurement {
         for slope in slopes {
             let threads =
                 slope.renderThreads == "unbounded" ? "a thread per render" : "\(slope.renderThreads) render threads"
-            let cell = "\(slope.strategy)/\(slope.render)/\(slope.allocator)/\(threads)"
+            let route = slope.route == "get" ? slope.strategy : "\(slope.route) \(slope.body)"
+            let cell = "\(route)/\(slope.render)/\(slope.allocator)/\(threads)"
             guard let heap = slope.heap else {
                 print(
                     "\(cell): too few runs for a slope (\(slope.fitted) fitted of \(slope.runs); at least 3, at two "

@@ -63,9 +63,11 @@ package struct ServerFigures: Sendable {
     /// heap peak delta, floor, RSS peak delta in MB, throughput), and `server_vars.gp`, the blocks' titles.
     package func chartFiles() -> [String: String] {
         guard let rows = runs?.rows, !rows.isEmpty else { return [:] }
-        // glibc's cells only: sixteen series would not read; jemalloc's are in the tables.
+        // glibc's GET cells only: sixteen series would not read; jemalloc's and POST's are in the tables.
         let cells = Self.groups(
-            rows.filter { $0["status"] == "ok" && $0["allocator"] == Allocator.system.rawValue },
+            rows.filter {
+                $0["status"] == "ok" && $0["allocator"] == Allocator.system.rawValue && ($0["route"] ?? "get") == "get"
+            },
             by: ["strategy", "render", "allocator", "render_threads"]
         )
         guard !cells.isEmpty else { return [:] }
@@ -103,6 +105,12 @@ package struct ServerFigures: Sendable {
         rows.compactMap { $0[column].flatMap(Double.init) }
     }
 
+    /// `route` and `body` as key columns of the tables when a row measured POST; none when every row is
+    /// GET's (a file written before the POST route had no `body` column), whose tables stay as they were.
+    static func routeKeys(_ rows: [[String: String]]) -> [String] {
+        rows.contains { ($0["route"] ?? "get") != "get" } ? ["route", "body"] : []
+    }
+
     /// The cell's key columns, in the file's order of first appearance.
     static func groups(_ rows: [[String: String]], by keys: [String]) -> [(key: [String], rows: [[String: String]])] {
         var order: [[String]] = []
@@ -118,9 +126,10 @@ package struct ServerFigures: Sendable {
     /// One row per cell and concurrency: medians over its ok runs.
     func runsTable() -> String? {
         guard let rows = runs?.rows, !rows.isEmpty else { return nil }
+        let routeKeys = Self.routeKeys(rows)
         let cells = Self.groups(
             rows,
-            by: ["strategy", "render", "allocator", "render_threads", "concurrency"]
+            by: ["strategy", "render", "allocator"] + routeKeys + ["render_threads", "concurrency"]
         )
         let lines = cells.map { cell -> [String] in
             let ok = cell.rows.filter { $0["status"] == "ok" }
@@ -138,12 +147,12 @@ package struct ServerFigures: Sendable {
             ]
         }
         return MarkdownTable.render(
-            header: [
-                "strategy", "render", "allocator", "render threads", "C", "ok runs", "in flight at peak",
-                "peak heap Δ (MB)", "peak RSS Δ (MB)", "floor at peak (MB)", "requests/s", "p99 (s)",
+            header: ["strategy", "render", "allocator"] + routeKeys + [
+                "render threads", "C", "ok runs", "in flight at peak", "peak heap Δ (MB)", "peak RSS Δ (MB)",
+                "floor at peak (MB)", "requests/s", "p99 (s)",
             ],
             rows: lines,
-            leftAligned: 4
+            leftAligned: 4 + routeKeys.count
         )
     }
 
@@ -155,6 +164,7 @@ package struct ServerFigures: Sendable {
         let points = rows.compactMap(ServerPoint.init(row:))
         let slopes = ServerSlope.of(points)
         guard !slopes.isEmpty else { return nil }
+        let routeKeys = Self.routeKeys(rows)
         let maxInFlight = Dictionary(points.map { ($0.cell, $0.maxInFlight) }, uniquingKeysWith: max)
         let lines = slopes.map { slope -> [String] in
             func interval(_ fit: ServerSlope.Fit?) -> String {
@@ -164,12 +174,13 @@ package struct ServerFigures: Sendable {
             }
             let ratio = Self.floorRatio(slope).map { String(format: "%.2f", $0) }
             // Past the most requests in flight measured, what fits is the line's extrapolation.
-            let measured = maxInFlight[[slope.strategy, slope.render, slope.allocator, slope.renderThreads]] ?? 0
+            let measured = maxInFlight[slope.cell] ?? 0
             func fits(_ bytes: Int) -> String {
                 guard let count = slope.requestsFitting(bytes) else { return "–" }
                 return count > measured ? "\(count)†" : String(count)
             }
-            return [slope.strategy, slope.render, slope.allocator, slope.renderThreads] + [
+            let route = routeKeys.isEmpty ? [] : [slope.route, slope.body]
+            return [slope.strategy, slope.render, slope.allocator] + route + [slope.renderThreads] + [
                 "\(slope.fitted) of \(slope.runs)",
                 interval(slope.heap),
                 slope.floor.map { Self.megabytes($0.fit.slope) } ?? "–",
@@ -180,13 +191,12 @@ package struct ServerFigures: Sendable {
             ] + ServerSlope.containers.map { fits($0.bytes) }
         }
         let table = MarkdownTable.render(
-            header: [
-                "strategy", "render", "allocator", "render threads", "runs fitted", "heap per request (MB) [95%]",
-                "floor per request (MB)", "× floor", "heap at none (MB)", "RSS per request (MB) [95%]",
-                "RSS at none (MB)",
+            header: ["strategy", "render", "allocator"] + routeKeys + [
+                "render threads", "runs fitted", "heap per request (MB) [95%]", "floor per request (MB)", "× floor",
+                "heap at none (MB)", "RSS per request (MB) [95%]", "RSS at none (MB)",
             ] + ServerSlope.containers.map { "fit \($0.title)" },
             rows: lines,
-            leftAligned: 4
+            leftAligned: 4 + routeKeys.count
         )
         return table
             + "\n† more requests in flight than were measured: the line's extrapolation, not a measurement.\n"

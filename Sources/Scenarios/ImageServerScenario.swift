@@ -11,10 +11,13 @@ import Synchronization
 /// loopback origin, starts the measured server in a child (`ServerSpec`), warms it up with one
 /// round of `concurrency` requests, opens its window, keeps `concurrency` requests in flight until
 /// `requests` have been answered (`LoadGenerator`), then ends the child with SIGINT for its report.
+/// On `route` post every request (the warm-up's too) uploads the fixture; the origin is still served.
 package struct ImageServerScenario {
     package struct Settings: Sendable {
+        /// `ImageRoute.noStrategy` for a POST cell: it fetches nothing.
         package var strategy: String
         package var render: RenderMode
+        package var route = ImageRoute.get
         package var allocator: Allocator = .system
         package var concurrency: Int
         /// nil: a thread per request.
@@ -71,9 +74,8 @@ package struct ImageServerScenario {
     package func run(run: Int, workDirectory: URL, stop: @escaping @Sendable () -> Bool) throws -> ServerResult {
         let settings = self.settings
         let images = try servedImages()
-        let names = images.map(\.name)
         return try serve(run: run, workDirectory: workDirectory, images: images, listeningOn: nil) { pid in
-            Self.drive(settings, names: names, workDirectory: workDirectory, pid: pid, stop: stop)
+            Self.drive(settings, images: images, workDirectory: workDirectory, pid: pid, stop: stop)
         }
     }
 
@@ -87,7 +89,8 @@ package struct ImageServerScenario {
     }
 
     /// One server child: the origin, the spec, the child driven by `drive` (on its own thread), the row.
-    /// `listeningOn`: a port for load from outside; nil: the parent's load, on a free port.
+    /// `listeningOn`: a port for load from outside; nil: the parent's load, on a free port. `drive`
+    /// is given the child's pid.
     private func serve(
         run: Int,
         workDirectory: URL,
@@ -113,6 +116,7 @@ package struct ImageServerScenario {
             workDirectory: workDirectory
         )
         spec.allocator = settings.allocator
+        if case .post(let upload) = settings.route { spec.upload = upload }
         spec.maxPixel = settings.maxPixel
         spec.clientCap = settings.clientCapRaised ? settings.concurrency : nil
         spec.timeoutSeconds = settings.timeoutSeconds
@@ -135,6 +139,7 @@ package struct ImageServerScenario {
         )
         result.loadFromOutside = port != nil
         result.imageNames = images.map(\.name)
+        result.route = settings.route
         let load = Mutex<(records: [RequestRecord], seconds: Double, error: String?)>(([], 0, nil))
         let limit = settings.memoryLimitBytes
         let outcome = launcher.run(spec, reporting: ServerReport.self) { pid in
@@ -179,13 +184,13 @@ package struct ImageServerScenario {
         stop: @escaping @Sendable () -> Bool
     ) throws -> ServerResult {
         let images = try servedImages()
-        let first = images[0].name
+        let route = settings.route == .get ? "GET /image/\(images[0].name)" : "POST /image"
         return try serve(run: 1, workDirectory: workDirectory, images: images, listeningOn: port) { pid in
             guard let port = Self.waitForPort(workDirectory: workDirectory, pid: pid, stop: stop) else {
                 return ([], 0, "the server did not listen within \(Int(Self.startSeconds)) s")
             }
             announce(
-                "listening on http://127.0.0.1:\(port) (GET /image/\(first); SIGINT ends the measurement)"
+                "listening on http://127.0.0.1:\(port) (\(route); SIGINT ends the measurement)"
             )
             while !stop() && !ChildProcess.hasEnded(pid) { usleep(50_000) }
             return ([], 0, nil)
@@ -195,7 +200,7 @@ package struct ImageServerScenario {
     /// The parent's side while the child runs: its port, the warm-up, the window, the load.
     private static func drive(
         _ settings: Settings,
-        names: [String],
+        images: [ServedImage],
         workDirectory: URL,
         pid: pid_t,
         stop: @escaping @Sendable () -> Bool
@@ -204,14 +209,21 @@ package struct ImageServerScenario {
             return ([], 0, "the server did not listen within \(Int(startSeconds)) s")
         }
         let base = "http://127.0.0.1:\(port)"
-        let urls = names.map { name in
-            URL(string: base + (settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? "/image/\(name)"))!
+        // The calibration route is a GET whatever the cell's route.
+        let uploading = settings.route != .get && settings.calibrationBlockBytes == nil
+        let urls = images.map { image in
+            let imagePath = uploading ? "/image" : "/image/\(image.name)"
+            return URL(string: base + (settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? imagePath))!
         }
-        let image: @Sendable (Int) -> URL = { urls[$0 % urls.count] }
+        let url: @Sendable (Int) -> URL = { urls[$0 % urls.count] }
+        // Request i uploads image i mod n, as a GET asks for it.
+        let bodies = images.map(\.body)
+        let upload: (@Sendable (Int) -> Data)? = uploading ? { @Sendable in bodies[$0 % bodies.count] } : nil
         let warmup = LoadGenerator.run(
             count: settings.concurrency,
             concurrency: settings.concurrency,
-            url: image,
+            url: url,
+            posting: upload,
             stop: stop
         )
         if let failed = warmup.records.first(where: { $0.status != 200 }) {
@@ -228,7 +240,8 @@ package struct ImageServerScenario {
         let load = LoadGenerator.run(
             count: settings.requests,
             concurrency: settings.concurrency,
-            url: image,
+            url: url,
+            posting: upload,
             stop: stop
         )
         return (load.records, load.seconds, nil)
@@ -253,7 +266,7 @@ package struct ImageServerScenario {
     /// The floor at the peak; with several images, the mean of each image's (the requests at the
     /// peak are a mix the load cycled through, each image as often).
     private func floor(_ result: ServerResult, images: [ServedImage]) -> Int? {
-        guard let strategy = StrategyCatalog.strategy(named: settings.strategy),
+        guard let fetch = Self.fetchFloor(settings),
             let renderer = RendererCatalog.renderer(named: settings.render.rawValue)
         else { return nil }
         let answers = result.requests.filter { $0.status == 200 }.map(\.bytes).sorted()
@@ -262,7 +275,7 @@ package struct ImageServerScenario {
             guard
                 let bytes = ServerFloor.bytes(
                     stages: result.report.stagesAtHeapPeak,
-                    fetch: strategy.floor,
+                    fetch: fetch,
                     render: renderer.floor,
                     payloadBytes: image.body.count,
                     imageWidth: image.info?.width,
@@ -274,5 +287,16 @@ package struct ImageServerScenario {
             total += bytes
         }
         return images.isEmpty ? nil : total / images.count
+    }
+
+    /// What a request holds while it gets its image: the strategy's fetch floor; for an upload, the
+    /// body in memory (collect, as a data task's body) or a bounded streaming buffer (file, as a
+    /// download's: each chunk is written before the next is read).
+    static func fetchFloor(_ settings: Settings) -> FetchFloor? {
+        switch settings.route {
+        case .get: StrategyCatalog.strategy(named: settings.strategy)?.floor
+        case .post(.collect): .bodyInMemory
+        case .post(.file): .streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
+        }
     }
 }

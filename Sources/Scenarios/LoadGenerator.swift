@@ -22,13 +22,15 @@ package struct RequestRecord: Codable, Sendable, Equatable {
 
 /// Load from outside the measured process: `concurrency` threads, each with its own libcurl handle
 /// (a kept-alive connection), take the next request number until `count` have been sent, so that
-/// exactly `concurrency` requests are in flight until the last ones. Loopback only (the URLs are the
-/// child's); `stop` ends it early between requests.
+/// exactly `concurrency` requests are in flight until the last ones. Each is a GET, or with `posting`
+/// a POST of the bytes it gives for the request's number (`Data` the caller keeps, never copied). Loopback only (the URLs are
+/// the child's); `stop` ends it early between requests.
 package enum LoadGenerator {
     package static func run(
         count: Int,
         concurrency: Int,
         url: @escaping @Sendable (Int) -> URL,
+        posting body: (@Sendable (Int) -> Data)? = nil,
         stop: @escaping @Sendable () -> Bool
     ) -> (records: [RequestRecord], seconds: Double) {
         let next = Atomic<Int>(0)
@@ -39,11 +41,18 @@ package enum LoadGenerator {
             done.enter()
             Thread {
                 defer { done.leave() }
-                let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
+                let request: (Int) throws -> FetchOutcome
+                if let body {
+                    let upload = CurlUpload()
+                    request = { try upload.post(url: url($0), body: body($0)) }
+                } else {
+                    let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
+                    request = { try client.fetch(url: url($0)) }
+                }
                 while !stop() {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < count else { return }
-                    let record = send(index: index, url: url(index), with: client)
+                    let record = send(index: index) { try request(index) }
                     records.withLock { $0.append(record) }
                 }
             }.start()
@@ -55,10 +64,15 @@ package enum LoadGenerator {
 
     /// One GET, its status and bytes whether or not it succeeded.
     package static func send(index: Int, url: URL, with client: CurlMemoryStrategy) -> RequestRecord {
+        send(index: index) { try client.fetch(url: url) }
+    }
+
+    /// One request, its status and bytes whether or not it succeeded.
+    package static func send(index: Int, _ request: () throws -> FetchOutcome) -> RequestRecord {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         do {
-            let outcome = try client.fetch(url: url)
+            let outcome = try request()
             return RequestRecord(
                 index: index,
                 status: outcome.statusCode,

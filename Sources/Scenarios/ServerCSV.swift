@@ -33,17 +33,32 @@ package struct WrittenColumn<Row>: Sendable {
 /// `server.csv`: one row per image-server cell and run.
 package enum ServerCSV {
     package static let fileName = "server.csv"
-    package static let keyColumns = ["strategy", "render", "allocator", "concurrency", "render_threads", "run"]
+    package static let keyColumns = [
+        "strategy", "render", "allocator", "route", "body", "concurrency", "render_threads", "run",
+    ]
 
     /// The cells are written as trials.csv's are.
     private static func text(_ value: Int?) -> String { TrialsCSV.text(value) }
     private static func text(_ value: Double?, digits: Int = 6) -> String { TrialsCSV.text(value, digits: digits) }
 
     package static let columns: [WrittenColumn<ServerResult>] = [
-        .init("strategy", .text, .neither, "the fetch strategy each request used") { $0.strategy },
+        .init("strategy", .text, .neither, "the fetch strategy each request used (none: the route is post)") {
+            $0.strategy
+        },
         .init("render", .text, .neither, "the renderer before the answer's resize and encode") { $0.render.rawValue },
         .init("allocator", .text, .neither, "system (glibc) or jemalloc") { $0.allocator.rawValue },
-        .init("route", .text, .neither, "the measured route: get (the server fetches from the origin)") { _ in "get" },
+        .init(
+            "route",
+            .text,
+            .neither,
+            "the measured route: get (the server fetches from the origin) or post (the image is the request's body)"
+        ) { $0.route.name },
+        .init(
+            "body",
+            .text,
+            .neither,
+            "how post holds the upload: collect (in memory) or file (streamed to a file); none for get (a file without the column: none)"
+        ) { $0.route.bodyName },
         .init("load", .text, .neither, "who sent the requests: parent (exactly C in flight) or outside (--listen)") {
             $0.loadFromOutside ? "outside" : "parent"
         },
@@ -168,6 +183,8 @@ package enum RequestsCSV {
         .init("strategy", .text, .neither, "the cell's strategy") { $0.result.strategy },
         .init("render", .text, .neither, "the cell's renderer") { $0.result.render.rawValue },
         .init("allocator", .text, .neither, "the cell's allocator") { $0.result.allocator.rawValue },
+        .init("route", .text, .neither, "the cell's route") { $0.result.route.name },
+        .init("body", .text, .neither, "the cell's upload body (none for get)") { $0.result.route.bodyName },
         .init("concurrency", .count, .neither, "the cell's requests in flight") { String($0.result.concurrency) },
         .init("render_threads", .text, .neither, "the cell's render threads") {
             $0.result.renderThreads.map(String.init) ?? "unbounded"

@@ -8,6 +8,8 @@ package struct ServerResult: Codable, Sendable {
     package var strategy: String
     package var render: RenderMode
     package var allocator: Allocator
+    /// GET (the server fetches the image) or POST (the image is the request's body, held as its case says).
+    package var route = ImageRoute.get
     package var concurrency: Int
     /// nil: a thread per request.
     package var renderThreads: Int?

@@ -1,11 +1,16 @@
 import BenchCore
 import Foundation
+import ImageServer
 
 /// One ok run of a cell as the slopes see it: from a run just measured, or from a row of server.csv.
 package struct ServerPoint: Sendable, Equatable {
     package var strategy: String
     package var render: String
     package var allocator: String
+    /// get or post (`ImageRoute.name`).
+    package var route = "get"
+    /// collect, file, or none (`ImageRoute.bodyName`).
+    package var body = ImageRoute.noBody
     /// A number, or "unbounded".
     package var renderThreads: String
     package var concurrency: Int
@@ -56,9 +61,11 @@ package struct ServerPoint: Sendable, Equatable {
             peakRSSBytes: result.report.peakRSSBytes,
             floorBytes: result.floorBytes
         )
+        (route, body) = (result.route.name, result.route.bodyName)
     }
 
-    /// From a row of server.csv (by column name); nil for a failed run or a row without its keys.
+    /// From a row of server.csv (by column name); nil for a failed run or a row without its keys. A
+    /// file written before the image server had a POST route has no `body` column: get, none.
     package init?(row: [String: String]) {
         func int(_ name: String) -> Int? { row[name].flatMap { Int($0) } }
         guard row["status"] == "ok", let strategy = row["strategy"], let render = row["render"],
@@ -78,15 +85,16 @@ package struct ServerPoint: Sendable, Equatable {
             peakRSSBytes: peakRSS,
             floorBytes: int("floor_bytes")
         )
+        (route, body) = (row["route"] ?? "get", row["body"] ?? ImageRoute.noBody)
     }
 
-    package var cell: [String] { [strategy, render, allocator, renderThreads] }
+    package var cell: [String] { [strategy, render, allocator, route, body, renderThreads] }
 }
 
-/// `server-slopes.csv`: per strategy, renderer, allocator and render threads, across its
-/// concurrencies and runs, the memory each request in flight adds (the slope of the peak against
-/// the requests in flight at it) and the line's value at none (the intercept), each with its 95%
-/// interval; the floor's own slope beside it; and how many requests in flight fit a container.
+/// `server-slopes.csv`: per strategy, renderer, allocator, route (with post's body) and render
+/// threads, across its concurrencies and runs, the memory each request in flight adds (the slope of
+/// the peak against the requests in flight at it) and the line's value at none (the intercept), each
+/// with its 95% interval; the floor's own slope beside it; and how many requests in flight fit a container.
 ///
 /// One line fits one regime. With a render pool of T threads, the first T requests in flight each
 /// render (a body beside a bitmap) and every one past them waits holding its body: the slope is
@@ -98,6 +106,8 @@ package struct ServerSlope: Sendable {
     package var strategy: String
     package var render: String
     package var allocator: String
+    package var route: String
+    package var body: String
     package var renderThreads: String
     /// The cell's ok runs, and those fitted (C >= the render threads).
     package var runs: Int
@@ -113,6 +123,9 @@ package struct ServerSlope: Sendable {
     package static let containers: [(name: String, title: String, bytes: Int)] = [
         ("512mib", "512 MiB", 512 << 20), ("1gib", "1 GiB", 1 << 30), ("2gib", "2 GiB", 2 << 30),
     ]
+
+    /// The cell's key, as its points' (`ServerPoint.cell`).
+    package var cell: [String] { [strategy, render, allocator, route, body, renderThreads] }
 
     /// Requests in flight that fit `bytes` of RSS: RSS's line at none, then a slope each.
     package func requestsFitting(_ bytes: Int) -> Int? {
@@ -130,7 +143,7 @@ package struct ServerSlope: Sendable {
         }
         return order.map { cell in
             let runs = groups[cell] ?? []
-            let threads = Int(cell[3])
+            let threads = Int(cell[5])
             let fitted = runs.filter { threads == nil || $0.concurrency >= threads! }
             func fit(_ x: (ServerPoint) -> Int, _ y: (ServerPoint) -> Int?) -> Fit? {
                 LinearFit.intervals(
@@ -141,7 +154,9 @@ package struct ServerSlope: Sendable {
                 strategy: cell[0],
                 render: cell[1],
                 allocator: cell[2],
-                renderThreads: cell[3],
+                route: cell[3],
+                body: cell[4],
+                renderThreads: cell[5],
                 runs: runs.count,
                 fitted: fitted.count,
                 heap: fit(\.inFlightAtPeak, \.heapDeltaBytes),
@@ -165,6 +180,8 @@ package enum ServerSlopesCSV {
             .init("strategy", .text, .neither, "the fetch strategy") { $0.strategy },
             .init("render", .text, .neither, "the renderer") { $0.render },
             .init("allocator", .text, .neither, "system (glibc) or jemalloc") { $0.allocator },
+            .init("route", .text, .neither, "get or post") { $0.route },
+            .init("body", .text, .neither, "post's upload: collect or file; none for get") { $0.body },
             .init("render_threads", .text, .neither, "threads of the render pool, or unbounded") { $0.renderThreads },
             .init("runs", .count, .neither, "the cell's ok runs, every concurrency") { String($0.runs) },
             .init(

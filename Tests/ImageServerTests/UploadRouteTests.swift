@@ -40,11 +40,11 @@ import Testing
             upload: upload,
             work: work
         ) { base in
-            let client = CurlUpload(body: body)
+            let client = CurlUpload()
             var sizes: [String] = []
             var leftovers: [String] = []
             for _ in 0..<3 {
-                let outcome = try client.post(url: URL(string: "\(base)/image")!)
+                let outcome = try client.post(url: URL(string: "\(base)/image")!, body: body)
                 guard case .memory(let data) = outcome.payload else { throw TestFailure("the answer is not in memory") }
                 let image = try ImageDecoder.decodeFull(.memory(data))
                 sizes.append("\(try ImageDecoder.inspect(.memory(data)).format) \(image.width)x\(image.height)")
@@ -93,12 +93,35 @@ import Testing
                 usleep(5_000)
                 after = Self.files(in: work)
             }
-            let next = try CurlUpload(body: body).post(url: URL(string: "\(base)/image")!)
+            let next = try CurlUpload().post(url: URL(string: "\(base)/image")!, body: body)
             return (during, after, next.statusCode)
         }
         let (during, after, next) = answers.result
         #expect(during.count == 1, "no file while the body came: \(during)")
         #expect(after.isEmpty, "the file outlived its client: \(after)")
         #expect(next == 200)
+    }
+
+    /// The scenario's own load uploads the fixture with C in flight (its warm-up too), and the row says
+    /// route post, its body, strategy none; a row of a file without the body column reads as GET's.
+    @Test func theScenarioLoadsThePostRouteAndItsRowSaysSo() throws {
+        var settings = server.settings(strategy: ImageRoute.noStrategy, render: .stream, concurrency: 2, requests: 6)
+        settings.route = .post(.file)
+        let result = try ImageServerScenario(
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: benchExecutable())
+        ).run(run: 1, workDirectory: server.scratch()) { false }
+        #expect(result.status == .ok, "\(result.error)")
+        #expect(result.requestsOK == 6, "\(result.requests.filter { $0.status != 200 })")
+        #expect(result.report.requestsAnswered == 6)
+        #expect(result.report.maxInFlight == 2)
+        #expect(result.floorBytes != nil)
+        let row = Dictionary(uniqueKeysWithValues: ServerCSV.columns.map { ($0.name, $0.write(result)) })
+        #expect(row["route"] == "post" && row["body"] == "file" && row["strategy"] == "none", "\(row)")
+        let point = try #require(ServerPoint(row: row))
+        #expect(point.cell == ["none", "stream", "system", "post", "file", "2"])
+        var old = row
+        (old["strategy"], old["route"], old["body"]) = ("download", "get", nil)
+        #expect(ServerPoint(row: old)?.cell == ["download", "stream", "system", "get", "none", "2"])
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchCore
 import Foundation
 import Harness
+import ImageServer
 import Imaging
 import Measuring
 import Scenarios
@@ -18,7 +19,10 @@ struct ImageServerCommand: ParsableCommand {
             from the parent's loopback origin with --strategy (a strategy made per request, on a pool of C \
             threads), renders it with --render on --render-threads threads (or a thread per request: unbounded), \
             resizes it to --max-pixel and answers a JPEG (quality 80); with --render none it answers the fetched \
-            bytes. The parent warms the server up with C requests, opens its window, keeps exactly C requests in \
+            bytes. With --route post, POST /image takes the fixture as the request's body instead (no fetch, \
+            no strategy: its rows say strategy none), held as --body collect (in memory) or file (streamed to a \
+            file, each chunk written before the next is read; the file goes before the answer), then renders and \
+            answers alike. The parent warms the server up with C requests, opens its window, keeps exactly C requests in \
             flight until --requests have been answered, then ends it with SIGINT. Each run is a fresh server.
 
             server.csv has a row per cell and run (peaks over the warmed-up server's baseline, requests by stage \
@@ -36,11 +40,32 @@ struct ImageServerCommand: ParsableCommand {
             Examples:
               bench scenario image-server --strategy download --render stream --concurrency 1,4,16
               bench scenario image-server --strategy data,download --render full,stream --render-threads 2,unbounded
+              bench scenario image-server --route get,post --body collect,file --render full,stream
               bench scenario image-server --listen 8080 --strategy data --render full --concurrency 8
             """
     )
 
     @OptionGroup(title: "Matrix") var matrix: MatrixOptions<ImageServerCommand>
+
+    @Option(
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "The measured route: get (GET /image/NAME: the server fetches with --strategy) or post (POST /image: the "
+                + "image is the request's body) (\(ListOption.forms)).",
+            valueName: "route"
+        )
+    )
+    var route = ["get"]
+
+    @Option(
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "How post holds the upload: collect (in memory) or file (streamed to a file) (\(ListOption.forms)); only "
+                + "with --route post, whose cells it multiplies. (default: collect)",
+            valueName: "body"
+        )
+    )
+    var body: [String] = []
 
     @Option(
         parsing: .singleValue,
@@ -127,6 +152,7 @@ struct ImageServerCommand: ParsableCommand {
     @OptionGroup var replacing: ReplaceOption<ImageServerCommand>
 
     func validate() throws {
+        _ = try routes()
         _ = try concurrencies()
         _ = try renderThreadCounts()
         guard (1...100_000).contains(requests) else {
@@ -152,7 +178,7 @@ struct ImageServerCommand: ParsableCommand {
             let counts = [
                 ("--strategy", matrix.strategyNames.count), ("--render", matrix.render.modes.count),
                 ("--allocator", matrix.allocator.allocators.count), ("--concurrency", try concurrencies().count),
-                ("--render-threads", try renderThreadCounts().count),
+                ("--render-threads", try renderThreadCounts().count), ("--route/--body", try routes().count),
             ]
             if let (option, _) = counts.first(where: { $0.1 > 1 }) {
                 throw ValidationError("--listen measures one cell: give one value of \(option)")
@@ -187,7 +213,28 @@ struct ImageServerCommand: ParsableCommand {
         )
         request.listenPort = listen
         request.exactHeap = !noExactHeap
+        request.routes = try routes()
         try measuring { try ServerMeasurement(request).run() }
+    }
+
+    /// GET, then POST once per body.
+    func routes() throws -> [ImageRoute] {
+        let names = try ListOption.values(route, option: "--route", example: "get,post", choices: "get, post") {
+            ["get", "post"].contains($0) ? $0 : nil
+        }
+        let bodies = try ListOption.values(
+            body,
+            option: "--body",
+            example: "collect,file",
+            choices: UploadBody.allCases.map(\.rawValue).joined(separator: ", "),
+            UploadBody.init(rawValue:)
+        )
+        guard names.contains("post") || bodies.isEmpty else {
+            throw ValidationError("--body says how POST /image holds its upload: give it with --route post")
+        }
+        return names.flatMap { name in
+            name == "get" ? [ImageRoute.get] : (bodies.isEmpty ? [.collect] : bodies).map(ImageRoute.post)
+        }
     }
 
     func concurrencies() throws -> [Int] {

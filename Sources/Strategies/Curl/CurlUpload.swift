@@ -1,19 +1,17 @@
 import BenchCore
 import Foundation
 
-/// libcurl POSTing one body again and again on a kept-alive connection, the answer collected in
-/// memory as `CurlMemoryStrategy` collects it: the load generator's client for `POST /image`. Not a
-/// strategy (nothing is fetched with it to be measured); the body is sent from `body`'s own bytes.
+/// libcurl POSTing bodies on a kept-alive connection, the answer collected in memory as
+/// `CurlMemoryStrategy` collects it: the load generator's client for `POST /image`. Not a strategy
+/// (nothing is fetched with it to be measured); a body is sent from its own bytes.
 package final class CurlUpload {
     private let transfer: Result<CurlTransfer, Error>
-    private let body: Data
 
-    package init(body: Data) {
+    package init() {
         transfer = Result { try CurlTransfer() }  // fails when libcurl cannot allocate a handle: each post says so
-        self.body = body
     }
 
-    package func post(url: URL) throws -> FetchOutcome {
+    package func post(url: URL, body: Data) throws -> FetchOutcome {
         let transfer = try transfer.get()
         let buffer = GrowingBuffer()
         let response = try body.withUnsafeBytes { bytes in

@@ -55,6 +55,22 @@ import Testing
         #expect(output.standardError.contains("--sizes"), "\(output.standardError)")
     }
 
+    /// image-server's --route and --body refuse a value they do not take naming the valid ones, and
+    /// --body without --route post (it would say how an upload is held where none is), before any server starts.
+    @Test(arguments: [
+        (["--route", "put"], "--route 'put' is not valid; valid: get, post"),
+        (["--route", "post", "--body", "memory"], "--body 'memory' is not valid; valid: collect, file"),
+        (
+            ["--route", "get", "--body", "file"],
+            "--body says how POST /image holds its upload: give it with --route post"
+        ),
+    ])
+    func imageServerRoutesAndBodiesAreValidated(arguments: [String], message: String) throws {
+        let output = try Self.run(["scenario", "image-server", "--requests", "1", "--runs", "1"] + arguments)
+        #expect(output.status == 64, "\(arguments): \(output.status) \(output.standardError)")
+        #expect(output.standardError.contains(message), "\(output.standardError)")
+    }
+
     /// A list that is fine still runs: the guard is not a blanket refusal.
     @Test func aGoodScenarioListRuns() throws {
         let output = try Self.run(
