@@ -111,12 +111,15 @@ package struct ServerFigures: Sendable {
         rows.contains { ($0["route"] ?? "get") != "get" } ? ["route", "body"] : []
     }
 
+    /// What a row without the column was: a server.csv from before the POST route.
+    static let absent = ["route": "get", "body": "none"]
+
     /// The cell's key columns, in the file's order of first appearance.
     static func groups(_ rows: [[String: String]], by keys: [String]) -> [(key: [String], rows: [[String: String]])] {
         var order: [[String]] = []
         var groups: [[String]: [[String: String]]] = [:]
         for row in rows {
-            let key = keys.map { row[$0] ?? "" }
+            let key = keys.map { row[$0] ?? absent[$0] ?? "" }
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(row)
         }
