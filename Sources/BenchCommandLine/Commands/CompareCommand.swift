@@ -4,6 +4,7 @@ import Foundation
 import Harness
 import Measuring
 import Report
+import Scenarios
 
 extension GateReport.Format: ExpressibleByArgument {}
 
@@ -25,6 +26,12 @@ struct CompareCommand: ParsableCommand {
             Examples:
               bench compare results/baseline.json results/trials.csv
               bench compare old/trials.json new/trials.json --format markdown > comment.md
+              bench compare runs/server-before runs/server-after
+
+            Two image-server runs (their folders, or their server.csv) are compared by memory per request \
+            in flight: each cell's heap and RSS slopes, a slope regressing when it grew by more than the \
+            metric's tolerance (of the baseline's slope) and its 95% interval lies wholly above the \
+            baseline's.
 
             The two files must have measured the same thing: a different payload size, image size or \
             set of strategies is refused (exit 3) with both values named.
@@ -39,10 +46,13 @@ struct CompareCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The reference: a trials.json or trials.csv (e.g. results/baseline.json).")
+    @Argument(
+        help:
+            "The reference: a trials.json or trials.csv (e.g. results/baseline.json), or an image-server run's folder or server.csv."
+    )
     var baseline: String
 
-    @Argument(help: "The run to judge: a trials.json or trials.csv.")
+    @Argument(help: "The run to judge: a trials.json or trials.csv, or an image-server run's folder or server.csv.")
     var current: String
 
     @Option(
@@ -77,6 +87,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let baselineServer = ServerGate.serverCSV(at: baseline) { return try compareServers(baselineServer) }
         // The baseline first: without one there is nothing to compare, whatever else is missing.
         let baselineRuns: [TrialResult]
         do {
@@ -94,29 +105,7 @@ struct CompareCommand: ParsableCommand {
                 throw BenchFailure(.badInput, "baseline \(error)").reported()
             }
         }
-        let thresholdsPath: String
-        if let thresholds {
-            thresholdsPath = thresholds
-        } else {
-            let candidates = Self.defaultThresholdsCandidates(
-                baseline: baseline,
-                workingDirectory: FileManager.default.currentDirectoryPath
-            )
-            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                throw BenchFailure(
-                    .usage,
-                    "no thresholds file: tried \(candidates.joined(separator: " and ")); "
-                        + "pass --thresholds FILE (the repository's is results/thresholds.json)"
-                ).reported()
-            }
-            thresholdsPath = found
-        }
-        let settings: GateThresholds
-        do {
-            settings = try GateThresholds.load(from: URL(fileURLWithPath: thresholdsPath))
-        } catch {
-            throw BenchFailure(.usage, "\(error)").reported()
-        }
+        let settings = try gateThresholds()
         let currentRuns: [TrialResult]
         do {
             currentRuns = try TrialsFile.load(current)
@@ -146,6 +135,56 @@ struct CompareCommand: ParsableCommand {
         ) {
             print(format == .markdown ? "\n\(note)" : note)
         }
+        if gate.exitCode != .success { throw ExitCode(gate.exitCode.rawValue) }
+    }
+
+    /// The thresholds file: --thresholds, or the first default candidate that exists.
+    private func gateThresholds() throws -> GateThresholds {
+        let thresholdsPath: String
+        if let thresholds {
+            thresholdsPath = thresholds
+        } else {
+            let candidates = Self.defaultThresholdsCandidates(
+                baseline: baseline,
+                workingDirectory: FileManager.default.currentDirectoryPath
+            )
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                throw BenchFailure(
+                    .usage,
+                    "no thresholds file: tried \(candidates.joined(separator: " and ")); "
+                        + "pass --thresholds FILE (the repository's is results/thresholds.json)"
+                ).reported()
+            }
+            thresholdsPath = found
+        }
+        do {
+            return try GateThresholds.load(from: URL(fileURLWithPath: thresholdsPath))
+        } catch {
+            throw BenchFailure(.usage, "\(error)").reported()
+        }
+    }
+
+    /// Two image-server runs: memory per request in flight, cell by cell (`ServerGate`).
+    private func compareServers(_ baselineFile: URL) throws {
+        guard let currentFile = ServerGate.serverCSV(at: current) else {
+            throw BenchFailure(
+                .runFailed,
+                "cannot compare \(current) with the image-server baseline \(baseline): it is not an image-server run "
+                    + "(its folder, with server.csv, or that file)"
+            ).reported()
+        }
+        let settings = try gateThresholds()
+        let sides: [(name: String, file: URL)] = [("baseline", baselineFile), ("current run", currentFile)]
+        var points: [[ServerPoint]] = []
+        for side in sides {
+            do {
+                points.append(try ServerGate.points(in: side.file))
+            } catch {
+                throw BenchFailure(.runFailed, "\(side.name): \(error)").reported()
+            }
+        }
+        let gate = ServerGate(baseline: points[0], current: points[1], thresholds: settings)
+        print(gate.render(format: format), terminator: "")
         if gate.exitCode != .success { throw ExitCode(gate.exitCode.rawValue) }
     }
 }
