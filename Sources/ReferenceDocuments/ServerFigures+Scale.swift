@@ -11,8 +11,10 @@ extension ServerFigures {
         "No results/\(folder)/ in this folder: `bench-reference measure server` measures it.\n"
     }
 
-    /// One row per cell at C = 64: its medians beside what the line fitted at C <= 16 (results/server/)
-    /// says for as many requests in flight; a run that failed (the memory limit) counts in "ok runs".
+    /// One row per cell at C = 64: its medians beside the floor at its peak (each stage's requests by
+    /// their rules) and beside what the line fitted at C <= 16 (results/server/) says for as many
+    /// requests in flight. The line assumes C = 16's mix of stages; the floor counts the mix at the
+    /// peak. A run that failed (the memory limit) counts in "ok runs", its reason shown.
     func atScaleTable() -> String? {
         guard let scaleRows = atScale?.rows, !scaleRows.isEmpty else { return nil }
         let slopes = ServerSlope.of((runs?.rows ?? []).compactMap(ServerPoint.init(row:)))
@@ -21,20 +23,16 @@ extension ServerFigures {
             let points = cell.rows.compactMap(ServerPoint.init(row:))
             let okRows = cell.rows.filter { $0["status"] == "ok" }
             func median(_ values: [Int?]) -> Double? { Distribution(values.compactMap { $0.map(Double.init) })?.median }
+            func median(_ column: String) -> Double? { Distribution(Self.numbers(okRows, column))?.median }
             let inFlight = median(points.map(\.inFlightAtPeak))
-            let mostInFlight = median(points.map(\.maxInFlight))
             let heap = median(points.map(\.heapDeltaBytes))
-            let rss = median(points.map(\.peakRSSBytes))
+            let floor = median(points.map(\.floorBytes))
             let line = slopes.first {
                 [$0.strategy, $0.render, $0.allocator, $0.renderThreads] == Array(cell.key.prefix(4))
             }
-            func predicted(_ fit: ServerSlope.Fit?, at x: Double?) -> Double? {
-                guard let fit, let x else { return nil }
-                return fit.fit.intercept + fit.fit.slope * x
-            }
-            let heapLine = predicted(line?.heap, at: inFlight)
-            let rssLine = predicted(line?.rss, at: mostInFlight)
+            let heapLine = line?.heap.flatMap { fit in inFlight.map { fit.fit.intercept + fit.fit.slope * $0 } }
             func mb(_ value: Double?) -> String { value.map(Self.megabytes) ?? "–" }
+            func count(_ value: Double?) -> String { value.map { String(format: "%.0f", $0) } ?? "–" }
             func ratio(_ measured: Double?, _ expected: Double?) -> String {
                 guard let measured, let expected, expected > 0 else { return "–" }
                 return String(format: "%.2f", measured / expected)
@@ -44,18 +42,19 @@ extension ServerFigures {
             }
             return cell.key + [
                 "\(okRows.count)/\(cell.rows.count)",
-                inFlight.map { String(format: "%.0f", $0) } ?? "–",
-                mb(heap), mb(heapLine), ratio(heap, heapLine),
-                mb(rss), mb(rssLine), ratio(rss, rssLine),
-                Distribution(Self.numbers(okRows, "throughput_rps")).map { String(format: "%.1f", $0.median) } ?? "–",
+                count(inFlight),
+                "\(count(median("fetching_at_peak"))) / \(count(median("rendering_at_peak")))",
+                mb(heap), mb(floor), ratio(heap, floor), mb(heapLine), ratio(heap, heapLine),
+                mb(median(points.map(\.peakRSSBytes))),
+                median("throughput_rps").map { String(format: "%.1f", $0) } ?? "–",
                 failure ?? "",
             ]
         }
         return MarkdownTable.render(
             header: [
                 "strategy", "render", "allocator", "render threads", "C", "ok runs", "in flight at peak",
-                "peak heap Δ (MB)", "the line's (MB)", "× line", "peak RSS (MB)", "the line's (MB)", "× line",
-                "requests/s", "a failed run",
+                "fetching / rendering at peak", "peak heap Δ (MB)", "floor at peak (MB)", "× floor",
+                "C ≤ 16 line (MB)", "× line", "peak RSS (MB)", "requests/s", "a failed run",
             ],
             rows: lines,
             leftAligned: 4
