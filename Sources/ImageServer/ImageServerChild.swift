@@ -364,7 +364,11 @@ final class ServerWindow: Sendable {
         self.spec = spec
         self.heap = heap
         self.work = work
+        // From before the warm-up, as a trial's: a block the warm-up left and still live at the peak is named too.
+        if recordsHolders { PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes) }
     }
+
+    private var recordsHolders: Bool { exactHeap != nil && spec.holderThresholdBytes > 0 }
 
     func open() throws {
         try state.withLock { open in
@@ -405,6 +409,10 @@ final class ServerWindow: Sendable {
         report.busySeconds = work.busy.seconds
         report.stagesAtHeapPeak = stages.atHeapPeak
         report.stageMaxima = stages.maxima
+        if recordsHolders {
+            let held = PeakBlocks.atPeak(windowStart: readings.baseline.time)
+            (report.peakBlocks, report.holdersDropped) = (held.blocks, held.dropped)
+        }
     }
 }
 

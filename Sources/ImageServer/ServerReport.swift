@@ -32,6 +32,10 @@ package struct ServerReport: Codable, Sendable {
     /// Image requests the server answered in the window, and those it answered with an error.
     package var requestsAnswered = 0
     package var requestsFailed = 0
+    /// The blocks of at least `ServerSpec.holderThresholdBytes` live at the exact heap peak, with
+    /// their stacks (named in the parent), and those the full table could not record.
+    package var peakBlocks: [PeakBlock]?
+    package var holdersDropped: Int?
 
     package init() {}
 }

@@ -37,6 +37,9 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     /// request comes, and the run's SIGINT is the child's end.
     package var listening = false
     package var sampleIntervalNanos: UInt64 = 1_000_000
+    /// Blocks of at least this many bytes are recorded with their stacks, to name who holds the
+    /// exact heap peak (0: none), as in a trial.
+    package var holderThresholdBytes = TrialSpec.defaultHolderThresholdBytes
     /// The child's whole life, start-up, warm-up and load included, before it is killed as a timeout.
     package var timeoutSeconds: Double = 300
     package var settleNanos: UInt64 = SettleRule.defaultMaximumNanos

@@ -201,6 +201,17 @@ package enum OutputFiles {
         columns: WrittenColumn.header(RequestsCSV.columns, runID: true),
         figures: RequestsCSV.columns.map(\.column)
     )
+    package static let serverHolders = OutputFile(
+        name: ServerHoldersCSV.fileName,
+        commands: [.imageServer],
+        written: .perServerRun,
+        key: ServerCSV.keyColumns + ["rank"],
+        replacesRows: true,
+        holds: "who held the exact heap at each server run's peak: blocks of "
+            + "\(TrialSpec.defaultHolderThresholdBytes / 1024) KiB and over by allocating stack, largest first, with roles",
+        columns: WrittenColumn.header(ServerHoldersCSV.columns, runID: true),
+        figures: ServerHoldersCSV.columns.map(\.column)
+    )
     package static let serverSlopes = OutputFile(
         name: ServerSlopesCSV.fileName,
         commands: [.imageServer],
@@ -233,7 +244,7 @@ package enum OutputFiles {
     /// Every definition, in the order the documentation lists them.
     package static let all = [
         trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
-        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverSlopes,
+        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverHolders, serverSlopes,
         settings, shard,
     ]
 

@@ -128,6 +128,7 @@ package struct ServerMeasurement {
         let runID = measurement.runID
         sink.startRows(ServerCSV.fileName, header: WrittenColumn.header(ServerCSV.columns, runID: true))
         sink.startRows(RequestsCSV.fileName, header: WrittenColumn.header(RequestsCSV.columns, runID: true))
+        sink.startRows(ServerHoldersCSV.fileName, header: WrittenColumn.header(ServerHoldersCSV.columns, runID: true))
         let plan = request.plan
         let stop = measurement.stop
         var results: [ServerResult] = []
@@ -144,6 +145,10 @@ package struct ServerMeasurement {
             sink.append(
                 RequestsCSV.fileName,
                 lines: WrittenColumn.lines(RequestsCSV.columns, rows: RequestsCSV.rows(of: result), runID: runID)
+            )
+            sink.append(
+                ServerHoldersCSV.fileName,
+                lines: WrittenColumn.lines(ServerHoldersCSV.columns, rows: ServerHoldersCSV.rows(of: result), runID: runID)
             )
             print(Self.line(result))
             if result.status != .ok {

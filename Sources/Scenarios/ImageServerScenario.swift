@@ -153,7 +153,19 @@ package struct ImageServerScenario {
         let driven = load.withLock { $0 }
         (result.requests, result.loadSeconds) = (driven.records, driven.seconds)
         switch outcome {
-        case .reported(let report, _):
+        case .reported(var report, _):
+            // Named here, in the parent, with the work folder as the namer's scratch: it goes with the run.
+            // Every request's body is freed when its answer goes, inside the window: in a server, freed in
+            // the window does not make a block a staging buffer (as it does a trial's), its frames say.
+            if let blocks = report.peakBlocks?.map({ block in
+                var held = block
+                held.freedSeconds = nil
+                return held
+            }) {
+                let roles = HolderRoles.rules(forStrategy: settings.strategy)
+                result.holders = PeakHolderNaming.shared.holders(of: blocks, scratch: workDirectory, roles: roles)
+                report.peakBlocks = nil
+            }
             result.report = report
             (result.status, result.error) = (report.status, report.error)
         case .failed(let status, let error, let pid):

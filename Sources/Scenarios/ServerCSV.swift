@@ -207,3 +207,49 @@ package enum RequestsCSV {
         result.requests.map { Row(result: result, request: $0) }
     }
 }
+
+/// `server-holders.csv`: who held the exact heap at each run's peak, largest first, with its role:
+/// the blocks of at least the holder threshold grouped by allocating stack, as a trial's holders.csv.
+package enum ServerHoldersCSV {
+    package static let fileName = "server-holders.csv"
+
+    package struct Row: Sendable {
+        package var result: ServerResult
+        package var rank: Int
+        package var holder: PeakHolder
+    }
+
+    package static let columns: [WrittenColumn<Row>] = [
+        .init("strategy", .text, .neither, "the cell's strategy") { $0.result.strategy },
+        .init("render", .text, .neither, "the cell's renderer") { $0.result.render.rawValue },
+        .init("allocator", .text, .neither, "the cell's allocator") { $0.result.allocator.rawValue },
+        .init("route", .text, .neither, "the cell's route") { $0.result.route.name },
+        .init("body", .text, .neither, "the cell's upload body (none for get)") { $0.result.route.bodyName },
+        .init("concurrency", .count, .neither, "the cell's requests in flight") { String($0.result.concurrency) },
+        .init("render_threads", .text, .neither, "the cell's render threads") {
+            $0.result.renderThreads.map(String.init) ?? "unbounded"
+        },
+        .init("run", .count, .neither, "the cell's run") { String($0.result.run) },
+        .init("rank", .count, .neither, "1: the largest holder at the peak") { String($0.rank) },
+        .init("bytes", .bytes, .lowerIsBetter, "its blocks' bytes live at the exact heap peak") {
+            String($0.holder.bytes)
+        },
+        .init("blocks", .count, .neither, "its blocks live at the peak (one per request holding one)") {
+            String($0.holder.blocks)
+        },
+        .init("role", .text, .neither, "what the blocks are for: body, body-buffer, bitmap, decoder, cache, other") {
+            $0.holder.role?.rawValue ?? ""
+        },
+        .init("allocated_by", .text, .neither, "the first frame that is not the allocator, the runtime or storage") {
+            $0.holder.allocatedBy
+        },
+        .init("module", .text, .neither, "the file that frame is in") { $0.holder.module },
+        .init("stack", .text, .neither, "the allocating stack, outermost first, frames joined by ';'") {
+            $0.holder.foldedStack
+        },
+    ]
+
+    package static func rows(of result: ServerResult) -> [Row] {
+        (result.holders ?? []).enumerated().map { Row(result: result, rank: $0.offset + 1, holder: $0.element) }
+    }
+}

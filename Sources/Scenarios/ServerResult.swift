@@ -20,6 +20,9 @@ package struct ServerResult: Codable, Sendable {
     package var report = ServerReport()
     package var requests: [RequestRecord] = []
     package var loadSeconds = 0.0
+    /// Who held the exact heap at its peak, largest first (blocks of the threshold and over, named
+    /// in the parent); nil when the heap was not counted.
+    package var holders: [PeakHolder]?
     /// The origin's images by served name: request i asked for image i mod n.
     package var imageNames: [String] = []
     /// The load came from outside (`--listen`): the parent saw no request, and the counts, throughput

@@ -258,6 +258,24 @@ import Testing
         }
     }
 
+    /// Who holds the exact heap at the server's peak is named as in a trial: with two full renders at
+    /// once, the largest holder is the decoder's bitmaps (one per rendering request, 1600 x 1200 x 4
+    /// bytes each), and the data task's bodies are there as `body`.
+    @Test func holdersNameTheBitmapsAndBodiesAtThePeak() throws {
+        var settings = settings(strategy: "data", render: .full, concurrency: 2, requests: 6)
+        settings.renderThreads = nil
+        let result = try ImageServerScenario(settings: settings, launcher: ChildProcessLauncher(executable: benchExecutable()))
+            .run(run: 1, workDirectory: scratch()) { false }
+        #expect(result.status == .ok, "\(result.error)")
+        let holders = try #require(result.holders)
+        let largest = try #require(holders.first)
+        let bitmap = 1600 * 1200 * 4
+        #expect(largest.role == .bitmap, "\(holders.map { "\($0.allocatedBy) \($0.role as Any)" })")
+        #expect((1...2).contains(largest.blocks), "\(largest.blocks)")
+        #expect(largest.bytes >= largest.blocks * bitmap && largest.bytes <= largest.blocks * (bitmap + 65_536))
+        #expect(holders.contains { $0.role == .body }, "\(holders.map { "\($0.allocatedBy) \($0.role as Any)" })")
+    }
+
     /// Runs a server child without the scenario's load: `body` gets its base URL, after the window opened.
     /// `work`: the child's work folder (its requests' files are in `requests/`), removed after.
     func drive<Value: Sendable>(
