@@ -5,31 +5,44 @@ import Imaging
 import Strategies
 
 /// What `GET /image/NAME` answers once the image is fetched (and `POST /image` once its upload is
-/// received): the image rendered with the spec's renderer, area-averaged down to `maxPixel` when
-/// larger, and encoded as a baseline JPEG; with `none`, the fetched (or uploaded) bytes themselves.
-package enum ImageAnswer {
+/// received): the image rendered with the spec's renderer (a built-in one or a user's, from the
+/// catalog), area-averaged down to `maxPixel` when larger, and encoded as a baseline JPEG; with
+/// `none`, the fetched (or uploaded) bytes themselves. A user's renderer whose image holds pixels the
+/// harness cannot read (its storage is the user's own type) is answered with the size it rendered, as
+/// text, the image held while the answer is made: the memory is the renderer's, the answer says so.
+package struct ImageAnswer: Sendable {
+    package var bytes: Data
+    package var contentType: String
+
     package static func make(
         from payload: Payload,
         render: RenderMode,
         maxPixel: Int,
         quality: Int,
         maxImagePixels: Int
-    ) throws -> Data {
+    ) throws -> ImageAnswer {
         guard render != .none else {
             switch payload {
-            case .memory(let data): return data
-            case .file(let url): return try Data(contentsOf: url)
+            case .memory(let data): return ImageAnswer(bytes: data, contentType: "application/octet-stream")
+            case .file(let url): return ImageAnswer(bytes: try Data(contentsOf: url), contentType: "application/octet-stream")
             }
         }
-        guard let image = try Renderer.render(payload, mode: render, maxPixel: maxPixel, maxImagePixels: maxImagePixels)
-        else {
+        guard let renderer = RendererCatalog.renderer(named: render.rawValue) else {
+            throw TrialError.unknownRenderer(render.rawValue, valid: RendererCatalog.names)
+        }
+        let limits = RenderLimits(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
+        guard let rendered = try renderer.init(limits: limits).render(payload) else {
             throw ImagingError.decodeFailed("the \(render.rawValue) renderer gave no image")
+        }
+        guard let image = rendered.storage as? DecodedImage else {
+            let text = "\(render.rawValue) rendered \(rendered.width)x\(rendered.height)\n"
+            return withExtendedLifetime(rendered) { ImageAnswer(bytes: Data(text.utf8), contentType: "text/plain") }
         }
         let size = StreamResampling.outputSize(width: image.width, height: image.height, maxPixel: maxPixel)
         let shown =
             size.width < image.width || size.height < image.height
             ? try StreamResampling.areaAveraged(image, width: size.width, height: size.height) : image
-        return try encode(shown, quality: quality)
+        return ImageAnswer(bytes: try encode(shown, quality: quality), contentType: "image/jpeg")
     }
 
     /// The bitmap's RGB (alpha dropped) as a baseline 4:2:0 JPEG, 16 rows at a time.

@@ -38,7 +38,11 @@ package enum ImageServerChild {
         if let cap = spec.clientCap { StrategySession.raiseConnectionsPerHost(to: cap) }
         report.clientConnectionsPerHost = StrategySession.connectionsPerHost
         let heap = try HeapCounters(expecting: spec.allocator)
-        try Renderer.warmUp(mode: spec.render)
+        guard let renderer = RendererCatalog.renderer(named: spec.render.rawValue) else {
+            throw TrialError.unknownRenderer(spec.render.rawValue, valid: RendererCatalog.names)
+        }
+        try renderer.init(limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels))
+            .warmUp(image: nil)
         let requestFiles = spec.workDirectory.appendingPathComponent("requests")
         try FileManager.default.createDirectory(at: requestFiles, withIntermediateDirectories: true)
 
@@ -168,12 +172,12 @@ final class RequestWork: Sendable {
             busy.ended()
         }
         do {
-            let body = try await render(try await payload(), what: what)
+            let answer = try await render(try await payload(), what: what)
             counts.withLock { $0.answered += 1 }
             return Response(
                 status: .ok,
-                headers: [.contentType: spec.render == .none ? "application/octet-stream" : "image/jpeg"],
-                body: .init(byteBuffer: ByteBuffer(bytes: body))
+                headers: [.contentType: answer.contentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes))
             )
         } catch {
             counts.withLock {
@@ -260,7 +264,7 @@ final class RequestWork: Sendable {
 
     /// What both routes do with the image: wait for a render thread, render, and remove the
     /// request's file (a download or an upload) whatever happens, before the answer is sent.
-    private func render(_ payload: Payload, what: String) async throws -> Data {
+    private func render(_ payload: Payload, what: String) async throws -> ImageAnswer {
         gauges.enter(.waitingToRender)
         let (spec, gauges) = (self.spec, self.gauges)
         // Whatever happens to the render (a pool that never runs it included), the wait ends and the
@@ -270,7 +274,7 @@ final class RequestWork: Sendable {
             if !started.load(ordering: .acquiring) { gauges.leave(.waitingToRender) }
             if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) }
         }
-        let render: @Sendable () throws -> Data = {
+        let render: @Sendable () throws -> ImageAnswer = {
             started.store(true, ordering: .releasing)
             gauges.leave(.waitingToRender)
             gauges.enter(.rendering)
@@ -337,7 +341,7 @@ final class RequestWork: Sendable {
     }
 
     /// On the render pool, or on a thread of its own when there is none (every decode at once).
-    private func onRenderThread(_ body: @escaping @Sendable () throws -> Data) async throws -> Data {
+    private func onRenderThread(_ body: @escaping @Sendable () throws -> ImageAnswer) async throws -> ImageAnswer {
         if let renderPool { return try await renderPool.runIfActive(body) }
         return try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()

@@ -138,16 +138,17 @@ struct ExampleLoaderTests {
         #expect(run.standardOutput.contains("ahc-collect+none [system]: floor "), "\(run.standardOutput)")
     }
 
-    /// The user's strategies in the image server, unchanged: the server makes one per request, on its
-    /// fetch pool, in a child of the user's executable; each run answers every request, with an exact
-    /// heap peak and the floor the strategies declare.
+    /// The user's strategies and renderer in the image server, unchanged: the server makes a strategy
+    /// per request, on its fetch pool, in a child of the user's executable, and renders with the user's
+    /// renderer as with a built-in one; each run answers every request, with an exact heap peak and the
+    /// floor the strategies and renderers declare.
     @Test func servesImagesWithTheUsersStrategies() throws {
         let executable = try Self.build()
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let run = try BenchProcess.run(
             [
-                "scenario", "image-server", "--strategy", "ahc-collect,ahc-file", "--render", "stream",
+                "scenario", "image-server", "--strategy", "ahc-collect,ahc-file", "--render", "stream,decode-then-resize",
                 "--concurrency", "1,2", "--requests", "6", "--runs", "1", "--width", "1600", "--height", "1200",
                 "--out", out.path,
             ],
@@ -159,15 +160,16 @@ struct ExampleLoaderTests {
             .filter { $0 != [""] }
         let header = try #require(table.first)
         let rows = table.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
-        #expect(rows.count == 4)
+        #expect(rows.count == 8)
         for row in rows {
-            let cell = "\(row["strategy"] ?? "") C \(row["concurrency"] ?? "")"
+            let cell = "\(row["strategy"] ?? "")+\(row["render"] ?? "") C \(row["concurrency"] ?? "")"
             #expect(row["status"] == "ok", "\(cell): \(row["error"] ?? "")")
             #expect(row["requests_ok"] == "6", "\(cell)")
             #expect(Int(row["peak_heap_exact_delta_bytes"] ?? "").map { $0 > 0 } == true, "\(cell)")
             #expect(Int(row["floor_bytes"] ?? "").map { $0 > 0 } == true, "\(cell)")
         }
         #expect(Set(rows.compactMap { $0["strategy"] }) == ["ahc-collect", "ahc-file"])
+        #expect(Set(rows.compactMap { $0["render"] }) == ["stream", "decode-then-resize"])
     }
 }
 
