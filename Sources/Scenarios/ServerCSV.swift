@@ -168,6 +168,22 @@ package enum ServerCSV {
     package static func column(named name: String) -> WrittenColumn<ServerResult>? {
         columns.first { $0.name == name }
     }
+
+    /// The columns that name a row's cell and run, in a file of other rows (requests, holders).
+    static func cellColumns<Row>(_ result: @escaping @Sendable (Row) -> ServerResult) -> [WrittenColumn<Row>] {
+        [
+            .init("strategy", .text, .neither, "the cell's strategy") { result($0).strategy },
+            .init("render", .text, .neither, "the cell's renderer") { result($0).render.rawValue },
+            .init("allocator", .text, .neither, "the cell's allocator") { result($0).allocator.rawValue },
+            .init("route", .text, .neither, "the cell's route") { result($0).route.name },
+            .init("body", .text, .neither, "the cell's upload body (none for get)") { result($0).route.bodyName },
+            .init("concurrency", .count, .neither, "the cell's requests in flight") { String(result($0).concurrency) },
+            .init("render_threads", .text, .neither, "the cell's render threads") {
+                result($0).renderThreads.map(String.init) ?? "unbounded"
+            },
+            .init("run", .count, .neither, "the cell's run") { String(result($0).run) },
+        ]
+    }
 }
 
 /// `requests.csv`: every request the load sent in the window, with its cell.
@@ -179,17 +195,7 @@ package enum RequestsCSV {
         package var request: RequestRecord
     }
 
-    package static let columns: [WrittenColumn<Row>] = [
-        .init("strategy", .text, .neither, "the cell's strategy") { $0.result.strategy },
-        .init("render", .text, .neither, "the cell's renderer") { $0.result.render.rawValue },
-        .init("allocator", .text, .neither, "the cell's allocator") { $0.result.allocator.rawValue },
-        .init("route", .text, .neither, "the cell's route") { $0.result.route.name },
-        .init("body", .text, .neither, "the cell's upload body (none for get)") { $0.result.route.bodyName },
-        .init("concurrency", .count, .neither, "the cell's requests in flight") { String($0.result.concurrency) },
-        .init("render_threads", .text, .neither, "the cell's render threads") {
-            $0.result.renderThreads.map(String.init) ?? "unbounded"
-        },
-        .init("run", .count, .neither, "the cell's run") { String($0.result.run) },
+    package static let columns: [WrittenColumn<Row>] = ServerCSV.cellColumns { $0.result } + [
         .init("request", .count, .neither, "the request's number in the window, from 0") { String($0.request.index) },
         .init("image", .text, .neither, "the image it asked for (--images: by served name)") { row in
             let names = row.result.imageNames
@@ -219,17 +225,7 @@ package enum ServerHoldersCSV {
         package var holder: PeakHolder
     }
 
-    package static let columns: [WrittenColumn<Row>] = [
-        .init("strategy", .text, .neither, "the cell's strategy") { $0.result.strategy },
-        .init("render", .text, .neither, "the cell's renderer") { $0.result.render.rawValue },
-        .init("allocator", .text, .neither, "the cell's allocator") { $0.result.allocator.rawValue },
-        .init("route", .text, .neither, "the cell's route") { $0.result.route.name },
-        .init("body", .text, .neither, "the cell's upload body (none for get)") { $0.result.route.bodyName },
-        .init("concurrency", .count, .neither, "the cell's requests in flight") { String($0.result.concurrency) },
-        .init("render_threads", .text, .neither, "the cell's render threads") {
-            $0.result.renderThreads.map(String.init) ?? "unbounded"
-        },
-        .init("run", .count, .neither, "the cell's run") { String($0.result.run) },
+    package static let columns: [WrittenColumn<Row>] = ServerCSV.cellColumns { $0.result } + [
         .init("rank", .count, .neither, "1: the largest holder at the peak") { String($0.rank) },
         .init("bytes", .bytes, .lowerIsBetter, "its blocks' bytes live at the exact heap peak") {
             String($0.holder.bytes)
