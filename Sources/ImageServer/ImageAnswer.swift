@@ -24,7 +24,8 @@ package struct ImageAnswer: Sendable {
         guard render != .none else {
             switch payload {
             case .memory(let data): return ImageAnswer(bytes: data, contentType: "application/octet-stream")
-            case .file(let url): return ImageAnswer(bytes: try Data(contentsOf: url), contentType: "application/octet-stream")
+            case .file(let url):
+                return ImageAnswer(bytes: try Data(contentsOf: url), contentType: "application/octet-stream")
             }
         }
         guard let renderer = RendererCatalog.renderer(named: render.rawValue) else {

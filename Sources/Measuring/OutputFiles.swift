@@ -244,7 +244,8 @@ package enum OutputFiles {
     /// Every definition, in the order the documentation lists them.
     package static let all = [
         trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
-        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverHolders, serverSlopes,
+        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverHolders,
+        serverSlopes,
         settings, shard,
     ]
 

@@ -95,7 +95,10 @@ package struct ServerRequest {
             ("runs", String(runs)),
             ("requests", String(template.requests)),
             template.imagesFolder.map { ("images", $0.path) }
-                ?? ("fixture", "\(template.fixture.width)x\(template.fixture.height) \(template.fixture.encoding.rawValue)"),
+                ?? (
+                    "fixture",
+                    "\(template.fixture.width)x\(template.fixture.height) \(template.fixture.encoding.rawValue)"
+                ),
             ("max_pixel", String(template.maxPixel)),
             ("client_cap", template.clientCapRaised ? "concurrency" : "default"),
             ("memory_limit_bytes", template.memoryLimitBytes.map(String.init) ?? "none"),
@@ -148,7 +151,11 @@ package struct ServerMeasurement {
             )
             sink.append(
                 ServerHoldersCSV.fileName,
-                lines: WrittenColumn.lines(ServerHoldersCSV.columns, rows: ServerHoldersCSV.rows(of: result), runID: runID)
+                lines: WrittenColumn.lines(
+                    ServerHoldersCSV.columns,
+                    rows: ServerHoldersCSV.rows(of: result),
+                    runID: runID
+                )
             )
             print(Self.line(result))
             if result.status != .ok {

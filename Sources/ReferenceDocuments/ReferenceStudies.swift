@@ -212,7 +212,10 @@ package struct ReferenceStudies: Sendable {
             let server = [bench, "scenario", "image-server"]
             return [
                 .run(server + Self.serverArguments + ["--out", resultsPath("server"), "--replace"], tolerated: [3]),
-                .run(server + Self.server64Arguments + ["--out", resultsPath("server-64"), "--replace"], tolerated: [3]),
+                .run(
+                    server + Self.server64Arguments + ["--out", resultsPath("server-64"), "--replace"],
+                    tolerated: [3]
+                ),
                 .makeFolder(resultsPath("server-cost")),
                 .run(
                     server + Self.serverCostArguments + ["--out", resultsPath("server-cost/counted"), "--replace"],

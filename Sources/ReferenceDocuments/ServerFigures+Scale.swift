@@ -76,7 +76,9 @@ extension ServerFigures {
         let sides = [("counted (the default)", ok(counted)), ("uncounted (--no-exact-heap)", ok(uncounted))]
         let throughputs = sides.map { Distribution(Self.numbers($0.1, "throughput_rps")) }
         var lines = zip(sides, throughputs).map { side, throughput -> [String] in
-            let cell = side.1.first.map { "\($0["strategy"] ?? "") + \($0["render"] ?? ""), C \($0["concurrency"] ?? "")" }
+            let cell = side.1.first.map {
+                "\($0["strategy"] ?? "") + \($0["render"] ?? ""), C \($0["concurrency"] ?? "")"
+            }
             return [
                 side.0, cell ?? "–", String(side.1.count),
                 throughput.map { String(format: "%.1f", $0.median) } ?? "–",

@@ -225,7 +225,9 @@ package struct ImageServerScenario {
         let uploading = settings.route != .get && settings.calibrationBlockBytes == nil
         let urls = images.map { image in
             let imagePath = uploading ? "/image" : "/image/\(image.name)"
-            return URL(string: base + (settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? imagePath))!
+            return URL(
+                string: base + (settings.calibrationBlockBytes.map(ServerControl.calibrationPath(bytes:)) ?? imagePath)
+            )!
         }
         let url: @Sendable (Int) -> URL = { urls[$0 % urls.count] }
         // Request i uploads image i mod n, as a GET asks for it.
@@ -263,7 +265,8 @@ package struct ImageServerScenario {
     /// row a crash naming it. nil when set; else why not.
     static func limitMemory(of pid: pid_t, to bytes: Int) -> String? {
         let error = ChildProcess.limitData(of: pid, to: bytes)
-        return error == 0 ? nil : "cannot set --memory-limit \(bytes) bytes on the server: \(String(cString: strerror(error)))"
+        return error == 0
+            ? nil : "cannot set --memory-limit \(bytes) bytes on the server: \(String(cString: strerror(error)))"
     }
 
     private static func waitForPort(workDirectory: URL, pid: pid_t, stop: () -> Bool) -> Int? {

@@ -75,7 +75,12 @@ package enum ServerCSV {
             "connections to one host the URLSession strategies' shared session allowed: C, or as shipped (--client-cap default)"
         ) { text($0.report.clientConnectionsPerHost) },
         .init("run", .count, .neither, "the run of this cell, from 1") { String($0.run) },
-        .init("fixture", .text, .neither, "the image every request asks for, WIDTHxHEIGHT; with --images, FOLDER/ (N images)") { $0.fixture },
+        .init(
+            "fixture",
+            .text,
+            .neither,
+            "the image every request asks for, WIDTHxHEIGHT; with --images, FOLDER/ (N images)"
+        ) { $0.fixture },
         .init("status", .text, .neither, "ok, or why the run has no measurement (harness_error, crashed, timeout)") {
             $0.status.rawValue
         },
@@ -195,19 +200,22 @@ package enum RequestsCSV {
         package var request: RequestRecord
     }
 
-    package static let columns: [WrittenColumn<Row>] = ServerCSV.cellColumns { $0.result } + [
-        .init("request", .count, .neither, "the request's number in the window, from 0") { String($0.request.index) },
-        .init("image", .text, .neither, "the image it asked for (--images: by served name)") { row in
-            let names = row.result.imageNames
-            return names.isEmpty ? "" : names[row.request.index % names.count]
-        },
-        .init("status", .count, .neither, "its HTTP status; 0: no answer") { String($0.request.status) },
-        .init("bytes", .bytes, .neither, "the answer's body bytes") { String($0.request.bytes) },
-        .init("latency_s", .seconds, .lowerIsBetter, "from sending it to its answer's last byte") {
-            String(format: "%.6f", $0.request.latencySeconds)
-        },
-        .init("error", .text, .neither, "the client's error when no answer came") { $0.request.error },
-    ]
+    package static let columns: [WrittenColumn<Row>] =
+        ServerCSV.cellColumns { $0.result } + [
+            .init("request", .count, .neither, "the request's number in the window, from 0") {
+                String($0.request.index)
+            },
+            .init("image", .text, .neither, "the image it asked for (--images: by served name)") { row in
+                let names = row.result.imageNames
+                return names.isEmpty ? "" : names[row.request.index % names.count]
+            },
+            .init("status", .count, .neither, "its HTTP status; 0: no answer") { String($0.request.status) },
+            .init("bytes", .bytes, .neither, "the answer's body bytes") { String($0.request.bytes) },
+            .init("latency_s", .seconds, .lowerIsBetter, "from sending it to its answer's last byte") {
+                String(format: "%.6f", $0.request.latencySeconds)
+            },
+            .init("error", .text, .neither, "the client's error when no answer came") { $0.request.error },
+        ]
 
     package static func rows(of result: ServerResult) -> [Row] {
         result.requests.map { Row(result: result, request: $0) }
@@ -225,25 +233,28 @@ package enum ServerHoldersCSV {
         package var holder: PeakHolder
     }
 
-    package static let columns: [WrittenColumn<Row>] = ServerCSV.cellColumns { $0.result } + [
-        .init("rank", .count, .neither, "1: the largest holder at the peak") { String($0.rank) },
-        .init("bytes", .bytes, .lowerIsBetter, "its blocks' bytes live at the exact heap peak") {
-            String($0.holder.bytes)
-        },
-        .init("blocks", .count, .neither, "its blocks live at the peak (one per request holding one)") {
-            String($0.holder.blocks)
-        },
-        .init("role", .text, .neither, "what the blocks are for: body, body-buffer, bitmap, decoder, cache, other") {
-            $0.holder.role?.rawValue ?? ""
-        },
-        .init("allocated_by", .text, .neither, "the first frame that is not the allocator, the runtime or storage") {
-            $0.holder.allocatedBy
-        },
-        .init("module", .text, .neither, "the file that frame is in") { $0.holder.module },
-        .init("stack", .text, .neither, "the allocating stack, outermost first, frames joined by ';'") {
-            $0.holder.foldedStack
-        },
-    ]
+    package static let columns: [WrittenColumn<Row>] =
+        ServerCSV.cellColumns { $0.result } + [
+            .init("rank", .count, .neither, "1: the largest holder at the peak") { String($0.rank) },
+            .init("bytes", .bytes, .lowerIsBetter, "its blocks' bytes live at the exact heap peak") {
+                String($0.holder.bytes)
+            },
+            .init("blocks", .count, .neither, "its blocks live at the peak (one per request holding one)") {
+                String($0.holder.blocks)
+            },
+            .init("role", .text, .neither, "what the blocks are for: body, body-buffer, bitmap, decoder, cache, other")
+            {
+                $0.holder.role?.rawValue ?? ""
+            },
+            .init("allocated_by", .text, .neither, "the first frame that is not the allocator, the runtime or storage")
+            {
+                $0.holder.allocatedBy
+            },
+            .init("module", .text, .neither, "the file that frame is in") { $0.holder.module },
+            .init("stack", .text, .neither, "the allocating stack, outermost first, frames joined by ';'") {
+                $0.holder.foldedStack
+            },
+        ]
 
     package static func rows(of result: ServerResult) -> [Row] {
         (result.holders ?? []).enumerated().map { Row(result: result, rank: $0.offset + 1, holder: $0.element) }

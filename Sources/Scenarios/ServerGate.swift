@@ -91,8 +91,10 @@ package struct ServerGate: Sendable {
         }
         let header = ["cell", "per request in flight", "baseline (MB) [95%]", "current (MB) [95%]", "verdict"]
         let rows = lines.map { line in
-            [line.cell.joined(separator: "/"), line.metric.label, megabytes(line.baseline), megabytes(line.current),
-                line.verdict.rawValue]
+            [
+                line.cell.joined(separator: "/"), line.metric.label, megabytes(line.baseline), megabytes(line.current),
+                line.verdict.rawValue,
+            ]
         }
         let verdict =
             switch exitCode {

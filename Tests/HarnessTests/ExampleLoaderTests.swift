@@ -148,7 +148,8 @@ struct ExampleLoaderTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let run = try BenchProcess.run(
             [
-                "scenario", "image-server", "--strategy", "ahc-collect,ahc-file", "--render", "stream,decode-then-resize",
+                "scenario", "image-server", "--strategy", "ahc-collect,ahc-file", "--render",
+                "stream,decode-then-resize",
                 "--concurrency", "1,2", "--requests", "6", "--runs", "1", "--width", "1600", "--height", "1200",
                 "--out", out.path,
             ],

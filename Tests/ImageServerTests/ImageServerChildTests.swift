@@ -189,8 +189,13 @@ import Testing
             ) { base in
                 // Each answer waits 400 ms for its head: the fetches overlap.
                 let url = URL(string: base + "/image/fixture.jpg?fault=slowFirstByte&delayMs=400")!
-                return LoadGenerator.run(count: concurrency, concurrency: concurrency, url: { _ in url }, stop: { false })
-                    .records.map(\.status)
+                return LoadGenerator.run(
+                    count: concurrency,
+                    concurrency: concurrency,
+                    url: { _ in url },
+                    stop: { false }
+                )
+                .records.map(\.status)
             }
             #expect(served.result == Array(repeating: 200, count: concurrency), "\(served.result)")
             let expected = cap ?? StrategySession.shippedConnectionsPerHost
@@ -218,8 +223,11 @@ import Testing
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         var settings = settings(strategy: "download", render: .stream, concurrency: 2, requests: 6)
         settings.imagesFolder = folder
-        let result = try ImageServerScenario(settings: settings, launcher: ChildProcessLauncher(executable: benchExecutable()))
-            .run(run: 1, workDirectory: scratch()) { false }
+        let result = try ImageServerScenario(
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: benchExecutable())
+        )
+        .run(run: 1, workDirectory: scratch()) { false }
         #expect(result.status == .ok, "\(result.error)")
         #expect(result.imageNames == ["a_photo.jpg", "b.jpg"])
         #expect(result.requests.map(\.status) == Array(repeating: 200, count: 6))
@@ -238,8 +246,11 @@ import Testing
         settings.fixture = FixtureSpec()
         settings.renderThreads = nil
         settings.memoryLimitBytes = 256 << 20
-        let result = try ImageServerScenario(settings: settings, launcher: ChildProcessLauncher(executable: benchExecutable()))
-            .run(run: 1, workDirectory: scratch()) { false }
+        let result = try ImageServerScenario(
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: benchExecutable())
+        )
+        .run(run: 1, workDirectory: scratch()) { false }
         #expect(result.status != .ok)
         #expect(result.error.contains("the server child: crashed"), "\(result.error)")
     }
@@ -264,8 +275,11 @@ import Testing
     @Test func holdersNameTheBitmapsAndBodiesAtThePeak() throws {
         var settings = settings(strategy: "data", render: .full, concurrency: 2, requests: 6)
         settings.renderThreads = nil
-        let result = try ImageServerScenario(settings: settings, launcher: ChildProcessLauncher(executable: benchExecutable()))
-            .run(run: 1, workDirectory: scratch()) { false }
+        let result = try ImageServerScenario(
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: benchExecutable())
+        )
+        .run(run: 1, workDirectory: scratch()) { false }
         #expect(result.status == .ok, "\(result.error)")
         let holders = try #require(result.holders)
         let largest = try #require(holders.first)

@@ -40,13 +40,25 @@ struct ServerGateTests {
     /// The same slopes pass; a slope 10% steeper with narrow intervals regresses (exit 2), and 10%
     /// shallower is an improvement that passes.
     @Test func aSteeperSlopeRegressesAndAShallowerOneImproves() {
-        let same = ServerGate(baseline: Self.points(perRequest: 100_000_000), current: Self.points(perRequest: 100_000_000), thresholds: Self.thresholds)
+        let same = ServerGate(
+            baseline: Self.points(perRequest: 100_000_000),
+            current: Self.points(perRequest: 100_000_000),
+            thresholds: Self.thresholds
+        )
         #expect(Self.verdicts(same) == [.ok, .ok])
         #expect(same.exitCode == .success)
-        let steeper = ServerGate(baseline: Self.points(perRequest: 100_000_000), current: Self.points(perRequest: 110_000_000), thresholds: Self.thresholds)
+        let steeper = ServerGate(
+            baseline: Self.points(perRequest: 100_000_000),
+            current: Self.points(perRequest: 110_000_000),
+            thresholds: Self.thresholds
+        )
         #expect(Self.verdicts(steeper) == [.regression, .regression])
         #expect(steeper.exitCode == .regression)
-        let shallower = ServerGate(baseline: Self.points(perRequest: 100_000_000), current: Self.points(perRequest: 90_000_000), thresholds: Self.thresholds)
+        let shallower = ServerGate(
+            baseline: Self.points(perRequest: 100_000_000),
+            current: Self.points(perRequest: 90_000_000),
+            thresholds: Self.thresholds
+        )
         #expect(Self.verdicts(shallower) == [.improvement, .improvement])
         #expect(shallower.exitCode == .success)
     }
@@ -54,7 +66,11 @@ struct ServerGateTests {
     /// Growth within the tolerance (4% of the slope, under its 5%) passes; growth past it whose
     /// interval overlaps the baseline's (noisy runs) is unconfirmed and passes too.
     @Test func growthWithinToleranceOrWithinNoisePasses() {
-        let within = ServerGate(baseline: Self.points(perRequest: 100_000_000), current: Self.points(perRequest: 104_000_000), thresholds: Self.thresholds)
+        let within = ServerGate(
+            baseline: Self.points(perRequest: 100_000_000),
+            current: Self.points(perRequest: 104_000_000),
+            thresholds: Self.thresholds
+        )
         #expect(Self.verdicts(within) == [.ok, .ok])
         let noisy = ServerGate(
             baseline: Self.points(perRequest: 100_000_000, noise: 60_000_000),
@@ -76,7 +92,11 @@ struct ServerGateTests {
         #expect(Self.verdicts(missing) == [.missing, .missing])
         #expect(missing.exitCode == .runFailed)
         let single = Array(Self.points(perRequest: 100_000_000).prefix(1))
-        let none = ServerGate(baseline: single, current: Self.points(perRequest: 100_000_000), thresholds: Self.thresholds)
+        let none = ServerGate(
+            baseline: single,
+            current: Self.points(perRequest: 100_000_000),
+            thresholds: Self.thresholds
+        )
         #expect(Self.verdicts(none) == [.noBaseline, .noBaseline])
         #expect(none.exitCode == .noBaseline)
     }

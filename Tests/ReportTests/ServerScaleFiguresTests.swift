@@ -47,8 +47,10 @@ struct ServerScaleFiguresTests {
         let atScale = [
             Self.row([
                 "concurrency": "64", "in_flight_at_peak": "64", "max_in_flight": "64",
-                "peak_heap_exact_delta_bytes": "150000000", "baseline_rss_bytes": "0", "peak_rss_delta_bytes": "212000000",
-                "throughput_rps": "12.0", "floor_bytes": "120000000", "fetching_at_peak": "50", "rendering_at_peak": "14",
+                "peak_heap_exact_delta_bytes": "150000000", "baseline_rss_bytes": "0",
+                "peak_rss_delta_bytes": "212000000",
+                "throughput_rps": "12.0", "floor_bytes": "120000000", "fetching_at_peak": "50",
+                "rendering_at_peak": "14",
             ]),
             Self.row(["concurrency": "64", "status": "crashed", "error": "child killed by signal 4"]),
         ]
@@ -57,10 +59,13 @@ struct ServerScaleFiguresTests {
         let cells = try #require(table.split(separator: "\n").last).split(separator: "|").map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        #expect(Array(cells.prefix(15)) == [
-            "download", "stream", "system", "unbounded", "64", "1/2", "64", "50 / 14", "150.0", "120.0", "1.25",
-            "138.0", "1.09", "212.0", "12.0",
-        ], "\(table)")
+        #expect(
+            Array(cells.prefix(15)) == [
+                "download", "stream", "system", "unbounded", "64", "1/2", "64", "50 / 14", "150.0", "120.0", "1.25",
+                "138.0", "1.09", "212.0", "12.0",
+            ],
+            "\(table)"
+        )
         #expect(cells[15] == "crashed: child killed by signal 4", "\(table)")
     }
 }
