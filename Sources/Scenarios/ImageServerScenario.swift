@@ -261,8 +261,8 @@ package struct ImageServerScenario {
         return (load.records, load.seconds, nil)
     }
 
-    /// RLIMIT_DATA on the child (prlimit(2)): over it an allocation fails and the server dies, its
-    /// row a crash naming it. nil when set; else why not.
+    /// RLIMIT_DATA on the child (prlimit(2)): over it an allocation fails, a request is answered 422
+    /// or the server dies, and the row says which. nil when set; else why not.
     static func limitMemory(of pid: pid_t, to bytes: Int) -> String? {
         let error = ChildProcess.limitData(of: pid, to: bytes)
         return error == 0

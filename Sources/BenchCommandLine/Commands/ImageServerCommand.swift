@@ -128,8 +128,8 @@ struct ImageServerCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Hard limit on the server child's memory (RLIMIT_DATA: heap and private mappings, thread stacks "
-                + "included), set as it starts, at least 256Mi, e.g. 8G (\(ByteSize.rule)); over it the server dies and "
-                + "its row says so.",
+                + "included), set as it starts, at least 256Mi, e.g. 8G (\(ByteSize.rule)); over it an allocation fails: a "
+                + "request is answered 422 or the server dies, and the row says which.",
             valueName: "bytes"
         ),
         transform: {
