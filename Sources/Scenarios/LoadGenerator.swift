@@ -41,18 +41,11 @@ package enum LoadGenerator {
             done.enter()
             Thread {
                 defer { done.leave() }
-                let request: (Int) throws -> FetchOutcome
-                if let body {
-                    let upload = CurlUpload()
-                    request = { try upload.post(url: url($0), body: body($0)) }
-                } else {
-                    let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
-                    request = { try client.fetch(url: url($0)) }
-                }
+                let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
                 while !stop() {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < count else { return }
-                    let record = send(index: index) { try request(index) }
+                    let record = send(index: index) { try client.fetch(url: url(index), posting: body?(index)) }
                     records.withLock { $0.append(record) }
                 }
             }.start()

@@ -40,11 +40,11 @@ import Testing
             upload: upload,
             work: work
         ) { base in
-            let client = CurlUpload()
+            let client = CurlMemoryStrategy(workDirectory: work)
             var sizes: [String] = []
             var leftovers: [String] = []
             for _ in 0..<3 {
-                let outcome = try client.post(url: URL(string: "\(base)/image")!, body: body)
+                let outcome = try client.fetch(url: URL(string: "\(base)/image")!, posting: body)
                 guard case .memory(let data) = outcome.payload else { throw TestFailure("the answer is not in memory") }
                 let image = try ImageDecoder.decodeFull(.memory(data))
                 sizes.append("\(try ImageDecoder.inspect(.memory(data)).format) \(image.width)x\(image.height)")
@@ -93,7 +93,10 @@ import Testing
                 usleep(5_000)
                 after = Self.files(in: work)
             }
-            let next = try CurlUpload().post(url: URL(string: "\(base)/image")!, body: body)
+            let next = try CurlMemoryStrategy(workDirectory: work).fetch(
+                url: URL(string: "\(base)/image")!,
+                posting: body
+            )
             return (during, after, next.statusCode)
         }
         let (during, after, next) = answers.result
@@ -107,10 +110,7 @@ import Testing
     @Test func theScenarioLoadsThePostRouteAndItsRowSaysSo() throws {
         var settings = server.settings(strategy: ImageRoute.noStrategy, render: .stream, concurrency: 2, requests: 6)
         settings.route = .post(.file)
-        let result = try ImageServerScenario(
-            settings: settings,
-            launcher: ChildProcessLauncher(executable: benchExecutable())
-        ).run(run: 1, workDirectory: server.scratch()) { false }
+        let result = try server.serve(settings)
         #expect(result.status == .ok, "\(result.error)")
         #expect(result.requestsOK == 6, "\(result.requests.filter { $0.status != 200 })")
         #expect(result.report.requestsAnswered == 6)

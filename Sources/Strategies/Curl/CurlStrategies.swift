@@ -22,17 +22,22 @@ package final class CurlMemoryStrategy: FetchStrategy {
         transfer = Result { try CurlTransfer() }  // fails when libcurl cannot allocate a handle: each fetch says so
     }
 
-    package func fetch(url: URL) throws -> FetchOutcome {
+    package func fetch(url: URL) throws -> FetchOutcome { try fetch(url: url, posting: nil) }
+
+    /// The same, POSTing `body` when given (the image server's load uploads with it): the answer is
+    /// collected as a fetched body is.
+    package func fetch(url: URL, posting body: Data?) throws -> FetchOutcome {
         let transfer = try transfer.get()
         let buffer = GrowingBuffer()
-        let response = try transfer.get(
-            url,
-            announced: { length in
-                // A doubling buffer would peak at old + new block under jemalloc, which copies on realloc.
-                if length > 0 { buffer.reserve(Int(length)) }
-            },
-            receive: { chunk in buffer.append(chunk) }
-        )
+        let announced: (Int64) -> Void = { length in
+            // A doubling buffer would peak at old + new block under jemalloc, which copies on realloc.
+            if length > 0 { buffer.reserve(Int(length)) }
+        }
+        let receive: (UnsafeRawBufferPointer) -> Bool = { chunk in buffer.append(chunk) }
+        let response =
+            try body.map { body in
+                try body.withUnsafeBytes { try transfer.get(url, posting: $0, announced: announced, receive: receive) }
+            } ?? transfer.get(url, announced: announced, receive: receive)
         try checkStatusAndLength(response, received: buffer.count)
         return FetchOutcome(
             payload: .memory(buffer.takeData()),
@@ -84,7 +89,7 @@ package final class CurlFileStrategy: FetchStrategy {
     }
 }
 
-func checkStatusAndLength(_ response: CurlTransfer.Response, received: Int) throws {
+private func checkStatusAndLength(_ response: CurlTransfer.Response, received: Int) throws {
     guard (200..<300).contains(response.statusCode) else { throw FetchError.httpStatus(response.statusCode) }
     let expected = response.expectedContentLength
     if expected >= 0 && Int64(received) != expected {
