@@ -36,6 +36,14 @@ import Testing
             + "in flight at the peak (most \(result.report.maxInFlight)), RSS delta \(result.peakRSSDeltaBytes ?? -1) B"
     }
 
+    /// One run of the scenario in a real `bench _server` child.
+    func serve(_ settings: ImageServerScenario.Settings, exactHeap: Bool = true) throws -> ServerResult {
+        try ImageServerScenario(
+            settings: settings,
+            launcher: ChildProcessLauncher(executable: benchExecutable(), exactHeapPeak: exactHeap)
+        ).run(run: 1, workDirectory: scratch()) { false }
+    }
+
     func scratch() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent(
             "image-server-test-\(UUID().uuidString.prefix(8))"
@@ -45,10 +53,7 @@ import Testing
     /// Under load the server answers every request, the in-flight gauge reaches the load's C, and
     /// the peak, floor and stages are measured.
     @Test func answersEveryRequestWithCInFlight() throws {
-        let result = try ImageServerScenario(
-            settings: settings(strategy: "download", render: .stream, concurrency: 4, requests: 24),
-            launcher: ChildProcessLauncher(executable: benchExecutable())
-        ).run(run: 1, workDirectory: scratch()) { false }
+        let result = try serve(settings(strategy: "download", render: .stream, concurrency: 4, requests: 24))
         #expect(result.status == .ok, "\(result.error)")
         #expect(result.requests.count == 24)
         #expect(result.requestsOK == 24, "\(result.requests.filter { $0.status != 200 })")
@@ -76,10 +81,7 @@ import Testing
             )
             settings.calibrationBlockBytes = block
             settings.renderThreads = nil  // nothing renders: every run is on the one line
-            let result = try ImageServerScenario(
-                settings: settings,
-                launcher: ChildProcessLauncher(executable: benchExecutable())
-            ).run(run: 1, workDirectory: scratch()) { false }
+            let result = try serve(settings)
             #expect(result.status == .ok, "\(result.error)")
             #expect(result.requestsOK == 4 * concurrency)
             print(Self.describe(result))
@@ -223,11 +225,7 @@ import Testing
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         var settings = settings(strategy: "download", render: .stream, concurrency: 2, requests: 6)
         settings.imagesFolder = folder
-        let result = try ImageServerScenario(
-            settings: settings,
-            launcher: ChildProcessLauncher(executable: benchExecutable())
-        )
-        .run(run: 1, workDirectory: scratch()) { false }
+        let result = try serve(settings)
         #expect(result.status == .ok, "\(result.error)")
         #expect(result.imageNames == ["a_photo.jpg", "b.jpg"])
         #expect(result.requests.map(\.status) == Array(repeating: 200, count: 6))
@@ -247,11 +245,7 @@ import Testing
         settings.fixture = FixtureSpec()
         settings.renderThreads = nil
         settings.memoryLimitBytes = 256 << 20
-        let result = try ImageServerScenario(
-            settings: settings,
-            launcher: ChildProcessLauncher(executable: benchExecutable())
-        )
-        .run(run: 1, workDirectory: scratch()) { false }
+        let result = try serve(settings)
         #expect(result.status != .ok)
         #expect(
             result.error.contains("the server child: crashed") || result.error.contains("status 422"),
@@ -263,10 +257,10 @@ import Testing
     /// exact heap peak (the sampled one stays); counted, it has one.
     @Test func exactHeapCanBeTurnedOffInTheServer() throws {
         for counted in [true, false] {
-            let result = try ImageServerScenario(
-                settings: settings(strategy: "download", render: .stream, concurrency: 1, requests: 2),
-                launcher: ChildProcessLauncher(executable: benchExecutable(), exactHeapPeak: counted)
-            ).run(run: 1, workDirectory: scratch()) { false }
+            let result = try serve(
+                settings(strategy: "download", render: .stream, concurrency: 1, requests: 2),
+                exactHeap: counted
+            )
             #expect(result.status == .ok, "\(result.error)")
             #expect(result.report.heapIsExact == counted)
             #expect(result.report.peakHeapBytes != nil)
@@ -279,11 +273,7 @@ import Testing
     @Test func holdersNameTheBitmapsAndBodiesAtThePeak() throws {
         var settings = settings(strategy: "data", render: .full, concurrency: 2, requests: 6)
         settings.renderThreads = nil
-        let result = try ImageServerScenario(
-            settings: settings,
-            launcher: ChildProcessLauncher(executable: benchExecutable())
-        )
-        .run(run: 1, workDirectory: scratch()) { false }
+        let result = try serve(settings)
         #expect(result.status == .ok, "\(result.error)")
         let holders = try #require(result.holders)
         let largest = try #require(holders.first)
