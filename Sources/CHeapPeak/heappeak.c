@@ -192,17 +192,18 @@ static _Atomic int64_t holder_threshold;  // 0: not recording
 static _Atomic int64_t event_count;       // large-block events so far; written under holder_lock
 static _Atomic int64_t peak_event;        // event_count when peak_bytes was last raised
 static spin_lock_t holder_lock = SPIN_LOCK_INIT;
-#define HOLDER_CAPACITY 4096
+#define HOLDER_DEFAULT_CAPACITY 4096
 static struct recorded_block {
     void *pointer;
     heappeak_block block;
     uint64_t measured_resident;  // at the last snapshot measured to keep (see heappeak_residency_keep)
     bool apart;                  // mapped apart from glibc's arenas (mapped_apart)
-} recorded[HOLDER_CAPACITY];
-static size_t recorded_count;  // under holder_lock
-// The table's size in use: HOLDER_CAPACITY, or less when BENCH_HOLDER_TABLE_SIZE says so (to see
-// an overflow handled without allocating thousands of large blocks).
-static size_t recorded_capacity = HOLDER_CAPACITY;
+} * recorded;                    // mapped by heappeak_holders_start, every page written before the window
+// The table's size in use: the capacity heappeak_holders_start was given, or less when
+// BENCH_HOLDER_TABLE_SIZE says so (to see an overflow handled without allocating thousands of
+// large blocks).
+static size_t recorded_capacity;
+static size_t recorded_count;       // under holder_lock
 static uint64_t dropped_count;      // under holder_lock
 static __thread bool taking_stack;  // backtrace may allocate: those blocks are not recorded
 
@@ -260,15 +261,18 @@ static uint64_t next_event(void) {
     return (uint64_t)event;
 }
 
-/// Room for one more record, under holder_lock: drops the records of blocks freed before the
-/// peak so far (the peak only moves later, so they can never be live at it).
+/// Room for one more record, under holder_lock: drops the records of freed blocks that were not
+/// live at the peak so far (freed before it, or allocated after it). The peak only moves later, past
+/// every event so far, so they can never be live at it: the table holds the blocks live now and those
+/// live at the peak, however long the run.
 static bool make_room(void) {
     if (recorded_count < recorded_capacity) return true;
     uint64_t peak = (uint64_t)atomic_load_explicit(&peak_event, memory_order_acquire);
     size_t kept = 0;
     for (size_t index = 0; index < recorded_count; index++) {
-        uint64_t freed = recorded[index].block.freed_event;
-        if (freed != 0 && freed <= peak) continue;
+        const heappeak_block *block = &recorded[index].block;
+        bool freed = block->freed_event != 0;
+        if (freed && (block->freed_event <= peak || block->allocated_event > peak)) continue;
         if (kept != index) recorded[kept] = recorded[index];
         kept++;
     }
@@ -730,15 +734,36 @@ static int touch_unwind_tables(struct dl_phdr_info *info, size_t size, void *unu
     return 0;
 }
 
-void heappeak_holders_start(uint64_t threshold_bytes) {
-    if (threshold_bytes > 0) dl_iterate_phdr(touch_unwind_tables, NULL);
+static size_t mapped_capacity;  // records the table has room for: it is mapped once
+
+/// Maps the table once, every page written, so that filling it later moves no resident memory.
+static void map_table(size_t capacity) {
+    if (recorded != NULL) return;
+    size_t bytes = capacity * sizeof *recorded;
+    void *table = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (table == MAP_FAILED) return;  // nothing recorded: every block counts as dropped
+    memset(table, 0, bytes);
+    recorded = table;
+    mapped_capacity = capacity;
+}
+
+void heappeak_holders_start(uint64_t threshold_bytes, size_t capacity) {
+    if (threshold_bytes > 0) {
+        dl_iterate_phdr(touch_unwind_tables, NULL);
+        size_t wanted = capacity > 0 ? capacity : HOLDER_DEFAULT_CAPACITY;
+        lock_holders();
+        map_table(wanted > HOLDER_DEFAULT_CAPACITY ? wanted : HOLDER_DEFAULT_CAPACITY);
+        recorded_capacity = wanted < mapped_capacity ? wanted : mapped_capacity;
+        unlock_holders();
+    }
     // Only a whole number from 0 to the table's size is taken; anything else leaves the whole table.
     const char *size = getenv("BENCH_HOLDER_TABLE_SIZE");
     if (size != NULL && *size != '\0') {
         char *end = NULL;
         errno = 0;
         long value = strtol(size, &end, 10);
-        if (errno == 0 && *end == '\0' && value >= 0 && value < HOLDER_CAPACITY) recorded_capacity = (size_t)value;
+        if (errno == 0 && *end == '\0' && value >= 0 && (size_t)value < recorded_capacity)
+            recorded_capacity = (size_t)value;
     }
     void *stack[HEAPPEAK_STACK_DEPTH];
     taking_stack = true;

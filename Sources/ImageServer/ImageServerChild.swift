@@ -369,7 +369,9 @@ final class ServerWindow: Sendable {
         self.heap = heap
         self.work = work
         // From before the warm-up, as a trial's: a block the warm-up left and still live at the peak is named too.
-        if recordsHolders { PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes) }
+        if recordsHolders {
+            PeakBlocks.start(thresholdBytes: spec.holderThresholdBytes, tableCapacity: spec.holderTableCapacity)
+        }
     }
 
     private var recordsHolders: Bool { exactHeap != nil && spec.holderThresholdBytes > 0 }
@@ -377,11 +379,13 @@ final class ServerWindow: Sendable {
     func open() throws {
         try state.withLock { open in
             guard open == nil else { throw HTTPError(.conflict, message: "the window is already open") }
+            let residency = spec.residencyOff ? nil : try ResidencyProbe(heap: heap, exactHeap: exactHeap)
             let window = try MeasurementWindow(
                 heap: heap,
                 exactHeap: exactHeap,
                 intervalNanos: spec.sampleIntervalNanos,
-                maximumDurationSeconds: spec.timeoutSeconds
+                maximumDurationSeconds: spec.timeoutSeconds,
+                residency: residency
             )
             gauges.restartMost()
             work.restartCounts()
@@ -413,6 +417,11 @@ final class ServerWindow: Sendable {
         report.busySeconds = work.busy.seconds
         report.stagesAtHeapPeak = stages.atHeapPeak
         report.stageMaxima = stages.maxima
+        if let residency = readings.residency {
+            report.residency = residency.rows
+            report.residencySnapshots = residency.snapshots
+            report.residencySeconds = Double(residency.nanos) / 1e9
+        }
         if recordsHolders {
             let held = PeakBlocks.atPeak(windowStart: readings.baseline.time)
             (report.peakBlocks, report.holdersDropped) = (held.blocks, held.dropped)

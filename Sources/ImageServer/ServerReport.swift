@@ -36,6 +36,11 @@ package struct ServerReport: Codable, Sendable {
     /// their stacks (named in the parent), and those the full table could not record.
     package var peakBlocks: [PeakBlock]?
     package var holdersDropped: Int?
+    /// RSS broken into categories at the window's RSS peak and at its end, over the baseline (as a
+    /// trial's residency.csv); nil with residency off. The snapshots taken, and their time.
+    package var residency: [ResidencyRow]?
+    package var residencySnapshots: Int?
+    package var residencySeconds: Double?
 
     package init() {}
 }

@@ -40,6 +40,11 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     /// Blocks of at least this many bytes are recorded with their stacks, to name who holds the
     /// exact heap peak (0: none), as in a trial.
     package var holderThresholdBytes = TrialSpec.defaultHolderThresholdBytes
+    /// The holder table's records: it holds the large blocks live now and those live at the peak,
+    /// so it grows with the requests in flight (64 blocks each, twice), never under the trial's 4,096.
+    package var holderTableCapacity: Int { max(4096, 128 * fetchThreads) }
+    /// No residency snapshots (`--residency off`): to measure what they cost under load.
+    package var residencyOff = false
     /// The child's whole life, start-up, warm-up and load included, before it is killed as a timeout.
     package var timeoutSeconds: Double = 300
     package var settleNanos: UInt64 = SettleRule.defaultMaximumNanos

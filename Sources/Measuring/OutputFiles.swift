@@ -212,6 +212,16 @@ package enum OutputFiles {
         columns: WrittenColumn.header(ServerHoldersCSV.columns, runID: true),
         figures: ServerHoldersCSV.columns.map(\.column)
     )
+    package static let serverResidency = OutputFile(
+        name: ServerResidencyCSV.fileName,
+        commands: [.imageServer],
+        written: .perServerRun,
+        key: ServerCSV.keyColumns + ["moment", "category"],
+        replacesRows: true,
+        holds: "each server run's RSS at its RSS peak and at its end, broken into categories over the baseline",
+        columns: WrittenColumn.header(ServerResidencyCSV.columns, runID: true),
+        figures: ServerResidencyCSV.columns.map(\.column)
+    )
     package static let serverSlopes = OutputFile(
         name: ServerSlopesCSV.fileName,
         commands: [.imageServer],
@@ -245,6 +255,7 @@ package enum OutputFiles {
     package static let all = [
         trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
         corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverHolders,
+        serverResidency,
         serverSlopes,
         settings, shard,
     ]

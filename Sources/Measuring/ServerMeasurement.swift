@@ -103,6 +103,10 @@ package struct ServerRequest {
             ("client_cap", template.clientCapRaised ? "concurrency" : "default"),
             ("memory_limit_bytes", template.memoryLimitBytes.map(String.init) ?? "none"),
             ("--no-exact-heap", String(!exactHeap)),
+            (
+                TrialSpec.residencyEnvironmentVariable,
+                (template.residencyOff ? TrialSettings.Residency.off : .on).rawValue
+            ),
         ]
     }
 }
@@ -132,6 +136,10 @@ package struct ServerMeasurement {
         sink.startRows(ServerCSV.fileName, header: WrittenColumn.header(ServerCSV.columns, runID: true))
         sink.startRows(RequestsCSV.fileName, header: WrittenColumn.header(RequestsCSV.columns, runID: true))
         sink.startRows(ServerHoldersCSV.fileName, header: WrittenColumn.header(ServerHoldersCSV.columns, runID: true))
+        sink.startRows(
+            ServerResidencyCSV.fileName,
+            header: WrittenColumn.header(ServerResidencyCSV.columns, runID: true)
+        )
         let plan = request.plan
         let stop = measurement.stop
         var results: [ServerResult] = []
@@ -154,6 +162,14 @@ package struct ServerMeasurement {
                 lines: WrittenColumn.lines(
                     ServerHoldersCSV.columns,
                     rows: ServerHoldersCSV.rows(of: result),
+                    runID: runID
+                )
+            )
+            sink.append(
+                ServerResidencyCSV.fileName,
+                lines: WrittenColumn.lines(
+                    ServerResidencyCSV.columns,
+                    rows: ServerResidencyCSV.rows(of: result),
                     runID: runID
                 )
             )

@@ -6,9 +6,10 @@ import Foundation
 /// least a threshold once started). Frames are turned into (file, offset) here with `dladdr`,
 /// which only reads the loader's tables; naming them is the parent's job (``StackFrame``).
 package enum PeakBlocks {
-    /// Starts recording blocks of at least `thresholdBytes` (0: none). Call before the window.
-    package static func start(thresholdBytes: Int) {
-        heappeak_holders_start(UInt64(max(0, thresholdBytes)))
+    /// Starts recording blocks of at least `thresholdBytes` (0: none) in a table of `tableCapacity`
+    /// records (0: the default, 4,096; see `heappeak_holders_start`). Call before the window.
+    package static func start(thresholdBytes: Int, tableCapacity: Int = 0) {
+        heappeak_holders_start(UInt64(max(0, thresholdBytes)), max(0, tableCapacity))
     }
 
     /// Blocks recorded or released so far, and the nanoseconds the wrappers spent doing it.

@@ -38,6 +38,8 @@ package struct ImageServerScenario {
         package var imagesFolder: URL?
         /// `--memory-limit`: RLIMIT_DATA the parent sets on the server child as soon as it is started.
         package var memoryLimitBytes: Int?
+        /// `--residency off`: the server takes no residency snapshots (to measure what they cost).
+        package var residencyOff = false
 
         package init(
             strategy: String,
@@ -120,6 +122,7 @@ package struct ImageServerScenario {
         spec.maxPixel = settings.maxPixel
         spec.clientCap = settings.clientCapRaised ? settings.concurrency : nil
         spec.timeoutSeconds = settings.timeoutSeconds
+        spec.residencyOff = settings.residencyOff
         if let port {
             (spec.port, spec.listening) = (port, true)
             // A listening window may last an hour: its samples (32 bytes each, a buffer that grows into

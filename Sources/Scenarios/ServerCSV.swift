@@ -163,6 +163,14 @@ package enum ServerCSV {
         .init("latency_p99_s", .seconds, .lowerIsBetter, "99th percentile of that time") {
             text($0.latency(quantile: 0.99))
         },
+        .init(
+            "holders_dropped",
+            .count,
+            .lowerIsBetter,
+            "large blocks the holder table had no room for (0: server-holders.csv names every holder at the peak)"
+        ) {
+            text($0.report.holdersDropped)
+        },
         .init("window_s", .seconds, .neither, "the measured window, from the load's start to the settled end") {
             text($0.report.windowSeconds)
         },
@@ -258,5 +266,36 @@ package enum ServerHoldersCSV {
 
     package static func rows(of result: ServerResult) -> [Row] {
         (result.holders ?? []).enumerated().map { Row(result: result, rank: $0.offset + 1, holder: $0.element) }
+    }
+}
+
+/// `server-residency.csv`: each run's RSS at its RSS peak and at its window's end, broken into
+/// categories over the baseline, as a trial's residency.csv: a moment's rows add up to its RSS delta.
+package enum ServerResidencyCSV {
+    package static let fileName = "server-residency.csv"
+
+    package struct Row: Sendable {
+        package var result: ServerResult
+        package var row: ResidencyRow
+    }
+
+    package static let columns: [WrittenColumn<Row>] =
+        ServerCSV.cellColumns { $0.result } + [
+            .init("moment", .text, .neither, "rss-peak (the snapshot nearest the RSS peak) or end (the settled end)") {
+                $0.row.moment.rawValue
+            },
+            .init("category", .text, .neither, "what of RSS the bytes are (docs/MEASUREMENT.md, residency)") {
+                $0.row.category.rawValue
+            },
+            .init("how", .text, .neither, "measured, derived or upper-bound") {
+                $0.row.category.how(under: $0.result.allocator, exactHeap: $0.result.report.heapIsExact).rawValue
+            },
+            .init("bytes", .bytes, .lowerIsBetter, "the category's delta over the window's baseline") {
+                String($0.row.bytes)
+            },
+        ]
+
+    package static func rows(of result: ServerResult) -> [Row] {
+        (result.report.residency ?? []).map { Row(result: result, row: $0) }
     }
 }

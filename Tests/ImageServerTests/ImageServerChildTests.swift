@@ -93,6 +93,34 @@ import Testing
         #expect(abs(heap.fit.intercept) < Double(block) / 4, "intercept \(heap.fit.intercept)")
     }
 
+    /// Residency at the server's RSS peak: with 8 MiB blocks (every page written) held by C = 4
+    /// requests at once, under jemalloc (which gives a block of 8 MiB back at its free, so RSS peaks
+    /// while they are held), the RSS peak's snapshot finds them as heap holders: at least one whole
+    /// block, at most C, and what no category explains stays under 4 MiB. With residency off, none.
+    @Test func residencyAtTheRSSPeakFindsTheHeldBlocks() throws {
+        let block = 8 << 20
+        var settings = settings(strategy: "curl-memory", render: .none, concurrency: 4, requests: 16)
+        settings.calibrationBlockBytes = block
+        settings.allocator = .jemalloc
+        settings.renderThreads = nil
+        let result = try serve(settings)
+        #expect(result.status == .ok, "\(result.error)")
+        let atPeak = try #require(result.report.residency).filter { $0.moment == .rssPeak }
+        func bytes(_ category: ResidencyCategory) -> Int { atPeak.first { $0.category == category }?.bytes ?? Int.min }
+        let holders = bytes(.heapHolders)
+        #expect(holders >= block && holders <= 4 * block + (1 << 20), "heap holders at the RSS peak: \(holders)")
+        #expect(abs(bytes(.unattributed)) < 4 << 20, "unattributed: \(bytes(.unattributed))")
+        let delta = atPeak.reduce(0) { $0 + $1.bytes }
+        #expect(delta >= holders && delta <= (result.peakRSSDeltaBytes ?? 0), "the moment's RSS delta: \(delta)")
+        #expect(result.report.holdersDropped == 0)
+
+        settings.residencyOff = true
+        settings.requests = 4
+        let off = try serve(settings)
+        #expect(off.status == .ok, "\(off.error)")
+        #expect(off.report.residency == nil)
+    }
+
     /// The image route answers a JPEG of the answer's size; `none` answers the fetched bytes; a fetch
     /// that fails is a 502 naming it, and the server goes on serving.
     @Test func routesAnswerTheResizedJPEGTheBytesAndErrors() throws {

@@ -146,6 +146,15 @@ struct ImageServerCommand: ParsableCommand {
     )
     var noExactHeap = false
 
+    @Option(
+        help: ArgumentHelp(
+            "'off': the server takes no residency snapshots (server-residency.csv has its header only), to measure "
+                + "what they cost under load. Default: \(TrialSpec.residencyEnvironmentVariable) if set, else on.",
+            valueName: "on|off"
+        )
+    )
+    var residency: TrialSettings.Residency?
+
     @OptionGroup(title: "Fixture (the origin's image)") var fixture: FixtureOptions
 
     @OptionGroup var output: OutFolderOption<ImageServerCommand>
@@ -201,6 +210,7 @@ struct ImageServerCommand: ParsableCommand {
         template.imagesFolder = images.map { URL(fileURLWithPath: $0) }
         template.memoryLimitBytes = memoryLimit
         template.timeoutSeconds = timeout ?? (listen == nil ? 300 : 3600)
+        template.residencyOff = residency.map { $0 == .off } ?? TrialSettings.environmentResidencyIsOff
         var request = ServerRequest(
             strategies: matrix.strategyNames,
             renders: matrix.render.modes,

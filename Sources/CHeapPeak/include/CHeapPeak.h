@@ -59,7 +59,10 @@ typedef struct {
 
 /// Starts recording blocks of at least `threshold_bytes` (0 stops). Takes one stack first, so
 /// that the unwinder's own set-up (glibc loads libgcc_s, which allocates) happens here, not in the window.
-void heappeak_holders_start(uint64_t threshold_bytes);
+/// The first start with a threshold maps a table of `capacity` records (0: 4,096), every page
+/// written: it holds the recorded blocks live now and those live at the peak, so it must fit the
+/// most large blocks the run holds at once, twice; past it a block goes unrecorded (`dropped`).
+void heappeak_holders_start(uint64_t threshold_bytes, size_t capacity);
 
 /// Copies up to `capacity` recorded blocks live when the peak since the last reset was reached
 /// into `out`, largest first is not promised; returns how many there are (more than `capacity`
