@@ -86,7 +86,7 @@ decode-time: build
 	BENCH=$(BENCH) bash scripts/decode-time.sh $(DECODE_TIME_OUT)
 
 # Charts (SVG and PNG in <run>/charts) and <run>/REPORT.md's tables, for the latest run that has a
-# trials.csv; measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.
+# trials.csv (or an image server's server.csv: its chart); measures one first (make bench) when there is none. Never writes results/. Fails if gnuplot warns.
 plots: build
 	@run=$$(bash scripts/latest-run.sh $(RUNS)); \
 	if [ -z "$$run" ]; then \

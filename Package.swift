@@ -250,7 +250,7 @@ let package = Package(
         .testTarget(
             name: "MeasuringTests",
             dependencies: [
-                "BenchCore", "Corpus", "Harness", "Imaging", "Measuring", "Report", "bench", "TestSupport",
+                "BenchCore", "Corpus", "Harness", "Imaging", "Measuring", "Report", "Scenarios", "bench", "TestSupport",
             ]
         ),
         // What a trial measures, in real children: each strategy and renderer's peaks, holders,

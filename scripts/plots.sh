@@ -77,8 +77,8 @@ fi
 if [ -f "$data/encodings.dat" ]; then
   draw encodings "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
-# The image server's chart: bench-reference writes server.dat when the folder has server/server.csv
-# (bench-reference measure server).
+# The image server's chart: bench report writes server.dat for an image server's folder (server.csv),
+# bench-reference for the reference's server/server.csv (bench-reference measure server).
 if [ -f "$data/server.dat" ]; then
   draw server "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
@@ -87,4 +87,8 @@ if [ -f "$results/scenario.csv" ]; then
   draw scenario "csv=$(gp_string "$results/scenario.csv"); plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
 echo "drew ${drawn[*]}"
-echo "plots: charts in $charts, report in ${results%/}/REPORT.md"
+if [ -f "${results%/}/REPORT.md" ]; then
+  echo "plots: charts in $charts, report in ${results%/}/REPORT.md"
+else
+  echo "plots: charts in $charts"
+fi

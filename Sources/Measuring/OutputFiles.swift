@@ -244,7 +244,7 @@ package enum OutputFiles {
     )
     package static let shard = OutputFile(
         name: ShardRecord.fileName,
-        commands: [.run, .corpus],
+        commands: [.run, .corpus, .imageServer],
         written: .beforeTheFirstTrial,
         key: [],
         replacesRows: false,

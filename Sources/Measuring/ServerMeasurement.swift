@@ -48,8 +48,45 @@ package struct ServerRequest {
         self.output = output
     }
 
-    /// Every run, in order: concurrency innermost but one, so a cell's slope fills in early.
+    /// `--shard i/n`: only the cells of part i (a cell whole, all its concurrencies and runs, so
+    /// that its slope is fitted from one machine's runs).
+    package var shard: Shard?
+
+    /// This shard's runs, in order.
     var plan: [(settings: ImageServerScenario.Settings, run: Int)] {
+        guard let shard else { return unshardedPlan }
+        return unshardedPlan.filter { shard.includes(hash: StableHash.of(Self.cellName($0.settings))) }
+    }
+
+    /// A cell's name, the same in every version: what `--shard` hashes.
+    static func cellName(_ settings: ImageServerScenario.Settings) -> String {
+        let threads = settings.renderThreads.map(String.init) ?? "unbounded"
+        return "\(settings.route.name) \(settings.route.bodyName)/\(settings.strategy)/\(settings.render.rawValue)/"
+            + "\(settings.allocator.rawValue)/\(threads)"
+    }
+
+    /// The distinct cells of `plan`.
+    func cellCount(in plan: [(settings: ImageServerScenario.Settings, run: Int)]) -> Int {
+        Set(plan.map { Self.cellName($0.settings) }).count
+    }
+
+    /// A planned run's key, as its server.csv row will write it (`ServerRunFiles.key`).
+    static func key(_ settings: ImageServerScenario.Settings, run: Int) -> String {
+        var result = ServerResult(
+            strategy: settings.strategy,
+            render: settings.render,
+            allocator: settings.allocator,
+            concurrency: settings.concurrency,
+            renderThreads: settings.renderThreads,
+            run: run,
+            fixture: ""
+        )
+        result.route = settings.route
+        return ServerRunFiles.key(result)
+    }
+
+    /// Every run, in order: runs innermost, then concurrency, so a cell's slope fills in early.
+    var unshardedPlan: [(settings: ImageServerScenario.Settings, run: Int)] {
         var plan: [(ImageServerScenario.Settings, Int)] = []
         for route in routes {
             for strategy in route == .get ? strategies : [ImageRoute.noStrategy] {
@@ -127,52 +164,52 @@ package struct ServerMeasurement {
         let measurement = try Measurement(
             .imageServer,
             request.output,
-            settings: request.settingsRecord + (request.listenPort.map { [("listen", String($0))] } ?? []),
+            settings: request.settingsRecord + (request.shard.map { [("shard", $0.description)] } ?? [])
+                + (request.listenPort.map { [("listen", String($0))] } ?? []),
             stop: listening ? EndedBySignal() : request.stop
         )
         if listening { Interruption.install(wording: .listeningServer) }
+        let plan = listening ? Array(request.plan.prefix(1)) : request.plan
+        try measurement.startShard(
+            request.shard,
+            .server,
+            settings: Dictionary(request.settingsRecord, uniquingKeysWith: { first, _ in first }),
+            portion: (request.cellCount(in: plan), request.cellCount(in: request.unshardedPlan), "cells"),
+            planned: PlannedKeys(plan.map { ServerRequest.key($0.settings, run: $0.run) })
+        )
+        let done = try runsDone(measurement)
+        let doneKeys = Set(done.keys)
+        let schedule = plan.filter { !doneKeys.contains(ServerRequest.key($0.settings, run: $0.run)) }
+        if measurement.resuming {
+            measurement.sayResuming(
+                done: done.keys.count,
+                planned: plan.count,
+                toGo: schedule.count,
+                unit: "server runs"
+            )
+            if schedule.isEmpty {
+                printError(
+                    "every planned run is already in \(measurement.url(of: OutputFiles.server).path); "
+                        + "writing server-slopes.csv from it"
+                )
+            }
+        }
         let sink = measurement.sink
         let runID = measurement.runID
-        sink.startRows(ServerCSV.fileName, header: WrittenColumn.header(ServerCSV.columns, runID: true))
-        sink.startRows(RequestsCSV.fileName, header: WrittenColumn.header(RequestsCSV.columns, runID: true))
-        sink.startRows(ServerHoldersCSV.fileName, header: WrittenColumn.header(ServerHoldersCSV.columns, runID: true))
-        sink.startRows(
-            ServerResidencyCSV.fileName,
-            header: WrittenColumn.header(ServerResidencyCSV.columns, runID: true)
-        )
-        let plan = request.plan
+        // server.csv last: a run is done once its row is there (`ServerRunFiles`).
+        for file in ServerRunFiles.runFiles {
+            sink.startRows(file.name, header: file.header, resuming: measurement.resuming)
+        }
+        sink.startRows(ServerCSV.fileName, header: ServerRunFiles.serverHeader, resuming: measurement.resuming)
         let stop = measurement.stop
         var results: [ServerResult] = []
         print(Self.header)
-        for (settings, run) in (listening ? Array(plan.prefix(1)) : plan) where !stop.requested {
+        for (settings, run) in schedule where !stop.requested {
             let result = try serve(settings, run: run, stop: stop)
             // A child killed because the run was interrupted is not a measurement: no row.
             if stop.requested && result.status != .ok { break }
             results.append(result)
-            sink.append(
-                ServerCSV.fileName,
-                lines: WrittenColumn.lines(ServerCSV.columns, rows: [result], runID: runID)
-            )
-            sink.append(
-                RequestsCSV.fileName,
-                lines: WrittenColumn.lines(RequestsCSV.columns, rows: RequestsCSV.rows(of: result), runID: runID)
-            )
-            sink.append(
-                ServerHoldersCSV.fileName,
-                lines: WrittenColumn.lines(
-                    ServerHoldersCSV.columns,
-                    rows: ServerHoldersCSV.rows(of: result),
-                    runID: runID
-                )
-            )
-            sink.append(
-                ServerResidencyCSV.fileName,
-                lines: WrittenColumn.lines(
-                    ServerResidencyCSV.columns,
-                    rows: ServerResidencyCSV.rows(of: result),
-                    runID: runID
-                )
-            )
+            append(result, to: sink, runID: runID)
             print(Self.line(result))
             if result.status != .ok {
                 printError(
@@ -182,9 +219,10 @@ package struct ServerMeasurement {
             }
         }
         sink.finishRows()
-        let slopes = ServerSlope.of(results)
+        let slopes = ServerSlope.of(done.points + results.compactMap(ServerPoint.init))
+        let rows = done.keys.count + results.count
         var written = [measurement.url(of: OutputFiles.server), measurement.url(of: OutputFiles.requests)]
-        if !results.isEmpty {
+        if rows > 0 {
             let slopeText =
                 CSV.line(WrittenColumn.header(ServerSlopesCSV.columns, runID: true)) + "\n"
                 + WrittenColumn.lines(ServerSlopesCSV.columns, rows: slopes, runID: runID)
@@ -192,15 +230,51 @@ package struct ServerMeasurement {
                 [(ServerSlopesCSV.fileName, Data(slopeText.utf8)), Measurement.environmentFile],
                 final: true
             )
-            printSlopes(slopes)
+            Self.printSlopes(slopes)
         }
         try measurement.end(
-            rows: results.count,
-            planned: listening ? 1 : plan.count,
-            written: results.isEmpty ? [] : written,
-            failed: results.contains { $0.status != .ok },
+            rows: rows,
+            planned: plan.count,
+            written: rows == 0 ? [] : written,
+            failed: done.failed > 0 || results.contains { $0.status != .ok },
             unit: "server runs"
         )
+    }
+
+    /// A run's rows: its requests, holders and residency, then its server.csv row.
+    private func append(_ result: ServerResult, to sink: RescuingWriter, runID: String) {
+        sink.append(
+            RequestsCSV.fileName,
+            lines: WrittenColumn.lines(RequestsCSV.columns, rows: RequestsCSV.rows(of: result), runID: runID)
+        )
+        sink.append(
+            ServerHoldersCSV.fileName,
+            lines: WrittenColumn.lines(ServerHoldersCSV.columns, rows: ServerHoldersCSV.rows(of: result), runID: runID)
+        )
+        sink.append(
+            ServerResidencyCSV.fileName,
+            lines: WrittenColumn.lines(
+                ServerResidencyCSV.columns,
+                rows: ServerResidencyCSV.rows(of: result),
+                runID: runID
+            )
+        )
+        sink.append(ServerCSV.fileName, lines: WrittenColumn.lines(ServerCSV.columns, rows: [result], runID: runID))
+    }
+
+    /// The runs an interrupted run left in its folder (none for a new run); the files beside
+    /// server.csv lose the rows of runs it lacks, which are measured again. A row twice, a row of
+    /// another run or of another version is refused (65).
+    private func runsDone(_ measurement: Measurement) throws -> ServerRunFiles.Done {
+        guard measurement.resuming else { return ServerRunFiles.Done() }
+        do throws(ServerRunFiles.Failure) {
+            let directory = measurement.folder.directory
+            let done = try ServerRunFiles.done(in: directory, runID: measurement.runID)
+            try ServerRunFiles.dropRunsNotIn(Set(done.keys), in: directory)
+            return done
+        } catch {
+            throw BenchFailure(.badInput, "--resume: \(error)")
+        }
     }
 
     private func serve(_ settings: ImageServerScenario.Settings, run: Int, stop: any StopRequest) throws -> ServerResult
@@ -260,7 +334,7 @@ package struct ServerMeasurement {
     }
 
     /// Each cell's memory per request in flight, and what fits a container, on stdout.
-    private func printSlopes(_ slopes: [ServerSlope]) {
+    package static func printSlopes(_ slopes: [ServerSlope]) {
         for slope in slopes {
             let threads =
                 slope.renderThreads == "unbounded" ? "a thread per render" : "\(slope.renderThreads) render threads"

@@ -58,46 +58,8 @@ package struct ServerFigures: Sendable {
         ]
     }
 
-    /// The chart's data (scripts/plots/server.gp): `server.dat`, one block per glibc cell (strategy,
-    /// renderer, render threads) of its ok runs by requests in flight at the heap peak (in flight,
-    /// heap peak delta, floor, RSS peak delta in MB, throughput), and `server_vars.gp`, the blocks' titles.
-    package func chartFiles() -> [String: String] {
-        guard let rows = runs?.rows, !rows.isEmpty else { return [:] }
-        // glibc's GET cells only: sixteen series would not read; jemalloc's and POST's are in the tables.
-        let cells = Self.groups(
-            rows.filter {
-                $0["status"] == "ok" && $0["allocator"] == Allocator.system.rawValue && ($0["route"] ?? "get") == "get"
-            },
-            by: ["strategy", "render", "allocator", "render_threads"]
-        )
-        guard !cells.isEmpty else { return [:] }
-        var blocks: [String] = []
-        for cell in cells {
-            let points = cell.rows.compactMap { row -> (Double, String)? in
-                guard let inFlight = row["in_flight_at_peak"].flatMap(Double.init),
-                    let heap = row["peak_heap_exact_delta_bytes"].flatMap(Double.init)
-                else { return nil }
-                let floor = row["floor_bytes"].flatMap(Double.init).map(Self.megabytes) ?? "NaN"
-                let rss = row["peak_rss_delta_bytes"].flatMap(Double.init).map(Self.megabytes) ?? "NaN"
-                let throughput = row["throughput_rps"] ?? "NaN"
-                return (inFlight, "\(Int(inFlight)) \(Self.megabytes(heap)) \(floor) \(rss) \(throughput)")
-            }
-            blocks.append(
-                "# \(cell.key.joined(separator: " "))\n"
-                    + points.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n")
-            )
-        }
-        let titles = cells.map { cell in
-            let threads = cell.key[3] == "unbounded" ? "a thread per render" : "\(cell.key[3]) render threads"
-            return "\(cell.key[0]) + \(cell.key[1]), \(threads)"
-        }
-        let quoted = titles.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }
-        return [
-            "server.dat": blocks.joined(separator: "\n\n\n") + "\n",
-            "server_vars.gp":
-                "server_count = \(cells.count)\narray server_title[\(cells.count)] = [\(quoted.joined(separator: ", "))]\n",
-        ]
-    }
+    /// The chart's data (scripts/plots/server.gp), as `bench report` writes a user's server run's.
+    package func chartFiles() -> [String: String] { ServerChartData.files(runs?.rows ?? []) }
 
     static func megabytes(_ value: Double) -> String { String(format: "%.1f", value / 1e6) }
 
@@ -112,18 +74,11 @@ package struct ServerFigures: Sendable {
     }
 
     /// What a row without the column was: a server.csv from before the POST route.
-    static let absent = ["route": "get", "body": "none"]
+    static let absent = ServerChartData.absent
 
     /// The cell's key columns, in the file's order of first appearance.
     static func groups(_ rows: [[String: String]], by keys: [String]) -> [(key: [String], rows: [[String: String]])] {
-        var order: [[String]] = []
-        var groups: [[String]: [[String: String]]] = [:]
-        for row in rows {
-            let key = keys.map { row[$0] ?? absent[$0] ?? "" }
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(row)
-        }
-        return order.map { ($0, groups[$0] ?? []) }
+        ServerChartData.groups(rows, by: keys)
     }
 
     /// One row per cell and concurrency: medians over its ok runs.

@@ -14,9 +14,17 @@ package struct ShardRecord: Codable, Sendable, Equatable {
 
     package enum Kind: String, Codable, Sendable {
         case run, corpus
+        /// `bench scenario image-server`.
+        case server
 
         /// The rows file that marks the folder's kind.
-        package var rowsFile: String { self == .run ? TrialsCSV.fileName : "corpus.csv" }
+        package var rowsFile: String {
+            switch self {
+            case .run: TrialsCSV.fileName
+            case .corpus: "corpus.csv"
+            case .server: "server.csv"
+            }
+        }
     }
 
     package var kind: Kind

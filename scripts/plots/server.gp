@@ -1,14 +1,14 @@
 # Chart 6: the image server under load. Left: the exact heap peak over the server's baseline against
-# the requests in flight at it, one series per strategy + renderer and render threads (glibc's)
+# the requests in flight at it, one series per strategy + renderer and render threads (one allocator's)
 # (points: runs; solid: their mean by requests in flight; dashed: the floor those requests must hold).
 # Right: throughput against that peak, the cost of each request/s in memory.
-# The caller sets: plots_dir, data_dir (server.dat and server_vars.gp from bench-reference), out_base, format.
+# The caller sets: plots_dir, data_dir (server.dat and server_vars.gp from bench report or bench-reference), out_base, format.
 chart_width = 1400; chart_height = 720
 load plots_dir.'/common.gp'
 load data_dir.'/server_vars.gp'
 
 file = data_dir.'/server.dat'
-set multiplot layout 1, 2 title 'An image server under load: memory per request in flight (glibc)' font ',14'
+set multiplot layout 1, 2 title 'An image server under load: memory per request in flight ('.server_allocator.')' font ',14'
 
 set title 'Heap peak against requests in flight (dashed: the floor)'
 set xlabel 'requests in flight at the heap peak'

@@ -33,6 +33,10 @@ struct ImageServerCommand: ParsableCommand {
             folder cannot be written; 74 writing failed during the run; 75 another run holds the folder; \
             130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
 
+            --resume goes on with an interrupted run in --out (the same settings), measuring only the runs server.csv \
+            lacks; --shard i/n measures only part i of the cells (a cell whole, all its concurrencies and runs), and \
+            `bench merge` joins the parts.
+
             With --listen PORT the server runs alone for load from outside: one cell (--concurrency is then the \
             fetch pool's width), measured from its start (no warm-up) until SIGINT, which writes its row; the \
             requests it answered are counted by the server, and requests.csv is empty.
@@ -159,8 +163,11 @@ struct ImageServerCommand: ParsableCommand {
 
     @OptionGroup var output: OutFolderOption<ImageServerCommand>
     @OptionGroup var replacing: ReplaceOption<ImageServerCommand>
+    @OptionGroup(title: "Resuming") var resuming: ResumeOption
+    @OptionGroup(title: "Sharding") var sharding: ShardOption
 
     func validate() throws {
+        try resuming.validate(out: output.out, replace: replacing.replace)
         _ = try routes()
         _ = try concurrencies()
         _ = try renderThreadCounts()
@@ -192,6 +199,11 @@ struct ImageServerCommand: ParsableCommand {
             if let (option, _) = counts.first(where: { $0.1 > 1 }) {
                 throw ValidationError("--listen measures one cell: give one value of \(option)")
             }
+            if resuming.resume || sharding.shard != nil {
+                throw ValidationError(
+                    "--listen measures until SIGINT: there is nothing to resume or shard; drop \(resuming.resume ? "--resume" : "--shard")"
+                )
+            }
         }
     }
 
@@ -219,8 +231,9 @@ struct ImageServerCommand: ParsableCommand {
             renderThreads: try renderThreadCounts(),
             runs: matrix.runs,
             template: template,
-            output: MeasurementOutput(out: output.out, replacing: replacing.replace)
+            output: MeasurementOutput(out: output.out, replacing: replacing.replace, resuming: resuming.resume)
         )
+        request.shard = sharding.shard
         request.listenPort = listen
         request.exactHeap = !noExactHeap
         request.routes = try routes()

@@ -8,16 +8,18 @@ import Report
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Join the folders of `--shard i/n` runs (run or corpus) into one results folder.",
+        abstract: "Join the folders of `--shard i/n` runs (run, corpus or image-server) into one results folder.",
         discussion: """
             Each folder must hold a shard.json (written by `bench run` or `bench corpus` with --shard). The \
             folders must be of one kind, one shard count, one harness and library versions, the same settings \
             and, for a corpus, the same files; each shard once, and all of them, each complete: every row its \
             shard.json plans, and no live run still writing it (--partial merges what there is). \
-            The rows are joined with a machine column (the host that measured each), then the merged folder \
+            Run and corpus rows are joined with a machine column (the host that measured each), then the merged folder \
             gets what one run writes: for runs trials.csv, timeline.csv, summary.csv, trials.json, holders, \
             environment.txt, REPORT.md and the chart data (as `bench report` writes them); for a corpus corpus.csv, \
-            corpus-summary.csv and the chart data. merge.json names the shards and machines.
+            corpus-summary.csv and the chart data; for an image server server.csv, requests.csv, \
+            server-holders.csv, server-residency.csv and server-slopes.csv (each cell's slope from its one shard). \
+            merge.json names the shards and machines.
 
             Examples:
               bench merge shard-1 shard-2 shard-3 shard-4 --out merged
@@ -92,6 +94,7 @@ struct MergeCommand: ParsableCommand {
         // Every input read and checked before --out is created: a refusal leaves nothing behind.
         var runShards: [ShardedRunMerge.RunShard] = []
         var corpusShards: [ShardedCorpusMerge.CorpusShardRows] = []
+        var serverShards: [ShardedServerMerge.ServerShard] = []
         var incomplete: [IncompleteShard] = []
         var heldBy: [String: String] = [:]
         do throws(MergeInputError) {
@@ -104,6 +107,9 @@ struct MergeCommand: ParsableCommand {
                 case .corpus:
                     corpusShards.append(try ShardedCorpusMerge.read(shard))
                     keys = corpusShards[corpusShards.count - 1].keys
+                case .server:
+                    serverShards.append(try ShardedServerMerge.read(shard))
+                    keys = serverShards[serverShards.count - 1].keys
                 }
                 // Overlapping shards would count a run twice: each key in one shard only.
                 let name = "shard \(shard.record.shard) (\(shard.path))"
@@ -159,14 +165,28 @@ struct MergeCommand: ParsableCommand {
             }
         }
 
-        let outputs =
-            kind == .run
-            ? OutputFiles.folderFiles(.run) : [OutputFiles.corpus, OutputFiles.corpusSummary].map(\.folderFile)
+        let outputs: [OutputFolder.File] =
+            switch kind {
+            case .run: OutputFiles.folderFiles(.run)
+            case .corpus: [OutputFiles.corpus, OutputFiles.corpusSummary].map(\.folderFile)
+            case .server:
+                [
+                    OutputFiles.server, OutputFiles.requests, OutputFiles.serverHolders, OutputFiles.serverResidency,
+                    OutputFiles.serverSlopes,
+                ].map(\.folderFile)
+            }
+        let owner =
+            switch kind {
+            case .run: "run"
+            case .corpus: "corpus"
+            case .server: MeasuringCommand.imageServer.rawValue
+            }
         let folder = try measuringFailure {
-            // A merged run shard is a run's folder, a merged corpus a corpus's: never written over another command's.
+            // A merged run shard is a run's folder, a merged corpus a corpus's, a merged server an
+            // image-server's: never written over another command's.
             try FolderOwnership.claim(
                 URL(fileURLWithPath: out, isDirectory: true),
-                for: kind == .run ? "run" : "corpus",
+                for: owner,
                 replacing: replace
             )
             return try MeasurementFolder.openOutput(
@@ -184,6 +204,7 @@ struct MergeCommand: ParsableCommand {
                     command: CommandLine.arguments.joined(separator: " ")
                 )
             case .corpus: print(try ShardedCorpusMerge.merge(corpusShards, into: folder))
+            case .server: ServerMeasurement.printSlopes(try ShardedServerMerge.merge(serverShards, into: folder))
             }
             try MergeRecord(shards: shards, missing: missing, incomplete: incomplete).write(in: folder.directory)
         } catch let error as MergeInputError {

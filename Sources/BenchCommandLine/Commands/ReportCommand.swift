@@ -17,7 +17,8 @@ struct ReportCommand: ParsableCommand {
             cell, the sweep); the prose around them is kept. `make plots` runs this, then the gnuplot scripts.
 
             A corpus run's folder (corpus.csv, no trials.csv), even one whose run was stopped, gets its \
-            corpus-summary.csv and chart data written from corpus.csv's rows.
+            corpus-summary.csv and chart data written from corpus.csv's rows; an image server's folder (server.csv, \
+            no trials.csv) the chart data of its peak against requests in flight.
 
             A scenario.csv in the folder (bench scenario list-scroll) must hold rows of one setting: its chart \
             draws them together.
@@ -62,6 +63,14 @@ struct ReportCommand: ParsableCommand {
                     .reported()
             }
         }
+        // An image server's folder: its chart data from server.csv's rows.
+        let serverFile = folder.appendingPathComponent(ServerCSV.fileName)
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(TrialsCSV.fileName).path),
+            FileManager.default.fileExists(atPath: serverFile.path)
+        {
+            try writeServerChartData(from: serverFile, in: folder)
+            return
+        }
         let report = RunFolderReport(directory: folder)
         if dataOut == nil {
             do { try RunFolderLink.replaceChartFolders(in: folder) } catch {
@@ -96,6 +105,33 @@ struct ReportCommand: ParsableCommand {
             throw BenchFailure(.badInput, error.description).reported()
         } catch let error as AtomicFile.WriteError {
             throw BenchFailure(.cannotCreateOutput, error.description).reported()
+        }
+    }
+
+    /// The image server's chart (peak against requests in flight, throughput against peak) from server.csv.
+    private func writeServerChartData(from file: URL, in folder: URL) throws {
+        let table: [[String]]
+        do {
+            table = try CSV.parse(String(decoding: try Data(contentsOf: file), as: UTF8.self)).filter { $0 != [""] }
+        } catch {
+            throw BenchFailure(.badInput, "\(file.path) is not readable CSV: \(error)").reported()
+        }
+        guard let header = table.first, ServerCSV.keyColumns.allSatisfy(header.contains) else {
+            throw BenchFailure(
+                .badInput,
+                "\(file.path) is not an image server's server.csv (its columns: \(ServerCSV.keyColumns.joined(separator: ", ")))"
+            ).reported()
+        }
+        let rows = table.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
+        let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path)
+        do {
+            if dataOut == nil { try RunFolderLink.replaceChartFolders(in: folder) }
+            let written = try RunFolderReport.writeChartData(ServerChartData.files(rows), to: dataFolder)
+            print("wrote \(written.count) chart data files to \(dataFolder.path) from \(file.path)")
+        } catch let error as AtomicFile.WriteError {
+            throw BenchFailure(.cannotCreateOutput, error.description).reported()
+        } catch {
+            throw BenchFailure(.cannotCreateOutput, "\(error)").reported()
         }
     }
 
