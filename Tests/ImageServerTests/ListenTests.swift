@@ -1,26 +1,35 @@
 import Foundation
+import Imaging
 import TestSupport
 import Testing
 
-/// `bench scenario image-server --listen 0` driven from outside by wrk (Debian's, scripts/setup.sh):
-/// it says where it listens, serves wrk's requests, and on SIGINT writes its row and exits 0,
-/// leaving no server running.
+/// `bench scenario image-server --listen 0` driven from outside by wrk (Debian's, scripts/setup.sh),
+/// on GET and on POST: it says where it listens, serves wrk's requests, and on SIGINT writes its row
+/// and exits 0, leaving no server running.
 @Suite(.serialized) struct ListenTests {
-    @Test func wrkDrivesTheListeningServerAndSIGINTWritesItsRow() throws {
-        let wrk = "/usr/bin/wrk"
-        try #require(FileManager.default.isExecutableFile(atPath: wrk), "wrk is not installed: run scripts/setup.sh")
-        let folder = BenchProcess.temporaryFolder()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+    static let wrk = "/usr/bin/wrk"
+
+    /// `bench scenario image-server --listen 0 ARGUMENTS` loaded by wrk (`wrkArguments` before the
+    /// URL, the route's path after the base), then SIGINT: its server.csv row, checked as any run's.
+    func listenUnderWrk(
+        _ arguments: [String],
+        path: String,
+        wrkArguments: [String] = [],
+        in folder: URL
+    ) throws -> [String: String] {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.wrk),
+            "wrk is not installed: run scripts/setup.sh"
+        )
         let output = folder.appendingPathComponent("stdout.txt")
         let bench = Process()
         bench.executableURL = URL(fileURLWithPath: BenchProcess.executable)
-        bench.arguments = [
-            "scenario", "image-server", "--listen", "0", "--strategy", "curl-memory", "--render", "stream",
-            "--concurrency", "4", "--width", "1200", "--height", "900",
-            "--fixture-cache", testFixtureCache("image-server").path, "--out",
-            folder.appendingPathComponent("out").path,
-        ]
+        bench.arguments =
+            ["scenario", "image-server", "--listen", "0"] + arguments + [
+                "--concurrency", "4", "--width", "1200", "--height", "900",
+                "--fixture-cache", testFixtureCache("image-server").path, "--out",
+                folder.appendingPathComponent("out").path,
+            ]
         FileManager.default.createFile(atPath: output.path, contents: nil)
         bench.standardOutput = try FileHandle(forWritingTo: output)
         bench.standardError = FileHandle.nullDevice
@@ -42,8 +51,8 @@ import Testing
         #expect(base.hasPrefix("http://127.0.0.1:"))
 
         let load = try BenchProcess.run(
-            ["-t", "2", "-c", "4", "-d", "2s", "\(base)/image/fixture.jpg"],
-            program: wrk,
+            ["-t", "2", "-c", "4", "-d", "2s", "--timeout", "30s"] + wrkArguments + [base + path],
+            program: Self.wrk,
             timeout: 60
         )
         #expect(load.status == 0, "\(load.standardError)")
@@ -69,5 +78,52 @@ import Testing
         // The server child is gone with its parent's end.
         let child = try #require(row["pid"].flatMap { Int32($0) })
         #expect(kill(child, 0) != 0 && errno == ESRCH, "the server child \(child) is still running")
+        return row
+    }
+
+    @Test func wrkDrivesTheListeningServerAndSIGINTWritesItsRow() throws {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let row = try listenUnderWrk(
+            ["--strategy", "curl-memory", "--render", "stream"],
+            path: "/image/fixture.jpg",
+            in: folder
+        )
+        #expect(row["route"] == "get")
+    }
+
+    /// The POST route under wrk: a Lua script sends the fixture as every request's body, which the
+    /// server streams to a file before it renders; every upload is answered 2xx.
+    @Test func wrkUploadsToTheListeningServer() throws {
+        let folder = BenchProcess.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = try FixtureGenerator.cachedFixture(
+            FixtureSpec(width: 1200, height: 900),
+            in: testFixtureCache("image-server")
+        )
+        let script = folder.appendingPathComponent("upload.lua")
+        let quoted = image.path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+            of: "\"",
+            with: "\\\""
+        )
+        try Data(
+            """
+            local file = assert(io.open("\(quoted)", "rb"))
+            wrk.method = "POST"
+            wrk.body = file:read("*a")
+            file:close()
+            wrk.headers["Content-Type"] = "image/jpeg"
+
+            """.utf8
+        ).write(to: script)
+        let row = try listenUnderWrk(
+            ["--route", "post", "--body", "file", "--render", "stream"],
+            path: "/image",
+            wrkArguments: ["-s", script.path],
+            in: folder
+        )
+        #expect(row["route"] == "post" && row["body"] == "file", "\(row)")
     }
 }
