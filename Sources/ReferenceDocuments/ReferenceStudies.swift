@@ -125,10 +125,16 @@ package struct ReferenceStudies: Sendable {
         "--strategy", "data,download", "--render", "full,stream", "--render-threads", "unbounded",
         "--concurrency", "64", "--requests", "128", "--runs", "2", "--memory-limit", "12Gi",
     ]
-    /// The measurement's own cost under load: the same cell with the exact heap counted and not
-    /// (results/server-cost/counted and uncounted/), its throughput the figure.
+    /// The measurement's own cost under load: the same cell with the exact heap and residency on and
+    /// both off (results/server-cost/counted and uncounted/), its throughput the figure.
     static let serverCostArguments = [
         "--strategy", "download", "--render", "stream", "--concurrency", "16", "--requests", "96", "--runs", "5",
+    ]
+    /// Where the server's RSS goes at its peak (results/server-residency/): the article's cells at
+    /// C = 16 with render threads at the cores, both allocators.
+    static let serverResidencyArguments = [
+        "--strategy", "data,download", "--render", "full,stream", "--allocator", "system,jemalloc",
+        "--render-threads", "2", "--concurrency", "16", "--requests", "32", "--runs", "3",
     ]
     static let examplePackage = "Examples/AsyncHTTPClientLoader"
     static let exampleBench = "\(examplePackage)/.build/release/ahc-bench"
@@ -221,9 +227,14 @@ package struct ReferenceStudies: Sendable {
                     server + Self.serverCostArguments + ["--out", resultsPath("server-cost/counted"), "--replace"],
                     tolerated: [3]
                 ),
+                // Uncounted is the bare server: no exact heap and no residency snapshots.
                 .run(
-                    server + Self.serverCostArguments + ["--no-exact-heap"]
+                    server + Self.serverCostArguments + ["--no-exact-heap", "--residency", "off"]
                         + ["--out", resultsPath("server-cost/uncounted"), "--replace"],
+                    tolerated: [3]
+                ),
+                .run(
+                    server + Self.serverResidencyArguments + ["--out", resultsPath("server-residency"), "--replace"],
                     tolerated: [3]
                 ),
             ]

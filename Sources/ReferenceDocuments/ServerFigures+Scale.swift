@@ -68,12 +68,14 @@ extension ServerFigures {
     }
 
     /// The measurement's cost under load, as the issue states it: throughput with the exact heap counted
-    /// within 5% of the same cell uncounted. Each side's runs: median, range, p99, peak RSS.
+    /// and residency snapshots taken within 5% of the same cell with neither. Each side's runs: median, range, p99, peak RSS.
     func costTable() -> String? {
         guard let counted = counted?.rows, let uncounted = uncounted?.rows, !counted.isEmpty, !uncounted.isEmpty
         else { return nil }
         func ok(_ rows: [[String: String]]) -> [[String: String]] { rows.filter { $0["status"] == "ok" } }
-        let sides = [("counted (the default)", ok(counted)), ("uncounted (--no-exact-heap)", ok(uncounted))]
+        let sides = [
+            ("counted (the default)", ok(counted)), ("uncounted (--no-exact-heap --residency off)", ok(uncounted)),
+        ]
         let throughputs = sides.map { Distribution(Self.numbers($0.1, "throughput_rps")) }
         var lines = zip(sides, throughputs).map { side, throughput -> [String] in
             let cell = side.1.first.map {

@@ -14,14 +14,27 @@ package struct ServerFigures: Sendable {
     /// results/server-cost/counted and uncounted/: one cell with the exact heap counted and not.
     package var counted: CSVRows?
     package var uncounted: CSVRows?
+    /// results/server-residency/: the article's cells at C = 16, their runs (server.csv) and RSS by
+    /// category at each run's RSS peak and end (server-residency.csv).
+    package var residencyRuns: CSVRows?
+    package var residency: CSVRows?
 
     package static let folderName = "server"
 
-    package init(runs: CSVRows?, atScale: CSVRows? = nil, counted: CSVRows? = nil, uncounted: CSVRows? = nil) {
+    package init(
+        runs: CSVRows?,
+        atScale: CSVRows? = nil,
+        counted: CSVRows? = nil,
+        uncounted: CSVRows? = nil,
+        residencyRuns: CSVRows? = nil,
+        residency: CSVRows? = nil
+    ) {
         self.runs = runs
         self.atScale = atScale
         self.counted = counted
         self.uncounted = uncounted
+        self.residencyRuns = residencyRuns
+        self.residency = residency
     }
 
     package static func load(from results: URL) throws -> ServerFigures {
@@ -32,7 +45,9 @@ package struct ServerFigures: Sendable {
             runs: try rows(folderName),
             atScale: try rows("server-64"),
             counted: try rows("server-cost/counted"),
-            uncounted: try rows("server-cost/uncounted")
+            uncounted: try rows("server-cost/uncounted"),
+            residencyRuns: try rows("server-residency"),
+            residency: try CSVRows.load(results.appendingPathComponent("server-residency/server-residency.csv"))
         )
     }
 
@@ -44,6 +59,7 @@ package struct ServerFigures: Sendable {
             "server-targets": targetsTable() ?? Self.missing,
             "server-64": atScaleTable() ?? Self.missingStudyPart("server-64"),
             "server-cost": costTable() ?? Self.missingStudyPart("server-cost"),
+            "server-residency": residencyTable() ?? Self.missingStudyPart("server-residency"),
         ]
     }
 

@@ -68,4 +68,41 @@ struct ServerScaleFiguresTests {
         )
         #expect(cells[15] == "crashed: child killed by signal 4", "\(table)")
     }
+
+    /// The residency table takes each cell's median run by peak RSS delta (of 5, 9 and 7 MB: the one
+    /// of 7) and shows that run's categories at its RSS peak, and its allocator-free at the end, in MB.
+    @Test func residencyIsTheMedianRunsRSSByCategory() throws {
+        let runs = [(1, 5_000_000), (2, 9_000_000), (3, 7_000_000)].map { run, delta in
+            Self.row([
+                "run": String(run), "peak_rss_delta_bytes": String(delta), "concurrency": "16", "route": "get",
+                "body": "none",
+            ])
+        }
+        var categories: [[String: String]] = []
+        for (run, _) in [(1, 0), (2, 0), (3, 0)] {
+            for (moment, category, bytes) in [
+                ("rss-peak", "heap-holders", 1_000_000 * run), ("rss-peak", "allocator-free", 2_000_000 * run),
+                ("end", "allocator-free", 3_000_000 * run),
+            ] {
+                categories.append(
+                    Self.row([
+                        "run": String(run), "concurrency": "16", "route": "get", "body": "none", "moment": moment,
+                        "category": category, "bytes": String(bytes),
+                    ])
+                )
+            }
+        }
+        let figures = ServerFigures(
+            runs: nil,
+            residencyRuns: CSVRows(rows: runs),
+            residency: CSVRows(rows: categories)
+        )
+        let table = try #require(figures.blocks()["server-residency"])
+        let lines = table.split(separator: "\n")
+        try #require(lines.count == 3, "\(table)")
+        let cells = lines[2].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells[5] == "3 of 3" && cells[6] == "7.0", "\(table)")
+        #expect(cells[7] == "3.0" && cells[9] == "6.0" && cells[14] == "9.0", "\(table)")
+        #expect(cells[8] == "–", "a category the run has no row of: \(table)")
+    }
 }
