@@ -14,32 +14,28 @@ package struct ImageAnswer: Sendable {
     package var bytes: Data
     package var contentType: String
 
+    /// `renderer`: resolved once, when the server starts (`RendererCatalog`).
     package static func make(
         from payload: Payload,
-        render: RenderMode,
-        maxPixel: Int,
-        quality: Int,
-        maxImagePixels: Int
+        renderer: any RenderStrategy.Type,
+        limits: RenderLimits,
+        quality: Int
     ) throws -> ImageAnswer {
-        guard render != .none else {
+        guard renderer.name != RenderMode.none.rawValue else {
             switch payload {
             case .memory(let data): return ImageAnswer(bytes: data, contentType: "application/octet-stream")
             case .file(let url):
                 return ImageAnswer(bytes: try Data(contentsOf: url), contentType: "application/octet-stream")
             }
         }
-        guard let renderer = RendererCatalog.renderer(named: render.rawValue) else {
-            throw TrialError.unknownRenderer(render.rawValue, valid: RendererCatalog.names)
-        }
-        let limits = RenderLimits(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         guard let rendered = try renderer.init(limits: limits).render(payload) else {
-            throw ImagingError.decodeFailed("the \(render.rawValue) renderer gave no image")
+            throw ImagingError.decodeFailed("the \(renderer.name) renderer gave no image")
         }
         guard let image = rendered.storage as? DecodedImage else {
-            let text = "\(render.rawValue) rendered \(rendered.width)x\(rendered.height)\n"
+            let text = "\(renderer.name) rendered \(rendered.width)x\(rendered.height)\n"
             return withExtendedLifetime(rendered) { ImageAnswer(bytes: Data(text.utf8), contentType: "text/plain") }
         }
-        let size = StreamResampling.outputSize(width: image.width, height: image.height, maxPixel: maxPixel)
+        let size = StreamResampling.outputSize(width: image.width, height: image.height, maxPixel: limits.maxPixel)
         let shown =
             size.width < image.width || size.height < image.height
             ? try StreamResampling.areaAveraged(image, width: size.width, height: size.height) : image

@@ -41,8 +41,7 @@ package enum ImageServerChild {
         guard let renderer = RendererCatalog.renderer(named: spec.render.rawValue) else {
             throw TrialError.unknownRenderer(spec.render.rawValue, valid: RendererCatalog.names)
         }
-        try renderer.init(limits: RenderLimits(maxPixel: spec.maxPixel, maxImagePixels: spec.maxImagePixels))
-            .warmUp(image: nil)
+        try renderer.init(limits: spec.renderLimits).warmUp(image: nil)
         let requestFiles = spec.workDirectory.appendingPathComponent("requests")
         try FileManager.default.createDirectory(at: requestFiles, withIntermediateDirectories: true)
 
@@ -53,7 +52,7 @@ package enum ImageServerChild {
         interrupt.setEventHandler { ended.signal() }
         interrupt.resume()
 
-        let work = try RequestWork(spec: spec, strategy: strategy, files: requestFiles)
+        let work = try RequestWork(spec: spec, strategy: strategy, renderer: renderer, files: requestFiles)
         let window = ServerWindow(spec: spec, heap: heap, work: work)
         let application = makeApplication(spec, work: work, window: window)
         let failure = Mutex<String?>(nil)
@@ -125,15 +124,18 @@ final class RequestWork: Sendable {
     let spec: ServerSpec
     /// nil: the server fetches nothing (`ImageRoute.noStrategy`), its GET answers 404.
     let strategy: (any FetchStrategy.Type)?
+    /// The spec's renderer, found in the catalog once.
+    let renderer: any RenderStrategy.Type
     let files: URL
     let gauges = StageGauges()
     private let fetchPool: NIOThreadPool
     private let renderPool: NIOThreadPool?
     private let counts = Mutex<(answered: Int, failed: Int)>((0, 0))
 
-    init(spec: ServerSpec, strategy: (any FetchStrategy.Type)?, files: URL) throws {
+    init(spec: ServerSpec, strategy: (any FetchStrategy.Type)?, renderer: any RenderStrategy.Type, files: URL) throws {
         self.spec = spec
         self.strategy = strategy
+        self.renderer = renderer
         self.files = files
         fetchPool = NIOThreadPool(numberOfThreads: max(1, spec.fetchThreads))
         fetchPool.start()
@@ -266,7 +268,7 @@ final class RequestWork: Sendable {
     /// request's file (a download or an upload) whatever happens, before the answer is sent.
     private func render(_ payload: Payload, what: String) async throws -> ImageAnswer {
         gauges.enter(.waitingToRender)
-        let (spec, gauges) = (self.spec, self.gauges)
+        let (spec, gauges, renderer) = (self.spec, self.gauges, self.renderer)
         // Whatever happens to the render (a pool that never runs it included), the wait ends and the
         // request's file goes when the request does.
         let started = Atomic<Bool>(false)
@@ -281,10 +283,9 @@ final class RequestWork: Sendable {
             defer { gauges.leave(.rendering) }
             return try ImageAnswer.make(
                 from: payload,
-                render: spec.render,
-                maxPixel: spec.maxPixel,
-                quality: spec.answerQuality,
-                maxImagePixels: spec.maxImagePixels
+                renderer: renderer,
+                limits: spec.renderLimits,
+                quality: spec.answerQuality
             )
         }
         do {

@@ -25,6 +25,8 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     package var maxPixel = 1024
     package var answerQuality = 80
     package var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+    /// What a render may produce and decode.
+    package var renderLimits: RenderLimits { RenderLimits(maxPixel: maxPixel, maxImagePixels: maxImagePixels) }
     /// How `POST /image` holds its upload until it renders.
     package var upload = UploadBody.collect
     /// The largest upload `POST /image` takes (256 MiB, far past any image it renders): past it, 413.
