@@ -629,6 +629,19 @@ void *pvalloc(size_t size) {
     return memalign(page, size == 0 ? page : (size + page - 1) & ~(page - 1));
 }
 
+void heappeak_thread_starts(void) {
+    // jemalloc 5.3's free() alone would set up a minimal tsd, which needs no cleanup; its
+    // malloc_usable_size, which the wrappers' free calls first, sets up a full one (a tcache, and a
+    // place in its list of threads), whose cleanup is a TSD destructor: one that has already run when
+    // a thread exiting frees the DTVs of cached stacks over glibc's cache limit. The thread's stack
+    // is then reused or unmapped while jemalloc's lists still link through it: the next thread to
+    // leave those lists beside it crashes in jemalloc. An allocation here, as the thread starts,
+    // sets the full tsd up while its destructor is still to run. Not under glibc: a first
+    // allocation there gives the thread an arena, which a thread that never allocates would not have.
+    if (!resolved() || glibc_behind || !is_counting()) return;
+    next_free(next_malloc(1));
+}
+
 int heappeak_counting(void) {
     resolved();
     return is_counting() ? 1 : 0;

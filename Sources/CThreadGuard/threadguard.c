@@ -57,9 +57,14 @@ static void release_slot(void *value) {
 /// The new thread waits for its creator to record its stack (pthread_getattr_np allocates, and a
 /// first allocation on a thread gives it a glibc arena of its own: the creator has one already),
 /// so that it is alive while the creator reads it.
+// CHeapPeak's, when it is linked into the same executable (bench): no dependency on it otherwise.
+extern void heappeak_thread_starts(void) __attribute__((weak));
+
 static void *tracked_start(void *value) {
     struct stack_slot *slot = value;
     while (atomic_load(&slot->state) == SLOT_STARTING) sched_yield();
+    // The allocator's per-thread state is set up now, while the thread's TSD destructors are to run.
+    if (heappeak_thread_starts != NULL) heappeak_thread_starts();
     void *(*start)(void *) = slot->start;
     void *argument = slot->argument;
     void *result;

@@ -16,6 +16,15 @@
 /// 1 when the wrappers count (the default), 0 when BENCH_EXACT_HEAP=off turned them off.
 int heappeak_counting(void);
 
+/// Called by every thread as it starts, before its start routine (CThreadGuard's pthread_create
+/// calls it when this file is linked in). Under an allocator other than glibc's, while counting, it
+/// makes one uncounted allocation, so that the allocator sets up this thread's state now, while the
+/// thread's TSD destructors are still to run. Otherwise the thread's first call could be glibc freeing
+/// other threads' cached stacks as this one exits (after its destructors, in __nptl_free_stacks): the
+/// wrappers' malloc_usable_size would then fully set up a jemalloc tsd and tcache that nothing cleans
+/// up, left linked into jemalloc's lists from a dead thread's stack.
+void heappeak_thread_starts(void);
+
 /// Live heap bytes now, and their maximum since the last reset.
 void heappeak_read(uint64_t *live, uint64_t *peak);
 
