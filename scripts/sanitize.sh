@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The stream renderer's C code under the sanitizers (make sanitize, CI). The Swift tests cannot run
-# under ASan (CHeapPeak replaces malloc), so two C harnesses in scripts/sanitize/ are built straight
+# The stream renderer's C code under the sanitizers, and the measured child's allocator wrappers under
+# jemalloc (make sanitize, CI). The Swift tests cannot run
+# under ASan (CHeapPeak replaces malloc), so three C harnesses in scripts/sanitize/ are built straight
 # from the sources of CStreamJPEG, CResample, CPNGCodec and CWebPCodec (linked with libpng, libwebp):
 #   sanitize_decode   the toolchain's clang, -fsanitize=address,undefined -fno-sanitize-recover=undefined
 #                     (leaks reported too): the resampler over a grid of sizes; every fixture through
@@ -11,6 +12,9 @@
 #                     names other folders), a few operations an input
 #   sanitize_threads  gcc -fsanitize=thread (the toolchain's clang TSan needs libdispatch): four threads
 #                     decoding the same fixtures at once, every operation, their outputs compared
+#   thread_exit       no sanitizer: the exact-heap wrappers (CHeapPeak) and the thread table (CThreadGuard)
+#                     as the measured child has them, under jemalloc (LD_PRELOAD), threads coming and going
+#                     past glibc's stack cache: it must not crash (scripts/sanitize/thread-exit.c says why)
 # The fixtures are made here, small: JPEGs by cjpeg and jpegtran (4:2:0, 4:2:2, 4:4:0, 4:4:4, 4:1:1, gray,
 # RGB; baseline, optimized, progressive, every scan script of scripts/jpeg-scans/, restart markers;
 # arithmetic ones, which must be refused), PNGs by scripts/sanitize/fixtures.py (every colour type and
@@ -46,6 +50,14 @@ echo "sanitize: building the harnesses ($CLANG: ASan+UBSan; $GCC: TSan)"
 # -Wno-clobbered: gcc warns of every local alive across libpng's setjmp, modified after it or not (clang does not).
 "$GCC" -g -O2 -Wall -Wextra -Wno-clobbered -Werror -fno-omit-frame-pointer -fsanitize=thread -Wno-unknown-pragmas -pthread \
   "${includes[@]}" scripts/sanitize/threads.c "${sources[@]}" "${libraries[@]}" -o "$scratch/sanitize_threads"
+"$CLANG" -g -O1 -Wall -Wextra -Werror -pthread -I Sources/CHeapPeak/include -I Sources/CThreadGuard/include \
+  Sources/CHeapPeak/*.c Sources/CThreadGuard/*.c scripts/sanitize/thread-exit.c -ldl -o "$scratch/thread_exit"
+jemalloc=""
+for library in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 \
+  /usr/lib64/libjemalloc.so.2 /usr/lib/libjemalloc.so.2 /usr/local/lib/libjemalloc.so.2; do
+  [ -f "$library" ] && { jemalloc=$library; break; }
+done
+[ -n "$jemalloc" ] || { echo "sanitize: libjemalloc.so.2 is missing (bash scripts/setup.sh installs it)" >&2; exit 2; }
 
 echo "sanitize: making the fixtures in $fixtures"
 python3 scripts/sanitize/fixtures.py "$fixtures"
@@ -139,10 +151,11 @@ if [[ $probe == *"unexpected memory mapping"* ]]; then
   threads=(setarch "$(uname -m)" -R "${threads[@]}")
 fi
 run "TSan 4 threads" "$logs/threads.log" "${threads[@]}" "${thread_files[@]}"
+run "threads exiting under jemalloc" "$logs/thread-exit.log" env LD_PRELOAD="$jemalloc" "$scratch/thread_exit" 20
 rm -rf "$scratch/tmp"
 
 elapsed=$(( $(date +%s) - started ))
-what="ASan+UBSan over the resampler, ${#fixture_files[@]} fixtures with their damaged copies and $corpus_count corpus inputs; TSan over 4 threads decoding ${#thread_files[@]} of the fixtures at once"
+what="ASan+UBSan over the resampler, ${#fixture_files[@]} fixtures with their damaged copies and $corpus_count corpus inputs; TSan over 4 threads decoding ${#thread_files[@]} of the fixtures at once; threads exiting under jemalloc"
 if [ "$status" -ne 0 ]; then
   echo "sanitize: FAILED in $elapsed s: ${findings[*]} ($what; logs in $logs)"
   exit 1

@@ -54,11 +54,12 @@ static void release_slot(void *value) {
     atomic_store(&slot->state, SLOT_FREE);
 }
 
+// CHeapPeak's, when it is linked into the same executable (bench): no dependency on it otherwise.
+extern void heappeak_thread_starts(void) __attribute__((weak));
+
 /// The new thread waits for its creator to record its stack (pthread_getattr_np allocates, and a
 /// first allocation on a thread gives it a glibc arena of its own: the creator has one already),
 /// so that it is alive while the creator reads it.
-// CHeapPeak's, when it is linked into the same executable (bench): no dependency on it otherwise.
-extern void heappeak_thread_starts(void) __attribute__((weak));
 
 static void *tracked_start(void *value) {
     struct stack_slot *slot = value;
