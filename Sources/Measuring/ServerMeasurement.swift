@@ -72,17 +72,7 @@ package struct ServerRequest {
 
     /// A planned run's key, as its server.csv row will write it (`ServerRunFiles.key`).
     static func key(_ settings: ImageServerScenario.Settings, run: Int) -> String {
-        var result = ServerResult(
-            strategy: settings.strategy,
-            render: settings.render,
-            allocator: settings.allocator,
-            concurrency: settings.concurrency,
-            renderThreads: settings.renderThreads,
-            run: run,
-            fixture: ""
-        )
-        result.route = settings.route
-        return ServerRunFiles.key(result)
+        ServerRunFiles.key(ServerResult(settings, run: run, fixture: ""))
     }
 
     /// Every run, in order: runs innermost, then concurrency, so a cell's slope fills in early.

@@ -131,18 +131,13 @@ package struct ImageServerScenario {
         }
 
         var result = ServerResult(
-            strategy: settings.strategy,
-            render: settings.render,
-            allocator: settings.allocator,
-            concurrency: settings.concurrency,
-            renderThreads: settings.renderThreads,
+            settings,
             run: run,
             fixture: settings.imagesFolder.map { "\($0.lastPathComponent)/ (\(images.count) images)" }
                 ?? "\(settings.fixture.width)x\(settings.fixture.height)"
         )
         result.loadFromOutside = port != nil
         result.imageNames = images.map(\.name)
-        result.route = settings.route
         let load = Mutex<(records: [RequestRecord], seconds: Double, error: String?)>(([], 0, nil))
         let limit = settings.memoryLimitBytes
         let outcome = launcher.run(spec, reporting: ServerReport.self) { pid in
@@ -316,5 +311,21 @@ package struct ImageServerScenario {
         case .post(.collect): .bodyInMemory
         case .post(.file): .streamingBuffer(bytes: FetchFloor.fileStreamingBufferBytes)
         }
+    }
+}
+
+extension ServerResult {
+    /// A run of the cell `settings` names, before anything is measured.
+    package init(_ settings: ImageServerScenario.Settings, run: Int, fixture: String) {
+        self.init(
+            strategy: settings.strategy,
+            render: settings.render,
+            allocator: settings.allocator,
+            concurrency: settings.concurrency,
+            renderThreads: settings.renderThreads,
+            run: run,
+            fixture: fixture
+        )
+        route = settings.route
     }
 }
