@@ -145,8 +145,12 @@ package struct ServerSlope: Sendable {
             let runs = groups[cell] ?? []
             let threads = Int(cell[5])
             let fitted = runs.filter { threads == nil || $0.concurrency >= threads! }
+            // At one concurrency the requests in flight at the peak differ by a request or two: a
+            // line through them says nothing of what a request adds.
+            let spansConcurrencies = Set(fitted.map(\.concurrency)).count >= 2
             func fit(_ x: (ServerPoint) -> Int, _ y: (ServerPoint) -> Int?) -> Fit? {
-                LinearFit.intervals(
+                guard spansConcurrencies else { return nil }
+                return LinearFit.intervals(
                     fitted.compactMap { point in y(point).map { (x: Double(x(point)), y: Double($0)) } }
                 )
             }

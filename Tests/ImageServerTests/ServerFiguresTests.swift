@@ -123,6 +123,35 @@ struct ServerFiguresTests {
         #expect(slope.requestsFitting(10_000_000) == 0)
     }
 
+    /// A line needs runs at two concurrencies at least: runs at one C, whose requests in flight at the
+    /// peak differ by one, give no slope; the same runs beside one at another C give one.
+    @Test func oneConcurrencyGivesNoSlope() throws {
+        var results = [14, 15, 16].enumerated().map { index, inFlight in
+            Self.run(
+                concurrency: 16,
+                run: index + 1,
+                renderThreads: nil,
+                inFlight: inFlight,
+                heapDelta: inFlight * 3_000_000,
+                peakRSS: inFlight * 4_000_000
+            )
+        }
+        let single = try #require(ServerSlope.of(results).first)
+        #expect(single.heap == nil && single.rss == nil && single.floor == nil)
+        results.append(
+            Self.run(
+                concurrency: 4,
+                run: 1,
+                renderThreads: nil,
+                inFlight: 4,
+                heapDelta: 12_000_000,
+                peakRSS: 16_000_000
+            )
+        )
+        let spanning = try #require(ServerSlope.of(results).first)
+        #expect(abs(try #require(spanning.heap).fit.slope - 3_000_000) < 1)
+    }
+
     /// With a pool of T render threads, the requests past T wait holding their body: the slope is theirs,
     /// fitted over the runs at C >= T, not a line through the renders at C < T too.
     @Test func aBoundedPoolIsFittedPastItsThreads() throws {
