@@ -160,16 +160,17 @@ package struct ServerMeasurement {
         )
         if listening { Interruption.install(wording: .listeningServer) }
         let plan = listening ? Array(request.plan.prefix(1)) : request.plan
+        let keys = plan.map { ServerRequest.key($0.settings, run: $0.run) }
         try measurement.startShard(
             request.shard,
             .server,
             settings: Dictionary(request.settingsRecord, uniquingKeysWith: { first, _ in first }),
             portion: (request.cellCount(in: plan), request.cellCount(in: request.unshardedPlan), "cells"),
-            planned: PlannedKeys(plan.map { ServerRequest.key($0.settings, run: $0.run) })
+            planned: PlannedKeys(keys)
         )
         let done = try runsDone(measurement)
         let doneKeys = Set(done.keys)
-        let schedule = plan.filter { !doneKeys.contains(ServerRequest.key($0.settings, run: $0.run)) }
+        let schedule = zip(plan, keys).filter { !doneKeys.contains($0.1) }.map(\.0)
         if measurement.resuming {
             measurement.sayResuming(
                 done: done.keys.count,
@@ -213,11 +214,11 @@ package struct ServerMeasurement {
         let rows = done.keys.count + results.count
         var written = [measurement.url(of: OutputFiles.server), measurement.url(of: OutputFiles.requests)]
         if rows > 0 {
-            let slopeText =
-                CSV.line(WrittenColumn.header(ServerSlopesCSV.columns, runID: true)) + "\n"
-                + WrittenColumn.lines(ServerSlopesCSV.columns, rows: slopes, runID: runID)
             written += sink.write(
-                [(ServerSlopesCSV.fileName, Data(slopeText.utf8)), Measurement.environmentFile],
+                [
+                    (ServerSlopesCSV.fileName, WrittenColumn.file(ServerSlopesCSV.columns, rows: slopes, runID: runID)),
+                    Measurement.environmentFile,
+                ],
                 final: true
             )
             Self.printSlopes(slopes)

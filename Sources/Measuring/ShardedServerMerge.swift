@@ -63,11 +63,8 @@ package enum ShardedServerMerge {
             )
         }
         let slopes = ServerSlope.of(shards.flatMap(\.done.points))
-        let slopeText =
-            CSV.line(WrittenColumn.header(ServerSlopesCSV.columns, runID: true)) + "\n"
-            + WrittenColumn.lines(ServerSlopesCSV.columns, rows: slopes, runID: runID)
         try AtomicFile.writeInFolder(
-            Data(slopeText.utf8),
+            WrittenColumn.file(ServerSlopesCSV.columns, rows: slopes, runID: runID),
             to: folder.directory.appendingPathComponent(ServerSlopesCSV.fileName)
         )
         return slopes

@@ -19,15 +19,16 @@ extension ServerFigures {
             return nil
         }
         let keys = ["strategy", "render", "allocator", "render_threads", "concurrency"]
-        let lines = Self.groups(runRows.filter { $0["status"] == "ok" }, by: keys).compactMap { cell -> [String]? in
+        let lines = ServerChartData.groups(runRows.filter { $0["status"] == "ok" }, by: keys).compactMap {
+            cell -> [String]? in
             let ranked = cell.rows.compactMap { row in
                 row["peak_rss_delta_bytes"].flatMap(Int.init).map { (row, $0) }
             }.sorted { $0.1 < $1.1 }
             guard !ranked.isEmpty else { return nil }
             let (median, rssDelta) = ranked[(ranked.count - 1) / 2]
-            let runKey = ServerCSV.keyColumns.map { median[$0] ?? Self.absent[$0] ?? "" }
+            let runKey = ServerCSV.keyColumns.map { median[$0] ?? ServerChartData.absent[$0] ?? "" }
             let mine = categoryRows.filter { row in
-                ServerCSV.keyColumns.map { row[$0] ?? Self.absent[$0] ?? "" } == runKey
+                ServerCSV.keyColumns.map { row[$0] ?? ServerChartData.absent[$0] ?? "" } == runKey
             }
             func bytes(_ moment: ResidencyMoment, _ category: ResidencyCategory) -> Double? {
                 mine.first { $0["moment"] == moment.rawValue && $0["category"] == category.rawValue }

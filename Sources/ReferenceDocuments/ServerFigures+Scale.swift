@@ -19,7 +19,7 @@ extension ServerFigures {
         guard let scaleRows = atScale?.rows, !scaleRows.isEmpty else { return nil }
         let slopes = ServerSlope.of((runs?.rows ?? []).compactMap(ServerPoint.init(row:)))
         let keys = ["strategy", "render", "allocator", "render_threads", "concurrency"]
-        let lines = Self.groups(scaleRows, by: keys).map { cell -> [String] in
+        let lines = ServerChartData.groups(scaleRows, by: keys).map { cell -> [String] in
             let points = cell.rows.compactMap(ServerPoint.init(row:))
             let okRows = cell.rows.filter { $0["status"] == "ok" }
             func median(_ values: [Int?]) -> Double? { Distribution(values.compactMap { $0.map(Double.init) })?.median }

@@ -89,19 +89,11 @@ package struct ServerFigures: Sendable {
         rows.contains { ($0["route"] ?? "get") != "get" } ? ["route", "body"] : []
     }
 
-    /// What a row without the column was: a server.csv from before the POST route.
-    static let absent = ServerChartData.absent
-
-    /// The cell's key columns, in the file's order of first appearance.
-    static func groups(_ rows: [[String: String]], by keys: [String]) -> [(key: [String], rows: [[String: String]])] {
-        ServerChartData.groups(rows, by: keys)
-    }
-
     /// One row per cell and concurrency: medians over its ok runs.
     func runsTable() -> String? {
         guard let rows = runs?.rows, !rows.isEmpty else { return nil }
         let routeKeys = Self.routeKeys(rows)
-        let cells = Self.groups(
+        let cells = ServerChartData.groups(
             rows,
             by: ["strategy", "render", "allocator"] + routeKeys + ["render_threads", "concurrency"]
         )

@@ -28,6 +28,11 @@ package struct WrittenColumn<Row>: Sendable {
     package static func header(_ columns: [WrittenColumn<Row>], runID: Bool) -> [String] {
         columns.map(\.name) + (runID ? [TrialsCSV.runIDColumn] : [])
     }
+
+    /// A whole file written at once: the header with the run's id column, then the rows.
+    package static func file(_ columns: [WrittenColumn<Row>], rows: [Row], runID: String) -> Data {
+        Data((CSV.line(header(columns, runID: true)) + "\n" + lines(columns, rows: rows, runID: runID)).utf8)
+    }
 }
 
 /// `server.csv`: one row per image-server cell and run.
@@ -177,6 +182,14 @@ package enum ServerCSV {
         .init("pid", .text, .neither, "the server child's pid") { String($0.report.pid) },
         .init("error", .text, .neither, "why the run failed, in the harness's words") { $0.error },
     ]
+
+    /// A server.csv's header and its rows by column name (what its readers key on: a file of an
+    /// earlier version may lack a column).
+    package static func rowsByName(_ text: String) throws -> (header: [String], rows: [[String: String]]) {
+        let table = try CSV.parse(text).filter { $0 != [""] }
+        guard let header = table.first else { return ([], []) }
+        return (header, table.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) })
+    }
 
     package static func column(named name: String) -> WrittenColumn<ServerResult>? {
         columns.first { $0.name == name }

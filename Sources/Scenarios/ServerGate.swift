@@ -133,13 +133,11 @@ package struct ServerGate: Sendable {
 
     /// The ok runs of a server.csv.
     package static func points(in file: URL) throws -> [ServerPoint] {
-        let table = try CSV.parse(String(contentsOf: file, encoding: .utf8)).filter { $0 != [""] }
-        guard let header = table.first, header.contains("in_flight_at_peak") else {
+        let (header, rows) = try ServerCSV.rowsByName(String(contentsOf: file, encoding: .utf8))
+        guard header.contains("in_flight_at_peak") else {
             throw ServerGateError("\(file.path) is not an image-server server.csv (no in_flight_at_peak column)")
         }
-        return table.dropFirst().compactMap { values in
-            ServerPoint(row: Dictionary(zip(header, values), uniquingKeysWith: { first, _ in first }))
-        }
+        return rows.compactMap(ServerPoint.init(row:))
     }
 }
 

@@ -110,19 +110,18 @@ struct ReportCommand: ParsableCommand {
 
     /// The image server's chart (peak against requests in flight, throughput against peak) from server.csv.
     private func writeServerChartData(from file: URL, in folder: URL) throws {
-        let table: [[String]]
+        let (header, rows): ([String], [[String: String]])
         do {
-            table = try CSV.parse(String(decoding: try Data(contentsOf: file), as: UTF8.self)).filter { $0 != [""] }
+            (header, rows) = try ServerCSV.rowsByName(String(decoding: try Data(contentsOf: file), as: UTF8.self))
         } catch {
             throw BenchFailure(.badInput, "\(file.path) is not readable CSV: \(error)").reported()
         }
-        guard let header = table.first, ServerCSV.keyColumns.allSatisfy(header.contains) else {
+        guard ServerCSV.keyColumns.allSatisfy(header.contains) else {
             throw BenchFailure(
                 .badInput,
                 "\(file.path) is not an image server's server.csv (its columns: \(ServerCSV.keyColumns.joined(separator: ", ")))"
             ).reported()
         }
-        let rows = table.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
         let dataFolder = URL(fileURLWithPath: dataOut ?? folder.appendingPathComponent("charts/data").path)
         do {
             if dataOut == nil { try RunFolderLink.replaceChartFolders(in: folder) }
