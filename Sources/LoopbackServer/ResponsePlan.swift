@@ -22,6 +22,8 @@ struct ResponsePlan {
     /// The chunked fault writes the body in several pieces so clients see several chunks.
     var writeInPieces = false
     var closeAfterResponse = false
+    /// A resource's whole body: a `Range` request gets a part of it (206).
+    var acceptsRanges = false
 }
 
 /// Maps a request to a `ResponsePlan`: built-in routes, resources, 404, then the fault.
@@ -43,7 +45,13 @@ struct Router {
         do throws(ServerFault.ParseError) {
             let fault = try ServerFault.parse(query: query)
             plan = route(path: path, method: request.method)
-            if let fault { apply(fault, to: &plan, path: path) }
+            // A range of a resource, as RFC 9110 says; a faulty answer stays whole, so a client
+            // can meet an origin that ignores Range (`?fault=chunked`: no length, no range).
+            if let fault {
+                apply(fault, to: &plan, path: path)
+            } else if plan.acceptsRanges, let range = request.headers.first(name: "Range") {
+                Router.applyRange(range, to: &plan)
+            }
         } catch {
             plan = Router.text(.badRequest, error.message + "\n")
         }
@@ -99,7 +107,45 @@ struct Router {
             plan.head.headers.add(name: "Allow", value: "GET, HEAD")
             return plan
         }
-        return Router.ok(status: status, body: body, contentType: contentType)
+        var plan = Router.ok(status: status, body: body, contentType: contentType)
+        plan.acceptsRanges = true
+        plan.head.headers.add(name: "Accept-Ranges", value: "bytes")
+        return plan
+    }
+
+    /// `bytes=FIRST-LAST`, `bytes=FIRST-` or `bytes=-SUFFIX`: 206 with that part and its
+    /// Content-Range; a first byte past the end: 416. Several ranges, or another unit, are
+    /// ignored (the whole body, 200), as RFC 9110 14.2 allows.
+    static func applyRange(_ value: String, to plan: inout ResponsePlan) {
+        let total = plan.body.readableBytes
+        guard let bounds = byteRange(value, total: total) else { return }
+        guard let (first, last) = bounds else {
+            plan = Router.text(.rangeNotSatisfiable, "range not satisfiable: \(value)\n")
+            plan.head.headers.add(name: "Content-Range", value: "bytes */\(total)")
+            return
+        }
+        plan.body = plan.body.getSlice(at: plan.body.readerIndex + first, length: last - first + 1)!
+        plan.head.status = .partialContent
+        plan.head.headers.replaceOrAdd(name: "Content-Length", value: String(last - first + 1))
+        plan.head.headers.add(name: "Content-Range", value: "bytes \(first)-\(last)/\(total)")
+    }
+
+    /// nil: no single byte range (ignore the header); .some(nil): unsatisfiable; else the bounds.
+    static func byteRange(_ value: String, total: Int) -> (Int, Int)?? {
+        let trimmed = String(value.filter { $0 != " " })
+        guard trimmed.hasPrefix("bytes="), !trimmed.contains(",") else { return nil }
+        let spec = trimmed.dropFirst("bytes=".count)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        let (head, tail) = (spec[..<dash], spec[spec.index(after: dash)...])
+        if head.isEmpty {
+            guard let suffix = Int(tail), suffix > 0 else { return nil }
+            return total == 0 ? .some(nil) : (max(0, total - suffix), total - 1)
+        }
+        guard let first = Int(head), first >= 0 else { return nil }
+        let last = tail.isEmpty ? total - 1 : Int(tail)
+        guard let last, last >= first else { return nil }
+        guard first < total else { return .some(nil) }
+        return (first, min(last, total - 1))
     }
 
     private func apply(_ fault: ServerFault, to plan: inout ResponsePlan, path: String) {
