@@ -16,6 +16,11 @@ package enum ImageInspector {
         try inspect(HeaderReader(FileByteSource(descriptor: descriptor, name: name)))
     }
 
+    /// The header read from any source (parts of a resource fetched with `Range` requests).
+    package static func inspect(source: any HeaderByteSource) throws -> ImageInfo {
+        try inspect(HeaderReader(source))
+    }
+
     /// The header of a forward-only stream (a request body, to budget it before holding it): `pull`
     /// fills the buffer it gets and returns the count, 0 at the end. Reads stop at the header; what
     /// comes before it is read and discarded, a window at a time.

@@ -46,13 +46,18 @@ final class CurlTransfer {
     /// `receive` with each chunk of the answer as libcurl delivers it. `receive` returns
     /// false to abort (its storage failed), which ends the transfer with CURLE_WRITE_ERROR.
     /// `announced` is called once, before the first chunk, with Content-Length (-1 if unknown).
+    /// `range` (`FIRST-LAST`) asks for part of the body; `maximumBytes` ends the transfer once that
+    /// many have been received (a server that ignores the range sends no more than that into memory).
     func get(
         _ url: URL,
         posting body: UnsafeRawBufferPointer? = nil,
+        range: String? = nil,
+        maximumBytes: Int? = nil,
         announced: @escaping (Int64) -> Void = { _ in },
         receive: @escaping (UnsafeRawBufferPointer) -> Bool
     ) throws -> Response {
         let context = ChunkReceiver(handle: handle, announced: announced, receive: receive)
+        context.remaining = maximumBytes
         let unmanaged = Unmanaged.passRetained(context)
         defer { unmanaged.release() }
 
@@ -73,18 +78,32 @@ final class CurlTransfer {
         } else {
             try check(curlshim_setopt_long(handle, CURLOPT_HTTPGET, 1))
         }
+        if let range {
+            try check(curlshim_setopt_string(handle, CURLOPT_RANGE, range))
+        } else {
+            try check(curlshim_setopt_pointer(handle, CURLOPT_RANGE, nil))
+        }
 
         let result = curl_easy_perform(handle)
         if let storageError = context.failure {
             throw storageError
         }
-        try check(result)
+        if !(result == CURLE_WRITE_ERROR && context.remaining == 0) { try check(result) }
 
         var status = 0
         try check(curlshim_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status))
         var length: curl_off_t = -1
         try check(curlshim_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length))
         return Response(statusCode: status, expectedContentLength: Int64(length))
+    }
+
+    /// The last response's header `name` (the last one of that name), or nil.
+    func header(_ name: String) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+            let value = found?.pointee.value
+        else { return nil }
+        return String(cString: value)
     }
 
     private func check(_ code: CURLcode) throws {
@@ -108,6 +127,8 @@ private final class ChunkReceiver {
     let receive: (UnsafeRawBufferPointer) -> Bool
     var headersSeen = false
     var failure: FetchError?
+    /// Bytes still wanted before the transfer is ended on purpose; nil: all of them.
+    var remaining: Int?
 
     init(
         handle: UnsafeMutableRawPointer,
@@ -139,9 +160,13 @@ private func curlWriteCallback(
     let receiver = Unmanaged<ChunkReceiver>.fromOpaque(context!).takeUnretainedValue()
     let byteCount = size * count
     receiver.announceOnce()
-    guard receiver.receive(UnsafeRawBufferPointer(start: data, count: byteCount)) else {
+    let wanted = min(byteCount, receiver.remaining ?? byteCount)
+    guard receiver.receive(UnsafeRawBufferPointer(start: data, count: wanted)) else {
         receiver.failure = .storage("the received bytes could not be stored")
         return 0
     }
-    return byteCount
+    guard let remaining = receiver.remaining else { return byteCount }
+    receiver.remaining = remaining - wanted
+    // Fewer than given ends the transfer: `get` knows it was asked for, by `remaining` at 0.
+    return remaining - wanted == 0 ? 0 : byteCount
 }
