@@ -80,10 +80,16 @@ package enum ImageServerChild {
             return try await work.answer(name: name, query: request.uri.query)
         }
         router.post("/image") { request, _ -> Response in
-            try await work.answerUpload(request.body)
+            try await work.answerUpload(
+                request.body,
+                declaredBytes: request.headers[.contentLength].flatMap { Int($0) }
+            )
         }
-        router.get("/calibration/:bytes") { _, context -> Response in
-            try await work.holdCalibrationBlock(bytes: try context.parameters.require("bytes", as: Int.self))
+        router.get("/calibration/:bytes") { request, context -> Response in
+            try await work.holdCalibrationBlock(
+                bytes: try context.parameters.require("bytes", as: Int.self),
+                predictedBytes: request.uri.queryParameters.get("predicted", as: Int.self)
+            )
         }
         router.get(RouterPath(ServerControl.windowPath)) { _, _ -> Response in
             try window.open()
@@ -128,6 +134,11 @@ final class RequestWork: Sendable {
     let renderer: any RenderStrategy.Type
     let files: URL
     let gauges = StageGauges()
+    /// Admits requests by predicted cost and/or count; nil: every request at once.
+    let gate: AdmissionGate?
+    /// The prediction for this server's route, strategy and renderer (used with a budget).
+    let cost: RequestCost
+    private let refusals = Mutex(Refusals())
     private let fetchPool: NIOThreadPool
     private let renderPool: NIOThreadPool?
     private let counts = Mutex<(answered: Int, failed: Int)>((0, 0))
@@ -137,6 +148,13 @@ final class RequestWork: Sendable {
         self.strategy = strategy
         self.renderer = renderer
         self.files = files
+        gate = spec.admissionLimits.map { AdmissionGate(limits: $0, clock: { MonotonicClock.now() }) }
+        cost = RequestCost(
+            holding: Self.holding(strategy: strategy, upload: spec.upload),
+            renderer: renderer.name,
+            maxPixel: spec.maxPixel,
+            allocator: spec.allocator
+        )
         fetchPool = NIOThreadPool(numberOfThreads: max(1, spec.fetchThreads))
         fetchPool.start()
         renderPool = spec.renderThreads.map { NIOThreadPool(numberOfThreads: max(1, $0)) }
@@ -149,7 +167,35 @@ final class RequestWork: Sendable {
     /// Starts the counts again: the window counts its own requests, not the warm-up's.
     func restartCounts() {
         counts.withLock { $0 = (0, 0) }
+        refusals.withLock { $0 = Refusals() }
+        gate?.restartStatistics()
         busy.restart()
+    }
+
+    /// Requests refused before their body was held, and those that held more than they reserved.
+    struct Refusals {
+        var tooManyPixels = 0
+        var overruns = 0
+        var overrunNames: [String] = []
+        /// Overruns named in the report at most; the rest are counted.
+        static let namedAtMost = 20
+    }
+
+    /// What the gate and the prediction did in the window, into the report.
+    func reportAdmission(into report: inout ServerReport) {
+        report.admission = gate?.statistics
+        refusals.withLock {
+            report.rejectedTooManyPixels = $0.tooManyPixels
+            report.overruns = $0.overruns
+            report.overrunNames = $0.overrunNames
+        }
+    }
+
+    /// How a request of this server holds its body: by the strategy's floor rule, or the upload's.
+    static func holding(strategy: (any FetchStrategy.Type)?, upload: UploadBody) -> RequestCost.BodyHolding {
+        guard let strategy else { return upload == .file ? .file : .collected }
+        if case .streamingBuffer = strategy.floor { return .file }
+        return strategy == CurlMemoryStrategy.self ? .presized : .grownThenCopied
     }
 
     /// From the first image request's arrival to the last one's end since `restartCounts()`.
@@ -157,16 +203,25 @@ final class RequestWork: Sendable {
 
     /// `GET /image/NAME`: the image fetched from the origin.
     func answer(name: String, query: String? = nil) async throws -> Response {
-        try await answering(what: name) { try await self.fetch(name: name, query: query) }
+        try await answering(what: name) {
+            let url = try self.originURL(name: name, query: query)
+            let admitted = try await self.admitFetch(of: url, name: name)
+            return (try await self.fetch(url, name: name), admitted)
+        }
     }
 
     /// `POST /image`: the image is the request's body, held as `spec.upload` says.
-    func answerUpload(_ body: RequestBody) async throws -> Response {
-        try await answering(what: "the upload") { try await self.receive(body) }
+    func answerUpload(_ body: RequestBody, declaredBytes: Int?) async throws -> Response {
+        try await answering(what: "the upload") { try await self.receive(body, declaredBytes: declaredBytes) }
     }
 
-    /// The request in flight and counted: its image got by `payload`, rendered, answered.
-    private func answering(what: String, _ payload: () async throws -> Payload) async throws -> Response {
+    /// The request in flight and counted: its image got by `payload` (admitted when there is a gate),
+    /// rendered, answered. The reservation goes with the answer's body: it is given back once the
+    /// answer is written, or dropped with its connection.
+    private func answering(
+        what: String,
+        _ payload: () async throws -> (Payload, Admitted?)
+    ) async throws -> Response {
         gauges.enter(.inFlight)
         busy.started()
         defer {
@@ -174,12 +229,20 @@ final class RequestWork: Sendable {
             busy.ended()
         }
         do {
-            let answer = try await render(try await payload(), what: what)
+            let (received, admitted) = try await payload()
+            if let admitted { checkOverrun(admitted, received: received, what: what) }
+            let answer = try await render(received, what: what)
             counts.withLock { $0.answered += 1 }
+            let buffer = ByteBuffer(bytes: answer.bytes)
+            let reservation = admitted?.reservation
             return Response(
                 status: .ok,
                 headers: [.contentType: answer.contentType],
-                body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes))
+                body: ResponseBody(contentLength: buffer.readableBytes) { writer in
+                    try await writer.write(buffer)
+                    try await writer.finish(nil)
+                    reservation?.release()
+                }
             )
         } catch {
             counts.withLock {
@@ -190,8 +253,9 @@ final class RequestWork: Sendable {
         }
     }
 
-    private func fetch(name: String, query: String?) async throws -> Payload {
-        guard let strategy else {
+    /// The origin's URL of image `name`, its query passed on.
+    private func originURL(name: String, query: String?) throws -> URL {
+        guard strategy != nil else {
             throw HTTPError(.notFound, message: "this server fetches nothing: its route is POST /image")
         }
         guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
@@ -204,6 +268,13 @@ final class RequestWork: Sendable {
         var components = URLComponents(url: spec.originURL.appendingPathComponent(name), resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = query
         guard let url = components?.url else { throw HTTPError(.badRequest, message: "bad query '\(query ?? "")'") }
+        return url
+    }
+
+    private func fetch(_ url: URL, name: String) async throws -> Payload {
+        guard let strategy else {
+            throw HTTPError(.notFound, message: "this server fetches nothing: its route is POST /image")
+        }
         let files = self.files
         gauges.enter(.fetching)
         defer { gauges.leave(.fetching) }
@@ -214,25 +285,34 @@ final class RequestWork: Sendable {
         }
     }
 
-    /// Receiving the upload is this route's fetch: it counts as fetching.
-    private func receive(_ body: RequestBody) async throws -> Payload {
+    /// Receiving the upload is this route's fetch: it counts as fetching. With a gate, the body's
+    /// first bytes are read until its header is, the request admitted by its cost, then the rest held.
+    private func receive(_ body: RequestBody, declaredBytes: Int?) async throws -> (Payload, Admitted?) {
+        var chunks = body.makeAsyncIterator()
+        var head = ByteBuffer()
+        let admitted = try await admitUpload(from: &chunks, head: &head, declaredBytes: declaredBytes)
         gauges.enter(.fetching)
         defer { gauges.leave(.fetching) }
         switch spec.upload {
         case .collect:
-            // Past the bound, collect throws NIOTooManyBytesError, which Hummingbird answers 413.
-            let buffer = try await body.collect(upTo: spec.maxUploadBytes)
+            var buffer = head
+            while let chunk = try await chunks.next() {
+                guard buffer.readableBytes + chunk.readableBytes <= spec.maxUploadBytes else {
+                    throw HTTPError(.contentTooLarge, message: "an upload is at most \(spec.maxUploadBytes) bytes")
+                }
+                buffer.writeImmutableBuffer(chunk)
+            }
             // The Data holds the collected buffer's storage: no second copy of the body.
-            return .memory(Data(buffer: buffer, byteTransferStrategy: .noCopy))
+            return (.memory(Data(buffer: buffer, byteTransferStrategy: .noCopy)), admitted)
         case .file:
-            return .file(try await receiveToFile(body))
+            return (.file(try await receiveToFile(head: head, rest: &chunks)), admitted)
         }
     }
 
     /// The body streamed to a fresh file in the requests folder: each chunk is written (on the
     /// fetch pool: write(2) blocks) before the next is asked for, so the body waits in the socket,
     /// not in memory. The file goes if the upload does not finish (a client gone, too large).
-    private func receiveToFile(_ body: RequestBody) async throws -> URL {
+    private func receiveToFile(head: ByteBuffer, rest body: inout RequestBody.AsyncIterator) async throws -> URL {
         let file = files.appendingPathComponent(UUID().uuidString + ".upload")
         let descriptor: Int32
         do { descriptor = try createFile(file) } catch {
@@ -241,7 +321,11 @@ final class RequestWork: Sendable {
         do {
             defer { close(descriptor) }
             var received = 0
-            for try await chunk in body {
+            var pending: ByteBuffer? = head.readableBytes > 0 ? head : nil
+            while true {
+                let next: ByteBuffer?
+                if let first = pending.take() { next = first } else { next = try await body.next() }
+                guard let chunk = next else { break }
                 received += chunk.readableBytes
                 guard received <= spec.maxUploadBytes else {
                     throw HTTPError(.contentTooLarge, message: "an upload is at most \(spec.maxUploadBytes) bytes")
@@ -297,15 +381,152 @@ final class RequestWork: Sendable {
 
     /// The known answer for the memory per request in flight: a block of `bytes`, every page written,
     /// held on a fetch thread for `ServerControl.calibrationHoldMillis` ms, then freed; the answer is empty.
-    func holdCalibrationBlock(bytes: Int) async throws -> Response {
+    /// With a gate it is admitted at `predictedBytes` (default: the block and a request's fixed share),
+    /// so a prediction below what it holds is an overrun the report names.
+    func holdCalibrationBlock(bytes: Int, predictedBytes: Int?) async throws -> Response {
         gauges.enter(.inFlight)
         defer { gauges.leave(.inFlight) }
         guard (1...(1 << 30)).contains(bytes) else {
             throw HTTPError(.badRequest, message: "a calibration block is 1 byte to 1 GiB (got \(bytes))")
         }
+        let holds = bytes + RequestCost.perRequestBytes
+        let admitted = try await admit(costBytes: predictedBytes ?? holds, name: "calibration \(bytes)")
+        if let admitted, holds > admitted.reservation.costBytes {
+            countOverrun(name: admitted.name, reserved: admitted.reservation.costBytes, held: holds)
+        }
         try await fetchPool.runIfActive { try Self.holdBlock(bytes: bytes) }
+        admitted?.reservation.release()
         counts.withLock { $0.answered += 1 }
         return Response(status: .ok)
+    }
+
+    // MARK: Admission
+
+    /// A request admitted by the gate: its reservation, and what it was predicted from.
+    struct Admitted: Sendable {
+        var reservation: Reservation
+        var name: String
+        var predictedFrom: RequestCost.Image?
+    }
+
+    /// Reserves `costBytes` for a request (nil without a gate); a refusal is its HTTP answer.
+    private func admit(
+        costBytes: Int,
+        name: String,
+        image: RequestCost.Image? = nil
+    ) async throws -> Admitted? {
+        guard let gate else { return nil }
+        do {
+            let reservation = try await gate.admit(costBytes: costBytes)
+            return Admitted(reservation: reservation, name: name, predictedFrom: image)
+        } catch let refusal as AdmissionGate.Refusal {
+            switch refusal {
+            case .queueFull(let limit):
+                throw HTTPError(
+                    .serviceUnavailable,
+                    headers: [.retryAfter: String(ServerControl.retryAfterSeconds)],
+                    message: "the server is full: \(limit) requests wait already (--queue)"
+                )
+            case .overBudget(let cost, let budget):
+                throw HTTPError(
+                    .contentTooLarge,
+                    message: "\(name) would hold \(cost) bytes, more than the whole --memory-budget (\(budget) bytes)"
+                )
+            case .cancelled:
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// With a budget, GET's image header read from the origin with ranged requests, the request's
+    /// cost predicted from it, and the request admitted; without a budget, admitted by count alone.
+    private func admitFetch(of url: URL, name: String) async throws -> Admitted? {
+        guard gate != nil else { return nil }
+        guard spec.memoryBudgetBytes != nil else { return try await admit(costBytes: 0, name: name) }
+        let header: OriginHeader.Answer
+        do {
+            header = try await fetchPool.runIfActive { try OriginHeader.read(url) }
+        } catch let error as FetchError {
+            throw HTTPError(.badGateway, message: "cannot read the header of \(name): \(error)")
+        } catch let error as ImagingError {
+            throw HTTPError(.unprocessableContent, message: "cannot render \(name): \(error)")
+        }
+        let image = try predictedImage(header.info, bodyBytes: header.totalBytes, name: name)
+        return try await admit(costBytes: cost.bytes(for: image), name: name, image: image)
+    }
+
+    /// With a budget, the upload's first bytes read until its header is (at most `uploadHeadBytes`),
+    /// its cost predicted from that and its Content-Length, and the request admitted.
+    private func admitUpload(
+        from chunks: inout RequestBody.AsyncIterator,
+        head: inout ByteBuffer,
+        declaredBytes: Int?
+    ) async throws -> Admitted? {
+        guard gate != nil else { return nil }
+        guard spec.memoryBudgetBytes != nil else { return try await admit(costBytes: 0, name: "the upload") }
+        var info: ImageInfo?
+        while info == nil, head.readableBytes < Self.uploadHeadBytes, let chunk = try await chunks.next() {
+            head.writeImmutableBuffer(chunk)
+            info = try? ImageInspector.inspect(Data(buffer: head, byteTransferStrategy: .noCopy))
+        }
+        if info == nil, head.readableBytes > 0, head.readableBytes < Self.uploadHeadBytes {
+            // The whole body is in: its header is broken, or it is no image of ours.
+            do { _ = try ImageInspector.inspect(Data(buffer: head)) } catch {
+                throw HTTPError(.unprocessableContent, message: "cannot render the upload: \(error)")
+            }
+        }
+        let image = try predictedImage(info, bodyBytes: declaredBytes, name: "the upload")
+        return try await admit(costBytes: cost.bytes(for: image), name: "the upload", image: image)
+    }
+
+    /// An upload's first bytes read for its header at most (a JPEG's metadata before it included).
+    static let uploadHeadBytes = 256 << 10
+
+    /// What the prediction is made of: the header's size and the body's, or the worst case the limits
+    /// allow where either is unknown. Over `--max-image-pixels`: 413, naming it.
+    private func predictedImage(_ info: ImageInfo?, bodyBytes: Int?, name: String) throws -> RequestCost.Image {
+        if let info, info.width * info.height > spec.maxImagePixels {
+            refusals.withLock { $0.tooManyPixels += 1 }
+            throw HTTPError(
+                .contentTooLarge,
+                message:
+                    "\(name) is \(info.width)x\(info.height) pixels, more than --max-image-pixels (\(spec.maxImagePixels))"
+            )
+        }
+        guard let info else {
+            let side = Int(Double(spec.maxImagePixels).squareRoot())
+            return RequestCost.Image(
+                format: nil,
+                width: side,
+                height: side,
+                bodyBytes: bodyBytes ?? spec.maxUploadBytes
+            )
+        }
+        return RequestCost.Image(
+            format: info.format,
+            width: info.width,
+            height: info.height,
+            bodyBytes: bodyBytes ?? spec.maxUploadBytes
+        )
+    }
+
+    /// The cost recomputed from the body as received: more than was reserved is an overrun.
+    private func checkOverrun(_ admitted: Admitted, received: Payload, what: String) {
+        guard var image = admitted.predictedFrom else { return }
+        image.bodyBytes = received.byteCount
+        let held = cost.bytes(for: image)
+        if held > admitted.reservation.costBytes {
+            countOverrun(name: what, reserved: admitted.reservation.costBytes, held: held)
+        }
+    }
+
+    private func countOverrun(name: String, reserved: Int, held: Int) {
+        refusals.withLock {
+            $0.overruns += 1
+            if $0.overrunNames.count < Refusals.namedAtMost {
+                $0.overrunNames.append("\(name): reserved \(reserved) bytes, held \(held)")
+            }
+        }
     }
 
     /// The sum of the held blocks' addresses: pointers that escape to a global keep the optimizer
@@ -418,6 +639,7 @@ final class ServerWindow: Sendable {
         report.busySeconds = work.busy.seconds
         report.stagesAtHeapPeak = stages.atHeapPeak
         report.stageMaxima = stages.maxima
+        work.reportAdmission(into: &report)
         if let residency = readings.residency {
             report.residency = residency.rows
             report.residencySnapshots = residency.snapshots

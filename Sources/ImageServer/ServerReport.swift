@@ -42,5 +42,14 @@ package struct ServerReport: Codable, Sendable {
     package var residencySnapshots: Int?
     package var residencySeconds: Double?
 
+    /// What the admission gate did (`--memory-budget`, `--workers`); nil without one.
+    package var admission: AdmissionStatistics?
+    /// Requests answered 413 before their body was held: the header's pixels over `--max-image-pixels`.
+    package var rejectedTooManyPixels = 0
+    /// Requests that held more than their reservation (the cost recomputed from what they received),
+    /// and the first of them by name with both costs.
+    package var overruns = 0
+    package var overrunNames: [String] = []
+
     package init() {}
 }

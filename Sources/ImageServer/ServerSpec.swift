@@ -45,6 +45,23 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     /// The holder table's records: it holds the large blocks live now and those live at the peak,
     /// so it grows with the requests in flight (64 blocks each, twice), never under the trial's 4,096.
     package var holderTableCapacity: Int { max(4096, 128 * fetchThreads) }
+    /// `--memory-budget`: requests are admitted while their predicted costs fit it (`AdmissionGate`); nil: no budget.
+    package var memoryBudgetBytes: Int?
+    /// `--workers`: at most this many image requests handled at once; nil: no count.
+    package var workers: Int?
+    /// `--queue`: requests that may wait for admission; past it, 503. nil: 4 x C.
+    package var queueLimit: Int?
+    /// The gate's limits, or nil when the server admits every request (neither a budget nor workers).
+    package var admissionLimits: AdmissionGate.Limits? {
+        guard memoryBudgetBytes != nil || workers != nil else { return nil }
+        return AdmissionGate.Limits(
+            budgetBytes: memoryBudgetBytes,
+            workers: workers,
+            queueLimit: queueLimit ?? Self.defaultQueuePerRequest * fetchThreads
+        )
+    }
+    /// The queue's default length, per request the load keeps in flight.
+    package static let defaultQueuePerRequest = 4
     /// No residency snapshots (`--residency off`): to measure what they cost under load.
     package var residencyOff = false
     /// The child's whole life, start-up, warm-up and load included, before it is killed as a timeout.
@@ -88,6 +105,8 @@ package enum ServerControl {
     package static let portFileName = "server-port"
     /// How long `GET /calibration/BYTES` holds its block: long enough that C of them overlap.
     package static let calibrationHoldMillis: UInt32 = 50
+    /// Seconds a 503 (the admission queue full) asks its client to wait, in Retry-After.
+    package static let retryAfterSeconds = 1
 
     /// The path of the calibration route for a block of `bytes`.
     package static func calibrationPath(bytes: Int) -> String { "/calibration/\(bytes)" }

@@ -129,6 +129,10 @@ package struct ServerRequest {
             ("max_pixel", String(template.maxPixel)),
             ("client_cap", template.clientCapRaised ? "concurrency" : "default"),
             ("memory_limit_bytes", template.memoryLimitBytes.map(String.init) ?? "none"),
+            ("memory_budget_bytes", template.memoryBudgetBytes.map(String.init) ?? "none"),
+            ("workers", template.workers.map(String.init) ?? "none"),
+            ("queue", template.queueLimit.map(String.init) ?? "\(ServerSpec.defaultQueuePerRequest)xC"),
+            ("max_image_pixels", String(template.maxImagePixels)),
             ("--no-exact-heap", String(!exactHeap)),
             (
                 TrialSpec.residencyEnvironmentVariable,

@@ -40,6 +40,15 @@ package struct ImageServerScenario {
         package var memoryLimitBytes: Int?
         /// `--residency off`: the server takes no residency snapshots (to measure what they cost).
         package var residencyOff = false
+        /// `--memory-budget`, `--workers`, `--queue`: what the server admits at once (`AdmissionGate`).
+        package var memoryBudgetBytes: Int?
+        package var workers: Int?
+        package var queueLimit: Int?
+        /// `--max-image-pixels`: larger images are refused (413 before their body is held, with a budget).
+        package var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+        package var admission: AdmissionSettings {
+            AdmissionSettings(budgetBytes: memoryBudgetBytes, workers: workers, queueLimit: queueLimit)
+        }
 
         package init(
             strategy: String,
@@ -123,6 +132,10 @@ package struct ImageServerScenario {
         spec.clientCap = settings.clientCapRaised ? settings.concurrency : nil
         spec.timeoutSeconds = settings.timeoutSeconds
         spec.residencyOff = settings.residencyOff
+        spec.memoryBudgetBytes = settings.memoryBudgetBytes
+        spec.workers = settings.workers
+        spec.queueLimit = settings.queueLimit
+        spec.maxImagePixels = settings.maxImagePixels
         if let port {
             (spec.port, spec.listening) = (port, true)
             // A listening window may last an hour: its samples (32 bytes each, a buffer that grows into
@@ -238,7 +251,12 @@ package struct ImageServerScenario {
             posting: upload,
             stop: stop
         )
-        if let failed = warmup.records.first(where: { $0.status != 200 }) {
+        // A gated server may refuse part of the warm-up (503: its queue is full): that is its answer,
+        // as long as some request was served.
+        let refused = settings.admission.gated ? [200, 503] : [200]
+        if let failed = warmup.records.first(where: { !refused.contains($0.status) })
+            ?? (warmup.records.contains { $0.status == 200 } ? nil : warmup.records.first)
+        {
             return ([], 0, "the warm-up request failed: status \(failed.status) \(failed.error)")
         }
         let control = LoadGenerator.send(
@@ -327,5 +345,6 @@ extension ServerResult {
             fixture: fixture
         )
         route = settings.route
+        admission = settings.admission
     }
 }

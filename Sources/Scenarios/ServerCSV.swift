@@ -168,6 +168,55 @@ package enum ServerCSV {
         .init("latency_p99_s", .seconds, .lowerIsBetter, "99th percentile of that time") {
             text($0.latency(quantile: 0.99))
         },
+        .init("budget_bytes", .bytes, .neither, "--memory-budget: admitted while predicted costs fit it; empty: none") {
+            text($0.admission.budgetBytes)
+        },
+        .init("workers", .count, .neither, "--workers: image requests handled at once at most; empty: no count") {
+            text($0.admission.workers)
+        },
+        .init(
+            "queue",
+            .count,
+            .neither,
+            "requests that may wait for admission (--queue, default 4 x C); empty: no gate"
+        ) {
+            $0.admission.gated ? String($0.queueLimit) : ""
+        },
+        .init("admitted_max", .count, .neither, "the most requests admitted at once; empty: no gate") {
+            text($0.report.admission?.mostAdmitted)
+        },
+        .init("queued_max", .count, .neither, "the most requests waiting for admission at once; empty: no gate") {
+            text($0.report.admission?.mostQueued)
+        },
+        .init("reserved_max_bytes", .bytes, .neither, "the most predicted bytes reserved at once (with a budget)") {
+            $0.admission.budgetBytes == nil ? "" : text($0.report.admission?.mostReservedBytes)
+        },
+        .init("rejected_503", .count, .lowerIsBetter, "requests answered 503 (Retry-After): the queue was full") {
+            text($0.report.admission?.rejectedQueueFull)
+        },
+        .init(
+            "rejected_413",
+            .count,
+            .neither,
+            "requests answered 413 before their body was held: over --max-image-pixels, or costing more than the whole budget"
+        ) {
+            $0.admission.budgetBytes == nil
+                ? "" : String($0.report.rejectedTooManyPixels + ($0.report.admission?.rejectedOverBudget ?? 0))
+        },
+        .init("queue_p50_s", .seconds, .lowerIsBetter, "median time an admitted request waited for admission") {
+            text($0.queueTime(quantile: 0.5))
+        },
+        .init("queue_p99_s", .seconds, .lowerIsBetter, "99th percentile of that time") {
+            text($0.queueTime(quantile: 0.99))
+        },
+        .init(
+            "overruns",
+            .count,
+            .lowerIsBetter,
+            "admitted requests that held more than their prediction (recomputed from the body received); empty: no budget"
+        ) {
+            $0.admission.budgetBytes == nil ? "" : String($0.report.overruns)
+        },
         .init(
             "holders_dropped",
             .count,

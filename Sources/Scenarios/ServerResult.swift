@@ -31,6 +31,8 @@ package struct ServerResult: Codable, Sendable {
     /// The floor at the heap peak: each stage's requests times what the strategy's and renderer's
     /// rules say a request in that stage must hold (`ServerFloor`); nil when a rule is undeclared.
     package var floorBytes: Int?
+    /// What the server admitted at once: `--memory-budget`, `--workers`, `--queue` (none: unbounded).
+    package var admission = AdmissionSettings()
 
     package init(
         strategy: String,
@@ -70,6 +72,18 @@ package struct ServerResult: Codable, Sendable {
         return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 
+    /// The queue's length in the run: as given, or the default for its C.
+    package var queueLimit: Int { admission.queueLimit ?? ServerSpec.defaultQueuePerRequest * concurrency }
+
+    /// The time below which `fraction` of the admitted requests waited for admission (nearest rank);
+    /// nil without a gate.
+    package func queueTime(quantile fraction: Double) -> Double? {
+        guard let waits = report.admission?.queueNanos, !waits.isEmpty else { return nil }
+        let sorted = waits.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return Double(sorted[min(max(rank, 1), sorted.count) - 1]) / 1e9
+    }
+
     package var peakRSSDeltaBytes: Int? {
         guard let peak = report.peakRSSBytes, let baseline = report.baselineRSSBytes else { return nil }
         return peak - baseline
@@ -79,4 +93,21 @@ package struct ServerResult: Codable, Sendable {
         guard let peak = report.peakHeapBytes, let baseline = report.baselineHeapBytes else { return nil }
         return peak - baseline
     }
+}
+
+/// A run's admission settings as given (`--memory-budget`, `--workers`, `--queue`); nil: not set.
+package struct AdmissionSettings: Codable, Sendable, Equatable {
+    package var budgetBytes: Int?
+    package var workers: Int?
+    /// nil: the default, `ServerSpec.defaultQueuePerRequest` x C, when there is a gate.
+    package var queueLimit: Int?
+
+    package init(budgetBytes: Int? = nil, workers: Int? = nil, queueLimit: Int? = nil) {
+        self.budgetBytes = budgetBytes
+        self.workers = workers
+        self.queueLimit = queueLimit
+    }
+
+    /// Whether the server had a gate at all.
+    package var gated: Bool { budgetBytes != nil || workers != nil }
 }

@@ -322,10 +322,13 @@ import Testing
         clientCap: Int? = nil,
         upload: UploadBody = .collect,
         work: URL? = nil,
+        resources: [String: Data] = [:],
+        configure: (inout ServerSpec) -> Void = { _ in },
         _ requests: @escaping @Sendable (String) throws -> Value
     ) throws -> (result: Value, report: ServerReport, originConnections: Int) {
         let origin = LoopbackServer()
         origin.addResource(path: "/fixture.jpg", body: body, contentType: "image/jpeg")
+        for (path, bytes) in resources { origin.addResource(path: path, body: bytes) }
         try origin.start()
         defer { origin.shutdown() }
         let work = work ?? scratch()
@@ -341,6 +344,7 @@ import Testing
         spec.clientCap = clientCap
         spec.timeoutSeconds = 60
         spec.upload = upload
+        configure(&spec)
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let launched = ChildProcessLauncher(executable: benchExecutable()).run(spec, reporting: ServerReport.self) {
             pid in

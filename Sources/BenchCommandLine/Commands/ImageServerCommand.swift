@@ -142,6 +142,46 @@ struct ImageServerCommand: ParsableCommand {
     )
     var memoryLimit: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Admit a request only while its predicted cost (read from the image's header before its body is held: "
+                + "docs/MEASUREMENT.md, predicted cost) fits what is left of this budget, e.g. 512Mi (\(ByteSize.rule)); "
+                + "the rest wait in a FIFO queue of --queue, past it 503. Over --max-image-pixels, or costing more than "
+                + "the whole budget: 413. (default: none)",
+            valueName: "bytes"
+        ),
+        transform: {
+            try ByteSize.parse($0, option: "--memory-budget", range: (1 << 20)...(1 << 40), example: "512Mi or 2G")
+        }
+    )
+    var memoryBudget: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Handle at most this many image requests at once, 1...4096 (the usual limiter: imgproxy's workers, a "
+                + "semaphore of N); the rest wait in the queue. With --memory-budget, both hold. (default: none)",
+            valueName: "count"
+        )
+    )
+    var workers: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Requests that may wait for admission under --memory-budget or --workers, 0...100000; past it a request "
+                + "is answered 503 with Retry-After. (default: \(ServerSpec.defaultQueuePerRequest) x C)",
+            valueName: "count"
+        )
+    )
+    var queue: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Refuse images of more pixels than this: with --memory-budget, 413 from the header before the body is "
+                + "held; otherwise the decoder refuses (422)."
+        )
+    )
+    var maxImagePixels = DecodeBudget.defaultMaxImagePixels
+
     @Flag(
         help: ArgumentHelp(
             "Run the server with the malloc wrappers passing calls through uncounted (BENCH_EXACT_HEAP=off): no exact "
@@ -177,6 +217,20 @@ struct ImageServerCommand: ParsableCommand {
         guard (16...16384).contains(maxPixel) else {
             throw ValidationError("--max-pixel must be between 16 and 16384 (got \(maxPixel))")
         }
+        if let workers, !(1...4096).contains(workers) {
+            throw ValidationError("--workers must be between 1 and 4096 (got \(workers))")
+        }
+        if let queue {
+            guard (0...100_000).contains(queue) else {
+                throw ValidationError("--queue must be between 0 and 100000 (got \(queue))")
+            }
+            guard memoryBudget != nil || workers != nil else {
+                throw ValidationError(
+                    "--queue is the admission queue's length: give it with --memory-budget or --workers"
+                )
+            }
+        }
+        try DecodeLimits.validate(maxPixel: maxPixel, maxImagePixels: maxImagePixels)
         if let timeout, !(timeout > 0 && timeout <= 86_400) {
             throw ValidationError("--timeout must be in (0, 86400] seconds (got \(timeout))")
         }
@@ -223,6 +277,10 @@ struct ImageServerCommand: ParsableCommand {
         template.memoryLimitBytes = memoryLimit
         template.timeoutSeconds = timeout ?? (listen == nil ? 300 : 3600)
         template.residencyOff = residency.map { $0 == .off } ?? TrialSettings.environmentResidencyIsOff
+        template.memoryBudgetBytes = memoryBudget
+        template.workers = workers
+        template.queueLimit = queue
+        template.maxImagePixels = maxImagePixels
         var request = ServerRequest(
             strategies: matrix.strategyNames,
             renders: matrix.render.modes,
