@@ -183,7 +183,7 @@ let package = Package(
         // committed results (results/), and `bench-reference`, which `make reference` runs.
         .target(
             name: "ReferenceDocuments",
-            dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "Strategies", "CChildGuard"]
+            dependencies: ["BenchCore", "Report", "Scenarios", "Harness", "ImageServer", "Strategies", "CChildGuard"]
         ),
         .executableTarget(
             name: "bench-reference",

@@ -150,7 +150,7 @@ final class RequestWork: Sendable {
         self.files = files
         gate = spec.admissionLimits.map { AdmissionGate(limits: $0, clock: { MonotonicClock.now() }) }
         cost = RequestCost(
-            holding: Self.holding(strategy: strategy, upload: spec.upload),
+            holding: RequestCost.holding(strategy: strategy, upload: spec.upload),
             renderer: renderer.name,
             maxPixel: spec.maxPixel,
             allocator: spec.allocator
@@ -189,13 +189,6 @@ final class RequestWork: Sendable {
             report.overruns = $0.overruns
             report.overrunNames = $0.overrunNames
         }
-    }
-
-    /// How a request of this server holds its body: by the strategy's floor rule, or the upload's.
-    static func holding(strategy: (any FetchStrategy.Type)?, upload: UploadBody) -> RequestCost.BodyHolding {
-        guard let strategy else { return upload == .file ? .file : .collected }
-        if case .streamingBuffer = strategy.floor { return .file }
-        return strategy == CurlMemoryStrategy.self ? .presized : .grownThenCopied
     }
 
     /// From the first image request's arrival to the last one's end since `restartCounts()`.
@@ -465,11 +458,11 @@ final class RequestWork: Sendable {
         guard gate != nil else { return nil }
         guard spec.memoryBudgetBytes != nil else { return try await admit(costBytes: 0, name: "the upload") }
         var info: ImageInfo?
-        while info == nil, head.readableBytes < Self.uploadHeadBytes, let chunk = try await chunks.next() {
+        while info == nil, head.readableBytes < RequestCost.uploadHeadBytes, let chunk = try await chunks.next() {
             head.writeImmutableBuffer(chunk)
             info = try? ImageInspector.inspect(Data(buffer: head, byteTransferStrategy: .noCopy))
         }
-        if info == nil, head.readableBytes > 0, head.readableBytes < Self.uploadHeadBytes {
+        if info == nil, head.readableBytes > 0, head.readableBytes < RequestCost.uploadHeadBytes {
             // The whole body is in: its header is broken, or it is no image of ours.
             do { _ = try ImageInspector.inspect(Data(buffer: head)) } catch {
                 throw HTTPError(.unprocessableContent, message: "cannot render the upload: \(error)")
@@ -478,9 +471,6 @@ final class RequestWork: Sendable {
         let image = try predictedImage(info, bodyBytes: declaredBytes, name: "the upload")
         return try await admit(costBytes: cost.bytes(for: image), name: "the upload", image: image)
     }
-
-    /// An upload's first bytes read for its header at most (a JPEG's metadata before it included).
-    static let uploadHeadBytes = 256 << 10
 
     /// What the prediction is made of: the header's size and the body's, or the worst case the limits
     /// allow where either is unknown. Over `--max-image-pixels`: 413, naming it.

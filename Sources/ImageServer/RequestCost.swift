@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import Imaging
+import Strategies
 
 /// What one image request will hold at most, predicted before its body is held (`--memory-budget`):
 /// the larger of its phases, each from the floor rules and the single trials' holders
@@ -55,12 +56,23 @@ package struct RequestCost: Sendable, Equatable {
     /// A body streamed to a file: the strategies' buffers (URLSession's streaming delegate holds
     /// the most, 2.2 MB in a single trial under glibc).
     package static let streamingBytes = 4 << 20
+    /// The stream renderer's rows beside its output, per column of the image.
+    package static let streamBytesPerColumn = 64
+    /// An upload's first bytes read for its header at most (a JPEG's metadata before it included).
+    package static let uploadHeadBytes = 256 << 10
 
     package init(holding: BodyHolding, renderer: String, maxPixel: Int, allocator: Allocator) {
         self.holding = holding
         self.renderer = renderer
         self.maxPixel = maxPixel
         self.allocator = allocator
+    }
+
+    /// How a request holds its body: by its strategy's floor rule (GET), or as its upload is held (POST).
+    package static func holding(strategy: (any FetchStrategy.Type)?, upload: UploadBody) -> BodyHolding {
+        guard let strategy else { return upload == .file ? .file : .collected }
+        if case .streamingBuffer = strategy.floor { return .file }
+        return strategy == CurlMemoryStrategy.self ? .presized : .grownThenCopied
     }
 
     /// The bytes a request for `image` holds at most, its fixed share and its answer included.
@@ -123,7 +135,7 @@ package struct RequestCost: Sendable, Equatable {
         case (RenderMode.stream.rawValue, .heic?), (RenderMode.stream.rawValue, .avif?):
             return width * height * 2 + output  // the decoded planes, then the output
         case (RenderMode.stream.rawValue, _):
-            return output * 3 / 2 + 128 * width
+            return output * 5 / 4 + Self.streamBytesPerColumn * width  // 1.1-1.3x its output (REPORT.md, encodings), and rows
         default:
             return whole  // full, HEIF thumbnails, a user's renderer
         }

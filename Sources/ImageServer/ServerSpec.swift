@@ -30,7 +30,8 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     /// How `POST /image` holds its upload until it renders.
     package var upload = UploadBody.collect
     /// The largest upload `POST /image` takes (256 MiB, far past any image it renders): past it, 413.
-    package var maxUploadBytes = 256 << 20
+    package var maxUploadBytes = ServerSpec.defaultMaxUploadBytes
+    package static let defaultMaxUploadBytes = 256 << 20
     /// Where the child writes the port it listens on (`ServerPort`), its TMPDIR and its requests' files.
     package var workDirectory: URL
     /// The port to listen on; 0: a free one.

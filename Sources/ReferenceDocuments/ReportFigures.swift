@@ -41,6 +41,8 @@ package struct ReportFigures {
     package var overhead = OverheadFigures(phases: nil, settle: nil, timings: nil)
     /// The image server under load (bench-reference measure server: results/server/), when the folder has it.
     package var server = ServerFigures(runs: nil)
+    /// `--memory-budget`'s prediction against the matrix's trials (docs/MEASUREMENT.md), when the folder has them.
+    package var predictedCost: PredictedCostFigures?
     /// Which build measured each study (results/provenance.json); empty when the folder has none.
     package var provenance = ReferenceProvenance()
 
@@ -85,6 +87,7 @@ package struct ReportFigures {
         values.merge(overhead.values()) { ours, _ in ours }
         values.merge(residencyCost?.values() ?? [:]) { ours, _ in ours }
         values.merge(server.values()) { ours, _ in ours }
+        values.merge(predictedCost?.values() ?? PredictedCostFigures.ruleValues()) { ours, _ in ours }
         values.merge(provenance.values()) { ours, _ in ours }
         if let payloadBytes {
             values["payload_bytes"] = grouped(payloadBytes)
@@ -179,6 +182,9 @@ package struct ReportFigures {
         .merging(overhead.blocks()) { first, _ in first }
         .merging(encodingBreakdownBlocks()) { first, _ in first }
         .merging(server.blocks()) { first, _ in first }
+        .merging(["predicted-cost": predictedCost?.table() ?? PredictedCostFigures(cells: []).table()]) { first, _ in
+            first
+        }
     }
 
     func encodingBreakdownBlocks() -> [String: String] {

@@ -56,6 +56,10 @@ package struct ResultsReport: ResultsFolder {
         }
         figures.overhead = try OverheadFigures.load(from: directory)
         figures.server = try ServerFigures.load(from: directory)
+        figures.predictedCost = try CSVRows.load(directory.appendingPathComponent(TrialsCSV.fileName)).map {
+            // The matrix's --max-pixel, or run's default when its settings.json does not say.
+            PredictedCostFigures.from(trials: $0.rows, maxPixel: figures.maxPixel ?? 1024)
+        }
         figures.provenance = try ReferenceProvenance.load(from: directory)
         figures.holders = try HolderFigures.load(from: directory.appendingPathComponent(HolderFigures.folderName))
         // The chart's holders: the folder's own holders.csv, else the holders run's (results/holders/).
