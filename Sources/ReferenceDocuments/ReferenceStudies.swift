@@ -29,6 +29,9 @@ package struct ReferenceStudies: Sendable {
         case holders
         /// An image server under load: the article's two fetches and two renderers, C = 1, 4, 16 (results/server/).
         case server
+        /// The image server under a memory budget: the bound at C = 16 and 64, and a mixed corpus with the
+        /// budget beside --workers and nothing (results/server-budget/).
+        case serverBudget = "server-budget"
         /// What the residency snapshots add to a trial: the same cells with them on and off
         /// (results/residency-cost.csv).
         case residencyCost = "residency-cost"
@@ -46,7 +49,7 @@ package struct ReferenceStudies: Sendable {
         /// The studies `all` measures, in order.
         package static let measuredByAll: [Study] = [
             .matrix, .sweep, .coldWarm, .corpus, .jobs, .encodings, .decodeTime, .example, .scenario,
-            .residencyCost, .holders, .server,
+            .residencyCost, .holders, .server, .serverBudget,
         ]
 
         /// The studies that measure, each recorded in results/provenance.json when it ends.
@@ -67,6 +70,7 @@ package struct ReferenceStudies: Sendable {
             case .scenario: return "SCENARIO.md"
             case .holders: return "who holds the peak, and how much of it is needed"
             case .server: return "an image server under load"
+            case .serverBudget: return "an image server under load: a budget that bounds the peak"
             case .residencyCost: return "who holds the peak: what the attribution costs"
             case .overhead: return "the settle"
             case .validation: return "are the numbers right? the probe against independent tools"
@@ -136,6 +140,29 @@ package struct ReferenceStudies: Sendable {
         "--strategy", "data,download", "--render", "full,stream", "--allocator", "system,jemalloc",
         "--render-threads", "2", "--concurrency", "16", "--requests", "32", "--runs", "3",
     ]
+    /// The budget every server-budget run is given: the 512 MiB.
+    static let serverBudgetArguments = ["--memory-budget", "512Mi"]
+    /// The bound (results/server-budget/bound/): the article's cells at C = 16 and 64, both allocators,
+    /// render threads at the cores, 2 runs.
+    static let serverBoundArguments = [
+        "--strategy", "data,download", "--render", "full,stream", "--allocator", "system,jemalloc",
+        "--render-threads", "2", "--concurrency", "16,64", "--requests", "96", "--runs", "2",
+    ]
+    /// The mixed corpus's images, 1 to 50 megapixels (width, height, seed), most of them small as
+    /// on the web; `bench fixture` makes the same bytes every time.
+    static let mixedImages = [
+        (1250, 800, 61), (1250, 800, 62), (2000, 1500, 63), (2000, 1500, 64), (4000, 3000, 65), (6000, 4000, 66),
+        (8660, 5774, 67),
+    ]
+    /// The same load on the mixed corpus (results/server-budget/unbounded, budget and workers/).
+    static let serverMixedArguments = [
+        "--strategy", "data", "--render", "full", "--render-threads", "2", "--concurrency", "16", "--requests",
+        "70", "--runs", "3",
+    ]
+    /// --workers at the largest count whose worst case stays under the budget: the 50-megapixel
+    /// image's predicted cost (its bitmap alone 200 MB; about 231 MB with its body and answer) fits
+    /// twice in 512 MiB, not three times.
+    static let serverMixedWorkers = ["--workers", "2"]
     static let examplePackage = "Examples/AsyncHTTPClientLoader"
     static let exampleBench = "\(examplePackage)/.build/release/ahc-bench"
     static let exampleArguments = [
@@ -238,6 +265,7 @@ package struct ReferenceStudies: Sendable {
                     tolerated: [3]
                 ),
             ]
+        case .serverBudget: return serverBudget
         case .overhead:
             return [
                 .run(
@@ -260,6 +288,31 @@ package struct ReferenceStudies: Sendable {
             ]
         case .all: return []
         }
+    }
+
+    /// The bound at C = 16 and 64, then the mixed corpus (made in a scratch folder) under the same
+    /// load three ways: nothing, --workers, the budget.
+    private var serverBudget: [StudyStep] {
+        let server = [bench, "scenario", "image-server"]
+        let images = "\(scratchPrefix)-mixed-images"
+        let folder = resultsPath("server-budget")
+        let fixtures: [StudyStep] = Self.mixedImages.map { width, height, seed in
+            .run([
+                bench, "fixture", "--width", String(width), "--height", String(height), "--seed", String(seed),
+                "--out", images,
+            ])
+        }
+        let mixed = server + Self.serverMixedArguments + ["--images", images]
+        return [.remove(images), .makeFolder(images), .makeFolder(folder)] + fixtures + [
+            .run(
+                server + Self.serverBoundArguments + Self.serverBudgetArguments
+                    + ["--out", "\(folder)/bound", "--replace"],
+                tolerated: [3]
+            ),
+            .run(mixed + ["--out", "\(folder)/unbounded", "--replace"], tolerated: [3]),
+            .run(mixed + Self.serverMixedWorkers + ["--out", "\(folder)/workers", "--replace"], tolerated: [3]),
+            .run(mixed + Self.serverBudgetArguments + ["--out", "\(folder)/budget", "--replace"], tolerated: [3]),
+        ]
     }
 
     private var corpusPhotos: StudyStep {
