@@ -18,6 +18,11 @@ package struct ServerFigures: Sendable {
     /// category at each run's RSS peak and end (server-residency.csv).
     package var residencyRuns: CSVRows?
     package var residency: CSVRows?
+    /// results/server-budget/: the bound (bound/server.csv and its server-residency.csv), and the mixed
+    /// corpus by way of admitting (unbounded, workers and budget/server.csv).
+    package var budgetBound: CSVRows?
+    package var budgetBoundResidency: CSVRows?
+    package var budgetMixed: [String: CSVRows] = [:]
 
     package static let folderName = "server"
 
@@ -41,7 +46,7 @@ package struct ServerFigures: Sendable {
         func rows(_ folder: String) throws -> CSVRows? {
             try CSVRows.load(results.appendingPathComponent(folder).appendingPathComponent("server.csv"))
         }
-        return ServerFigures(
+        var figures = ServerFigures(
             runs: try rows(folderName),
             atScale: try rows("server-64"),
             counted: try rows("server-cost/counted"),
@@ -49,6 +54,14 @@ package struct ServerFigures: Sendable {
             residencyRuns: try rows("server-residency"),
             residency: try CSVRows.load(results.appendingPathComponent("server-residency/server-residency.csv"))
         )
+        figures.budgetBound = try rows("\(budgetFolder)/bound")
+        figures.budgetBoundResidency = try CSVRows.load(
+            results.appendingPathComponent("\(budgetFolder)/bound/server-residency.csv")
+        )
+        for (folder, _) in mixedModes {
+            figures.budgetMixed[folder] = try rows("\(budgetFolder)/\(folder)")
+        }
+        return figures
     }
 
     static let missing = "No results/server/ in this folder: `bench-reference measure server` measures it.\n"
@@ -60,6 +73,8 @@ package struct ServerFigures: Sendable {
             "server-64": atScaleTable() ?? Self.missingStudyPart("server-64"),
             "server-cost": costTable() ?? Self.missingStudyPart("server-cost"),
             "server-residency": residencyTable() ?? Self.missingStudyPart("server-residency"),
+            "server-budget-bound": budgetBoundTable() ?? Self.missingBudget,
+            "server-budget-mixed": budgetMixedTable() ?? Self.missingBudget,
         ]
     }
 
@@ -71,8 +86,11 @@ package struct ServerFigures: Sendable {
             "server_containers": containers.dropLast().joined(separator: ", ") + " and " + (containers.last ?? ""),
             "server_client_cap_shipped": String(StrategySession.shippedConnectionsPerHost),
             "server_cost_bound_percent": String(Int(Self.costBound * 100)),
-        ]
+        ].merging(budgetValues()) { first, _ in first }
     }
+
+    static let missingBudget =
+        "No results/\(budgetFolder)/ in this folder: `bench-reference measure server-budget` measures it.\n"
 
     /// The chart's data (scripts/plots/server.gp), as `bench report` writes a user's server run's.
     package func chartFiles() -> [String: String] { ServerChartData.files(runs?.rows ?? []) }
