@@ -42,8 +42,8 @@ extension ServerFigures {
             let free = allocatorFreeAtRSSPeak(of: worst)
             func mb(_ value: Double?) -> String { value.map(Self.megabytes) ?? "–" }
             func ratio(_ value: Double?) -> String {
-                guard let value, let bound, bound > 0 else { return "–" }
-                return String(format: "%.2f", value / bound)
+                guard let value, budget > 0 else { return "–" }
+                return String(format: "%.2f", value / budget)
             }
             let verdict = bound.map { heap <= $0 * (1 + Self.budgetMargin) ? "met" : "missed" } ?? "–"
             return cell.key + [
@@ -58,8 +58,8 @@ extension ServerFigures {
             header: [
                 "strategy", "render", "allocator", "render threads", "C", "ok runs", "admitted at most",
                 "reserved at most (MB)", "budget (MB)", "fixed cost (MB)", "heap peak Δ (MB)",
-                "heap / (budget + fixed)",
-                "heap within +\(Int(Self.budgetMargin * 100))%", "RSS peak Δ (MB)", "RSS / (budget + fixed)",
+                "heap / budget", "heap ≤ budget + fixed + \(Int(Self.budgetMargin * 100))%", "RSS peak Δ (MB)",
+                "RSS / budget",
                 "allocator-free at RSS peak (MB)", "requests/s",
             ],
             rows: lines,

@@ -37,6 +37,11 @@ struct ImageServerCommand: ParsableCommand {
             lacks; --shard i/n measures only part i of the cells (a cell whole, all its concurrencies and runs), and \
             `bench merge` joins the parts.
 
+            --memory-budget admits a request only while its predicted cost (read from the image's header before \
+            its body is held) fits what is left of the budget; --workers admits at most N at once. The rest wait \
+            in a FIFO queue of --queue, past which a request is answered 503 with Retry-After; under a budget, an \
+            image over --max-image-pixels (or costing more than the whole budget) is answered 413.
+
             With --listen PORT the server runs alone for load from outside: one cell (--concurrency is then the \
             fetch pool's width), measured from its start (no warm-up) until SIGINT, which writes its row; the \
             requests it answered are counted by the server, and requests.csv is empty.
@@ -45,6 +50,7 @@ struct ImageServerCommand: ParsableCommand {
               bench scenario image-server --strategy download --render stream --concurrency 1,4,16
               bench scenario image-server --strategy data,download --render full,stream --render-threads 2,unbounded
               bench scenario image-server --route get,post --body collect,file --render full,stream
+              bench scenario image-server --strategy data --render full --concurrency 16,64 --memory-budget 512Mi
               bench scenario image-server --listen 8080 --strategy data --render full --concurrency 8
             """
     )
