@@ -169,11 +169,11 @@ import Testing
         )
         #expect(all.filter { $0 == documents[0] }.count == 1)
         #expect(all.last == documents[0])
-        // The order of the reference's recipe: the matrix first, the image server last.
+        // The order of the reference's recipe: the matrix first, the image server and its budget last.
         #expect(
             ReferenceStudies.Study.measuredByAll.map(\.rawValue) == [
                 "matrix", "sweep", "cold-warm", "corpus", "jobs", "encodings", "decode-time", "example",
-                "scenario", "residency-cost", "holders", "server",
+                "scenario", "residency-cost", "holders", "server", "server-budget",
             ]
         )
         var expected: [String] = []
