@@ -135,7 +135,8 @@ package struct RequestCost: Sendable, Equatable {
         case (RenderMode.stream.rawValue, .heic?), (RenderMode.stream.rawValue, .avif?):
             return width * height * 2 + output  // the decoded planes, then the output
         case (RenderMode.stream.rawValue, _):
-            return output * 5 / 4 + Self.streamBytesPerColumn * width  // 1.1-1.3x its output (REPORT.md, encodings), and rows
+            // 1.1-1.3x its output (REPORT.md, encodings), and its rows.
+            return output * 5 / 4 + Self.streamBytesPerColumn * width
         default:
             return whole  // full, HEIF thumbnails, a user's renderer
         }

@@ -226,6 +226,12 @@ package struct ServerMeasurement {
                 final: true
             )
             Self.printSlopes(slopes)
+            if request.template.admission.gated {
+                print(
+                    "(a gated server: requests in flight wait for admission, so these lines are the gate's, not "
+                        + "what a request costs; measure without --memory-budget and --workers for that)"
+                )
+            }
         }
         try measurement.end(
             rows: rows,

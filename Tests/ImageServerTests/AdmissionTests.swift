@@ -95,7 +95,7 @@ import Testing
             render: .stream,
             body: fixture,
             resources: ["/huge.png": huge],
-            configure: { $0.memoryBudgetBytes = 256 << 20 }
+            memoryBudget: 256 << 20
         ) { base in
             let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
             let get = LoadGenerator.send(index: 0, url: URL(string: base + "/image/huge.png")!, with: client)
@@ -117,7 +117,7 @@ import Testing
         let answers = try server.drive(
             render: .none,
             body: Data(count: 16),
-            configure: { $0.memoryBudgetBytes = 64 << 20 }
+            memoryBudget: 64 << 20
         ) { base in
             let client = CurlMemoryStrategy(workDirectory: FileManager.default.temporaryDirectory)
             let path = ServerControl.calibrationPath(bytes: Self.block)
@@ -139,10 +139,8 @@ import Testing
             render: .none,
             body: Data(count: 16),
             fetchThreads: 4,
-            configure: {
-                $0.memoryBudgetBytes = Self.perRequest
-                $0.queueLimit = 0
-            }
+            memoryBudget: Self.perRequest,
+            queueLimit: 0
         ) { base in
             let port = Int(base.split(separator: ":").last!)!
             let heads = Mutex<[String]>([])

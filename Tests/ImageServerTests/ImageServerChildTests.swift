@@ -323,7 +323,8 @@ import Testing
         upload: UploadBody = .collect,
         work: URL? = nil,
         resources: [String: Data] = [:],
-        configure: (inout ServerSpec) -> Void = { _ in },
+        memoryBudget: Int? = nil,
+        queueLimit: Int? = nil,
         _ requests: @escaping @Sendable (String) throws -> Value
     ) throws -> (result: Value, report: ServerReport, originConnections: Int) {
         let origin = LoopbackServer()
@@ -344,7 +345,8 @@ import Testing
         spec.clientCap = clientCap
         spec.timeoutSeconds = 60
         spec.upload = upload
-        configure(&spec)
+        spec.memoryBudgetBytes = memoryBudget
+        spec.queueLimit = queueLimit
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let launched = ChildProcessLauncher(executable: benchExecutable()).run(spec, reporting: ServerReport.self) {
             pid in
