@@ -28,10 +28,16 @@ import Testing
         return (status, headers, Data(whole[separator.upperBound...]))
     }
 
-    @Test func aSingleRangeIsAnsweredAsAPart() throws {
+    /// A started origin serving `body` as /data.bin; the caller shuts it down.
+    func origin() throws -> LoopbackServer {
         let origin = LoopbackServer()
         origin.addResource(path: "/data.bin", body: Self.body)
         try origin.start()
+        return origin
+    }
+
+    @Test func aSingleRangeIsAnsweredAsAPart() throws {
+        let origin = try origin()
         defer { origin.shutdown() }
 
         let (status, headers, part) = try get(origin, "/data.bin", range: "bytes=100-199")
@@ -57,9 +63,7 @@ import Testing
     }
 
     @Test func severalRangesAndFaultsGetTheWholeBody() throws {
-        let origin = LoopbackServer()
-        origin.addResource(path: "/data.bin", body: Self.body)
-        try origin.start()
+        let origin = try origin()
         defer { origin.shutdown() }
 
         let (status, _, whole) = try get(origin, "/data.bin", range: "bytes=0-9,20-29")
