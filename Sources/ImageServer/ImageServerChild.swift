@@ -403,10 +403,12 @@ final class RequestWork: Sendable {
     }
 
     /// Reserves `costBytes` for a request (nil without a gate); a refusal is its HTTP answer.
+    /// `assumed`: what the prediction had to assume (a size the request did not give), for a refusal's message.
     private func admit(
         costBytes: Int,
         name: String,
-        image: RequestCost.Image? = nil
+        image: RequestCost.Image? = nil,
+        assumed: String? = nil
     ) async throws -> Admitted? {
         guard let gate else { return nil }
         do {
@@ -424,6 +426,7 @@ final class RequestWork: Sendable {
                 throw HTTPError(
                     .contentTooLarge,
                     message: "\(name) would hold \(cost) bytes, more than the whole --memory-budget (\(budget) bytes)"
+                        + (assumed.map { "; \($0)" } ?? "")
                 )
             case .cancelled:
                 throw CancellationError()
@@ -445,7 +448,12 @@ final class RequestWork: Sendable {
             throw HTTPError(.unprocessableContent, message: "cannot render \(name): \(error)")
         }
         let image = try predictedImage(header.info, bodyBytes: header.totalBytes, name: name)
-        return try await admit(costBytes: cost.bytes(for: image), name: name, image: image)
+        return try await admit(
+            costBytes: cost.bytes(for: image),
+            name: name,
+            image: image,
+            assumed: assumption(header: header.info, bodyBytes: header.totalBytes, whose: "the origin gave none")
+        )
     }
 
     /// With a budget, the upload's first bytes read until its header is (at most `uploadHeadBytes`),
@@ -469,7 +477,12 @@ final class RequestWork: Sendable {
             }
         }
         let image = try predictedImage(info, bodyBytes: declaredBytes, name: "the upload")
-        return try await admit(costBytes: cost.bytes(for: image), name: "the upload", image: image)
+        return try await admit(
+            costBytes: cost.bytes(for: image),
+            name: "the upload",
+            image: image,
+            assumed: assumption(header: info, bodyBytes: declaredBytes, whose: "the upload has no Content-Length")
+        )
     }
 
     /// What the prediction is made of: the header's size and the body's, or the worst case the limits
@@ -498,6 +511,22 @@ final class RequestWork: Sendable {
             height: info.height,
             bodyBytes: bodyBytes ?? spec.maxUploadBytes
         )
+    }
+
+    /// What the prediction assumed for lack of a size: nil when the header and the body's size were known.
+    private func assumption(header: ImageInfo?, bodyBytes: Int?, whose: String) -> String? {
+        var parts: [String] = []
+        if bodyBytes == nil {
+            parts.append(
+                "its size is unknown (\(whose)), so the largest body, \(spec.maxUploadBytes) bytes, was assumed"
+            )
+        }
+        if header == nil {
+            parts.append(
+                "its header could not be read first, so --max-image-pixels (\(spec.maxImagePixels)) was assumed"
+            )
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// The cost recomputed from the body as received: more than was reserved is an overrun.

@@ -111,6 +111,23 @@ import Testing
         #expect(peak < 16 << 20, "the heap peak \(peak) holds no 64 MiB body")
     }
 
+    /// An upload without Content-Length (chunked) gives no size to predict from: the largest body is
+    /// assumed, which a small budget cannot hold, and the 413 says why rather than only that it is too large.
+    @Test func anUploadOfUnknownSizeIsRefusedSayingWhy() throws {
+        let image = HostileHeaders.png(width: 640, height: 480)
+        let answers = try server.drive(render: .full, body: Data(count: 16), memoryBudget: 64 << 20) { base in
+            let socket = try RawSocket(port: Int(base.split(separator: ":").last!)!)
+            _ = socket.send(
+                "POST /image HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + String(image.count, radix: 16) + "\r\n"
+            )
+            _ = socket.send(image + Data("\r\n0\r\n\r\n".utf8))
+            return String(decoding: socket.readAll().data, as: UTF8.self)
+        }
+        #expect(answers.result.hasPrefix("HTTP/1.1 413"), "\(answers.result.prefix(200))")
+        #expect(answers.result.contains("the upload has no Content-Length"), "\(answers.result)")
+    }
+
     /// A request that holds more than it was admitted for is counted and named: a calibration
     /// request predicted at 1 MiB that holds its 8 MiB block.
     @Test func anOverrunIsCountedAndNamed() throws {
