@@ -65,10 +65,11 @@ package final class AdmissionGate: Sendable {
             throw Refusal.overBudget(costBytes: cost, budgetBytes: budget)
         }
         let arrived = clock()
-        let id: Int = try state.withLock { state in
+        // nil: admitted at once; else the ticket it waits with.
+        let ticket: Int? = try state.withLock { state in
             if state.waiting.isEmpty && fits(cost, in: state) {
                 reserve(cost, waitedNanos: 0, in: &state)
-                return -1
+                return nil
             }
             guard state.waiting.count < limits.queueLimit else {
                 state.statistics.rejectedQueueFull += 1
@@ -77,7 +78,7 @@ package final class AdmissionGate: Sendable {
             state.nextID += 1
             return state.nextID
         }
-        if id >= 0 {
+        if let id = ticket {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let resumeNow: Bool = state.withLock { state in

@@ -197,9 +197,9 @@ final class RequestWork: Sendable {
     /// `GET /image/NAME`: the image fetched from the origin.
     func answer(name: String, query: String? = nil) async throws -> Response {
         try await answering(what: name) {
-            let url = try self.originURL(name: name, query: query)
+            let (strategy, url) = try self.origin(name: name, query: query)
             let admitted = try await self.admitFetch(of: url, name: name)
-            return (try await self.fetch(url, name: name), admitted)
+            return (try await self.fetch(url, name: name, with: strategy), admitted)
         }
     }
 
@@ -246,9 +246,9 @@ final class RequestWork: Sendable {
         }
     }
 
-    /// The origin's URL of image `name`, its query passed on.
-    private func originURL(name: String, query: String?) throws -> URL {
-        guard strategy != nil else {
+    /// The strategy that fetches image `name`, and its URL at the origin, its query passed on.
+    private func origin(name: String, query: String?) throws -> (any FetchStrategy.Type, URL) {
+        guard let strategy else {
             throw HTTPError(.notFound, message: "this server fetches nothing: its route is POST /image")
         }
         guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
@@ -261,13 +261,10 @@ final class RequestWork: Sendable {
         var components = URLComponents(url: spec.originURL.appendingPathComponent(name), resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = query
         guard let url = components?.url else { throw HTTPError(.badRequest, message: "bad query '\(query ?? "")'") }
-        return url
+        return (strategy, url)
     }
 
-    private func fetch(_ url: URL, name: String) async throws -> Payload {
-        guard let strategy else {
-            throw HTTPError(.notFound, message: "this server fetches nothing: its route is POST /image")
-        }
+    private func fetch(_ url: URL, name: String, with strategy: any FetchStrategy.Type) async throws -> Payload {
         let files = self.files
         gauges.enter(.fetching)
         defer { gauges.leave(.fetching) }
@@ -466,15 +463,16 @@ final class RequestWork: Sendable {
         guard gate != nil else { return nil }
         guard spec.memoryBudgetBytes != nil else { return try await admit(costBytes: 0, name: "the upload") }
         var info: ImageInfo?
+        var problem: (any Error)?
         while info == nil, head.readableBytes < RequestCost.uploadHeadBytes, let chunk = try await chunks.next() {
             head.writeImmutableBuffer(chunk)
-            info = try? ImageInspector.inspect(Data(buffer: head, byteTransferStrategy: .noCopy))
-        }
-        if info == nil, head.readableBytes > 0, head.readableBytes < RequestCost.uploadHeadBytes {
-            // The whole body is in: its header is broken, or it is no image of ours.
-            do { _ = try ImageInspector.inspect(Data(buffer: head)) } catch {
-                throw HTTPError(.unprocessableContent, message: "cannot render the upload: \(error)")
+            do { info = try ImageInspector.inspect(Data(buffer: head, byteTransferStrategy: .noCopy)) } catch {
+                problem = error
             }
+        }
+        if info == nil, let problem, head.readableBytes < RequestCost.uploadHeadBytes {
+            // The whole body is in: its header is broken, or it is no image of ours.
+            throw HTTPError(.unprocessableContent, message: "cannot render the upload: \(problem)")
         }
         let image = try predictedImage(info, bodyBytes: declaredBytes, name: "the upload")
         return try await admit(
@@ -496,19 +494,11 @@ final class RequestWork: Sendable {
                     "\(name) is \(info.width)x\(info.height) pixels, more than --max-image-pixels (\(spec.maxImagePixels))"
             )
         }
-        guard let info else {
-            let side = Int(Double(spec.maxImagePixels).squareRoot())
-            return RequestCost.Image(
-                format: nil,
-                width: side,
-                height: side,
-                bodyBytes: bodyBytes ?? spec.maxUploadBytes
-            )
-        }
+        let side = Int(Double(spec.maxImagePixels).squareRoot())
         return RequestCost.Image(
-            format: info.format,
-            width: info.width,
-            height: info.height,
+            format: info?.format,
+            width: info?.width ?? side,
+            height: info?.height ?? side,
             bodyBytes: bodyBytes ?? spec.maxUploadBytes
         )
     }

@@ -59,7 +59,7 @@ package enum OriginHeader {
         var wholeInMemory: Data? { nil }
 
         mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            if position >= bufferedStart + buffered.count || position < bufferedStart {
+            if position >= bufferedStart + buffered.count {  // reads only go forward
                 guard try fetchPart() else { return 0 }
             }
             let start = position - bufferedStart

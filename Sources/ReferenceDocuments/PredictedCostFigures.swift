@@ -1,6 +1,7 @@
 import BenchCore
 import Foundation
 import ImageServer
+import Report
 import Strategies
 
 /// docs/MEASUREMENT.md's calibration of `--memory-budget`'s prediction: what `RequestCost` says a
@@ -39,15 +40,9 @@ package struct PredictedCostFigures: Sendable {
         guard let (width, height) = sizes.max(by: { $0.0 * $0.1 < $1.0 * $1.1 }) else {
             return PredictedCostFigures(cells: [])
         }
-        var order: [String] = []
-        var grouped: [String: [[String: String]]] = [:]
-        for row in measured {
-            let key = [row["strategy"] ?? "", row["render"] ?? "", row["allocator"] ?? ""].joined(separator: "/")
-            if grouped[key] == nil { order.append(key) }
-            grouped[key, default: []].append(row)
-        }
-        let cells = order.compactMap { key -> Cell? in
-            let group = grouped[key]!
+        let cells = ServerChartData.groups(measured, by: ["strategy", "render", "allocator"]).compactMap {
+            cell -> Cell? in
+            let group = cell.rows
             let first = group[0]
             guard let strategyName = first["strategy"], let strategy = StrategyCatalog.strategy(named: strategyName),
                 let render = first["render"], let allocator = Allocator(rawValue: first["allocator"] ?? ""),
