@@ -268,8 +268,8 @@ let package = Package(
         .testTarget(
             name: "CommandTests",
             dependencies: [
-                "BenchCore", "Corpus", "Harness", "Imaging", "LoopbackServer", "Probe", "Report",
-                "ReferenceDocuments", "bench", "bench-reference", "TestSupport",
+                "BenchCommandLine", "BenchCore", "Corpus", "Harness", "ImageServer", "Imaging", "LoopbackServer",
+                "Probe", "Report", "ReferenceDocuments", "Scenarios", "bench", "bench-reference", "TestSupport",
             ]
         ),
     ],

@@ -43,7 +43,7 @@ extension ChildProcessLauncher {
             try FileManager.default.createDirectory(at: spec.workDirectory, withIntermediateDirectories: true)
             let output = try ChildProcess.run(
                 executable: executable,
-                arguments: [Spec.subcommand] + ChildSpec.write(spec, in: spec.workDirectory),
+                arguments: Self.arguments(for: spec),
                 environment: environment(workDirectory: spec.workDirectory, allocator: spec.allocator),
                 timeoutSeconds: spec.childTimeoutSeconds,
                 endsOnInterrupt: spec.endsOnInterrupt,
@@ -59,6 +59,13 @@ extension ChildProcessLauncher {
         } catch {
             return .failed(status: .harnessError, error: String(describing: error), pid: 0)
         }
+    }
+
+    /// A child's command line after the executable: its subcommand and its spec, written to a file
+    /// of its work folder (`ChildSpec`). `bench` starts such a child without its parser
+    /// (`MeasuredChildEntry`).
+    package static func arguments<Spec: MeasuredChildSpec>(for spec: Spec) throws -> [String] {
+        try [Spec.subcommand] + ChildSpec.write(spec, in: spec.workDirectory)
     }
 
     /// The row of a child that left no report: timeout, or the signal / exit status and the

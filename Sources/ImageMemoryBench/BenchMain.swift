@@ -38,6 +38,7 @@ public enum BenchMain {
             StandardError.write("error: \(error)\n")
             exit(BenchExitCode.usage.rawValue)
         }
+        MeasuredChildEntry.runIfSpawned()
         Bench.main()
     }
 }

@@ -7,8 +7,13 @@ struct ChildSpecOption: ParsableArguments {
     var specFile: String
 
     func decode<Spec: Decodable>(_ type: Spec.Type) throws -> Spec {
+        try Self.decode(type, from: specFile)
+    }
+
+    /// The spec in the file at `path`; what is wrong with it as a usage error.
+    static func decode<Spec: Decodable>(_ type: Spec.Type, from path: String) throws -> Spec {
         do {
-            return try ChildSpec.read(type, from: specFile)
+            return try ChildSpec.read(type, from: path)
         } catch {
             throw ValidationError(error.description)
         }
