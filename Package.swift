@@ -41,7 +41,8 @@ let package = Package(
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // libheif 1.15 decodes HEIC with libde265, AVIF with dav1d, and encodes with x265 and aom.
-        .systemLibrary(name: "CLibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // Header only, deliberately not linked: CHEIFCodec loads it on first use (its library.h).
+        .systemLibrary(name: "CLibHeif", providers: [.apt(["libheif-dev"])]),
         // Header only, deliberately not linked: jemalloc is preloaded into the measured
         // child (LD_PRELOAD), never linked into bench, and `mallctl` is found with dlsym.
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
@@ -82,7 +83,7 @@ let package = Package(
             name: "Imaging",
             dependencies: [
                 "BenchCore", "CJPEGCodec", "CStreamJPEG", "CResample", "CPNGCodec", "CWebPCodec", "CHEIFCodec",
-                "CLibPNG", "CLibWebP", "CLibHeif",
+                "CLibPNG", "CLibWebP",
             ]
         ),
         // HTTP/1.1 server on loopback that serves the fixture; runs in the parent only.

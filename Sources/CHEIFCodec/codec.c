@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libheif/heif.h>
+#include "library.h"
 
 #include <CResample.h>
 
@@ -22,13 +22,13 @@ static int failed(struct heif_error error, const char *what, char *message, size
 static int open_primary(struct heif_context *context, const char *path, const void *data, size_t size, int out_width,
                         int out_height, size_t dst_size, struct heif_image_handle **handle, int *width, int *height,
                         char *message, size_t message_size) {
-    struct heif_error error = path ? heif_context_read_from_file(context, path, NULL)
-                                   : heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    struct heif_error error = path ? HEIF(heif_context_read_from_file)(context, path, NULL)
+                                   : HEIF(heif_context_read_from_memory_without_copy)(context, data, size, NULL);
     if (error.code) return failed(error, "cannot read the file", message, message_size);
-    error = heif_context_get_primary_image_handle(context, handle);
+    error = HEIF(heif_context_get_primary_image_handle)(context, handle);
     if (error.code) return failed(error, "no primary image", message, message_size);
-    *width = heif_image_handle_get_width(*handle);
-    *height = heif_image_handle_get_height(*handle);
+    *width = HEIF(heif_image_handle_get_width)(*handle);
+    *height = HEIF(heif_image_handle_get_height)(*handle);
     if (out_width < 1 || out_height < 1 || out_width > *width || out_height > *height
         || dst_size < (size_t)out_width * out_height * 4) {
         snprintf(message, message_size, "bad output size %dx%d for a %dx%d image", out_width, out_height, *width,
@@ -38,14 +38,18 @@ static int open_primary(struct heif_context *context, const char *path, const vo
     return HEIFCODEC_OK;
 }
 
+const char *heifcodec_version(void) { return heif_library_load(NULL, 0) ? HEIF(heif_get_version)() : NULL; }
+
 int heifcodec_has_codec(int av1, int decoding) {
+    if (!heif_library_load(NULL, 0)) return 0;
     enum heif_compression_format format = av1 ? heif_compression_AV1 : heif_compression_HEVC;
-    return decoding ? heif_have_decoder_for_format(format) : heif_have_encoder_for_format(format);
+    return decoding ? HEIF(heif_have_decoder_for_format)(format) : HEIF(heif_have_encoder_for_format)(format);
 }
 
 int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_size, int out_width, int out_height,
                           char *message, size_t message_size) {
-    struct heif_context *context = heif_context_alloc();
+    if (!heif_library_load(message, message_size)) return HEIFCODEC_FAILED;
+    struct heif_context *context = HEIF(heif_context_alloc)();
     struct heif_image_handle *handle = NULL;
     struct heif_image *image = NULL;
     int status = HEIFCODEC_OK;
@@ -59,15 +63,15 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
     if (status != HEIFCODEC_OK) goto done;
     // Interleaved RGB, not RGBA: libheif's image is then 3 bytes a pixel, not 4 (the alpha
     // is opaque here; an image with an alpha plane is asked for RGBA).
-    int alpha = heif_image_handle_has_alpha_channel(handle);
-    struct heif_error error = heif_decode_image(
+    int alpha = HEIF(heif_image_handle_has_alpha_channel)(handle);
+    struct heif_error error = HEIF(heif_decode_image)(
         handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, NULL);
     if (error.code) {
         status = failed(error, "decode failed", message, message_size);
         goto done;
     }
     int stride = 0;
-    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    const uint8_t *plane = HEIF(heif_image_get_plane_readonly)(image, heif_channel_interleaved, &stride);
     if (!plane) {
         snprintf(message, message_size, "decoded image has no interleaved plane");
         status = HEIFCODEC_FAILED;
@@ -75,8 +79,8 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
     }
     // The loop below reads width x height pixels: the decoded plane must be at least that large
     // (a crafted file can declare one size in its header and decode to another).
-    int plane_width = heif_image_get_width(image, heif_channel_interleaved);
-    int plane_height = heif_image_get_height(image, heif_channel_interleaved);
+    int plane_width = HEIF(heif_image_get_width)(image, heif_channel_interleaved);
+    int plane_height = HEIF(heif_image_get_height)(image, heif_channel_interleaved);
     if (plane_width < width || plane_height < height) {
         snprintf(message, message_size, "decoded plane is %dx%d, smaller than the %dx%d the file declares", plane_width,
                  plane_height, width, height);
@@ -98,9 +102,9 @@ int heifcodec_decode_rgba(const void *data, size_t size, void *dst, size_t dst_s
         }
     }
 done:
-    if (image) heif_image_release(image);
-    if (handle) heif_image_handle_release(handle);
-    heif_context_free(context);
+    if (image) HEIF(heif_image_release)(image);
+    if (handle) HEIF(heif_image_handle_release)(handle);
+    HEIF(heif_context_free)(context);
     return status;
 }
 
@@ -165,7 +169,7 @@ static void set_matrix(struct planes *p, const struct heif_image *image) {
     p->kb = 0.114f;
     p->full_range = 1;
     struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_get_nclx_color_profile(image, &nclx).code != heif_error_Ok || !nclx) return;
+    if (HEIF(heif_image_get_nclx_color_profile)(image, &nclx).code != heif_error_Ok || !nclx) return;
     p->full_range = nclx->full_range_flag;
     switch ((int)nclx->matrix_coefficients) {
     case 0: p->identity = 1; break;
@@ -188,14 +192,14 @@ static void set_matrix(struct planes *p, const struct heif_image *image) {
         break;
     default: break;  // 5, 6 and the rest: BT.601
     }
-    heif_nclx_color_profile_free(nclx);
+    HEIF(heif_nclx_color_profile_free)(nclx);
 }
 
 // The decoded image's planes, or 0 when its layout is none of those this converts.
 static int find_planes(struct planes *p, const struct heif_image *image) {
     memset(p, 0, sizeof *p);
-    p->space = heif_image_get_colorspace(image);
-    enum heif_chroma chroma = heif_image_get_chroma_format(image);
+    p->space = HEIF(heif_image_get_colorspace)(image);
+    enum heif_chroma chroma = HEIF(heif_image_get_chroma_format)(image);
     enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
     int count = 3;
     if (p->space == heif_colorspace_RGB && chroma == heif_chroma_444) {
@@ -212,13 +216,13 @@ static int find_planes(struct planes *p, const struct heif_image *image) {
         return 0;
     }
     for (int c = 0; c < count; c++) {
-        p->plane[c] = heif_image_get_plane_readonly(image, channels[c], &p->stride[c]);
-        p->depth[c] = heif_image_get_bits_per_pixel_range(image, channels[c]);
+        p->plane[c] = HEIF(heif_image_get_plane_readonly)(image, channels[c], &p->stride[c]);
+        p->depth[c] = HEIF(heif_image_get_bits_per_pixel_range)(image, channels[c]);
         if (!p->plane[c] || p->depth[c] < 8 || p->depth[c] > 16) return 0;
     }
-    if (heif_image_has_channel(image, heif_channel_Alpha)) {
-        p->plane[3] = heif_image_get_plane_readonly(image, heif_channel_Alpha, &p->stride[3]);
-        p->depth[3] = heif_image_get_bits_per_pixel_range(image, heif_channel_Alpha);
+    if (HEIF(heif_image_has_channel)(image, heif_channel_Alpha)) {
+        p->plane[3] = HEIF(heif_image_get_plane_readonly)(image, heif_channel_Alpha, &p->stride[3]);
+        p->depth[3] = HEIF(heif_image_get_bits_per_pixel_range)(image, heif_channel_Alpha);
         if (!p->plane[3] || p->depth[3] < 8 || p->depth[3] > 16) return 0;
     }
     return 1;
@@ -226,7 +230,8 @@ static int find_planes(struct planes *p, const struct heif_image *image) {
 
 int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void *dst, size_t dst_size, int out_width,
                           int out_height, char *message, size_t message_size) {
-    struct heif_context *context = heif_context_alloc();
+    if (!heif_library_load(message, message_size)) return HEIFCODEC_FAILED;
+    struct heif_context *context = HEIF(heif_context_alloc)();
     struct heif_image_handle *handle = NULL;
     struct heif_image *image = NULL;
     uint8_t *row = NULL;
@@ -240,7 +245,8 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
     status = open_primary(context, path, data, size, out_width, out_height, dst_size, &handle, &width, &height, message,
                           message_size);
     if (status != HEIFCODEC_OK) goto done;
-    struct heif_error error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
+    struct heif_error error =
+        HEIF(heif_decode_image)(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
     if (error.code) {
         status = failed(error, "decode failed", message, message_size);
         goto done;
@@ -248,7 +254,7 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
     struct planes planes;
     if (!find_planes(&planes, image)) {
         snprintf(message, message_size, "decoded planes of an unsupported layout (colorspace %d, chroma %d)",
-                 (int)heif_image_get_colorspace(image), (int)heif_image_get_chroma_format(image));
+                 (int)HEIF(heif_image_get_colorspace)(image), (int)HEIF(heif_image_get_chroma_format)(image));
         status = HEIFCODEC_FAILED;
         goto done;
     }
@@ -260,8 +266,8 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
         enum heif_channel channel = c == 3        ? heif_channel_Alpha
             : planes.space == heif_colorspace_RGB ? (enum heif_channel)(heif_channel_R + c)
                                                   : (enum heif_channel)c;
-        if (heif_image_get_width(image, channel) < ((width + shift_x) >> shift_x)
-            || heif_image_get_height(image, channel) < ((height + shift_y) >> shift_y)) {
+        if (HEIF(heif_image_get_width)(image, channel) < ((width + shift_x) >> shift_x)
+            || HEIF(heif_image_get_height)(image, channel) < ((height + shift_y) >> shift_y)) {
             snprintf(message, message_size, "a decoded plane is smaller than the %dx%d the file declares", width,
                      height);
             status = HEIFCODEC_FAILED;
@@ -282,9 +288,9 @@ int heifcodec_stream_rgba(const char *path, const void *data, size_t size, void 
 done:
     resample_free(&r);
     free(row);
-    if (image) heif_image_release(image);
-    if (handle) heif_image_handle_release(handle);
-    heif_context_free(context);
+    if (image) HEIF(heif_image_release)(image);
+    if (handle) HEIF(heif_image_handle_release)(handle);
+    HEIF(heif_context_free)(context);
     return status;
 }
 
@@ -310,7 +316,8 @@ static struct heif_error write_memory(struct heif_context *context, const void *
 
 int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int quality, uint8_t **out,
                          size_t *out_size, char *message, size_t message_size) {
-    struct heif_context *context = heif_context_alloc();
+    if (!heif_library_load(message, message_size)) return HEIFCODEC_FAILED;
+    struct heif_context *context = HEIF(heif_context_alloc)();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
     int status = HEIFCODEC_OK;
@@ -318,38 +325,38 @@ int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int
         snprintf(message, message_size, "out of memory");
         return HEIFCODEC_NO_MEMORY;
     }
-    struct heif_error error =
-        heif_context_get_encoder_for_format(context, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
+    struct heif_error error = HEIF(heif_context_get_encoder_for_format)(
+        context, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
     if (error.code) {
         status = failed(error, "no encoder", message, message_size);
         goto done;
     }
-    heif_encoder_set_lossy_quality(encoder, quality);
+    HEIF(heif_encoder_set_lossy_quality)(encoder, quality);
     if (av1)
-        heif_encoder_set_parameter_integer(encoder, "speed", 9);
+        HEIF(heif_encoder_set_parameter_integer)(encoder, "speed", 9);
     else
-        heif_encoder_set_parameter_string(encoder, "preset", "ultrafast");
-    error = heif_image_create(width, height, heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image);
+        HEIF(heif_encoder_set_parameter_string)(encoder, "preset", "ultrafast");
+    error = HEIF(heif_image_create)(width, height, heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image);
     if (error.code) {
         status = failed(error, "cannot create the image", message, message_size);
         goto done;
     }
-    error = heif_image_add_plane(image, heif_channel_interleaved, width, height, 8);
+    error = HEIF(heif_image_add_plane)(image, heif_channel_interleaved, width, height, 8);
     if (error.code) {
         status = failed(error, "cannot add the RGB plane", message, message_size);
         goto done;
     }
     int stride = 0;
-    uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &stride);
+    uint8_t *plane = HEIF(heif_image_get_plane)(image, heif_channel_interleaved, &stride);
     for (int y = 0; y < height; y++) memcpy(plane + (size_t)y * stride, rgb + (size_t)y * width * 3, (size_t)width * 3);
-    error = heif_context_encode_image(context, image, encoder, NULL, NULL);
+    error = HEIF(heif_context_encode_image)(context, image, encoder, NULL, NULL);
     if (error.code) {
         status = failed(error, "encode failed", message, message_size);
         goto done;
     }
     struct memory_writer memory = {NULL, 0};
     struct heif_writer writer = {.writer_api_version = 1, .write = write_memory};
-    error = heif_context_write(context, &writer, &memory);
+    error = HEIF(heif_context_write)(context, &writer, &memory);
     if (error.code) {
         free(memory.data);
         status = failed(error, "cannot write the file", message, message_size);
@@ -358,8 +365,8 @@ int heifcodec_encode_rgb(const uint8_t *rgb, int width, int height, int av1, int
     *out = memory.data;
     *out_size = memory.size;
 done:
-    if (image) heif_image_release(image);
-    if (encoder) heif_encoder_release(encoder);
-    heif_context_free(context);
+    if (image) HEIF(heif_image_release)(image);
+    if (encoder) HEIF(heif_encoder_release)(encoder);
+    HEIF(heif_context_free)(context);
     return status;
 }

@@ -1,5 +1,5 @@
+import CHEIFCodec
 import CJPEGCodec
-import CLibHeif
 import CLibPNG
 import CLibWebP
 import Foundation
@@ -16,7 +16,7 @@ package enum DecoderLibraryVersions {
             "libjpeg-turbo": "\(jpeg / 1_000_000).\(jpeg / 1000 % 1000).\(jpeg % 1000)",
             "libpng": png_get_libpng_ver(nil).map { String(cString: $0) } ?? "unknown",
             "libwebp": "\(webp >> 16 & 0xFF).\(webp >> 8 & 0xFF).\(webp & 0xFF)",
-            "libheif": String(cString: heif_get_version()),
+            "libheif": heifcodec_version().map { String(cString: $0) } ?? "cannot be loaded",
         ]
     }
 }

@@ -1,6 +1,5 @@
 import CHEIFCodec
 import CJPEGCodec
-import CLibHeif
 import CLibPNG
 import CLibWebP
 import CPNGCodec
@@ -17,7 +16,7 @@ enum FixtureEncoders {
         case .jpeg: return "libjpeg\(jpegcodec_library_version())"
         case .png: return "libpng\(png_access_version_number())"
         case .webp: return "libwebp\(WebPGetEncoderVersion())"
-        case .heic, .avif: return "libheif\(String(cString: heif_get_version()))"
+        case .heic, .avif: return "libheif\(heifcodec_version().map { String(cString: $0) } ?? "-none")"
         }
     }
 

@@ -3,6 +3,7 @@
 
 // Thin shim over libheif (HEIC through libde265/x265, AVIF through dav1d/aom) for the
 // Imaging module. libheif returns error structs (no longjmp); the shim copies their text.
+// libheif is loaded on first use (library.h); where it cannot be, each call fails saying so.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,9 @@
 #define HEIFCODEC_FAILED 2
 #define HEIFCODEC_BAD_ARGUMENT 5
 #define HEIFCODEC_NO_MEMORY 6
+
+// libheif's version ("1.15.1"), or NULL when it cannot be loaded.
+const char *heifcodec_version(void);
 
 // 1 when this libheif can decode (decoding=1) or encode (decoding=0) the format:
 // 0 HEVC (HEIC), 1 AV1 (AVIF).
