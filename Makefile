@@ -79,7 +79,8 @@ encodings: build
 # The stream renderer's time against the thumbnail renderer's on the 6000x4000 fixtures (JPEG baseline
 # 4:2:0 and 4:4:4, progressive 4:2:0 and 4:4:4, restart markers every row, PNG interlaced): decode by
 # decode in pairs, CPU time of the decoding thread (scripts/decode-time.sh, a few minutes), into
-# runs/decode-time.csv (DECODE_TIME_OUT). make reference writes results/'s.
+# runs/decode-time.csv (DECODE_TIME_OUT); then perf's profile of the stream renderer by stage into
+# decode-stages.csv beside it. make reference writes results/'s.
 DECODE_TIME_OUT ?= $(RUNS)/decode-time.csv
 decode-time: build
 	mkdir -p $(dir $(DECODE_TIME_OUT))

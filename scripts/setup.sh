@@ -19,6 +19,7 @@ packages=(
   pkg-config             # finds the C libraries for the system-library targets
   clang-format           # make format and make check-shape: the C files as .clang-format writes them
   wrk                    # HTTP load from outside: the image server's --listen test
+  linux-perf             # perf: the decode-time study's profile of the stream renderer by stage
 )
 
 missing=()

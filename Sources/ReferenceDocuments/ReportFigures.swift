@@ -29,6 +29,8 @@ package struct ReportFigures {
     var encodingBreakdown: EncodingBreakdown?
     /// decode-time.csv (scripts/decode-time.sh), when the folder has it.
     package var decodeTime: DecodeTime?
+    /// decode-stages.csv (the same script's profile of the stream renderer), when the folder has it.
+    package var decodeStages: DecodeStages?
     /// residency-cost.csv (scripts/residency-cost.py: the snapshots on and off), when the folder has it.
     package var residencyCost: ResidencyCost?
     /// The holders run (bench-reference measure holders: results/holders/), when the folder has it.
@@ -174,6 +176,8 @@ package struct ReportFigures {
             "encodings": encodings?.table() ?? "No encodings.csv in this folder: `make encodings` measures it.",
             "decode-time": decodeTime?.table()
                 ?? "No \(DecodeTime.fileName) in this folder: `make decode-time` measures it.\n",
+            "decode-stages": decodeStages?.table(time: decodeTime)
+                ?? "No \(DecodeStages.fileName) in this folder: `make decode-time` measures it.\n",
             "residency-cost": residencyCost?.table()
                 ?? "No \(ResidencyCost.fileName) in this folder: `bench-reference measure residency-cost` measures it.\n",
         ]

@@ -79,6 +79,10 @@ package struct ResultsReport: ResultsFolder {
         if FileManager.default.fileExists(atPath: decodeTimeCSV.path) {
             figures.decodeTime = try run.parse(decodeTimeCSV) { try DecodeTime.parse($0) }
         }
+        let decodeStagesCSV = directory.appendingPathComponent(DecodeStages.fileName)
+        if FileManager.default.fileExists(atPath: decodeStagesCSV.path) {
+            figures.decodeStages = try run.parse(decodeStagesCSV) { try DecodeStages.parse($0) }
+        }
         let residencyCostCSV = directory.appendingPathComponent(ResidencyCost.fileName)
         if FileManager.default.fileExists(atPath: residencyCostCSV.path) {
             figures.residencyCost = try run.parse(residencyCostCSV) { try ResidencyCost.parse($0) }
