@@ -40,4 +40,17 @@ import Testing
             #expect(throws: CSVError.self, "\(text)") { try DecodeStages.parse(text) }
         }
     }
+
+    /// The committed profile has every encoding the timing study times, each with its own
+    /// decoder's stages: entropy decoding most of a JPEG's, zlib most of the interlaced PNG's.
+    @Test func theCommittedProfileHasEveryEncodingAndItsStages() throws {
+        let stages = try DecodeStages.parse(try CommittedReportTests.read(DecodeStages.fileName))
+        #expect(Set(stages.encodings.map(\.name)) == Set(DecodeTime.targets.keys))
+        for encoding in stages.encodings {
+            let shares = stages.shares(of: encoding.name)
+            let main = encoding.name.hasPrefix("jpeg") ? "entropy decoding" : "zlib: inflate and checksums"
+            #expect((shares[main] ?? 0) > 0.5 && (shares[main] ?? 0) < 1, "\(encoding.name): \(shares)")
+            #expect(DecodeStages.decodeSamples(encoding.samples) >= 1000, "\(encoding.name): \(encoding.samples)")
+        }
+    }
 }
