@@ -105,30 +105,37 @@ static void average_across_pixelwise(struct resample_state *r, const uint8_t *ro
 }
 
 // The same for a downscale (or the same size): a pixel falls into one column or two neighbours,
-// and every column has pixels of its own. Source pixels come in column order, so
-// the column being summed stays in registers (a sum through memory waited on the store of the
-// previous pixel's); the part of a pixel that falls into the next column starts that column's
-// sum. The sums are made in the same order as one pixel at a time into scratch would. Always
-// inlined, so that resample_push's calls with a constant channel count (3 or 4) unroll.
+// and every column has pixels of its own. A pixel wholly inside a column has weight 1 (x_weight
+// is exactly 1.0f), so a column's whole pixels are summed in integers, exactly and with no chain
+// of floating-point adds; then the pixel that ends the column, if it crosses into the next, adds
+// its part and carries the rest to the next column. The sums are those of one pixel at a time, in
+// another order: a column's value can differ from that order's in its last bits, never by a
+// rounding step of the output. Always inlined, so that resample_push's calls with a constant
+// channel count (3 or 4) unroll.
 static inline __attribute__((always_inline)) void average_across(struct resample_state *r, const uint8_t *row, int n) {
-    int sw = r->source_width, w = r->width, current = 0;
-    double acc[4] = {0, 0, 0, 0}, carry[4] = {0, 0, 0, 0};
-    for (int x = 0; x < sw; x++) {
-        int t = r->x_target[x];
-        if (t != current) {  // column `current` is complete; t is the next
-            for (int c = 0; c < n; c++) r->scratch[current * n + c] = acc[c];
-            for (int c = 0; c < n; c++) acc[c] = carry[c];
-            current = t;
-        }
-        double w0 = r->x_weight[x], w1 = 1.0 - w0;
-        int spills = w1 > 1e-9 && t + 1 < w;
+    int sw = r->source_width, w = r->width, x = 0;
+    double carry[4] = {0, 0, 0, 0};
+    for (int t = 0; t < w; t++) {
+        uint32_t whole[4] = {0, 0, 0, 0};
         const uint8_t *p = row + (size_t)x * (size_t)n;
+        for (; x < sw && r->x_target[x] == t && r->x_weight[x] == 1.0f; x++, p += n)
+            for (int c = 0; c < n; c++) whole[c] += p[c];
+        double acc[4];
         for (int c = 0; c < n; c++) {
-            acc[c] += w0 * p[c];
-            carry[c] = spills ? w1 * p[c] : 0;
+            acc[c] = carry[c] + whole[c];
+            carry[c] = 0;
         }
+        if (x < sw && r->x_target[x] == t) {  // the pixel that ends the column
+            double w0 = r->x_weight[x], w1 = 1.0 - w0;
+            int spills = w1 > 1e-9 && t + 1 < w;
+            for (int c = 0; c < n; c++) {
+                acc[c] += w0 * p[c];
+                carry[c] = spills ? w1 * p[c] : 0;
+            }
+            x++;
+        }
+        for (int c = 0; c < n; c++) r->scratch[t * n + c] = acc[c];
     }
-    for (int c = 0; c < n; c++) r->scratch[current * n + c] = acc[c];
 }
 
 void resample_push(struct resample_state *r, const uint8_t *row) {
