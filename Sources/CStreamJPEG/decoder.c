@@ -1027,7 +1027,7 @@ static int decode_ac_first(struct block_context *b, int16_t *block) {
 }
 
 // A correction bit for a coefficient already non-zero: its magnitude grows by 1 << Al.
-static inline void refine(struct sj_cursor *c, struct window *w, int16_t *coef, int p1, int m1) {
+HOT void refine(struct sj_cursor *c, struct window *w, int16_t *coef, int p1, int m1) {
     if (window_bit(c, w) && (*coef & p1) == 0) *coef = (int16_t)(*coef + (*coef >= 0 ? p1 : m1));
 }
 
@@ -1038,10 +1038,11 @@ HOT int decode_ac_refine_with(struct block_context *b, int16_t *block, const int
     const struct sj_scan *s = c->scan;
     int p1 = 1 << s->al, m1 = (int)((unsigned)-1 << s->al);
     int k = s->ss;
+    const int se = s->se;  // in a register: the loops below test it at every coefficient
     struct window w = window_of(c);
     if (c->eob_run == 0) {
         const struct sj_huffman *ac = &b->d->tables[s->ac_table[0]];
-        for (; k <= s->se; k++) {
+        for (; k <= se; k++) {
             window_need(c, &w, 32);
             int rs = nine ? decode_symbol_9(&w, ac) : decode_symbol(&w, ac);
             if (rs < 0) return bad_code(b);
@@ -1064,12 +1065,12 @@ HOT int decode_ac_refine_with(struct block_context *b, int16_t *block, const int
                 else if (--r < 0)
                     break;
                 k++;
-            } while (k <= s->se);
+            } while (k <= se);
             if (value) block[natural_order[k]] = (int16_t)value;
         }
     }
     if (c->eob_run > 0) {
-        for (; k <= s->se; k++) {
+        for (; k <= se; k++) {
             int16_t *coef = &block[natural_order[k]];
             if (*coef != 0) refine(c, &w, coef, p1, m1);
         }
