@@ -40,6 +40,10 @@ static int open_primary(struct heif_context *context, const char *path, const vo
 
 const char *heifcodec_version(void) { return heif_library_load(NULL, 0) ? HEIF(heif_get_version)() : NULL; }
 
+int heifcodec_unavailable(char *message, size_t message_size) {
+    return heif_library_load(message, message_size) ? 0 : 1;
+}
+
 int heifcodec_has_codec(int av1, int decoding) {
     if (!heif_library_load(NULL, 0)) return 0;
     enum heif_compression_format format = av1 ? heif_compression_AV1 : heif_compression_HEVC;

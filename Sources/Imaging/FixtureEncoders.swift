@@ -56,6 +56,7 @@ enum FixtureEncoders {
                 )
             }
         case .heic, .avif:
+            if let reason = HEIFDecoder.unavailableReason { throw ImagingError.encodeFailed(reason) }
             let av1: Int32 = encoding == .avif ? 1 : 0
             guard heifcodec_has_codec(av1, 0) != 0, heifcodec_has_codec(av1, 1) != 0 else {
                 throw ImagingError.encodeFailed(

@@ -78,10 +78,18 @@ enum HEIFDecoder: OneBufferDecoder {
         return try ImageDecoder.decodeWhole(source, to: size, format: info.format, heifcodec_decode_rgba)
     }
 
-    /// Refuses an image whose codec this libheif was built without.
+    /// Refuses an image when libheif cannot be loaded, or was built without its codec.
     private static func requireCodec(_ info: ImageInfo) throws {
+        if let reason = unavailableReason { throw ImagingError.unsupportedImage("\(info.summary): \(reason)") }
         let av1: Int32 = info.format == .avif ? 1 : 0
         guard heifcodec_has_codec(av1, 1) == 0 else { return }
         throw ImagingError.unsupportedImage("\(info.summary): this libheif has no \(av1 == 1 ? "AV1" : "HEVC") decoder")
+    }
+
+    /// Why libheif cannot be used here (it is loaded on first use: CHEIFCodec), or nil when it can.
+    static var unavailableReason: String? {
+        var message = [CChar](repeating: 0, count: 256)
+        guard heifcodec_unavailable(&message, message.count) != 0 else { return nil }
+        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

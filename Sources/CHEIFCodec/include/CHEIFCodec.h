@@ -16,6 +16,9 @@
 // libheif's version ("1.15.1"), or NULL when it cannot be loaded.
 const char *heifcodec_version(void);
 
+// 0 when libheif can be used; else 1, with why it cannot be loaded in message.
+int heifcodec_unavailable(char *message, size_t message_size);
+
 // 1 when this libheif can decode (decoding=1) or encode (decoding=0) the format:
 // 0 HEVC (HEIC), 1 AV1 (AVIF).
 int heifcodec_has_codec(int av1, int decoding);
