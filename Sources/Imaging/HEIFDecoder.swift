@@ -90,6 +90,6 @@ enum HEIFDecoder: OneBufferDecoder {
     static var unavailableReason: String? {
         var message = [CChar](repeating: 0, count: 256)
         guard heifcodec_unavailable(&message, message.count) != 0 else { return nil }
-        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(messageBuffer: message)
     }
 }

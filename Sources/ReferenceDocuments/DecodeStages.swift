@@ -19,20 +19,21 @@ package struct DecodeStages: Sendable, Equatable {
     ]
     static let other = "other"
 
-    /// Per encoding (in the file's order), the samples of each stage.
-    package var encodings: [(name: String, samples: [String: Int])]
-
-    package static func == (left: DecodeStages, right: DecodeStages) -> Bool {
-        left.encodings.map(\.name) == right.encodings.map(\.name)
-            && left.encodings.map(\.samples) == right.encodings.map(\.samples)
+    package struct Encoding: Sendable, Equatable {
+        package var name: String
+        /// Each stage's samples.
+        package var samples: [String: Int]
     }
+
+    /// Per encoding, in the file's order.
+    package var encodings: [Encoding]
 
     package static func parse(_ text: String) throws -> DecodeStages {
         let table = try CSV.parse(text).filter { $0 != [""] }
         guard table.first == header else {
             throw CSVError("not a \(fileName): the header must be \(header.joined(separator: ","))")
         }
-        var encodings: [(name: String, samples: [String: Int])] = []
+        var encodings: [Encoding] = []
         for (index, fields) in table.dropFirst().enumerated() {
             guard fields.count == header.count, !fields[0].isEmpty,
                 stages.contains(fields[1]) || fields[1] == other, let samples = Int(fields[2]), samples >= 0
@@ -48,7 +49,7 @@ package struct DecodeStages: Sendable, Equatable {
                 }
                 encodings[at].samples[fields[1]] = samples
             } else {
-                encodings.append((fields[0], [fields[1]: samples]))
+                encodings.append(Encoding(name: fields[0], samples: [fields[1]: samples]))
             }
         }
         guard !encodings.isEmpty else { throw CSVError("\(fileName) has no rows") }

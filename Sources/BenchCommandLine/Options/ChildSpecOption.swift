@@ -6,10 +6,6 @@ struct ChildSpecOption: ParsableArguments {
     @Option(help: "The file holding the spec as JSON (what the parent writes into the child's work folder).")
     var specFile: String
 
-    func decode<Spec: Decodable>(_ type: Spec.Type) throws -> Spec {
-        try Self.decode(type, from: specFile)
-    }
-
     /// The spec in the file at `path`; what is wrong with it as a usage error.
     static func decode<Spec: Decodable>(_ type: Spec.Type, from path: String) throws -> Spec {
         do {
