@@ -58,6 +58,20 @@ package enum CSV {
         }
         return rows
     }
+
+    /// The rows of a file whose header must be `header` exactly, each with its line's name for an
+    /// error ("FILE line N"; the header is line 1), blank lines left out.
+    package static func rows(
+        of text: String,
+        header: [String],
+        fileName: String
+    ) throws -> [(line: String, fields: [String])] {
+        let table = try parse(text).filter { $0 != [""] }
+        guard table.first == header else {
+            throw CSVError("not a \(fileName): the header must be \(header.joined(separator: ","))")
+        }
+        return table.dropFirst().enumerated().map { ("\(fileName) line \($0.offset + 2)", $0.element) }
+    }
 }
 
 package struct CSVError: Error, CustomStringConvertible {

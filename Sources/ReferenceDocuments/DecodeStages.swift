@@ -29,23 +29,19 @@ package struct DecodeStages: Sendable, Equatable {
     package var encodings: [Encoding]
 
     package static func parse(_ text: String) throws -> DecodeStages {
-        let table = try CSV.parse(text).filter { $0 != [""] }
-        guard table.first == header else {
-            throw CSVError("not a \(fileName): the header must be \(header.joined(separator: ","))")
-        }
         var encodings: [Encoding] = []
-        for (index, fields) in table.dropFirst().enumerated() {
+        for (line, fields) in try CSV.rows(of: text, header: header, fileName: fileName) {
             guard fields.count == header.count, !fields[0].isEmpty,
                 stages.contains(fields[1]) || fields[1] == other, let samples = Int(fields[2]), samples >= 0
             else {
                 throw CSVError(
-                    "\(fileName) line \(index + 2): expected encoding,stage,samples with a stage of "
+                    "\(line): expected encoding,stage,samples with a stage of "
                         + "\((stages + [other]).joined(separator: ", ")) and a count of samples"
                 )
             }
             if let at = encodings.firstIndex(where: { $0.name == fields[0] }) {
                 guard encodings[at].samples[fields[1]] == nil else {
-                    throw CSVError("\(fileName) line \(index + 2): \(fields[0])'s \(fields[1]) is there twice")
+                    throw CSVError("\(line): \(fields[0])'s \(fields[1]) is there twice")
                 }
                 encodings[at].samples[fields[1]] = samples
             } else {

@@ -47,17 +47,13 @@ package struct DecodeTime: Sendable, Equatable {
     ]
 
     package static func parse(_ text: String) throws -> DecodeTime {
-        let table = try CSV.parse(text).filter { $0 != [""] }
-        guard table.first == header else {
-            throw CSVError("not a \(fileName): the header must be \(header.joined(separator: ","))")
-        }
         var encodings: [Encoding] = []
-        for (index, fields) in table.dropFirst().enumerated() {
+        for (line, fields) in try CSV.rows(of: text, header: header, fileName: fileName) {
             guard fields.count == header.count, !fields[0].isEmpty, Int(fields[1]) != nil,
                 let stream = Double(fields[2]), let thumbnail = Double(fields[3]), stream > 0, thumbnail > 0
             else {
                 throw CSVError(
-                    "\(fileName) line \(index + 2): expected encoding,pair,stream_cpu_s,thumbnail_cpu_s with positive times"
+                    "\(line): expected encoding,pair,stream_cpu_s,thumbnail_cpu_s with positive times"
                 )
             }
             if let at = encodings.firstIndex(where: { $0.name == fields[0] }) {

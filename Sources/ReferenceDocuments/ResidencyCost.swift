@@ -40,13 +40,8 @@ package struct ResidencyCost: Sendable, Equatable {
     ]
 
     package static func parse(_ text: String) throws -> ResidencyCost {
-        let table = try CSV.parse(text).filter { $0 != [""] }
-        guard table.first == header else {
-            throw CSVError("not a \(fileName): the header must be \(header.joined(separator: ","))")
-        }
         var runs: [Run] = []
-        for (index, fields) in table.dropFirst().enumerated() {
-            let line = "\(fileName) line \(index + 2)"
+        for (line, fields) in try CSV.rows(of: text, header: header, fileName: fileName) {
             guard fields.count == header.count else { throw CSVError("\(line): expected \(header.count) fields") }
             guard fields[1] == "on" || fields[1] == "off", let round = Int(fields[2]), let run = Int(fields[6]),
                 let render = RenderMode(name: fields[4]), let allocator = Allocator(rawValue: fields[5])
