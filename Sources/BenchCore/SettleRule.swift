@@ -112,3 +112,17 @@ package struct SettleDetector: Sendable {
             && turnsSinceReference >= rule.quietTurns
     }
 }
+
+/// A measured child's spec that settles after its work: at most `settleNanos`, over once RSS and
+/// the heap have been flat for `settleQuietNanos` (nil: a fixed pause of `settleNanos`).
+package protocol SettlingSpec {
+    var settleNanos: UInt64 { get }
+    var settleQuietNanos: UInt64? { get }
+}
+
+extension SettlingSpec {
+    /// The rule the child's window closes by.
+    package var settleRule: SettleRule {
+        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
+    }
+}

@@ -45,7 +45,7 @@ package enum CatalogName {
 }
 
 /// Everything a child needs to run one trial; passed as JSON on its command line.
-package struct TrialSpec: Codable, Sendable, Equatable {
+package struct TrialSpec: Codable, Sendable, Equatable, SettlingSpec {
     package var strategy: String
     package var render: RenderMode
     package var allocator: Allocator
@@ -71,9 +71,6 @@ package struct TrialSpec: Codable, Sendable, Equatable {
     package var settleNanos: UInt64 = TrialSpec.defaultSettleNanos
     package static let defaultSettleNanos: UInt64 = SettleRule.defaultMaximumNanos
     package var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
-    package var settleRule: SettleRule {
-        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
-    }
     /// `BENCH_SETTLE=fixed` in the parent's environment gives its children the fixed pause instead
     /// of the rule (scripts/overhead.sh measures with it what the rule is checked against).
     package static let settleEnvironmentVariable = "BENCH_SETTLE"

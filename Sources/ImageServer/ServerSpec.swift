@@ -7,7 +7,7 @@ import Imaging
 /// `strategy` from `originURL`, or take a POST's body held as `upload`; render with `render`, answer
 /// a JPEG of at most `maxPixel`), how the server runs that work (a fetch pool as wide as
 /// `fetchThreads`, a render pool of `renderThreads` or a thread per request), and how it measures.
-package struct ServerSpec: Codable, Sendable, Equatable {
+package struct ServerSpec: Codable, Sendable, Equatable, SettlingSpec {
     /// `ImageRoute.noStrategy` for a server measured on `POST /image` only: its GET answers 404.
     package var strategy: String
     package var render: RenderMode
@@ -69,9 +69,6 @@ package struct ServerSpec: Codable, Sendable, Equatable {
     package var timeoutSeconds: Double = 300
     package var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
     package var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
-    package var settleRule: SettleRule {
-        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
-    }
 
     package init(
         strategy: String,

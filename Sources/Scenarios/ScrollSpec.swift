@@ -14,7 +14,7 @@ package enum ScrollStrategy: String, CaseIterable, Codable, Sendable {
 }
 
 /// Everything the child needs to simulate one scrolling list; passed as JSON on its command line.
-package struct ScrollSpec: Codable, Sendable, Equatable {
+package struct ScrollSpec: Codable, Sendable, Equatable, SettlingSpec {
     package var strategy: ScrollStrategy
     package var render: RenderMode
     package var allocator: Allocator = .system
@@ -47,9 +47,6 @@ package struct ScrollSpec: Codable, Sendable, Equatable {
     /// the heap have been flat for `settleQuietNanos` (nil: a fixed pause of `settleNanos`).
     package var settleNanos: UInt64 = SettleRule.defaultMaximumNanos
     package var settleQuietNanos: UInt64? = SettleRule.defaultQuietNanos
-    package var settleRule: SettleRule {
-        settleQuietNanos.map { SettleRule(quietNanos: $0, maximumNanos: settleNanos) } ?? .fixed(nanos: settleNanos)
-    }
 
     package init(
         strategy: ScrollStrategy,
