@@ -2,7 +2,8 @@
 # The package's shape, checked in CI (.ci/run) and by `make check-shape`:
 #  1. every import of this package's modules is declared in Package.swift, and no library product
 #     reaches the maintainers' targets (scripts/check-imports.py);
-#  2. README.md's module graph matches Package.swift (scripts/module-graph.py), every relative
+#  2. README.md's module graph and docs/ARCHITECTURE.md's drawing of it match Package.swift
+#     (scripts/module-graph.py), every relative
 #     link of README.md, CONTRIBUTING.md and docs/ resolves (scripts/check-links.sh), every test
 #     suite that reads its own process's memory runs alone (scripts/check-own-memory-tests.py), and
 #     GitHub's workflows match GitHub's schema (check-jsonschema);
@@ -34,6 +35,8 @@ trap 'rm -f "$dump"' EXIT
 $SWIFT package dump-package > "$dump" || fail "swift package dump-package failed"
 python3 scripts/check-imports.py "$dump" || fail "undeclared imports or a product reaching the maintainers' targets"
 python3 scripts/module-graph.py --dump "$dump" --check README.md || fail "README.md's module graph is stale"
+python3 scripts/module-graph.py --dump "$dump" --drawing --check docs/ARCHITECTURE.md \
+  || fail "docs/ARCHITECTURE.md's module drawing is stale"
 bash scripts/check-links.sh || fail "a link of README.md, CONTRIBUTING.md or docs/ is broken"
 python3 scripts/check-own-memory-tests.py || fail "a test suite that reads its own memory would run in parallel"
 python3 scripts/check-unchecked.py || fail "too many unchecked Sendable escapes, or one without its reason"

@@ -5,6 +5,9 @@ Prints the graph as a Markdown table from `swift package dump-package` (so it ma
 whose declared dependencies scripts/check-imports.py checks against the imports). With
 `--check FILE`, exits 1 when FILE's block between <!-- module-graph --> and <!-- /module-graph -->
 differs (naming the first differing line); with `--write FILE`, rewrites that block.
+With `--drawing`, the same graph as a Mermaid drawing (a box per module, grouped by the process it
+runs in, an arrow for each import that no longer path implies), for docs/ARCHITECTURE.md's block
+between <!-- module-drawing --> and <!-- /module-drawing --> (`--drawing --check/--write FILE`).
 A target missing from RUNS_IN below is an error: each new module says where it runs.
 """
 import argparse
@@ -31,6 +34,7 @@ WHAT = {
 }
 ORDER = ["both", "child", "parent", "maintainers", "tests"]
 BEGIN, END = "<!-- module-graph -->", "<!-- /module-graph -->"
+DRAWING_BEGIN, DRAWING_END = "<!-- module-drawing -->", "<!-- /module-drawing -->"
 
 
 def dump(path):
@@ -49,7 +53,8 @@ def is_c(target):
     return any(name.endswith(".c") for _, _, files in os.walk(folder) for name in files)
 
 
-def graph(package):
+def modules(package):
+    """(order, name, runs in, our Swift modules it imports, its C shims and outside packages), sorted."""
     ours = {t["name"] for t in package["targets"]}
     c_modules = {t["name"] for t in package["targets"] if is_c(t)}
     rows, missing = [], []
@@ -68,13 +73,46 @@ def graph(package):
                 outside.append(dep["product"][0])
         mine = sorted(d for d in deps if d in ours and d not in c_modules)
         shims = sorted(d for d in deps if d in c_modules)
-        rows.append((ORDER.index(RUNS_IN[name]), name, WHAT[RUNS_IN[name]],
-                     ", ".join(mine) or "–", ", ".join(shims + outside) or "–"))
+        rows.append((ORDER.index(RUNS_IN[name]), name, RUNS_IN[name], mine, shims + outside))
     if missing:
         raise SystemExit(f"module-graph: say where {', '.join(missing)} runs (RUNS_IN in scripts/module-graph.py)")
-    rows.sort()
+    return sorted(rows)
+
+
+def table(rows):
     lines = ["| module | runs in | imports of ours | C shims and outside packages |", "|---|---|---|---|"]
-    lines += [f"| {name} | {where} | {mine} | {other} |" for _, name, where, mine, other in rows]
+    lines += [f"| {name} | {WHAT[where]} | {', '.join(mine) or '–'} | {', '.join(other) or '–'} |"
+              for _, name, where, mine, other in rows]
+    return "\n".join(lines) + "\n"
+
+
+def drawing(rows):
+    """A Mermaid flowchart: subgraphs by process, an arrow A --> B where A imports B and no other
+    import path leads from A to B (the transitive reduction: the table has every import)."""
+    imports = {name: set(mine) for _, name, _, mine, _ in rows}
+
+    def reaches(start, goal, skip):
+        seen, todo = set(), [m for m in imports[start] if m != skip]
+        while todo:
+            module = todo.pop()
+            if module == goal:
+                return True
+            if module not in seen:
+                seen.add(module)
+                todo.extend(imports.get(module, ()))
+        return False
+
+    ident = {name: name.replace("-", "_") for name in imports}
+    lines = ["```mermaid", "flowchart TD"]
+    for where in ORDER:
+        names = [name for _, name, w, _, _ in rows if w == where]
+        if names:
+            lines.append(f'  subgraph {where}["{WHAT[where]}"]')
+            lines += [f'    {ident[name]}["{name}"]' for name in names]
+            lines.append("  end")
+    for _, name, _, mine, _ in rows:
+        lines += [f"  {ident[name]} --> {ident[dep]}" for dep in mine if not reaches(name, dep, skip=dep)]
+    lines.append("```")
     return "\n".join(lines) + "\n"
 
 
@@ -83,27 +121,31 @@ def main():
     parser.add_argument("--dump", help="a saved `swift package dump-package` output")
     parser.add_argument("--check", metavar="FILE")
     parser.add_argument("--write", metavar="FILE")
+    parser.add_argument("--drawing", action="store_true", help="the Mermaid drawing instead of the table")
     args = parser.parse_args()
-    table = graph(dump(args.dump))
+    rows = modules(dump(args.dump))
+    block = drawing(rows) if args.drawing else table(rows)
+    begin, end = (DRAWING_BEGIN, DRAWING_END) if args.drawing else (BEGIN, END)
     target = args.check or args.write
     if not target:
-        sys.stdout.write(table)
+        sys.stdout.write(block)
         return 0
     text = open(target, encoding="utf-8").read()
-    if BEGIN not in text or END not in text:
-        print(f"module-graph: {target} has no {BEGIN} ... {END} block", file=sys.stderr)
+    if begin not in text or end not in text:
+        print(f"module-graph: {target} has no {begin} ... {end} block", file=sys.stderr)
         return 1
-    head, rest = text.split(BEGIN, 1)
-    current, tail = rest.split(END, 1)
+    head, rest = text.split(begin, 1)
+    current, tail = rest.split(end, 1)
     if args.write:
         with open(target, "w", encoding="utf-8") as f:
-            f.write(head + BEGIN + "\n" + table + END + tail)
+            f.write(head + begin + "\n" + block + end + tail)
         return 0
-    if current.strip() != table.strip():
-        old, new = current.strip().splitlines(), table.strip().splitlines()
+    if current.strip() != block.strip():
+        old, new = current.strip().splitlines(), block.strip().splitlines()
         first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
         print(f"module-graph: {target}'s graph differs from Package.swift at row {first + 1}: "
-              f"run `python3 scripts/module-graph.py --write {target}`", file=sys.stderr)
+              f"run `python3 scripts/module-graph.py{' --drawing' if args.drawing else ''} --write {target}`",
+              file=sys.stderr)
         return 1
     print(f"module-graph: {target} matches Package.swift")
     return 0
