@@ -43,7 +43,7 @@ extension CorpusCSV {
 
     /// One row as a CSV line, with its newline: what is appended as soon as the run ends.
     package static func line(_ row: CorpusRow, runID: String) -> String {
-        CSV.line(columns.map { $0.value(row) } + [runID]) + "\n"
+        CSV.line(columns.map { $0.write(row) } + [runID]) + "\n"
     }
 
     /// Reads a corpus.csv (an interrupted run's: its torn last line, if any, is dropped and

@@ -7,44 +7,68 @@ import Report
 /// beside the run's figures, units in the column names.
 package enum CorpusCSV {
     package static let fileName = "corpus.csv"
-    package static let columns: [(name: String, value: @Sendable (CorpusRow) -> String)] = [
-        ("file", { $0.image.entry.name }),
-        ("format", { $0.image.format?.rawValue ?? "" }),
-        ("width", { text($0.image.facts?.width) }),
-        ("height", { text($0.image.facts?.height) }),
-        ("pixels", { text($0.image.facts?.pixelCount) }),
-        ("progressive", { flag($0.image.facts?.progressive) }),
-        ("chroma_subsampling", { $0.image.facts?.chromaSubsampling ?? "" }),
-        ("bit_depth", { text($0.image.facts?.bitDepth) }),
-        ("alpha", { flag($0.image.facts?.hasAlpha) }),
-        ("lossless", { flag($0.image.facts?.lossless) }),
-        ("encoding", { $0.image.facts?.encodingLabel ?? "" }),
-        ("payload_bytes", { text($0.result?.payloadBytes ?? $0.image.fileBytes) }),
+    package static let columns: [WrittenColumn<CorpusRow>] = [
+        .init("file", .text, .neither, "the image's path below the corpus folder (or its URL)") { $0.image.entry.name },
+        .init("format", .text, .neither, "the format read from the bytes (jpeg, png, webp, heic, avif)") {
+            $0.image.format?.rawValue ?? ""
+        },
+        .init("width", .pixels, .neither, "the image's width, from its header") { text($0.image.facts?.width) },
+        .init("height", .pixels, .neither, "the image's height, from its header") { text($0.image.facts?.height) },
+        .init("pixels", .pixels, .neither, "width times height") { text($0.image.facts?.pixelCount) },
+        .init("progressive", .flag, .neither, "1 for a progressive (multi-scan) JPEG or an Adam7-interlaced PNG") {
+            flag($0.image.facts?.progressive)
+        },
+        .init(
+            "chroma_subsampling",
+            .text,
+            .neither,
+            "JPEG only: 4:2:0, 4:2:2, 4:4:4, gray, or the sampling factors when unusual"
+        ) {
+            $0.image.facts?.chromaSubsampling ?? ""
+        },
+        .init("bit_depth", .count, .neither, "bits a sample, as stored") { text($0.image.facts?.bitDepth) },
+        .init("alpha", .flag, .neither, "1 when the image has an alpha channel") { flag($0.image.facts?.hasAlpha) },
+        .init("lossless", .flag, .neither, "WebP only: 1 for lossless (VP8L), 0 for lossy (VP8)") {
+            flag($0.image.facts?.lossless)
+        },
+        .init("encoding", .text, .neither, "the format and how it is coded, in one label (e.g. jpeg progressive 4:2:0)")
+        {
+            $0.image.facts?.encodingLabel ?? ""
+        },
+        .init("payload_bytes", .bytes, .neither, "the bytes of the image fetched (the file's size when not measured)") {
+            text($0.result?.payloadBytes ?? $0.image.fileBytes)
+        },
         trial("strategy"), trial("render"), trial("allocator"), trial("run"), trial("pid"),
         trial("peak_rss_delta_bytes"), trial("peak_heap_exact_delta_bytes"), trial("final_rss_bytes"),
         trial("duration_s"),
-        ("status", { $0.result?.status.rawValue ?? $0.image.skipStatus ?? "" }),
-        ("error", { $0.result?.error ?? $0.image.skipReason ?? "" }),
+        .init("status", .text, .neither, "the run's status, or why the file was not measured") {
+            $0.result?.status.rawValue ?? $0.image.skipStatus ?? ""
+        },
+        .init("error", .text, .neither, "what went wrong, in words; empty when nothing did") {
+            $0.result?.error ?? $0.image.skipReason ?? ""
+        },
         // The file's (or URL's) bytes as examined: a resume finds a file that changed since by it.
-        (payloadDigestColumn, { $0.image.payloadDigest ?? "" }),
-        // The least the cell's contract needs at once; empty when undeclared.
+        .init(
+            payloadDigestColumn,
+            .text,
+            .neither,
+            "FNV-1a-64 of the bytes as examined: a resume re-measures a changed file"
+        ) {
+            $0.image.payloadDigest ?? ""
+        },
         trial("floor_bytes"),
     ]
 
     package static let payloadDigestColumn = "payload_fnv1a64"
 
-    /// The columns corpus.csv shares with trials.csv, as trials.csv declares them (unit, polarity, meaning).
-    package static var sharedTrialColumns: [ResultColumn] {
-        columns.compactMap { TrialsCSV.column(named: $0.name)?.column }
-    }
-
     /// A run's column as trials.csv declares it (`TrialsCSV.columns`), written the same way; empty for
     /// a file that was not measured.
-    static func trial(_ name: String) -> (name: String, value: @Sendable (CorpusRow) -> String) {
-        guard let column = TrialsCSV.column(named: name) else {
+    static func trial(_ name: String) -> WrittenColumn<CorpusRow> {
+        guard let trial = TrialsCSV.column(named: name) else {
             preconditionFailure("corpus.csv names \(name), which trials.csv does not declare")
         }
-        return (name, { $0.result.map(column.write) ?? "" })
+        let column = trial.column
+        return .init(column.name, column.unit, column.polarity, column.meaning) { $0.result.map(trial.write) ?? "" }
     }
 
     /// A row's key: the file, its cell and its run (empty for a file's one unmeasured row); no two
@@ -53,7 +77,7 @@ package enum CorpusCSV {
 
     package static func render(_ rows: [CorpusRow], runID: String) -> String {
         var lines = [CSV.line(columns.map(\.name) + [TrialsCSV.runIDColumn])]
-        lines += rows.map { row in CSV.line(columns.map { $0.value(row) } + [runID]) }
+        lines += rows.map { row in CSV.line(columns.map { $0.write(row) } + [runID]) }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -51,7 +51,7 @@ package enum ShardedCorpusMerge {
         let runID = folder.runID
 
         var lines = [CSV.line(CorpusCSV.columns.map(\.name) + ["machine", TrialsCSV.runIDColumn])]
-        lines += rows.map { entry in CSV.line(CorpusCSV.columns.map { $0.value(entry.row) } + [entry.machine, runID]) }
+        lines += rows.map { entry in CSV.line(CorpusCSV.columns.map { $0.write(entry.row) } + [entry.machine, runID]) }
         let ranked = rows.map(\.row)
         let rankingRender = CorpusRanking.rankingRender(renders) ?? .full
         let costs = CorpusRanking.rank(ranked, by: rankingRender)

@@ -42,8 +42,7 @@ package struct OutputFile: Sendable, Encodable {
     package var holds: String
     /// A CSV file's header, in order, when it is fixed (empty: not a CSV, or its columns vary).
     package var columns: [String] = []
-    /// The figures among its columns, as declared once (trials.csv's, and those corpus.csv shares with
-    /// it): unit, polarity, meaning.
+    /// Its columns as declared once (`TrialsCSV.columns`, `WrittenColumn`): unit, polarity, meaning.
     package var figures: [ResultColumn] = []
 
     /// What `bench list --output-files --json` gives of it (not `replacesRows`, the folder's business).
@@ -146,7 +145,7 @@ package enum OutputFiles {
         replacesRows: true,
         holds: "one row per image and trial, and one for each file not measured, with its reason",
         columns: CorpusCSV.header,
-        figures: CorpusCSV.sharedTrialColumns
+        figures: CorpusCSV.columns.map(\.column)
     )
     package static let corpusSummary = OutputFile(
         name: "corpus-summary.csv",
@@ -288,14 +287,18 @@ package enum OutputFiles {
     package static let serverColumnsTableName = "server-columns"
     package static let serverSlopesColumnsTableName = "server-slopes-columns"
 
+    /// The name of docs/OUTPUT.md's table of corpus.csv's columns.
+    package static let corpusColumnsTableName = "corpus-columns"
+
     /// docs/OUTPUT.md's blocks that come from the code rather than results/: every file, and the
-    /// columns of trials.csv, server.csv and server-slopes.csv as their declarations say them.
+    /// columns of trials.csv, server.csv, server-slopes.csv and corpus.csv as their declarations say them.
     package static var documentBlocks: [String: String] {
         [
             tableName: markdownTable(),
             trialsColumnsTableName: ResultColumn.markdownTable(TrialsCSV.columns.map(\.column)),
             serverColumnsTableName: ResultColumn.markdownTable(ServerCSV.columns.map(\.column)),
             serverSlopesColumnsTableName: ResultColumn.markdownTable(ServerSlopesCSV.columns.map(\.column)),
+            corpusColumnsTableName: ResultColumn.markdownTable(CorpusCSV.columns.map(\.column)),
         ]
     }
 

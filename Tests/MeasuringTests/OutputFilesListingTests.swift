@@ -56,4 +56,19 @@ import Testing
         )
         #expect(trials.figures.first { $0.name == "peak_rss_delta_bytes" }?.polarity == "lower")
     }
+
+    /// corpus.csv declares every column it writes, the image's facts as well as the run's figures,
+    /// and takes the run's from trials.csv's declarations unchanged.
+    @Test func corpusDeclaresEveryColumnItWrites() throws {
+        let corpus = try #require(try Self.entries()["corpus.csv"])
+        #expect(corpus.figures.map(\.name) == Array(Self.header(CorpusCSV.render([], runID: "r")).dropLast()))
+        let trials = try #require(try Self.entries()["trials.csv"])
+        let runFigures = [
+            "strategy", "render", "allocator", "run", "pid", "peak_rss_delta_bytes", "peak_heap_exact_delta_bytes",
+            "final_rss_bytes", "duration_s", "floor_bytes",
+        ]
+        for name in runFigures {
+            #expect(corpus.figures.first { $0.name == name } == trials.figures.first { $0.name == name }, "\(name)")
+        }
+    }
 }
