@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+from output_files import output_files
+
 ENCODINGS = ["jpeg", "jpeg-progressive", "jpeg-444", "jpeg-progressive-444", "png-rgb", "png-rgb-interlaced",
              "png-rgba", "png-rgba-interlaced", "webp-lossy", "webp-lossless", "heic", "avif"]
 COLUMNS = ["encoding", "tool", "render", "allocator", "run", "payload_bytes", "image_width", "image_height",
@@ -39,10 +41,7 @@ def copied_columns(bench):
     """The columns of encodings-holders.csv and encodings-residency.csv: holders.csv's (without the call
     stack: holders.folded and a run's own holders.csv keep those) and residency.csv's, the encoding
     first, as bench declares them (`bench list --output-files --json`), never a copy of its lists."""
-    listing = subprocess.run([bench, "list", "--output-files", "--json"], capture_output=True, text=True)
-    if listing.returncode != 0:
-        sys.exit(f"encodings: {bench} list --output-files --json exited {listing.returncode}: {listing.stderr}")
-    columns = {entry["name"]: entry["columns"] for entry in json.loads(listing.stdout)}
+    columns = {name: entry["columns"] for name, entry in output_files(bench, "encodings").items()}
     holders = ["encoding"] + [column for column in columns["holders.csv"] if column != "stack"]
     return holders, ["encoding"] + columns["residency.csv"]
 

@@ -24,12 +24,22 @@ import subprocess
 import sys
 import tempfile
 
+from output_files import output_files
+
 WORKLOADS = {
     "article": ["--strategy", "data", "--strategy", "download", "--render", "none", "--render", "full"],
     "heic": ["--encoding", "heic", "--strategy", "download", "--render", "full", "--render", "stream"],
 }
-COLUMNS = ["workload", "residency", "round", "strategy", "render", "allocator", "run", "status", "window_ms",
-           "wall_ms", "snapshots", "snapshot_ms", "in_window_ms"]
+# The study's own columns; the cell's (trials.csv's key and status) come from bench (`cell_columns`).
+STUDY_COLUMNS = ["workload", "residency", "round"]
+TIMING_COLUMNS = ["window_ms", "wall_ms", "snapshots", "snapshot_ms", "in_window_ms"]
+
+
+def cell_columns(bench):
+    """trials.csv's key (the cell and its run) and its status, as bench declares them (`bench list
+    --output-files --json`), never a copy of its lists: trials.json's trials have the same names."""
+    trials = output_files(bench, "residency-cost")["trials.csv"]
+    return trials["key"] + [column for column in trials["columns"] if column == "status"]
 
 
 def measure(bench, workload, residency, runs, scratch):
@@ -50,11 +60,11 @@ def milliseconds(seconds):
     return "" if seconds is None else f"{seconds * 1e3:.3f}"
 
 
-def row(workload, residency, round_number, trial):
+def row(workload, residency, round_number, trial, cell):
     return {
-        "workload": workload, "residency": residency, "round": round_number, "strategy": trial["strategy"],
-        "render": trial["render"], "allocator": trial["allocator"], "run": trial["run"],
-        "status": trial["status"], "window_ms": milliseconds(trial.get("durationSeconds")),
+        "workload": workload, "residency": residency, "round": round_number,
+        **{column: trial[column] for column in cell},
+        "window_ms": milliseconds(trial.get("durationSeconds")),
         "wall_ms": milliseconds(trial.get("wallSeconds")),
         "snapshots": trial.get("residencySnapshots", ""),
         "snapshot_ms": milliseconds(trial.get("residencySeconds")),
@@ -62,12 +72,12 @@ def row(workload, residency, round_number, trial):
     }
 
 
-def write(rows, path):
+def write(rows, path, columns):
     temporary = path + ".tmp"
     with open(temporary, "w") as file:
-        file.write(",".join(COLUMNS) + "\n")
+        file.write(",".join(columns) + "\n")
         for values in rows:
-            file.write(",".join(str(values[column]) for column in COLUMNS) + "\n")
+            file.write(",".join(str(values[column]) for column in columns) + "\n")
     os.replace(temporary, path)
 
 
@@ -84,6 +94,8 @@ def main():
         sys.exit(f"residency-cost: {args.bench} is not an executable bench; build it (swift build -c release)")
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "residency-cost.csv")
+    cell = cell_columns(args.bench)
+    columns = STUDY_COLUMNS + cell + TIMING_COLUMNS
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-residency-cost-") as scratch:
         for round_number in range(1, args.rounds + 1):
@@ -94,8 +106,8 @@ def main():
                     print(f"residency-cost: round {round_number}, {workload}, snapshots {residency}",
                           file=sys.stderr, flush=True)
                     trials = measure(args.bench, workload, residency, args.runs, scratch)
-                    rows += [row(workload, residency, round_number, trial) for trial in trials]
-            write(rows, path)
+                    rows += [row(workload, residency, round_number, trial, cell) for trial in trials]
+            write(rows, path, columns)
     print(f"residency-cost: {len(rows)} rows in {path}", file=sys.stderr)
 
 
