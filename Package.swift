@@ -232,8 +232,8 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
-                "BenchCore", "Harness", "Scenarios", "Report", "ReferenceDocuments", "Imaging", "LoopbackServer",
-                "Probe", "bench", "TestSupport",
+                "BenchCommandLine", "BenchCore", "Harness", "Scenarios", "Report", "ReferenceDocuments", "Imaging",
+                "LoopbackServer", "Probe", "bench", "TestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

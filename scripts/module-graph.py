@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 # Where each module's code runs: the parent (`bench run`, which plans, serves and reports), the
-# measured child (`bench _trial`, `bench _scenario`, `bench _server`), both (the same executable), or only in a
+# measured child (`bench _trial`, `bench _list-scroll`, `bench _server`), both (the same executable), or only in a
 # maintainer's or test's process.
 # C targets and system libraries are listed with the Swift modules that import them.
 RUNS_IN = {

@@ -82,10 +82,14 @@ fi
 if [ -f "$data/server.dat" ]; then
   draw server "plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
 fi
-# The list-scroll chart reads scenario.csv itself (bench scenario list-scroll writes it).
-if [ -f "$results/scenario.csv" ]; then
-  draw scenario "csv=$(gp_string "$results/scenario.csv"); plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
-fi
+# The list-scroll chart reads list-scroll.csv itself (bench scenario list-scroll writes it); a folder of
+# the previous format (settings.json's format 1) holds the same columns as scenario.csv.
+for scroll_csv in "$results/list-scroll.csv" "$results/scenario.csv"; do
+  if [ -f "$scroll_csv" ]; then
+    draw list-scroll "csv=$(gp_string "$scroll_csv"); plots_dir=$(gp_string "$plots_dir"); data_dir=$(gp_string "$data")"
+    break
+  fi
+done
 echo "drew ${drawn[*]}"
 if [ -f "${results%/}/REPORT.md" ]; then
   echo "plots: charts in $charts, report in ${results%/}/REPORT.md"

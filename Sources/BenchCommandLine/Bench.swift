@@ -18,7 +18,7 @@ package struct Bench: ParsableCommand {
             RunCommand.self, ListCommand.self, FixtureCommand.self, RenderCommand.self, ServeCommand.self,
             SweepCommand.self, CorpusCommand.self,
             ScenarioCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, BaselineCommand.self,
-            TrialCommand.self, TrialSpecCommand.self, ScenarioChildCommand.self, ServerChildCommand.self,
+            TrialCommand.self, TrialSpecCommand.self, ListScrollChildCommand.self, ServerChildCommand.self,
             ResidencyCheckCommand.self,
         ],
         defaultSubcommand: RunCommand.self
@@ -26,10 +26,10 @@ package struct Bench: ParsableCommand {
 
     /// Makes the parent's stdout and stderr safe before anything is written: closed ones lead to
     /// /dev/null, and a reader that left is an ignored EPIPE, not SIGPIPE. The measured children
-    /// (`_trial`, `_scenario`) are left as they were spawned: their signals are part of what is measured.
+    /// (`_trial`, `_list-scroll`) are left as they were spawned: their signals are part of what is measured.
     package static func prepareStandardStreams(arguments: [String] = CommandLine.arguments) {
         StandardStreams.reopenClosed()
-        let childCommands = [TrialCommand.configuration.commandName, ScenarioChildCommand.configuration.commandName]
+        let childCommands = [TrialCommand.configuration.commandName, ListScrollChildCommand.configuration.commandName]
         if let subcommand = arguments.dropFirst().first, childCommands.contains(subcommand) { return }
         StandardStreams.ignoreBrokenPipes()
     }

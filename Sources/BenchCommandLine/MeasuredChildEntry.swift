@@ -4,7 +4,7 @@ import ImageServer
 import Scenarios
 
 /// A measured child's start without parsing its command line. The parent spawns every child as
-/// `bench <_trial|_scenario|_server> --spec-file PATH` (`ChildProcessLauncher.arguments(for:)`);
+/// `bench <_trial|_list-scroll|_server> --spec-file PATH` (`ChildProcessLauncher.arguments(for:)`);
 /// parsing that through the whole command tree reflects over every command's options, about a
 /// quarter of a trial's start-up, paid by every child. Any other shape of those commands
 /// (`_trial --stdout`, a tool's run) goes through the parser as before; errors end the child as
@@ -13,7 +13,7 @@ package enum MeasuredChildEntry {
     /// The measured children this entry starts.
     package enum Child: Equatable {
         case trial(specFile: String)
-        case scenario(specFile: String)
+        case listScroll(specFile: String)
         case server(specFile: String)
     }
 
@@ -22,7 +22,7 @@ package enum MeasuredChildEntry {
         guard arguments.count == 4, arguments[2] == ChildSpec.option else { return nil }
         switch arguments[1] {
         case ChildProcessLauncher.trialSubcommand: return .trial(specFile: arguments[3])
-        case ScenarioLauncher.subcommand: return .scenario(specFile: arguments[3])
+        case ListScrollLauncher.subcommand: return .listScroll(specFile: arguments[3])
         case ServerSpec.subcommand: return .server(specFile: arguments[3])
         default: return nil
         }
@@ -32,8 +32,8 @@ package enum MeasuredChildEntry {
     package static func runIfSpawned(arguments: [String] = CommandLine.arguments) {
         switch child(for: arguments) {
         case .trial(let specFile): run(TrialCommand.self) { try TrialCommand.measure(specFile: specFile) }
-        case .scenario(let specFile):
-            run(ScenarioChildCommand.self) { try ScenarioChildCommand.measure(specFile: specFile) }
+        case .listScroll(let specFile):
+            run(ListScrollChildCommand.self) { try ListScrollChildCommand.measure(specFile: specFile) }
         case .server(let specFile): run(ServerChildCommand.self) { try ServerChildCommand.measure(specFile: specFile) }
         case nil: return
         }

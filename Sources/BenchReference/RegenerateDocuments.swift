@@ -16,7 +16,7 @@ struct RegenerateDocuments: ParsableCommand {
         discussion: """
             Reads the committed reference folder: trials.csv (required), timeline.csv, sweep.csv, trials.json, \
             environment.txt, and the studies beside them (cold-warm/, example/, holders/, corpus/, jobs/, \
-            encodings.csv, validation.csv, the scenario CSVs). Writes gnuplot's input and rewrites the parts of \
+            encodings.csv, validation.csv, the list-scroll CSVs). Writes gnuplot's input and rewrites the parts of \
             the documents between <!-- table:NAME --> and <!-- value:NAME --> markers; the prose around them is kept.
 
             Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (named) or a document has a \
@@ -86,8 +86,8 @@ struct RegenerateDocuments: ParsableCommand {
         }
     }
 
-    /// SCENARIO.md's generated tables and figures from the folder's scenario CSVs; false when the
-    /// folder has no SCENARIO.md or no scenario.csv.
+    /// SCENARIO.md's generated tables and figures from the folder's list-scroll CSVs; false when the
+    /// folder has no SCENARIO.md or no list-scroll.csv.
     static func regenerateScenarioDocument(in folder: URL) throws -> Bool {
         let document = folder.appendingPathComponent("SCENARIO.md")
         guard let text = try? String(contentsOf: document, encoding: .utf8),

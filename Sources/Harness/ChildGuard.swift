@@ -3,7 +3,7 @@ import CChildGuard
 import Foundation
 
 /// The measured child's side of `ChildProcess`'s protections, armed first thing in `bench _trial`
-/// and `bench _scenario` (before the warm-up): a child must never outlive a parent that died
+/// and `bench _list-scroll` (before the warm-up): a child must never outlive a parent that died
 /// without cleaning up, nor run on when nobody is left to kill it at `--timeout`.
 package enum ChildGuard {
     /// Dies with the parent: SIGKILL when the parent goes (PR_SET_PDEATHSIG), and an exit at once

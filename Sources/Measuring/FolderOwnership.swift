@@ -6,9 +6,14 @@ import Report
 /// settings.json, and the run could never be resumed.
 package enum FolderOwnership {
     /// Each measuring command's files: its rows file first, by which an older folder without
-    /// settings.json is known.
+    /// settings.json is known (a file other commands write too, environment.txt, never first: a
+    /// list scroll's folder holds one and is no sweep's).
     package static var files: [(command: String, names: [String])] {
-        MeasuringCommand.allCases.filter(\.ownsItsFolder).map { ($0.rawValue, OutputFiles.of($0).map(\.name)) }
+        MeasuringCommand.allCases.filter(\.ownsItsFolder).map { command in
+            let files = OutputFiles.of(command)
+            let own = files.filter { $0.commands == [command] } + files.filter { $0.commands != [command] }
+            return (command.rawValue, own.map(\.name))
+        }
     }
 
     /// `bench merge`'s record of the shards it joined.
@@ -20,14 +25,20 @@ package enum FolderOwnership {
     /// What `bench report` and `make plots` add to a folder (its REPORT.md, chart data and charts):
     /// the other command's too, removed with its files so that no chart of it is taken for this run's.
     package static var reportFiles: [String] {
-        let charts = ["article", "matrix", "timeline", "sweep", "holders", "encodings", "corpus", "scenario"]
+        let charts = ["article", "matrix", "timeline", "sweep", "holders", "encodings", "corpus", "list-scroll"]
         return ["REPORT.md"] + charts.flatMap { ["charts/\($0).svg", "charts/\($0).png"] }
             + (RunFolderReport.chartFileNames.union(["corpus.dat"])).sorted().map { "charts/data/\($0)" }
     }
 
     /// The command whose folder `directory` is: settings.json's, else the one whose rows file is there.
+    /// A command that does not own its folder (list-scroll, whose settings.json only says the
+    /// folder's format) is no owner.
     package static func owner(of directory: URL) -> String? {
-        if let recorded = try? RunSettings.read(from: directory) { return recorded.command }
+        if let recorded = try? RunSettings.read(from: directory),
+            MeasuringCommand(rawValue: recorded.command)?.ownsItsFolder != false
+        {
+            return recorded.command
+        }
         return files.first { entry in
             FileManager.default.fileExists(atPath: directory.appendingPathComponent(entry.names[0]).path)
         }?.command

@@ -76,15 +76,16 @@ package final class Measurement {
     }
 
     /// Opens the folder of a command that appends its rows after those of earlier invocations with
-    /// other settings (list-scroll's scenario.csv): no settings.json to check, no --replace, no
-    /// --resume; the folder is still checked, locked and claimed (73, 75), and signals caught.
+    /// other settings (list-scroll's list-scroll.csv): no settings to check, no --replace, no
+    /// --resume; the folder is still checked and locked (73, 75), its format recorded or checked
+    /// (`MeasurementFolder.openAppending`), and signals caught.
     package convenience init(
         appendingTo command: MeasuringCommand,
         out: String?,
         stop: any StopRequest = SignalStop()
     ) throws {
         try self.init(command, MeasurementOutput(out: out), stop: stop) {
-            try MeasurementFolder.openOutput(out, files: OutputFiles.folderFiles(command), replacing: false)
+            try MeasurementFolder.openAppending(out, for: command)
         }
     }
 

@@ -68,6 +68,44 @@ package enum MeasurementFolder {
         return try openOutput(out, files: files, replacing: true, runID: recorded.runID)
     }
 
+    /// Opens the folder of a command that appends its rows after earlier invocations' (list-scroll):
+    /// a folder without settings.json gets one that records its format (its settings are on every
+    /// row); one with settings.json (the scroll's, or a run's beside which it appends) must be of a
+    /// format this bench reads (65 otherwise). A folder of the previous format that holds the
+    /// command's rows under their old name is read, never appended to (73).
+    package static func openAppending(_ out: String?, for command: MeasuringCommand) throws -> OutputFolder {
+        let folder = try openOutput(out, files: OutputFiles.folderFiles(command), replacing: false)
+        let directory = folder.directory
+        let recorded: RunSettings?
+        do { recorded = try RunSettings.read(from: directory) } catch {
+            throw BenchFailure(.badInput, "\(error)")
+        }
+        for file in OutputFiles.of(command) {
+            guard let previous = file.previousName,
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent(previous).path)
+            else { continue }
+            throw BenchFailure(
+                .cannotCreateOutput,
+                "--out \(directory.path) holds \(previous), the rows of a format \(ResultsFormat.previous) folder, "
+                    + "which this bench reads but does not append to: choose another --out, or rename it "
+                    + "\(file.name) (its columns are the same) to go on appending"
+            )
+        }
+        guard recorded == nil else { return folder }
+        do {
+            try RunSettings(
+                command: command.rawValue,
+                runID: folder.runID,
+                settings: [],
+                provenance: Measurement.provenance
+            )
+            .write(into: directory)
+        } catch {
+            throw BenchFailure(.cannotCreateOutput, "cannot record the folder's format in \(directory.path): \(error)")
+        }
+        return folder
+    }
+
     /// Opens the output folder and checks the `files` to be written there before the first trial,
     /// or fails with 73 (unwritable, or an earlier run's rows without `replacing`) or 75 (in use).
     /// Every measuring command starts here, so it also checks $TMPDIR, where the run keeps its

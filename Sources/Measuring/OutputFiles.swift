@@ -11,7 +11,8 @@ package enum MeasuringCommand: String, CaseIterable, Sendable, Encodable {
     case imageServer = "image-server"
 
     /// Whether its folder is its own: another command writing there is refused (73). list-scroll
-    /// appends to scenario.csv wherever it is asked to, by design.
+    /// appends to list-scroll.csv wherever it is asked to, by design (the settings.json it records
+    /// in a folder that had none says the folder's format, not an owner).
     package var ownsItsFolder: Bool { self != .listScroll }
 }
 
@@ -23,7 +24,7 @@ package struct OutputFile: Sendable, Encodable {
     package enum Written: String, Sendable, Encodable {
         case beforeTheFirstTrial = "before the first trial"
         case perTrial = "appended as each trial ends"
-        case perScroll = "rewritten after each scroll"
+        case perScroll = "appended as each scroll ends"
         case perServerRun = "appended as each server run ends"
         case atTheEnd = "at the end, and on SIGINT, SIGTERM or SIGHUP"
     }
@@ -44,10 +45,13 @@ package struct OutputFile: Sendable, Encodable {
     package var columns: [String] = []
     /// Its columns as declared once (`TrialsCSV.columns`, `WrittenColumn`): unit, polarity, meaning.
     package var figures: [ResultColumn] = []
+    /// Its name in folders of the previous format (`ResultsFormat.previous`), when it had another:
+    /// read there, never written.
+    package var previousName: String?
 
     /// What `bench list --output-files --json` gives of it (not `replacesRows`, the folder's business).
     enum CodingKeys: String, CodingKey {
-        case name, commands, written, key, holds, columns, figures
+        case name, commands, written, key, holds, columns, figures, previousName
     }
 
     /// The file as the output folder's checks see it.
@@ -171,13 +175,16 @@ package enum OutputFiles {
         replacesRows: false,
         holds: "the corpus chart's labels"
     )
-    package static let scenario = OutputFile(
-        name: ScenarioCSV.fileName,
+    package static let listScroll = OutputFile(
+        name: ListScrollCSV.fileName,
         commands: [.listScroll],
         written: .perScroll,
         key: [],
         replacesRows: false,
-        holds: "one row per scroll, appended after the rows of earlier invocations with other settings"
+        holds: "one row per scroll, appended after the rows of earlier invocations with other settings",
+        columns: ListScrollCSV.headerFields,
+        figures: ListScrollCSV.columns.map(\.column),
+        previousName: ListScrollCSV.previousFileName
     )
     package static let server = OutputFile(
         name: ServerCSV.fileName,
@@ -234,12 +241,12 @@ package enum OutputFiles {
     )
     package static let settings = OutputFile(
         name: RunSettings.fileName,
-        commands: [.run, .sweep, .corpus, .imageServer],
+        commands: [.run, .sweep, .corpus, .listScroll, .imageServer],
         written: .beforeTheFirstTrial,
         key: [],
         replacesRows: false,
-        holds: "the command and every setting that changes a figure (--resume checks them and the build), "
-            + "and the binary's build, commit, toolchain and libraries"
+        holds: "the folder's format, the command and every setting that changes a figure (--resume checks them "
+            + "and the build; list-scroll's rows carry their own), and the binary's build, commit, toolchain and libraries"
     )
     package static let shard = OutputFile(
         name: ShardRecord.fileName,
@@ -253,7 +260,7 @@ package enum OutputFiles {
     /// Every definition, in the order the documentation lists them.
     package static let all = [
         trials, timeline, holders, residency, summary, trialsJSON, holdersFolded, environment, sweep,
-        corpus, corpusSummary, corpusChart, corpusChartVariables, scenario, server, requests, serverHolders,
+        corpus, corpusSummary, corpusChart, corpusChartVariables, listScroll, server, requests, serverHolders,
         serverResidency,
         serverSlopes,
         settings, shard,
@@ -286,16 +293,20 @@ package enum OutputFiles {
     /// The names of docs/OUTPUT.md's tables of the image server's files' columns.
     package static let serverColumnsTableName = "server-columns"
     package static let serverSlopesColumnsTableName = "server-slopes-columns"
+    /// The name of docs/OUTPUT.md's table of list-scroll.csv's columns.
+    package static let listScrollColumnsTableName = "list-scroll-columns"
 
     /// The name of docs/OUTPUT.md's table of corpus.csv's columns.
     package static let corpusColumnsTableName = "corpus-columns"
 
     /// docs/OUTPUT.md's blocks that come from the code rather than results/: every file, and the
-    /// columns of trials.csv, server.csv, server-slopes.csv and corpus.csv as their declarations say them.
+    /// columns of trials.csv, list-scroll.csv, server.csv, server-slopes.csv and corpus.csv as their
+    /// declarations say them.
     package static var documentBlocks: [String: String] {
         [
             tableName: markdownTable(),
             trialsColumnsTableName: ResultColumn.markdownTable(TrialsCSV.columns.map(\.column)),
+            listScrollColumnsTableName: ResultColumn.markdownTable(ListScrollCSV.columns.map(\.column)),
             serverColumnsTableName: ResultColumn.markdownTable(ServerCSV.columns.map(\.column)),
             serverSlopesColumnsTableName: ResultColumn.markdownTable(ServerSlopesCSV.columns.map(\.column)),
             corpusColumnsTableName: ResultColumn.markdownTable(CorpusCSV.columns.map(\.column)),

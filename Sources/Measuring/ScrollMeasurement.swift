@@ -14,6 +14,10 @@ package struct ScrollRequest {
     package var template: ListScrollScenario.Settings
     package var output: MeasurementOutput
     package var stop: any StopRequest = SignalStop()
+    /// Runs one scroll in its work folder: the real scroll in a child by default; tests give recorded results.
+    package var scroller: (ListScrollScenario.Settings, URL) throws -> ScrollResult = {
+        try ListScrollScenario(settings: $0).run(workDirectory: $1)
+    }
 
     package init(
         strategies: [ScrollStrategy],
@@ -49,43 +53,52 @@ package struct ScrollRequest {
     }
 }
 
-/// The scroll scenario's measurement: each scroll in its own child, its row added to scenario.csv
-/// after the rows earlier invocations left there (the whole file rewritten after every scroll,
-/// into a rescue folder when the folder cannot be written), a line per scroll on stdout. Its folder,
-/// lock, signals, rescue and end are `Measurement`'s, as every measuring command's.
+/// The list scroll's measurement: each scroll in its own child, its row appended to list-scroll.csv
+/// as soon as it ends, after the rows earlier invocations left there (into a rescue folder when the
+/// folder cannot be written), a line per scroll on stdout. Its folder, lock, signals, rescue and end
+/// are `Measurement`'s, as every measuring command's; the folder records its format (settings.json).
 package struct ScrollMeasurement {
     package let request: ScrollRequest
 
     package init(_ request: ScrollRequest) { self.request = request }
 
     package func run() throws {
-        AllocatorEnvironment.warnIfSet(record: "not recorded in scenario.csv")
-        // Rows are appended, never replaced: no --replace, no settings.json.
+        AllocatorEnvironment.warnIfSet(record: "not recorded in \(ListScrollCSV.fileName)")
+        // Rows are appended, never replaced: no --replace, no --resume.
         let measurement = try Measurement(appendingTo: .listScroll, out: request.output.out, stop: request.stop)
         let folder = measurement.folder
         let sink = measurement.sink
-        let csvName = OutputFiles.scenario.name
+        let csvName = OutputFiles.listScroll.name
         let csvPath = folder.directory.appendingPathComponent(csvName).path
         let existing = (try? String(contentsOfFile: csvPath, encoding: .utf8)) ?? ""
-        _ = try ScenarioCSV.appending([], runID: folder.runID, to: existing, path: csvPath)
+        do { try ListScrollCSV.checkAppendable(existing, path: csvPath) } catch {
+            throw BenchFailure(.cannotCreateOutput, "\(error)")
+        }
+        sink.startRows(csvName, header: ListScrollCSV.headerFields, resuming: true)
         let stop = request.stop
         let scrolls = request.scrolls
         var results: [ScrollResult] = []
-        print(ScenarioTable.header)
+        print(ListScrollTable.header)
         for settings in scrolls where !stop.requested {
             let result = try scroll(settings)
             // A child killed because the run was interrupted is not a measurement: no row.
             if stop.requested && result.status != .ok { break }
             results.append(result)
-            let text = try ScenarioCSV.appending(results, runID: folder.runID, to: existing, path: csvPath)
-            sink.write([(csvName, Data(text.utf8))], final: stop.requested)
-            print(ScenarioTable.line(result))
+            sink.append(csvName, lines: ListScrollCSV.line(result, runID: folder.runID))
+            print(ListScrollTable.line(result))
             if result.status != .ok {
                 printError(
                     "scenario failed: \(settings.strategy.rawValue)/\(settings.render.rawValue)/cap \(settings.maxConcurrent): "
                         + "\(result.status): \(result.error)"
                 )
             }
+        }
+        sink.finishRows()
+        // After a failed write the file is whole only in the rescue folder: the earlier rows and these.
+        if !sink.rowsAppended, !results.isEmpty,
+            let text = try? ListScrollCSV.appending(results, runID: folder.runID, to: existing, path: csvPath)
+        {
+            sink.write([(csvName, Data(text.utf8))], final: true)
         }
         if !results.isEmpty { _ = sink.write([Measurement.environmentFile], final: true) }
         sayWhatWasWritten(results, existing: existing, csvPath: csvPath, sink: sink)
@@ -97,7 +110,6 @@ package struct ScrollMeasurement {
             unit: "scrolls"
         )
     }
-
     /// One scroll in its child, its scratch removed by a second signal too.
     private func scroll(_ settings: ListScrollScenario.Settings) throws -> ScrollResult {
         let work = FileManager.default.temporaryDirectory
@@ -105,7 +117,7 @@ package struct ScrollMeasurement {
         Interruption.registerScratch(work)
         defer { Interruption.unregisterScratch(work) }
         do {
-            return try ListScrollScenario(settings: settings).run(workDirectory: work)
+            return try request.scroller(settings, work)
         } catch {
             throw BenchFailure(.internalError, "cannot run the scenario: \(error)")
         }
@@ -117,12 +129,12 @@ package struct ScrollMeasurement {
             return
         }
         print(
-            "wrote \(sink.currentFolder.appendingPathComponent(OutputFiles.scenario.name).path) (run \(sink.folder.runID))"
+            "wrote \(sink.currentFolder.appendingPathComponent(OutputFiles.listScroll.name).path) (run \(sink.folder.runID))"
         )
         // Appended to rows of other settings: each row says which, but one chart cannot show them together.
         if !existing.isEmpty,
-            let text = try? ScenarioCSV.appending(results, runID: sink.folder.runID, to: existing, path: csvPath),
-            let groups = try? ScenarioCSV.groups(text, path: csvPath), groups.count > 1
+            let text = try? ListScrollCSV.appending(results, runID: sink.folder.runID, to: existing, path: csvPath),
+            let groups = try? ListScrollCSV.groups(text, path: csvPath), groups.count > 1
         {
             printError(
                 "note: \(csvPath) now holds rows of \(groups.count) different settings (the settings columns tell them apart); "

@@ -23,7 +23,7 @@ package struct ReferenceStudies: Sendable {
         case decodeTime = "decode-time"
         /// The example package's own loader (results/example/).
         case example
-        /// The scrolling list: caps, memory limits, faults, speeds (results/scenario*.csv).
+        /// The scrolling list: caps, memory limits, faults, speeds (results/list-scroll*.csv).
         case scenario
         /// Who holds the peak, 20 runs a cell (results/holders/).
         case holders
@@ -349,8 +349,8 @@ package struct ReferenceStudies: Sendable {
         ]
     }
 
-    /// The caps (results/scenario.csv), memory budgets of 100/200/400 MiB, server faults on every 4th
-    /// row with and without retries, and scroll speeds of 5-40 rows a second (results/scenario-*.csv).
+    /// The caps (results/list-scroll.csv), memory budgets of 100/200/400 MiB, server faults on every 4th
+    /// row with and without retries, and scroll speeds of 5-40 rows a second (results/list-scroll-*.csv).
     /// Each file is measured whole into the scratch folder and copied over the committed one only when all
     /// four are done. A row killed by its memory limit, or failed by its fault, is a row of the data:
     /// there, bench's status 3 (some runs failed) does not stop the study.
@@ -401,10 +401,10 @@ package struct ReferenceStudies: Sendable {
             )
         }
         for (measured, committed) in [
-            ("caps", "scenario.csv"), ("memory-limit", "scenario-memory-limit.csv"),
-            ("faults", "scenario-faults.csv"), ("speed", "scenario-speed.csv"),
+            ("caps", "list-scroll.csv"), ("memory-limit", "list-scroll-memory-limit.csv"),
+            ("faults", "list-scroll-faults.csv"), ("speed", "list-scroll-speed.csv"),
         ] {
-            steps.append(.copy(from: "\(folder)/\(measured)/scenario.csv", to: resultsPath(committed)))
+            steps.append(.copy(from: "\(folder)/\(measured)/list-scroll.csv", to: resultsPath(committed)))
         }
         return steps
     }

@@ -3,8 +3,8 @@ import Report
 import Scenarios
 
 /// results/SCENARIO.md's generated parts (`<!-- table:NAME -->` blocks and `<!-- value:NAME -->`
-/// figures), computed from the committed scenario CSVs by `bench report --results results`:
-/// the caps (scenario.csv), the memory budgets, the faults and the scroll speeds (scenario-*.csv).
+/// figures), computed from the committed list-scroll CSVs by `bench report --results results`:
+/// the caps (list-scroll.csv), the memory budgets, the faults and the scroll speeds (list-scroll-*.csv).
 /// A file that is absent contributes nothing; a marker that needs it then fails as unknown.
 ///
 /// Values come in families, one member per cell, with the cell in the name:
@@ -13,10 +13,10 @@ import Scenarios
 /// (ranges over the caps, the speed that wasted most).
 package struct ScenarioDocument: Sendable {
     /// The CSVs a folder may hold, by file name.
-    package static let caps = ScenarioCSV.fileName
-    package static let memoryLimit = "scenario-memory-limit.csv"
-    package static let faults = "scenario-faults.csv"
-    package static let speed = "scenario-speed.csv"
+    package static let caps = ListScrollCSV.fileName
+    package static let memoryLimit = "list-scroll-memory-limit.csv"
+    package static let faults = "list-scroll-faults.csv"
+    package static let speed = "list-scroll-speed.csv"
     package static let files = [caps, memoryLimit, faults, speed]
 
     package private(set) var blocks: [String: String] = [:]
@@ -25,19 +25,22 @@ package struct ScenarioDocument: Sendable {
     /// From CSV texts by file name (`files`); names missing from `csvs` are skipped. Errors name a
     /// file by its name in `folder` when one is given.
     package init(csvs: [String: String], folder: URL? = nil) throws {
-        func path(_ name: String) -> String { folder?.appendingPathComponent(name).path ?? name }
+        func path(_ name: String) -> String {
+            guard let folder else { return name }
+            return (ListScrollCSV.url(of: name, in: folder) ?? folder.appendingPathComponent(name)).path
+        }
         if let text = csvs[Self.caps] {
-            blocks["scenario-peaks"] = try ScenarioCSV.peakTables(text, path: path(Self.caps))
-            addCaps(try ScenarioRows(text, path: path(Self.caps)))
+            blocks["scenario-peaks"] = try ListScrollCSV.peakTables(text, path: path(Self.caps))
+            addCaps(try ListScrollRows(text, path: path(Self.caps)))
         }
         if let text = csvs[Self.memoryLimit] {
-            addMemoryLimit(try ScenarioRows(text, path: path(Self.memoryLimit), varying: ["memory_limit_bytes"]))
+            addMemoryLimit(try ListScrollRows(text, path: path(Self.memoryLimit), varying: ["memory_limit_bytes"]))
         }
         if let text = csvs[Self.faults] {
-            addFaults(try ScenarioRows(text, path: path(Self.faults), varying: ["fault", "fault_every", "retries"]))
+            addFaults(try ListScrollRows(text, path: path(Self.faults), varying: ["fault", "fault_every", "retries"]))
         }
         if let text = csvs[Self.speed] {
-            addSpeed(try ScenarioRows(text, path: path(Self.speed), varying: ["rows_per_second"]))
+            addSpeed(try ListScrollRows(text, path: path(Self.speed), varying: ["rows_per_second"]))
         }
     }
 
@@ -45,7 +48,10 @@ package struct ScenarioDocument: Sendable {
     package init(folder: URL) throws {
         var csvs: [String: String] = [:]
         for name in Self.files {
-            if let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) {
+            // A folder of the previous format holds them under their old names (scenario*.csv).
+            if let url = ListScrollCSV.url(of: name, in: folder),
+                let text = try? String(contentsOf: url, encoding: .utf8)
+            {
                 csvs[name] = text
             }
         }
@@ -73,13 +79,13 @@ package struct ScenarioDocument: Sendable {
         if let number = Double(value), number == number.rounded() { return String(Int(number)) }
         return value.replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: ".", with: "_")
     }
-    static func settingsLine(_ rows: ScenarioRows, runIDs: [String]) -> String {
+    static func settingsLine(_ rows: ListScrollRows, runIDs: [String]) -> String {
         let settings = rows.sharedSettings.map { "\($0.column) \($0.value.isEmpty ? "none" : $0.value)" }.joined(
             separator: ", "
         )
         return "Settings: \(settings); runs: \(runIDs.isEmpty ? "not recorded" : runIDs.joined(separator: ", "))."
     }
-    static func runIDs(_ rows: ScenarioRows) -> [String] { rows.ordered("run_id") }
+    static func runIDs(_ rows: ListScrollRows) -> [String] { rows.ordered("run_id") }
     /// A failed row's reason, short: the signal of a crash report ("signal 4 (Illegal instruction)"),
     /// else its first clause.
     static func shortError(_ error: String) -> String {
@@ -103,13 +109,13 @@ package struct ScenarioDocument: Sendable {
     }
 }
 
-// MARK: The caps (scenario.csv)
+// MARK: The caps (list-scroll.csv)
 
 extension ScenarioDocument {
     /// The cell SCENARIO.md's recommendation is about: the requests table shows it alone.
     static let recommended = (strategy: "download", render: "thumbnail")
 
-    mutating func addCaps(_ file: ScenarioRows) {
+    mutating func addCaps(_ file: ListScrollRows) {
         let ok = file.rows.filter { $0["status"] == "ok" }
         let strategies = file.ordered("strategy", in: ok)
         let renders = file.ordered("render", in: ok)
@@ -120,10 +126,10 @@ extension ScenarioDocument {
         }
         func median(_ column: String, _ strategy: String, _ render: String, _ cap: String, scale: Double = 1) -> Double?
         {
-            ScenarioRows.median(ScenarioRows.numbers(column, of: rows(strategy, render, cap)).map { $0 * scale })
+            ListScrollRows.median(ListScrollRows.numbers(column, of: rows(strategy, render, cap)).map { $0 * scale })
         }
         func peak(_ strategy: String, _ render: String, _ cap: String) -> Double? {
-            ScenarioRows.median(ScenarioRows.peakOverBaselineMB(rows(strategy, render, cap)))
+            ListScrollRows.median(ListScrollRows.peakOverBaselineMB(rows(strategy, render, cap)))
         }
 
         // Per cell: peak, time to image, traffic and requests (medians of the runs).
@@ -172,14 +178,13 @@ extension ScenarioDocument {
             )
         }
         // The rows' bytes, and the largest bitmap a full decode keeps (4 bytes a pixel of the largest size).
-        if let payload = ScenarioRows.median(ScenarioRows.numbers("payload_bytes_all_rows", of: file.rows)) {
+        if let payload = ListScrollRows.median(ListScrollRows.numbers("payload_bytes_all_rows", of: file.rows)) {
             values["scenario_payload_all_rows_mb"] = Self.f0(Self.mb(payload))
         }
-        let sizes = file.sharedSettings.first { $0.column == "sizes" }?.value ?? ScenarioCSV.notRecorded
-        let pixels = ScenarioCSV.fixtureSizes(sizes).map { Double($0.width * $0.height) }
-        values["scenario_largest_bitmap_mb"] = pixels.max().map { Self.f0(Self.mb($0 * 4)) } ?? ScenarioCSV.notRecorded
-        // The floor of each renderer's scroll: the rows on screen's bitmaps (ScrollFloor), from the
-        // rows' settings, so files written before the floor_bytes column have it too.
+        let sizes = file.sharedSettings.first { $0.column == "sizes" }?.value ?? ""
+        let pixels = ListScrollCSV.fixtureSizes(sizes).map { Double($0.width * $0.height) }
+        values["scenario_largest_bitmap_mb"] = pixels.max().map { Self.f0(Self.mb($0 * 4)) } ?? "–"
+        // The floor of each renderer's scroll: the rows on screen's bitmaps (ScrollFloor), from the rows' settings.
         for render in renders {
             guard let row = ok.first(where: { $0["render"] == render }), let floor = ScrollFloor.bytes(row: row) else {
                 continue
@@ -225,10 +230,10 @@ extension ScenarioDocument {
     }
 }
 
-// MARK: Memory budgets, faults, speeds (scenario-*.csv)
+// MARK: Memory budgets, faults, speeds (list-scroll-*.csv)
 
 extension ScenarioDocument {
-    mutating func addMemoryLimit(_ file: ScenarioRows) {
+    mutating func addMemoryLimit(_ file: ListScrollRows) {
         func limit(_ row: [String: String]) -> Double { row["memory_limit_bytes"].flatMap(Double.init) ?? .infinity }
         let ordered = file.rows.enumerated().sorted { (limit($0.element), $0.offset) < (limit($1.element), $1.offset) }
             .map(\.element)
@@ -261,7 +266,7 @@ extension ScenarioDocument {
             let rows = ordered.filter { limit($0) == value }
             let name = "scenario_mem\(value.isFinite ? Self.f0(value / 1_048_576) : "none")_"
             values[name + "killed"] = String(rows.filter { Self.endedWithoutReport($0["status"]) }.count)
-            values[name + "placeholders"] = Self.f0(ScenarioRows.numbers("rows_fallback", of: rows).reduce(0, +))
+            values[name + "placeholders"] = Self.f0(ListScrollRows.numbers("rows_fallback", of: rows).reduce(0, +))
         }
         if let smallest = limits.first(where: \.isFinite), let largest = limits.last(where: \.isFinite) {
             values["scenario_memory_limit_smallest_mib"] = Self.f0(smallest / 1_048_576)
@@ -270,7 +275,7 @@ extension ScenarioDocument {
         blocks["scenario-memory-limit"] = table.joined(separator: "\n") + "\n"
     }
 
-    mutating func addFaults(_ file: ScenarioRows) {
+    mutating func addFaults(_ file: ListScrollRows) {
         var table = [
             Self.settingsLine(file, runIDs: Self.runIDs(file)), "",
             "| fault | retries | status | sent (MB) | requests started / completed / cancelled / failed | retried | rows with a placeholder "
@@ -305,15 +310,15 @@ extension ScenarioDocument {
             }
         }
         values["scenario_faults_orphans_range"] = Self.range(
-            ScenarioRows.numbers("orphaned_files_removed", of: file.rows)
+            ListScrollRows.numbers("orphaned_files_removed", of: file.rows)
         )
         values["scenario_faults_leftover_max"] = Self.f0(
-            ScenarioRows.numbers("leftover_files", of: file.rows).max() ?? 0
+            ListScrollRows.numbers("leftover_files", of: file.rows).max() ?? 0
         )
         blocks["scenario-faults"] = table.joined(separator: "\n") + "\n"
     }
 
-    mutating func addSpeed(_ file: ScenarioRows) {
+    mutating func addSpeed(_ file: ListScrollRows) {
         func speed(_ value: String) -> Double { Double(value) ?? 0 }
         let speeds = file.ordered("rows_per_second").sorted { speed($0) < speed($1) }
         let strategies = file.ordered("strategy")
@@ -329,9 +334,9 @@ extension ScenarioDocument {
                 let rows = file.matching(["rows_per_second": rps, "strategy": strategy]).filter { $0["status"] == "ok" }
                 guard !rows.isEmpty else { continue }
                 func median(_ column: String, scale: Double = 1) -> Double? {
-                    ScenarioRows.median(ScenarioRows.numbers(column, of: rows).map { $0 * scale })
+                    ListScrollRows.median(ListScrollRows.numbers(column, of: rows).map { $0 * scale })
                 }
-                let peak = ScenarioRows.median(ScenarioRows.peakOverBaselineMB(rows))
+                let peak = ListScrollRows.median(ListScrollRows.peakOverBaselineMB(rows))
                 let counts = ["requests_started", "requests_completed", "requests_cancelled"].map {
                     Self.cell(median($0), Self.f0)
                 }

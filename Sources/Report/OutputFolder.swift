@@ -22,7 +22,7 @@ package final class OutputFolder: ResultsFolder, Sendable {
     package struct File: Sendable {
         package var name: String
         /// Whether it is replaced whole (a second run's file would drop the first run's rows);
-        /// false for files that are appended to (scenario.csv) or carry no rows.
+        /// false for files that are appended to (list-scroll.csv) or carry no rows.
         package var replacesRows: Bool
 
         package init(_ name: String, replacesRows: Bool = true) {

@@ -5,8 +5,8 @@ import Foundation
 /// trial: `--resume` goes on only with the same ones, and names each that differs.
 package struct RunSettings: Codable, Equatable, Sendable {
     package static let fileName = "settings.json"
-    /// The version of the folder's record this bench writes; a folder without one predates it.
-    package static let currentFormat = 1
+    /// The version of the folder's record this bench writes (`ResultsFormat`); a folder without one predates format 1.
+    package static let currentFormat = ResultsFormat.current
 
     package struct Setting: Codable, Equatable, Sendable {
         package var name: String
@@ -61,13 +61,15 @@ package struct RunSettings: Codable, Equatable, Sendable {
     package var maxPixel: Int? { value(of: "--max-pixel").flatMap { Int($0) } }
 
     /// The recorded settings, nil when the folder has none; throws when the file is not readable as such,
-    /// or is of a format this bench does not read (`UnreadableFormat`: a newer bench wrote it).
+    /// or is of a format this bench does not read (`UnreadableFormat`: a newer bench wrote it, or an
+    /// older one than the previous format's).
     package static func read(from folder: URL) throws -> RunSettings? {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         let settings = try JSONDecoder().decode(RunSettings.self, from: data)
-        // This bench reads its own format and the one before (no `format`: folders from before it).
-        if let format = settings.format, format > currentFormat {
+        // This bench reads its own format and the one before (no `format`: folders from before format 1).
+        let format = settings.format ?? 0
+        guard (ResultsFormat.previous...ResultsFormat.current).contains(format) else {
             throw UnreadableFormat(file: url.path, format: format, command: settings.command)
         }
         return settings
@@ -76,12 +78,24 @@ package struct RunSettings: Codable, Equatable, Sendable {
     /// A folder's record of a format this bench cannot read: what to do instead.
     package struct UnreadableFormat: Error, CustomStringConvertible {
         package var file: String
+        /// The recorded format; 0 for a record without one (before format 1).
         package var format: Int
         package var command: String
 
+        /// The command that measures the folder again: the scenarios are `bench scenario NAME`.
+        var measuringCommand: String {
+            ["list-scroll", "image-server"].contains(command) ? "scenario \(command)" : command
+        }
+
         package var description: String {
-            "\(file) is format \(format), written by a newer bench; this one reads formats up to \(RunSettings.currentFormat): "
-                + "read it with the bench that wrote it, or measure again with this one (bench \(command) --out DIR)"
+            let again = "measure again with this one (bench \(measuringCommand) --out DIR)"
+            guard format < ResultsFormat.previous else {
+                return "\(file) is format \(format), written by a newer bench; this one reads formats "
+                    + "\(ResultsFormat.readable): read it with the bench that wrote it, or \(again)"
+            }
+            let which = format == 0 ? "from before formats were recorded (format 0)" : "format \(format)"
+            return "\(file) is \(which), written by an older bench; this one reads formats "
+                + "\(ResultsFormat.readable): read it with the bench that wrote it, or \(again)"
         }
     }
 

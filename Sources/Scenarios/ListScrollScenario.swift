@@ -45,9 +45,9 @@ package struct ListScrollScenario {
     }
 
     package var settings: Settings
-    package var launcher: ScenarioLauncher
+    package var launcher: ListScrollLauncher
 
-    package init(settings: Settings, launcher: ScenarioLauncher = ScenarioLauncher()) {
+    package init(settings: Settings, launcher: ListScrollLauncher = ListScrollLauncher()) {
         self.settings = settings
         self.launcher = launcher
     }
@@ -101,7 +101,7 @@ package struct ListScrollScenario {
         return result
     }
 
-    /// A result with these settings and nothing measured: what scenario.csv's settings columns of
+    /// A result with these settings and nothing measured: what list-scroll.csv's settings columns of
     /// this scroll will say, known before it runs.
     package var plannedResult: ScrollResult {
         let placeholder = URL(string: "http://127.0.0.1/")!

@@ -1,3 +1,4 @@
+import BenchCore
 import Glibc
 
 /// A scenario that cannot be set up or run, with a message a person can act on.
@@ -8,6 +9,8 @@ package enum ScenarioError: Error, CustomStringConvertible, Equatable {
     case memoryLimitNotSet(limitBytes: Int, errno: Int32)
     /// An existing scenario CSV whose header is not the one this version writes.
     case foreignColumns(path: String)
+    /// A list-scroll CSV of a format older than the one before this bench's (its columns a subset of today's).
+    case olderFormat(path: String)
     /// A scenario CSV that cannot be read as one.
     case malformed(path: String, reason: String)
     /// A scenario CSV whose rows come from scrolls of different settings, where one set is expected
@@ -26,6 +29,9 @@ package enum ScenarioError: Error, CustomStringConvertible, Equatable {
             return "setrlimit(RLIMIT_DATA, \(limit)) failed: \(String(cString: strerror(errno)))"
         case .foreignColumns(let path):
             return "\(path) has other columns than this version writes; move it away first"
+        case .olderFormat(let path):
+            return "\(path) is a list-scroll file from before format 1 (no settings columns, run_id or floor_bytes); "
+                + "this bench reads formats \(ResultsFormat.readable): measure it again (bench scenario list-scroll --out DIR)"
         case .malformed(let path, let reason):
             return "\(path) is not a scenario CSV: \(reason)"
         case .mixedSettings(let path, let groups, let differing):

@@ -29,10 +29,10 @@ package enum ScrollFloor {
         }.max()
     }
 
-    /// The floor of a scenario.csv row, from its settings (`sizes`, `rows`, `visible_rows`, `render`,
-    /// `max_pixel`): rows written before the `floor_bytes` column have them too.
+    /// The floor of a list-scroll.csv row, from its settings (`sizes`, `rows`, `visible_rows`, `render`,
+    /// `max_pixel`).
     package static func bytes(row: [String: String]) -> Int? {
-        let sizes = ScenarioCSV.fixtureSizes(row["sizes"] ?? "")
+        let sizes = ListScrollCSV.fixtureSizes(row["sizes"] ?? "")
         guard let rows = row["rows"].flatMap(Int.init), let visible = row["visible_rows"].flatMap(Int.init),
             let render = row["render"].flatMap(RenderMode.init(name:)),
             let maxPixel = row["max_pixel"].flatMap(Int.init)

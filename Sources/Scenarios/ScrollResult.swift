@@ -51,7 +51,7 @@ package struct ScrollResult: Codable, Sendable {
     /// Files left in the child's TMPDIR / work folder when it exited.
     package var leftoverFiles = 0
 
-    // Settings of the parent's that the child never sees (scenario.csv records them on every row).
+    // Settings of the parent's that the child never sees (list-scroll.csv records them on every row).
     /// The embedded server's throttle on each response, bytes a second; nil when unthrottled.
     package var bandwidthBytesPerSecond: Int?
     /// The fixtures the rows cycle over, WIDTHxHEIGHT in row order.

@@ -73,7 +73,7 @@ import Testing
         )
         #expect(output.status == 0, "\(output.standardError)")
         #expect(
-            output.standardError.contains("MALLOC_ARENA_MAX=1 (not recorded in scenario.csv)"),
+            output.standardError.contains("MALLOC_ARENA_MAX=1 (not recorded in list-scroll.csv)"),
             "\(output.standardError)"
         )
     }

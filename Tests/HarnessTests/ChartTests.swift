@@ -9,7 +9,7 @@ import FoundationXML
 /// `scripts/plots.sh` on a copy of the committed results, with the real `bench report` and gnuplot:
 /// every chart is drawn as a real PNG and a well-formed SVG, and gnuplot says nothing on stderr.
 @Suite(.serialized) struct ChartTests {
-    static let charts = ["article", "timeline", "sweep", "matrix", "scenario"]
+    static let charts = ["article", "timeline", "sweep", "matrix", "list-scroll"]
 
     /// Draws into a temporary copy so the committed charts are never touched by a test, keeps the
     /// charts' bytes and removes the copy.
@@ -19,7 +19,7 @@ import FoundationXML
         // A quote and a space in the folder's name: paths reach gnuplot as string literals.
         let folder = scratch.appendingPathComponent("it's results")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "scenario.csv"] {
+        for name in ["trials.csv", "timeline.csv", "sweep.csv", "trials.json", "environment.txt", "list-scroll.csv"] {
             try? FileManager.default.copyItem(
                 at: packageRoot.appendingPathComponent("results/\(name)"),
                 to: folder.appendingPathComponent(name)

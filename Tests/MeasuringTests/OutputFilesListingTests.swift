@@ -2,6 +2,7 @@ import BenchCore
 import Corpus
 import Foundation
 import Measuring
+import Scenarios
 import Testing
 
 /// `bench list --output-files --json` is what scripts read a file's columns from (scripts/encodings.py
@@ -70,5 +71,19 @@ import Testing
         for name in runFigures {
             #expect(corpus.figures.first { $0.name == name } == trials.figures.first { $0.name == name }, "\(name)")
         }
+    }
+
+    /// list-scroll.csv is listed with its writer's header and its declared figures, and says the name
+    /// it had in folders of the previous format (scripts and readers find its rows there too).
+    @Test func listScrollIsListedWithItsColumnsAndFigures() throws {
+        let listScroll = try #require(try Self.entries()["list-scroll.csv"])
+        #expect(listScroll.columns == Self.header(try ListScrollCSV.appending([], runID: "r", to: "", path: "")))
+        #expect(listScroll.figures.map(\.name) == ListScrollCSV.columns.map(\.name))
+        let peak = listScroll.figures.first { $0.name == "peak_rss_bytes" }
+        #expect(peak?.unit == "bytes" && peak?.polarity == "lower")
+        let json = try JSONSerialization.jsonObject(with: Data(try OutputFiles.json().utf8)) as? [[String: Any]]
+        #expect(
+            json?.first { $0["name"] as? String == "list-scroll.csv" }?["previousName"] as? String == "scenario.csv"
+        )
     }
 }

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import ReferenceDocuments
 import Report
@@ -6,7 +7,7 @@ import Testing
 
 /// results/SCENARIO.md's tables and figures are generated from the committed scenario CSVs
 /// (`bench report --results results`, which `bench-reference measure scenario` and `make reference` run):
-/// scenario.csv and scenario-memory-limit.csv, scenario-faults.csv, scenario-speed.csv.
+/// list-scroll.csv and list-scroll-memory-limit.csv, list-scroll-faults.csv, list-scroll-speed.csv.
 @Suite struct CommittedScenarioTests {
     static let results = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -64,14 +65,19 @@ import Testing
         #expect(Self.family("scenario_speed_most_wasted_rps") == "scenario_speed_most_wasted_rps")
     }
 
-    /// The committed files (bench-reference measure scenario) record every setting and their run ids; the
+    /// The committed files (bench-reference measure scenario, converted to format 2 by their rename) record
+    /// every setting and their run ids under the current names, and results/ records the current format; the
     /// caps are one setting (their chart draws it whole), the others one group per value they sweep.
     @Test func theCommittedFilesRecordTheirSettingsAndRunIDs() throws {
-        func groups(_ name: String) throws -> [ScenarioCSV.Group] {
+        func groups(_ name: String) throws -> [ListScrollCSV.Group] {
             let url = Self.results.appendingPathComponent(name)
-            return try ScenarioCSV.groups(try String(contentsOf: url, encoding: .utf8), path: url.path)
+            return try ListScrollCSV.groups(try String(contentsOf: url, encoding: .utf8), path: url.path)
         }
-        let caps = try groups("scenario.csv")
+        #expect(try RunSettings.read(from: Self.results)?.format == ResultsFormat.current)
+        for name in ScenarioDocument.files {
+            #expect(ListScrollCSV.url(of: name, in: Self.results)?.lastPathComponent == name, "\(name)")
+        }
+        let caps = try groups("list-scroll.csv")
         #expect(caps.count == 1, "one setting: its chart draws it whole")
         let main = try #require(caps.first)
         let settings = Dictionary(uniqueKeysWithValues: main.settings.map { ($0.column, $0.value) })
@@ -80,19 +86,19 @@ import Testing
         #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
         #expect(main.runIDs.count == 1)
         #expect(
-            try groups("scenario-speed.csv").map { $0.rows[0]["rows_per_second"] } == ["5.0", "10.0", "20.0", "40.0"]
+            try groups("list-scroll-speed.csv").map { $0.rows[0]["rows_per_second"] } == [
+                "5.0", "10.0", "20.0", "40.0",
+            ]
         )
         #expect(
-            try groups("scenario-memory-limit.csv").map { $0.rows[0]["memory_limit_bytes"] } == [
+            try groups("list-scroll-memory-limit.csv").map { $0.rows[0]["memory_limit_bytes"] } == [
                 "104857600", "209715200", "419430400",
             ]
         )
-        #expect(try groups("scenario-faults.csv").count == 8, "no fault and 3 faults, each without and with retries")
-        for name in ["scenario-speed.csv", "scenario-memory-limit.csv", "scenario-faults.csv"] {
+        #expect(try groups("list-scroll-faults.csv").count == 8, "no fault and 3 faults, each without and with retries")
+        for name in ["list-scroll-speed.csv", "list-scroll-memory-limit.csv", "list-scroll-faults.csv"] {
             #expect(
-                try groups(name).allSatisfy {
-                    !$0.runIDs.isEmpty && $0.settings.allSatisfy { $0.value != ScenarioCSV.notRecorded }
-                },
+                try groups(name).allSatisfy { !$0.runIDs.isEmpty },
                 "\(name)"
             )
         }

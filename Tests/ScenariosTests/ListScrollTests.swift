@@ -5,7 +5,7 @@ import Scenarios
 import TestSupport
 import Testing
 
-/// Runs the real scroll in a real `bench _scenario` child against the real loopback server.
+/// Runs the real scroll in a real `bench _list-scroll` child against the real loopback server.
 @Suite(.serialized) struct ListScrollTests {
     /// Each row is visible for 0.1 s, and its body needs about 0.5 s at the throttled rate: most rows
     /// leave before their transfer ends, and cancelling must stop those transfers at the server.
@@ -37,10 +37,10 @@ import Testing
         )
         let result = try ListScrollScenario(
             settings: settings,
-            launcher: ScenarioLauncher(executable: benchExecutable())
+            launcher: ListScrollLauncher(executable: benchExecutable())
         )
         .run(workDirectory: work)
-        print(ScenarioTable.line(result))
+        print(ListScrollTable.line(result))
         #expect(result.status == .ok, "\(result.error)")
         return result
     }
@@ -48,6 +48,8 @@ import Testing
     @Test func cancellationStopsTransfersAndLeavesNoFiles() throws {
         for strategy in ScrollStrategy.allCases {
             let result = try scroll(strategy)
+            // The parent's settings the child never sees are recorded on its row.
+            #expect(result.bandwidthBytesPerSecond == 500_000 && result.fixtureSizes == ["1600x1200", "1200x900"])
             #expect((result.requestsCancelled ?? 0) > 0, "\(strategy)")
             #expect(
                 result.bytesSent < result.payloadBytesAllRows / 2,
@@ -115,7 +117,7 @@ import Testing
         )
         let result = try ListScrollScenario(
             settings: settings,
-            launcher: ScenarioLauncher(executable: benchExecutable())
+            launcher: ListScrollLauncher(executable: benchExecutable())
         )
         .run(workDirectory: work)
         #expect(result.status == .harnessError)
@@ -144,7 +146,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        let text = try String(contentsOf: out.appendingPathComponent("scenario.csv"), encoding: .utf8)
+        let text = try String(contentsOf: out.appendingPathComponent("list-scroll.csv"), encoding: .utf8)
         let lines = text.split(separator: "\n").map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }

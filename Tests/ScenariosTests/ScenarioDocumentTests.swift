@@ -9,19 +9,19 @@ import Testing
 @Suite struct ScenarioDocumentTests {
     /// Each settings group is its own table: rows of another bandwidth never enter the same medians.
     @Test func rowsOfOtherSettingsAreTheirOwnTable() throws {
-        let first = try ScenarioCSV.appending(
-            [ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(cap: 4)],
+        let first = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(cap: 1), ListScrollCSVTests.result(cap: 4)],
             runID: "first",
             to: "",
             path: "s.csv"
         )
-        let both = try ScenarioCSV.appending(
-            [ScenarioCSVTests.result(cap: 1, bandwidth: 20_000_000)],
+        let both = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(cap: 1, bandwidth: 20_000_000)],
             runID: "second",
             to: first,
             path: "s.csv"
         )
-        let tables = try ScenarioCSV.peakTables(both, path: "s.csv")
+        let tables = try ListScrollCSV.peakTables(both, path: "s.csv")
         let settingsLines = tables.split(separator: "\n").filter { $0.hasPrefix("Settings:") }
         #expect(settingsLines.count == 2, "\(tables)")
         #expect(settingsLines.first?.contains("bandwidth_bytes_per_second 10485760") == true)
@@ -37,15 +37,15 @@ import Testing
     /// A file of speeds may differ in its speed only: rows of another bandwidth appended to it (or
     /// old rows that did not record it) would go into its figures unseen, so the generator refuses it.
     @Test func aFileMixingOtherSettingsThanItsOwnIsRefused() throws {
-        let first = try ScenarioCSV.appending(
-            [ScenarioCSVTests.result(speed: 5), ScenarioCSVTests.result(speed: 40)],
+        let first = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(speed: 5), ListScrollCSVTests.result(speed: 40)],
             runID: "first",
             to: "",
             path: "s.csv"
         )
         #expect(try ScenarioDocument(csvs: [ScenarioDocument.speed: first]).blocks["scenario-speed"] != nil)
-        let mixed = try ScenarioCSV.appending(
-            [ScenarioCSVTests.result(bandwidth: nil, speed: 10)],
+        let mixed = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(bandwidth: nil, speed: 10)],
             runID: "second",
             to: first,
             path: "s.csv"
@@ -64,7 +64,7 @@ import Testing
     /// The figures of known rows: medians of the runs, what download saves against data, ranges over the caps.
     @Test func figuresAreTheMediansOfTheirCells() throws {
         func run(_ strategy: ScrollStrategy, cap: Int, peakMB: Int, ttiMillis: Double, sentMB: Int) -> ScrollResult {
-            var result = ScenarioCSVTests.result(strategy, cap: cap)
+            var result = ListScrollCSVTests.result(strategy, cap: cap)
             result.baselineRSSBytes = 30_000_000
             result.peakRSSBytes = 30_000_000 + peakMB * 1_000_000
             result.timeToImageMedianMillis = ttiMillis
@@ -82,7 +82,7 @@ import Testing
             run(.download, cap: 4, peakMB: 6, ttiMillis: 108, sentMB: 190),
             run(.data, cap: 4, peakMB: 41, ttiMillis: 100, sentMB: 200),
         ]
-        let text = try ScenarioCSV.appending(rows, runID: "r", to: "", path: "s.csv")
+        let text = try ListScrollCSV.appending(rows, runID: "r", to: "", path: "s.csv")
         let figures = try ScenarioDocument(csvs: [ScenarioDocument.caps: text])
         #expect(
             figures.values["scenario_data_thumbnail_cap1_peak_mb"] == "32.0",
@@ -104,7 +104,7 @@ import Testing
     /// A scroll whose child left no report shows "–" where the child measured, in the fault and memory
     /// limit tables alike, never a 0 that reads as measured.
     @Test func whatTheChildDidNotMeasureIsADash() throws {
-        var crashed = ScenarioCSVTests.result(.download)
+        var crashed = ListScrollCSVTests.result(.download)
         crashed.status = .crashed
         crashed.error = "child left no report: child killed by signal 6 (Aborted)"
         crashed.bytesSent = 2_000_000
@@ -118,11 +118,11 @@ import Testing
             row.spec.fault = .truncate
             row.spec.faultEvery = 4
             row.spec.retries = retries
-            faults = try ScenarioCSV.appending([row], runID: "r", to: faults, path: ScenarioDocument.faults)
+            faults = try ListScrollCSV.appending([row], runID: "r", to: faults, path: ScenarioDocument.faults)
         }
         var limited = crashed
         limited.spec.memoryLimitBytes = 100 << 20
-        let memory = try ScenarioCSV.appending([limited], runID: "r", to: "", path: ScenarioDocument.memoryLimit)
+        let memory = try ListScrollCSV.appending([limited], runID: "r", to: "", path: ScenarioDocument.memoryLimit)
         let figures = try ScenarioDocument(csvs: [
             ScenarioDocument.faults: faults, ScenarioDocument.memoryLimit: memory,
         ])
@@ -142,5 +142,32 @@ import Testing
             memoryRow?.contains("| crashed: ") == true && memoryRow?.contains("| – |") == true,
             "\(memoryRow ?? "")"
         )
+    }
+
+    /// A folder of the previous format (format 1) holds the scroll's files as scenario*.csv: they are
+    /// read as list-scroll*.csv are, and a folder that holds both is read by its current names.
+    @Test func aFolderOfThePreviousFormatIsReadByItsOldNames() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-document-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let caps = try ListScrollCSV.appending([ListScrollCSVTests.result(cap: 1)], runID: "r", to: "", path: "")
+        let speeds = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(speed: 5), ListScrollCSVTests.result(speed: 40)],
+            runID: "r",
+            to: "",
+            path: ""
+        )
+        try caps.write(to: folder.appendingPathComponent("scenario.csv"), atomically: true, encoding: .utf8)
+        try speeds.write(to: folder.appendingPathComponent("scenario-speed.csv"), atomically: true, encoding: .utf8)
+        let previous = try ScenarioDocument(folder: folder)
+        #expect(
+            previous.blocks["scenario-peaks"]
+                == (try ScenarioDocument(csvs: [ScenarioDocument.caps: caps]).blocks["scenario-peaks"])
+        )
+        #expect(previous.values["scenario_speed5_data_peak_mb"] != nil, "\(previous.values.keys.sorted())")
+
+        let current = try ListScrollCSV.appending([ListScrollCSVTests.result(cap: 16)], runID: "s", to: "", path: "")
+        try current.write(to: folder.appendingPathComponent(ListScrollCSV.fileName), atomically: true, encoding: .utf8)
+        #expect(try ScenarioDocument(folder: folder).blocks["scenario-peaks"]?.contains("runs: s.") == true)
     }
 }

@@ -4,87 +4,76 @@ import Scenarios
 import TestSupport
 import Testing
 
-/// Real `bench` processes: rows of invocations with different settings stay apart in scenario.csv,
-/// and `bench report` refuses to chart a scenario.csv that mixes them.
-@Suite(.serialized) struct ScenarioProvenanceTests {
-    static func bench(_ arguments: [String]) throws -> (status: Int32, standardError: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: benchExecutable())
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, message)
-    }
-
-    static func scratch(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
-    }
-
-    /// Two invocations into one folder with different --bandwidth are two settings groups: each row
-    /// records the bandwidth it was measured with, and the second invocation says the folder is mixed.
-    @Test func twoInvocationsWithOtherBandwidthsAreTwoGroups() throws {
-        let folder = Self.scratch("scenario-provenance")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let common = [
-            "scenario", "list-scroll", "--sizes", "64x48,96x64", "--rows", "4", "--visible", "2", "--speed", "100",
-            "--strategy", "download", "--render", "thumbnail", "--timeout", "60",
-            "--fixture-cache", folder.appendingPathComponent("fixtures").path, "--out",
-            folder.appendingPathComponent("out").path,
-        ]
-        let first = try Self.bench(common + ["--bandwidth", "10M"])
-        #expect(first.status == 0, "\(first.standardError)")
-        let second = try Self.bench(common + ["--bandwidth", "20M"])
-        #expect(second.status == 0, "\(second.standardError)")
-        #expect(second.standardError.contains("now holds rows of 2 different settings"), "\(second.standardError)")
-
-        let csv = folder.appendingPathComponent("out/scenario.csv")
-        let groups = try ScenarioCSV.groups(try String(contentsOf: csv, encoding: .utf8), path: csv.path)
-        try #require(groups.count == 2)
-        #expect(groups.map { $0.rows.map { $0["bandwidth_bytes_per_second"] } } == [["10000000"], ["20000000"]])
-        #expect(groups.allSatisfy { $0.rows.allSatisfy { $0["sizes"] == "64x48 96x64" } })
-        #expect(groups[0].runIDs.count == 1 && groups[1].runIDs.count == 1 && groups[0].runIDs != groups[1].runIDs)
-    }
-
-    /// `bench report` (make plots, make reference) draws scenario.csv as one setting: mixed, it exits 65 naming what differs.
-    @Test func reportRefusesAScenarioCSVOfMixedSettings() throws {
-        let folder = Self.scratch("scenario-report")
-        defer { try? FileManager.default.removeItem(at: folder) }
+/// `bench report` (make plots, make reference) draws a folder's list-scroll rows as one setting: it
+/// refuses rows of several, naming what differs. In-process (`ListScrollCSV.checkOneSetting`, what
+/// the command calls), and one real `bench report` for its exit status.
+@Suite struct ScenarioProvenanceTests {
+    static func scratch(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(name)-\(UUID().uuidString.prefix(8))"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["trials.csv", "trials.json"] {
-            try FileManager.default.copyItem(
-                at: ScenarioCSVTests.results.appendingPathComponent(name),
-                to: folder.appendingPathComponent(name)
-            )
-        }
-        let report = [
-            "report", "--results", folder.path, "--data-out", folder.appendingPathComponent("data").path, "--no-report",
-        ]
-        let one = try ScenarioCSV.appending(
-            [ScenarioCSVTests.result(cap: 1), ScenarioCSVTests.result(.download, cap: 4)],
+        return folder
+    }
+
+    /// Rows of two caps (one setting), then a row of another speed appended by a second invocation.
+    static func files() throws -> (one: String, mixed: String) {
+        let one = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(cap: 1), ListScrollCSVTests.result(.download, cap: 4)],
             runID: "first",
             to: "",
             path: ""
         )
-        try one.write(to: folder.appendingPathComponent("scenario.csv"), atomically: true, encoding: .utf8)
-        let accepted = try Self.bench(report)
-        #expect(accepted.status == 0, "\(accepted.standardError)")
-
-        let mixed = try ScenarioCSV.appending(
-            [ScenarioCSVTests.result(cap: 1, speed: 5)],
+        let mixed = try ListScrollCSV.appending(
+            [ListScrollCSVTests.result(cap: 1, speed: 5)],
             runID: "second",
             to: one,
             path: ""
         )
-        try mixed.write(to: folder.appendingPathComponent("scenario.csv"), atomically: true, encoding: .utf8)
-        let refused = try Self.bench(report)
-        #expect(refused.status == 65, "\(refused.standardError)")
-        #expect(
-            refused.standardError.contains("mixes rows of 2 different settings (rows_per_second: 20.0 / 5.0)"),
-            "\(refused.standardError)"
+        return (one, mixed)
+    }
+
+    static let mixedMessage = "mixes rows of 2 different settings (rows_per_second: 20.0 / 5.0)"
+
+    /// list-scroll.csv, and a folder of the previous format's scenario.csv alike.
+    @Test(arguments: [ListScrollCSV.fileName, ListScrollCSV.previousFileName])
+    func rowsOfMixedSettingsAreRefusedNamingWhatDiffers(name: String) throws {
+        let folder = try Self.scratch("scenario-report")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (one, mixed) = try Self.files()
+        let url = folder.appendingPathComponent(name)
+        try ListScrollCSV.checkOneSetting(in: folder)
+        try one.write(to: url, atomically: true, encoding: .utf8)
+        try ListScrollCSV.checkOneSetting(in: folder)
+        try mixed.write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try ListScrollCSV.checkOneSetting(in: folder)
+        } throws: { error in
+            String(describing: error).contains("\(url.path) \(Self.mixedMessage)")
+        }
+    }
+
+    /// The real `bench report` exits 65 on such a folder, naming what differs.
+    @Test func reportExits65OnMixedSettings() throws {
+        let folder = try Self.scratch("scenario-report")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A run's folder: one trials.csv row is what bench report needs beside the scroll's file.
+        var trial = TrialResult(cell: TrialCell(strategy: "data", render: .none, allocator: .system), run: 1, pid: 1)
+        (trial.status, trial.payloadBytes, trial.baselineRSSBytes, trial.peakRSSBytes) = (.ok, 1000, 1 << 20, 2 << 20)
+        try (CSV.line(TrialsCSV.header(runID: "r")) + "\n" + TrialsCSV.line(trial, runID: "r")).write(
+            to: folder.appendingPathComponent(TrialsCSV.fileName),
+            atomically: true,
+            encoding: .utf8
         )
+        try Self.files().mixed.write(
+            to: folder.appendingPathComponent(ListScrollCSV.fileName),
+            atomically: true,
+            encoding: .utf8
+        )
+        let output = try BenchProcess.run([
+            "report", "--results", folder.path, "--data-out", folder.appendingPathComponent("data").path, "--no-report",
+        ])
+        #expect(output.status == 65, "\(output.standardError)")
+        #expect(output.standardError.contains(Self.mixedMessage), "\(output.standardError)")
     }
 }

@@ -41,7 +41,7 @@ import Testing
         print("10000 rows: parent peak RSS \(parentPeakKiB / 1024) MiB")
         #expect(process.terminationStatus == 0, "\(message.suffix(600))")
         #expect(!message.contains("Argument list too long"))
-        let csv = try String(contentsOf: folder.appendingPathComponent("scenario.csv"), encoding: .utf8)
+        let csv = try String(contentsOf: folder.appendingPathComponent("list-scroll.csv"), encoding: .utf8)
         let rows = try CSV.parse(csv)
         #expect(rows.count == 2, "a header and one row")
         let fields = Dictionary(uniqueKeysWithValues: zip(try #require(rows.first), try #require(rows.last)))

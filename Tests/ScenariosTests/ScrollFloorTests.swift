@@ -44,9 +44,9 @@ import Testing
         #expect(ScrollFloor.bytes(sizes: Self.sizes, rows: 0, visibleRows: 8, render: .full, maxPixel: 256) == nil)
     }
 
-    /// A scenario.csv row gets the floor of its settings, and the written column says the same.
+    /// A list-scroll.csv row gets the floor of its settings, and the written column says the same.
     @Test func aRowsFloorComesFromItsSettings() throws {
-        var result = ScenarioCSVTests.result(sizes: ["6000x4000", "800x600"])
+        var result = ListScrollCSVTests.result(sizes: ["6000x4000", "800x600"])
         result.floorBytes = ScrollFloor.bytes(
             sizes: [(6000, 4000), (800, 600)],
             rows: 60,
@@ -54,33 +54,10 @@ import Testing
             render: .thumbnail,
             maxPixel: result.spec.maxPixel
         )
-        let text = try ScenarioCSV.appending([result], runID: "r", to: "", path: "s.csv")
-        let row = try #require(try ScenarioCSV.groups(text, path: "s.csv").first?.rows.first)
+        let text = try ListScrollCSV.appending([result], runID: "r", to: "", path: "s.csv")
+        let row = try #require(try ListScrollCSV.groups(text, path: "s.csv").first?.rows.first)
         let expected = (4 * 256 * 171 + 4 * 256 * 192) * 4
         #expect(row["floor_bytes"] == String(expected))
         #expect(ScrollFloor.bytes(row: row) == expected)
-    }
-
-    /// A scenario.csv written before the floor_bytes column (the same rows without it) is still
-    /// read, and its rows have the floor of their settings.
-    @Test func filesWrittenBeforeTheFloorColumnAreRead() throws {
-        var result = ScenarioCSVTests.result(sizes: ["6000x4000", "800x600"])
-        result.floorBytes = 1
-        let written = try ScenarioCSV.appending([result], runID: "r", to: "", path: "s.csv")
-        let lines = try CSV.parse(written).filter { $0 != [""] }
-        let column = try #require(lines.first?.firstIndex(of: "floor_bytes"))
-        let old = lines.map { line in CSV.line(line.enumerated().filter { $0.offset != column }.map(\.element)) + "\n" }
-            .joined()
-        #expect(!old.contains("floor_bytes"))
-        let rows = try ScenarioCSV.groups(old, path: "s.csv").flatMap(\.rows)
-        #expect(rows.count == 1 && rows.allSatisfy { $0["floor_bytes"] == nil })
-        let expected = ScrollFloor.bytes(
-            sizes: [(6000, 4000), (800, 600)],
-            rows: 60,
-            visibleRows: 8,
-            render: .thumbnail,
-            maxPixel: result.spec.maxPixel
-        )
-        #expect(expected != nil && rows.allSatisfy { ScrollFloor.bytes(row: $0) == expected })
     }
 }

@@ -20,7 +20,7 @@ struct ReportCommand: ParsableCommand {
             corpus-summary.csv and chart data written from corpus.csv's rows; an image server's folder (server.csv, \
             no trials.csv) the chart data of its peak against requests in flight.
 
-            A scenario.csv in the folder (bench scenario list-scroll) must hold rows of one setting: its chart \
+            A list-scroll.csv in the folder (bench scenario list-scroll) must hold rows of one setting: its chart \
             draws them together.
 
             Exit status: 0 done; 64 bad command-line input; 65 a file is malformed (trials.csv: a missing column or \
@@ -84,7 +84,7 @@ struct ReportCommand: ParsableCommand {
         let reportURL = URL(fileURLWithPath: reportFile ?? folder.appendingPathComponent("REPORT.md").path)
         do {
             let figures = try report.load()
-            try Self.checkScenarioCSV(in: folder)
+            try ListScrollCSV.checkOneSetting(in: folder)
             try Self.refuseReferenceReport(folder.appendingPathComponent("REPORT.md"), blocks: figures.blocks())
             // The report first: a --report-file that cannot be written (a folder, a FIFO nobody reads)
             // is refused before any chart data is written.
@@ -148,13 +148,5 @@ struct ReportCommand: ParsableCommand {
                     + "folder (runs/<UTC time>/)"
             ).reported()
         }
-    }
-
-    /// The list-scroll chart (plots/scenario.gp) draws every row of scenario.csv as one setting:
-    /// refuse a file whose rows come from several (invocations appended with other settings).
-    static func checkScenarioCSV(in folder: URL) throws {
-        let url = folder.appendingPathComponent(ScenarioCSV.fileName)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
-        _ = try ScenarioCSV.singleGroup(text, path: url.path)
     }
 }

@@ -17,15 +17,15 @@ struct ScenarioCommand: ParsableCommand {
     )
 }
 
-struct ListScrollCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ListScrollCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "list-scroll",
         abstract: "Scroll a list of images: rows entering the window start a request, rows leaving cancel theirs.",
         discussion: """
             Each row has its own URL on the embedded loopback server; bodies cycle over --sizes. The window of \
             --visible rows moves --speed rows a second to the end of the list and back, so rows seen twice can \
             come from the cache. Lists (comma-separated) of strategies, renderers and caps run every combination, \
-            each in a fresh child. Rows are appended to <out>/scenario.csv (default: a new runs/<UTC time>/), each \
+            each in a fresh child. Rows are appended to <out>/list-scroll.csv (default: a new runs/<UTC time>/), each \
             with every setting (bandwidth and fixture sizes included) and the run_id of the invocation.
 
             Exit status: 0 every scroll finished; 3 some failed; 64 bad input; 70 harness error; 73 the \
@@ -139,7 +139,7 @@ struct ListScrollCommand: ParsableCommand {
     @OptionGroup var output: OutFolderOption<ListScrollCommand>
     var out: String? { output.out }
 
-    func validate() throws {
+    package func validate() throws {
         _ = try strategies()
         _ = try renderers()
         _ = try caps()
@@ -170,7 +170,15 @@ struct ListScrollCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
+        let request = try request()
+        try measuring { try ScrollMeasurement(request).run() }
+    }
+
+    /// What the options ask to measure: refuses (64) a list entry that names no choice, naming the valid ones.
+    package func request() throws -> ScrollRequest {
         var template = ListScrollScenario.Settings(
             strategy: .data,
             render: .none,
@@ -189,7 +197,7 @@ struct ListScrollCommand: ParsableCommand {
         template.faultEvery = faultEvery
         template.retries = retries
         template.memoryLimitBytes = memoryLimit
-        let request = ScrollRequest(
+        return ScrollRequest(
             strategies: try strategies(),
             renders: try renderers(),
             caps: try caps(),
@@ -197,7 +205,6 @@ struct ListScrollCommand: ParsableCommand {
             template: template,
             output: MeasurementOutput(out: out)
         )
-        try measuring { try ScrollMeasurement(request).run() }
     }
 
     // MARK: Parsing lists, with errors that name the valid choices

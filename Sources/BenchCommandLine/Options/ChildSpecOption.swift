@@ -1,7 +1,7 @@
 import ArgumentParser
 import Harness
 
-/// The spec a measured child runs (`ChildSpec`): the same option for `_trial` and `_scenario`.
+/// The spec a measured child runs (`ChildSpec`): the same option for `_trial` and `_list-scroll`.
 struct ChildSpecOption: ParsableArguments {
     @Option(help: "The file holding the spec as JSON (what the parent writes into the child's work folder).")
     var specFile: String

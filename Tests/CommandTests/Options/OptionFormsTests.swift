@@ -57,7 +57,7 @@ import Testing
         )
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(output.standardError.suffix(600))")
-        let strategies = try Self.csvRows(out.appendingPathComponent("scenario.csv")).compactMap { $0["strategy"] }
+        let strategies = try Self.csvRows(out.appendingPathComponent("list-scroll.csv")).compactMap { $0["strategy"] }
         #expect(strategies.sorted() == ["data", "download"], "\(strategies)")
     }
 
@@ -108,7 +108,7 @@ import Testing
         let (output, out) = try Self.run(Self.quickScroll + ["--render", "none"] + arguments)
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(output.status == 0, "\(arguments): \(output.standardError.suffix(600))")
-        let row = try #require(try Self.csvRows(out.appendingPathComponent("scenario.csv")).first)
+        let row = try #require(try Self.csvRows(out.appendingPathComponent("list-scroll.csv")).first)
         #expect(
             [row["cache_limit_bytes"], row["memory_limit_bytes"], row["bandwidth_bytes_per_second"]].map { $0 ?? "" }
                 == expected,

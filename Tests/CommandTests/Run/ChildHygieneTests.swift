@@ -4,7 +4,7 @@ import Harness
 import TestSupport
 import Testing
 
-/// A measured child (`bench _trial`, `bench _scenario`) never outlives a parent that died without
+/// A measured child (`bench _trial`, `bench _list-scroll`) never outlives a parent that died without
 /// cleaning up (SIGKILL, the OOM killer, a CI runner's timeout), holds none of the parent's
 /// descriptors, and ends by itself when nobody is left to kill it at `--timeout`. Real processes:
 /// the real `bench` binary, its real children, real signals; every wait is bounded, and whatever
@@ -135,7 +135,7 @@ import Testing
             "scenario", "list-scroll", "--sizes", "64x48", "--rows", "4", "--visible", "2",
             "--strategy", "data", "--bandwidth", "1k", "--out", "out",
         ])
-        let child = Self.waitForChild(of: bench, running: "_scenario")
+        let child = Self.waitForChild(of: bench, running: "_list-scroll")
         bench.signal(SIGKILL)
         _ = bench.wait()
         #expect(child != nil, "a scroll started: \(bench.standardError)")

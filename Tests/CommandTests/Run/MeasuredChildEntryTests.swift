@@ -44,7 +44,7 @@ struct MeasuredChildEntryTests {
             cacheLimitBytes: 0,
             workDirectory: work
         )
-        #expect(MeasuredChildEntry.child(for: try spawned(scroll)) == .scenario(specFile: specFile))
+        #expect(MeasuredChildEntry.child(for: try spawned(scroll)) == .listScroll(specFile: specFile))
         let server = ServerSpec(
             strategy: "download",
             render: .none,

@@ -64,7 +64,7 @@ import Testing
             return exitStatus
         }
 
-        /// The measured children (`bench _trial`, `bench _scenario`: a hidden subcommand) running now, not
+        /// The measured children (`bench _trial`, `bench _list-scroll`: a hidden subcommand) running now, not
         /// the helpers bench runs for itself (git, reading the checkout's commit).
         var children: [Int32] {
             Self.processes().filter { $0.parent == pid }.map(\.pid).filter(Self.runsAHiddenSubcommand)
@@ -376,7 +376,7 @@ import Testing
         #expect(bench.standardError.contains("interrupted by SIGINT after 0 of 1 scrolls"), "\(bench.standardError)")
         #expect(bench.scratchLeft.isEmpty, "scratch left: \(bench.scratchLeft)")
         // A scroll is measured whole: the one cut short is no row, and the run does not claim a file it never wrote.
-        let csv = bench.folder.appendingPathComponent("out/scenario.csv")
+        let csv = bench.folder.appendingPathComponent("out/list-scroll.csv")
         #expect(!FileManager.default.fileExists(atPath: csv.path))
         #expect(!bench.standardOutput.contains("wrote"), "\(bench.standardOutput)")
         #expect(bench.standardOutput.contains("no scroll finished: nothing was recorded"), "\(bench.standardOutput)")

@@ -2,7 +2,7 @@ import BenchCore
 import Foundation
 
 /// The console line printed after each list-scroll run (the CSV has every column).
-package enum ScenarioTable {
+package enum ListScrollTable {
     package static let header =
         "strategy  render     cap  status   peak RSS  final RSS  peak heap      floor  sent/payload  wasted    started/done/cancelled/failed  cache hits  t-to-image med/max ms"
 

@@ -2,11 +2,11 @@ import BenchCore
 import Foundation
 import Harness
 
-/// Runs one scroll in a fresh child: `bench _scenario --spec-file <work>/child-spec.json`
+/// Runs one scroll in a fresh child: `bench _list-scroll --spec-file <work>/child-spec.json`
 /// (`ChildSpec`, as a trial), report on fd 3, with the same environment as a trial (jemalloc
 /// preloaded when asked) and TMPDIR in its work folder.
-package struct ScenarioLauncher {
-    package static let subcommand = "_scenario"
+package struct ListScrollLauncher {
+    package static let subcommand = "_list-scroll"
 
     /// The one launcher of measured children, with the executable and the environment they get.
     package var children: ChildProcessLauncher
@@ -32,7 +32,7 @@ package struct ScenarioLauncher {
 }
 
 extension ScrollSpec: MeasuredChildSpec {
-    package static var subcommand: String { ScenarioLauncher.subcommand }
+    package static var subcommand: String { ListScrollLauncher.subcommand }
     /// The scroll, its time limit after it, and 30 s for the child's start-up and report.
     package var childTimeoutSeconds: Double { scrollSeconds + timeoutSeconds + 30 }
 }

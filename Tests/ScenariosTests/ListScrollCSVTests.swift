@@ -4,9 +4,7 @@ import Scenarios
 import TestSupport
 import Testing
 
-@Suite struct ScenarioCSVTests {
-    static let results = packageRoot.appendingPathComponent("results")
-
+@Suite struct ListScrollCSVTests {
     /// A result of the given settings, nothing measured.
     static func result(
         _ strategy: ScrollStrategy = .data,
@@ -33,23 +31,23 @@ import Testing
     }
 
     @Test func aFileWithOtherColumnsIsRefusedByPath() {
-        #expect(throws: ScenarioError.foreignColumns(path: "old/scenario.csv")) {
-            try ScenarioCSV.appending([], runID: "r", to: "strategy,rows\ndata,10\n", path: "old/scenario.csv")
+        #expect(throws: ScenarioError.foreignColumns(path: "old/list-scroll.csv")) {
+            try ListScrollCSV.appending([], runID: "r", to: "strategy,rows\ndata,10\n", path: "old/list-scroll.csv")
         }
-        #expect(throws: ScenarioError.foreignColumns(path: "old/scenario.csv")) {
-            try ScenarioCSV.groups("strategy,rows\ndata,10\n", path: "old/scenario.csv")
+        #expect(throws: ScenarioError.foreignColumns(path: "old/list-scroll.csv")) {
+            try ListScrollCSV.groups("strategy,rows\ndata,10\n", path: "old/list-scroll.csv")
         }
     }
 
     @Test func aNewFileStartsWithTheHeader() throws {
-        #expect(try ScenarioCSV.appending([], runID: "r", to: "", path: "new.csv") == ScenarioCSV.header + "\n")
+        #expect(try ListScrollCSV.appending([], runID: "r", to: "", path: "new.csv") == ListScrollCSV.header + "\n")
     }
 
     /// What the child did not report is an empty cell, as in every file of the harness; what it
     /// measured, zero included, is written.
     @Test func whatTheChildDidNotMeasureIsAnEmptyCell() throws {
         func cells(_ result: ScrollResult) throws -> [String: String] {
-            let table = try CSV.parse(try ScenarioCSV.appending([result], runID: "r", to: "", path: "s.csv"))
+            let table = try CSV.parse(try ListScrollCSV.appending([result], runID: "r", to: "", path: "s.csv"))
             return Dictionary(uniqueKeysWithValues: zip(table[0], table[1]))
         }
         let childMeasured = [
@@ -79,7 +77,7 @@ import Testing
 
     /// Every row says what produced it: bandwidth, sizes and the invocation's run id included.
     @Test func everyRowCarriesItsSettingsAndRunID() throws {
-        let text = try ScenarioCSV.appending([Self.result()], runID: "2026-11-23T20-00-00Z-42", to: "", path: "s.csv")
+        let text = try ListScrollCSV.appending([Self.result()], runID: "2026-11-23T20-00-00Z-42", to: "", path: "s.csv")
         let table = try CSV.parse(text)
         let row = Dictionary(uniqueKeysWithValues: zip(table[0], table[1]))
         #expect(row["bandwidth_bytes_per_second"] == "10485760")
@@ -106,19 +104,19 @@ import Testing
     /// Rows appended by an invocation with another --bandwidth (or --sizes) are a settings group of
     /// their own, never part of the first's; a reader that wants one group refuses the mix, naming what differs.
     @Test func aSecondInvocationWithOtherSettingsDoesNotMergeIntoTheFirstsGroups() throws {
-        let first = try ScenarioCSV.appending(
+        let first = try ListScrollCSV.appending(
             [Self.result(cap: 1), Self.result(cap: 4)],
             runID: "first",
             to: "",
             path: "s.csv"
         )
-        let both = try ScenarioCSV.appending(
+        let both = try ListScrollCSV.appending(
             [Self.result(cap: 1, bandwidth: 20 << 20)],
             runID: "second",
             to: first,
             path: "s.csv"
         )
-        let groups = try ScenarioCSV.groups(both, path: "s.csv")
+        let groups = try ListScrollCSV.groups(both, path: "s.csv")
         try #require(groups.count == 2)
         #expect(groups.map(\.rows.count) == [2, 1])
         #expect(groups.map(\.runIDs) == [["first"], ["second"]])
@@ -137,17 +135,17 @@ import Testing
                 differing: ["bandwidth_bytes_per_second: 10485760 / 20971520"]
             )
         ) {
-            try ScenarioCSV.singleGroup(both, path: "s.csv")
+            try ListScrollCSV.singleGroup(both, path: "s.csv")
         }
 
-        let otherSizes = try ScenarioCSV.appending(
+        let otherSizes = try ListScrollCSV.appending(
             [Self.result(sizes: ["64x48"])],
             runID: "third",
             to: first,
             path: "s.csv"
         )
-        #expect(try ScenarioCSV.groups(otherSizes, path: "s.csv").count == 2)
-        let unthrottled = try ScenarioCSV.appending(
+        #expect(try ListScrollCSV.groups(otherSizes, path: "s.csv").count == 2)
+        let unthrottled = try ListScrollCSV.appending(
             [Self.result(bandwidth: nil)],
             runID: "fourth",
             to: first,
@@ -160,39 +158,43 @@ import Testing
                 differing: ["bandwidth_bytes_per_second: 10485760 / (none)"]
             )
         ) {
-            try ScenarioCSV.singleGroup(unthrottled, path: "s.csv")
+            try ListScrollCSV.singleGroup(unthrottled, path: "s.csv")
         }
     }
 
     /// Strategy, renderer and cap are what one chart compares: invocations that differ only there share a group.
     @Test func invocationsOfTheSameSettingsShareAGroup() throws {
-        let first = try ScenarioCSV.appending([Self.result(.data, cap: 1)], runID: "first", to: "", path: "s.csv")
-        let both = try ScenarioCSV.appending(
+        let first = try ListScrollCSV.appending([Self.result(.data, cap: 1)], runID: "first", to: "", path: "s.csv")
+        let both = try ListScrollCSV.appending(
             [Self.result(.download, cap: 16)],
             runID: "second",
             to: first,
             path: "s.csv"
         )
-        let group = try #require(try ScenarioCSV.singleGroup(both, path: "s.csv"))
+        let group = try #require(try ListScrollCSV.singleGroup(both, path: "s.csv"))
         #expect(group.rows.count == 2)
         #expect(group.runIDs == ["first", "second"])
     }
 
-    /// Files written before the settings columns (no bandwidth, sizes, max_image_pixels or run_id,
-    /// and no floor_bytes, which came later) are still read: their missing settings "not recorded", no run ids.
-    @Test func oldFilesAreReadWithTheirMissingSettingsNotRecorded() throws {
+    /// Files written before format 1 (without the settings columns and run_id, or without floor_bytes)
+    /// are refused as an older format, naming the command that measures them again; they were read,
+    /// their settings "not recorded", before format 2.
+    @Test(arguments: [
+        ["max_image_pixels", "bandwidth_bytes_per_second", "sizes", "run_id", "floor_bytes"], ["floor_bytes"],
+    ])
+    func filesOlderThanThePreviousFormatAreRefusedNamingTheCommand(dropped: [String]) throws {
         let table = try CSV.parse(
-            try ScenarioCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "r", to: "", path: "s.csv")
+            try ListScrollCSV.appending([Self.result(cap: 1), Self.result(cap: 4)], runID: "r", to: "", path: "s.csv")
         )
-        let dropped = Set(ScenarioCSV.unrecordedInOldFiles + [TrialsCSV.runIDColumn, "floor_bytes"])
         let kept = table[0].indices.filter { !dropped.contains(table[0][$0]) }
-        let old = table.map { row in CSV.line(kept.map { row[$0] }) + "\n" }.joined()
-        let group = try #require(try ScenarioCSV.singleGroup(old, path: "old.csv"))
-        let settings = Dictionary(uniqueKeysWithValues: group.settings.map { ($0.column, $0.value) })
-        #expect(settings["bandwidth_bytes_per_second"] == ScenarioCSV.notRecorded)
-        #expect(settings["sizes"] == ScenarioCSV.notRecorded)
-        #expect(settings["rows"] == "60" && settings["rows_per_second"] == "20.0")
-        #expect(group.rows.count == 2)
-        #expect(group.runIDs.isEmpty)
+        let old = table.filter { $0 != [""] }.map { row in CSV.line(kept.map { row[$0] }) + "\n" }.joined()
+        #expect(throws: ScenarioError.olderFormat(path: "old.csv")) {
+            try ListScrollCSV.singleGroup(old, path: "old.csv")
+        }
+        #expect(
+            ScenarioError.olderFormat(path: "old.csv").description.contains(
+                "measure it again (bench scenario list-scroll --out DIR)"
+            )
+        )
     }
 }

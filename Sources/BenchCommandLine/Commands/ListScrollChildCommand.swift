@@ -5,11 +5,12 @@ import Harness
 import Measuring
 import Scenarios
 
-/// The child side of `bench scenario list-scroll`: `bench _scenario --spec-file <path>`, report on fd 3.
-struct ScenarioChildCommand: ParsableCommand {
+/// The child side of `bench scenario list-scroll`: `bench _list-scroll --spec-file <path>`, report on fd 3.
+struct ListScrollChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: ScenarioLauncher.subcommand,
-        abstract: "Run one measured scenario (internal: started by `bench scenario` in a fresh process).",
+        commandName: ListScrollLauncher.subcommand,
+        abstract:
+            "Run one measured list scroll (internal: started by `bench scenario list-scroll` in a fresh process).",
         shouldDisplay: false
     )
 
@@ -22,7 +23,7 @@ struct ScenarioChildCommand: ParsableCommand {
     /// Runs the scroll of the spec in `specFile` and reports it on fd 3, then exits: also the
     /// child's entry without the parser (`MeasuredChildEntry`).
     static func measure(specFile: String) throws -> Never {
-        ChildGuard.arm(command: ScenarioLauncher.subcommand)
+        ChildGuard.arm(command: ListScrollLauncher.subcommand)
         let spec = try ChildSpecOption.decode(ScrollSpec.self, from: specFile)
         let report = try JSONEncoder().encode(ScrollSimulation.run(spec))
         try FileHandle(fileDescriptor: ChildProcess.reportDescriptor, closeOnDealloc: false).write(contentsOf: report)

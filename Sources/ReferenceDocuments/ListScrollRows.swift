@@ -2,19 +2,19 @@ import BenchCore
 import Foundation
 import Scenarios
 
-/// The rows of one scenario CSV, read for a document's figures: one settings group, or groups that
+/// The rows of one list-scroll CSV, read for a document's figures: one settings group, or groups that
 /// differ only in the settings the file is about (`varying`: the memory limit, the fault, the speed).
-struct ScenarioRows {
+struct ListScrollRows {
     /// Each row as column name to value, in file order.
     var rows: [[String: String]]
-    /// The settings every row shares (`ScenarioCSV.settingColumns` but `varying`), in that order.
+    /// The settings every row shares (`ListScrollCSV.settingColumns` but `varying`), in that order.
     var sharedSettings: [(column: String, value: String)]
 
     /// Refuses rows that differ in a setting outside `varying` (naming it and its values), as a file
     /// appended to by scrolls of other settings, or of an older version that did not record them.
     init(_ text: String, path: String, varying: Set<String> = []) throws {
-        let groups = try ScenarioCSV.groups(text, path: path)
-        let differing = ScenarioCSV.settingColumns.filter { !varying.contains($0) }.compactMap { column -> String? in
+        let groups = try ListScrollCSV.groups(text, path: path)
+        let differing = ListScrollCSV.settingColumns.filter { !varying.contains($0) }.compactMap { column -> String? in
             var values: [String] = []
             for group in groups {
                 let value = group.settings.first { $0.column == column }?.value ?? ""
@@ -26,7 +26,7 @@ struct ScenarioRows {
         guard differing.isEmpty else {
             throw ScenarioError.settingsBeyond(
                 path: path,
-                varying: ScenarioCSV.settingColumns.filter(varying.contains),
+                varying: ListScrollCSV.settingColumns.filter(varying.contains),
                 differing: differing
             )
         }

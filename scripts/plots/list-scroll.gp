@@ -1,7 +1,7 @@
 # Chart 5: list-scroll, peak RSS over baseline against --max-concurrent, per strategy and renderer.
-# Reads scenario.csv directly (columns by name); points are runs, lines join the means per cap.
-# The caller sets: csv (scenario.csv), plots_dir, data_dir (for common.gp), out_base, format. Every successful
-# row of the CSV is drawn: bench report, run before, refuses a scenario.csv whose rows mix settings.
+# Reads list-scroll.csv directly (columns by name); points are runs, lines join the means per cap.
+# The caller sets: csv (list-scroll.csv), plots_dir, data_dir (for common.gp), out_base, format. Every successful
+# row of the CSV is drawn: bench report, run before, refuses a list-scroll.csv whose rows mix settings.
 chart_width = 1000; chart_height = 600
 load plots_dir.'/common.gp'
 set grid xtics ytics lc rgb '#dddddd' lw 1 dt 1
