@@ -74,7 +74,6 @@ package struct ScrollMeasurement {
         do { try ListScrollCSV.checkAppendable(existing, path: csvPath) } catch {
             throw BenchFailure(.cannotCreateOutput, "\(error)")
         }
-        sink.startRows(csvName, header: ListScrollCSV.headerFields, resuming: true)
         let stop = request.stop
         let scrolls = request.scrolls
         var results: [ScrollResult] = []
@@ -84,6 +83,8 @@ package struct ScrollMeasurement {
             // A child killed because the run was interrupted is not a measurement: no row.
             if stop.requested && result.status != .ok { break }
             results.append(result)
+            // The file is opened with the first row: a run that measured nothing claims no file.
+            if results.count == 1 { sink.startRows(csvName, header: ListScrollCSV.headerFields, resuming: true) }
             sink.append(csvName, lines: ListScrollCSV.line(result, runID: folder.runID))
             print(ListScrollTable.line(result))
             if result.status != .ok {
