@@ -23,11 +23,8 @@ struct ListScrollChildCommand: ParsableCommand {
     /// Runs the scroll of the spec in `specFile` and reports it on fd 3, then exits: also the
     /// child's entry without the parser (`MeasuredChildEntry`).
     static func measure(specFile: String) throws -> Never {
-        ChildGuard.arm(command: ListScrollLauncher.subcommand)
-        let spec = try ChildSpecOption.decode(ScrollSpec.self, from: specFile)
-        let report = try JSONEncoder().encode(ScrollSimulation.run(spec))
-        try FileHandle(fileDescriptor: ChildProcess.reportDescriptor, closeOnDealloc: false).write(contentsOf: report)
-        // The measured child leaves at once, as `_trial` does: tearing down URLSession's threads buys nothing.
-        Foundation.exit(BenchExitCode.success.rawValue)
+        try ChildSpecOption.runWorkload(ListScrollLauncher.subcommand, spec: ScrollSpec.self, from: specFile) {
+            ScrollSimulation.run($0)
+        }
     }
 }

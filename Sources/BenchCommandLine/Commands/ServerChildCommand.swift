@@ -23,11 +23,8 @@ struct ServerChildCommand: ParsableCommand {
     /// Serves the spec in `specFile` until SIGINT and reports on fd 3, then exits: also the
     /// child's entry without the parser (`MeasuredChildEntry`).
     static func measure(specFile: String) throws -> Never {
-        ChildGuard.arm(command: ServerSpec.subcommand)
-        let spec = try ChildSpecOption.decode(ServerSpec.self, from: specFile)
-        let report = try JSONEncoder().encode(ImageServerChild.run(spec))
-        try FileHandle(fileDescriptor: ChildProcess.reportDescriptor, closeOnDealloc: false).write(contentsOf: report)
-        // As `_trial`: leave at once; the server's threads and connections end with the process.
-        Foundation.exit(BenchExitCode.success.rawValue)
+        try ChildSpecOption.runWorkload(ServerSpec.subcommand, spec: ServerSpec.self, from: specFile) {
+            ImageServerChild.run($0)
+        }
     }
 }
