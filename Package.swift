@@ -200,8 +200,9 @@ let package = Package(
 
         // MARK: Tests
         // Helpers more than one test target uses: a raw TCP client, a decompression-bomb JPEG, the bench
-        // binary's path, hostile headers, and images only the tests make (TestImages).
-        .target(name: "TestSupport", dependencies: ["CTestImages"], path: "Tests/TestSupport"),
+        // binary's path, hostile headers, images only the tests make (TestImages) and the recorded
+        // children that stand in for real ones (RecordedChildren).
+        .target(name: "TestSupport", dependencies: ["BenchCore", "CTestImages", "Harness"], path: "Tests/TestSupport"),
         // Encoders only the tests need: CMYK, YCCK and arithmetic-coded JPEGs, a palette PNG.
         .target(name: "CTestImages", dependencies: ["CLibJPEG", "CLibPNG"], path: "Tests/CTestImages"),
         .testTarget(
@@ -217,7 +218,10 @@ let package = Package(
         // `make test`, and by `make reference` after it re-measures, so a re-measure is checked.
         .testTarget(
             name: "ReferenceTests",
-            dependencies: ["BenchCore", "Report", "ReferenceDocuments", "Measuring", "Scenarios"]
+            dependencies: [
+                "BenchCore", "Report", "ReferenceDocuments", "Measuring", "Scenarios", "TestSupport", "bench",
+                "bench-reference",
+            ]
         ),
         // Each strategy and the download publisher against the real loopback server.
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Imaging", "LoopbackServer"]),
@@ -263,14 +267,16 @@ let package = Package(
                 "bench", "TestSupport",
             ]
         ),
-        // The commands end to end, a folder each (Run, Corpus, Merge, Compare, Sweep, Fixture, Report,
-        // Reference) and their Options: their folders and files when stopped, resumed, sharded, merged
-        // or written somewhere hostile, and bad input.
+        // The commands, a folder each (Run, Corpus, Merge, Compare, Sweep, Fixture, Report, Reference)
+        // and their Options: their folders and files when stopped, resumed, sharded, merged or written
+        // somewhere hostile, and bad input; in-process (InProcessBench, recorded children) but for what
+        // needs a real child.
         .testTarget(
             name: "CommandTests",
             dependencies: [
                 "BenchCommandLine", "BenchCore", "Corpus", "Harness", "ImageServer", "Imaging", "LoopbackServer",
                 "Probe", "Report", "ReferenceDocuments", "Scenarios", "bench", "bench-reference", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

@@ -7,6 +7,7 @@ import Foundation
 /// traps on EPIPE in swift-corelibs-foundation, so nothing here goes through it.
 package enum StandardError {
     package static func write(_ text: String) {
+        if let console = CapturedConsole.current { return console.appendError(text) }
         write(Data(text.utf8))
     }
 

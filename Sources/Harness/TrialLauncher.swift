@@ -111,3 +111,10 @@ package enum JemallocLibrary {
         return searchPaths.first { FileManager.default.fileExists(atPath: $0) }
     }
 }
+
+/// The seam through which a test runs a measuring command (`bench run`, sweep, corpus) in its own
+/// process: set (task-local), it stands in for the command's children, which then never start. Never
+/// set in `bench`.
+package enum TrialLauncherOverride {
+    @TaskLocal package static var launcher: (any TrialLauncher)?
+}

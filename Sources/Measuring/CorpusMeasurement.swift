@@ -78,7 +78,7 @@ package struct CorpusMeasurement {
             images: images,
             plan: plan,
             settings: request.settings,
-            launcher: request.launcher,
+            launcher: TrialLauncherOverride.launcher ?? request.launcher,
             jobs: request.output.jobs
         )
         let sink = measurement.sink

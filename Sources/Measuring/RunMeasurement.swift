@@ -13,7 +13,7 @@ package struct RunRequest {
     package var output: MeasurementOutput
     package var launcher: any TrialLauncher
     package var stop: any StopRequest = SignalStop()
-    package var command = CommandLine.arguments.joined(separator: " ")
+    package var command = GivenArguments.current.joined(separator: " ")
 
     package init(
         plan: BenchmarkPlan,
@@ -118,7 +118,7 @@ package struct RunMeasurement {
             plan: request.plan,
             source: request.source,
             settings: request.settings,
-            launcher: request.launcher,
+            launcher: TrialLauncherOverride.launcher ?? request.launcher,
             jobs: measurement.output.jobs
         )
         let progress = ProgressLine(alreadyDone: earlier)

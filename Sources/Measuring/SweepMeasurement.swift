@@ -72,7 +72,7 @@ package struct SweepMeasurement {
                 plan: request.plan,
                 source: .embedded(fixture: step.fixture, bandwidthBytesPerSecond: nil),
                 settings: request.settings,
-                launcher: request.launcher,
+                launcher: TrialLauncherOverride.launcher ?? request.launcher,
                 jobs: request.output.jobs
             )
             do {

@@ -5,11 +5,7 @@ import Synchronization
 public enum BenchProcess {
     public static var executable: String { benchExecutable() }
 
-    public struct Output: Sendable {
-        public var status: Int32
-        public var standardOutput: String
-        public var standardError: String
-    }
+    public typealias Output = CommandOutput
 
     /// Runs `bench arguments...` (or `program arguments...`: another executable, such as a user's
     /// own bench) in `workingDirectory` when given, with `extraEnvironment` added to this process's
@@ -60,7 +56,5 @@ public enum BenchProcess {
         }
     }
 
-    public static func temporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-\(UUID().uuidString.prefix(8))")
-    }
+    public static func temporaryFolder() -> URL { TestFolder.temporary() }
 }

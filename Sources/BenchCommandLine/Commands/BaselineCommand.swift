@@ -54,7 +54,7 @@ struct BaselineUpdateCommand: ParsableCommand {
             throw ValidationError("--baseline is empty; give the file to write, e.g. results/baseline.json")
         }
         guard from != nil else { return }
-        if let ignored = Self.measuringOptions(in: CommandLine.arguments).first {
+        if let ignored = Self.measuringOptions(in: GivenArguments.current).first {
             throw ValidationError(
                 "\(ignored) does not apply with --from: the baseline takes the export's runs as they are; "
                     + "drop \(ignored), or drop --from to measure a new run with it"
@@ -138,7 +138,7 @@ struct BaselineUpdateCommand: ParsableCommand {
         }
         let runs = Dictionary(grouping: trials, by: \.cell).values.map(\.count).max() ?? 0
         return RunContext(
-            command: CommandLine.arguments.joined(separator: " "),
+            command: GivenArguments.current.joined(separator: " "),
             source: "rows of \(path)",
             payloadBytes: trials.compactMap(\.payloadBytes).max(),
             runsPerCell: runs,

@@ -8,8 +8,10 @@ import Scenarios
 
 extension GateReport.Format: ExpressibleByArgument {}
 
-struct CompareCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CompareCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "The memory gate: compare a run with the baseline, cell by cell.",
         discussion: """
@@ -75,7 +77,7 @@ struct CompareCommand: ParsableCommand {
     /// Where the thresholds come from when --thresholds is not given: the file that sits next to
     /// the baseline (so `bench compare /repo/results/baseline.json ...` works from any folder),
     /// then results/thresholds.json in the current folder. Every path tried, in order.
-    static func defaultThresholdsCandidates(baseline: String, workingDirectory: String) -> [String] {
+    package static func defaultThresholdsCandidates(baseline: String, workingDirectory: String) -> [String] {
         let beside = URL(
             fileURLWithPath: baseline,
             relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true)
@@ -86,7 +88,7 @@ struct CompareCommand: ParsableCommand {
         return beside == inResults ? [beside] : [beside, inResults]
     }
 
-    func run() throws {
+    package func run() throws {
         if let baselineServer = ServerGate.serverCSV(at: baseline) { return try compareServers(baselineServer) }
         // The baseline first: without one there is nothing to compare, whatever else is missing.
         let baselineRuns: [TrialResult]

@@ -201,7 +201,7 @@ struct MergeCommand: ParsableCommand {
                 try ShardedRunMerge.merge(
                     runShards,
                     into: folder,
-                    command: CommandLine.arguments.joined(separator: " ")
+                    command: GivenArguments.current.joined(separator: " ")
                 )
             case .corpus: print(try ShardedCorpusMerge.merge(corpusShards, into: folder))
             case .server: ServerMeasurement.printSlopes(try ShardedServerMerge.merge(serverShards, into: folder))

@@ -7,10 +7,25 @@ import Harness
 /// trial's own key, and no process starts. The recording is the reference's download+none [system]
 /// run 1 (results/trials.csv, 2026-12-02), copied here so that re-measuring the reference cannot move
 /// these tests. What needs a real child (the report on fd 3, crashes, timeouts, the environment) is
-/// tested with real ones (CommandTests).
-struct RecordedChildren: TrialLauncher {
-    func launch(_ spec: TrialSpec) -> TrialResult {
-        var result = TrialResult(spec: spec, pid: 23_722 + Int32(spec.run))
+/// tested with real ones (CommandTests, HarnessTests).
+package struct RecordedChildren: TrialLauncher {
+    package init() {}
+
+    package func launch(_ spec: TrialSpec) -> TrialResult {
+        var result = Self.recorded(TrialResult(spec: spec, pid: 23_722 + Int32(spec.run)))
+        result.holderThresholdBytes = spec.holderThresholdBytes  // echoed, as a child does
+        return result
+    }
+
+    /// `runs` rows of the recorded cell, download+none [system], as a run's trials.csv holds them.
+    package static func trials(runs: Int) -> [TrialResult] {
+        let cell = TrialCell(strategy: "download", render: .none, allocator: .system)
+        return (1...runs).map { recorded(TrialResult(cell: cell, run: $0, pid: 23_722 + Int32($0))) }
+    }
+
+    /// `result` (its cell, run and pid) with the recorded child's figures.
+    package static func recorded(_ result: TrialResult) -> TrialResult {
+        var result = result
         result.payloadBytes = 13_108_402
         result.baselineRSSBytes = 49_901_568
         result.peakRSSBytes = 50_221_056
