@@ -1,5 +1,3 @@
-import Foundation
-import TestSupport
 import Testing
 
 /// Every numeric option of every command refuses inf, NaN, negative, overflowing and
@@ -36,16 +34,10 @@ import Testing
     ]
 
     @Test(arguments: cases.indices)
-    func badNumbersExit64NamingTheOption(index: Int) throws {
+    func badNumbersExit64NamingTheOption(index: Int) {
         let (arguments, mentions) = Self.cases[index]
-        let out = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
-        // Every case fails validation, before any fixture is made or child started; --out keeps
-        // a run that wrongly passes away from the committed results.
-        let output = try BenchProcess.run(
-            arguments + (arguments.first == "serve" ? [] : ["--out", out.path]),
-            timeout: 120
-        )
+        // Every case fails validation, before any fixture is made or child started.
+        let output = InProcessBench.parse(arguments)
         #expect(output.status == 64, "\(arguments): status \(output.status): \(output.standardError.suffix(400))")
         #expect(output.standardError.contains(mentions), "\(arguments): \(output.standardError.prefix(400))")
     }

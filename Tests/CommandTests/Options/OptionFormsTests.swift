@@ -5,7 +5,8 @@ import Testing
 
 /// One way to say each thing on the command line: every list option takes repeated flags, commas
 /// or both; every byte size follows one rule (k/M/G decimal, Ki/Mi/Gi binary, digits bytes); a
-/// shared option keeps each command's default.
+/// shared option keeps each command's default. In-process (`InProcessBench`: run and sweep with recorded
+/// children), but for the scroll, whose children are its own.
 @Suite(.serialized) struct OptionFormsTests {
     static let tinyRun = ["run", "--allocator", "system", "--runs", "1", "--width", "64", "--height", "48"]
     static let quickScroll = [
@@ -13,10 +14,17 @@ import Testing
     ]
 
     /// Runs bench with `--out` in a scratch folder; returns the output and the folder (removed by the caller).
-    static func run(_ arguments: [String]) throws -> (output: BenchProcess.Output, out: URL) {
-        let out = BenchProcess.temporaryFolder()
-        let output = try BenchProcess.run(arguments + ["--out", out.path], timeout: 300)
+    /// In-process, but for the scroll (`scenario list-scroll`), a real `bench`.
+    static func run(_ arguments: [String]) throws -> (output: CommandOutput, out: URL) {
+        let out = TestFolder.temporary()
+        let withOut = arguments + ["--out", out.path]
+        let output = arguments.first == "scenario" ? try BenchProcess.run(withOut) : InProcessBench.run(withOut)
         return (output, out)
+    }
+
+    /// Parses and validates bench's arguments in-process, as `bench` does before measuring anything.
+    static func refusal(_ arguments: [String]) -> CommandOutput {
+        InProcessBench.parse(arguments + ["--out", TestFolder.temporary().path])
     }
 
     static func csvRows(_ url: URL) throws -> [[String: String]] {
@@ -69,9 +77,8 @@ import Testing
         ["run", "--allocator", "system", "--allocator", "system"],
         ["scenario", "list-scroll", "--render", "none", "--render", "thumbnail,none"],
     ])
-    func aValueTwiceAcrossFormsIsAUsageError(arguments: [String]) throws {
-        let (output, out) = try Self.run(arguments)
-        defer { try? FileManager.default.removeItem(at: out) }
+    func aValueTwiceAcrossFormsIsAUsageError(arguments: [String]) {
+        let output = Self.refusal(arguments)
         #expect(output.status == 64, "\(arguments): \(output.status) \(output.standardError.suffix(400))")
         #expect(output.standardError.contains("twice"), "\(arguments): \(output.standardError.prefix(400))")
     }
@@ -81,9 +88,8 @@ import Testing
     @Test(arguments: [
         ["run", "--strategy", "data,"], ["corpus", ".", "--allocator", ",system"], ["sweep", "--render", ""],
     ])
-    func anEmptyEntryIsAUsageError(arguments: [String]) throws {
-        let (output, out) = try Self.run(arguments)
-        defer { try? FileManager.default.removeItem(at: out) }
+    func anEmptyEntryIsAUsageError(arguments: [String]) {
+        let output = Self.refusal(arguments)
         #expect(output.status == 64, "\(arguments): \(output.status)")
         #expect(output.standardError.contains("empty"), "\(arguments): \(output.standardError.prefix(400))")
     }
@@ -136,9 +142,8 @@ import Testing
         (["--cache-limit", "2Ti"], "--cache-limit"), (["--memory-limit", "15Mi"], "--memory-limit"),
         (["--bandwidth", "20Xi"], "--bandwidth"), (["--cache-limit", "i"], "--cache-limit"),
     ])
-    func aBadByteSizeNamesTheRule(arguments: [String], option: String) throws {
-        let (output, out) = try Self.run(Self.quickScroll + arguments)
-        defer { try? FileManager.default.removeItem(at: out) }
+    func aBadByteSizeNamesTheRule(arguments: [String], option: String) {
+        let output = Self.refusal(Self.quickScroll + arguments)
         #expect(output.status == 64, "\(arguments): \(output.status)")
         #expect(
             output.standardError.contains(option) && output.standardError.contains("Ki, Mi, Gi"),
@@ -155,7 +160,7 @@ import Testing
         ("scenario list-scroll", "--max-pixel", "256", "a list row"),
     ])
     func defaultsStayPerCommandAndSayWhy(command: String, option: String, value: String, why: String) throws {
-        let output = try BenchProcess.run(command.split(separator: " ").map(String.init) + ["--help"])
+        let output = InProcessBench.parse(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(output.status == 0)
         // ArgumentParser wraps help: join the option's lines up to the next option.
         let text = output.standardOutput.replacingOccurrences(of: "\n", with: " ")

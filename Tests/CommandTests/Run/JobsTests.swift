@@ -43,9 +43,9 @@ import Testing
     }
 
     @Test(arguments: [["--jobs", "0"], ["--jobs", "65"], ["--jobs=-2"], ["--jobs", "many"]])
-    func invalidJobsAreUsageErrors(arguments: [String]) throws {
+    func invalidJobsAreUsageErrors(arguments: [String]) {
         for command in ["run", "sweep", "corpus"] {
-            let output = try BenchProcess.run([command] + (command == "corpus" ? ["/nonexistent"] : []) + arguments)
+            let output = InProcessBench.parse([command] + (command == "corpus" ? ["/nonexistent"] : []) + arguments)
             #expect(output.status == 64, "\(command) \(arguments): \(output.standardError)")
             #expect(
                 output.standardError.contains("--jobs") || output.standardError.contains("jobs"),
@@ -55,8 +55,8 @@ import Testing
     }
 
     /// Throttled bodies measure timing: children beside them would change it.
-    @Test func bandwidthNeedsOneJob() throws {
-        let output = try BenchProcess.run(["run", "--bandwidth", "1M", "--jobs", "2"])
+    @Test func bandwidthNeedsOneJob() {
+        let output = InProcessBench.parse(["run", "--bandwidth", "1M", "--jobs", "2"])
         #expect(output.status == 64)
         #expect(output.standardError.contains("--jobs 1"), "\(output.standardError)")
     }
