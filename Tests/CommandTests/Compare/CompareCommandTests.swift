@@ -1,3 +1,4 @@
+import BenchCommandLine
 import BenchCore
 import Foundation
 import Harness
@@ -5,8 +6,8 @@ import Report
 import TestSupport
 import Testing
 
-/// `bench compare` on crafted trials.csv files, run as the real binary: the table and, above all,
-/// the exit status a CI job branches on.
+/// `bench compare` on crafted trials.csv files, run in-process as `bench` runs it (`InProcessBench`):
+/// the table and, above all, the exit status a CI job branches on.
 @Suite struct CompareCommandTests {
     static let header =
         "strategy,render,allocator,run,pid,payload_bytes,baseline_rss_bytes,peak_rss_bytes,"
@@ -50,35 +51,33 @@ import Testing
         baseline: String?,
         current: String,
         thresholds: String = Self.thresholdsFile
-    ) throws -> BenchProcess.Output {
-        let folder = BenchProcess.temporaryFolder()
+    ) throws -> CommandOutput {
+        let folder = TestFolder.temporary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let baselinePath = folder.appendingPathComponent("baseline.csv")
         if let baseline { try baseline.write(to: baselinePath, atomically: true, encoding: .utf8) }
         let currentPath = folder.appendingPathComponent("current.csv")
         try current.write(to: currentPath, atomically: true, encoding: .utf8)
-        return try BenchProcess.run(["compare", baselinePath.path, currentPath.path, "--thresholds", thresholds])
+        return InProcessBench.run(["compare", baselinePath.path, currentPath.path, "--thresholds", thresholds])
     }
 
     static var thresholdsFile: String { GateThresholdsFile.path }
 
-    /// A file given as /dev/stdin (a pipe) is read to its end like any other.
+    /// A file that is a pipe (`/dev/stdin` under a shell's `|`) is read to its end like any other: here
+    /// a pipe of this process, the current run written into it and its end closed, named /dev/fd/N.
     @Test func aPipeIsReadAsTheCurrentFile() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let baseline = folder.appendingPathComponent("baseline.csv")
-        let current = folder.appendingPathComponent("current.csv")
         try Self.trials(runs: 10).write(to: baseline, atomically: true, encoding: .utf8)
-        try Self.trials(runs: 5).write(to: current, atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run(
-            [
-                "-c", "cat \"$2\" | \"$0\" compare \"$1\" /dev/stdin --thresholds \"$3\"",
-                BenchProcess.executable, baseline.path, current.path, Self.thresholdsFile,
-            ],
-            program: "/bin/sh"
-        )
+        let pipe = Pipe()
+        defer { try? pipe.fileHandleForReading.close() }
+        try pipe.fileHandleForWriting.write(contentsOf: Data(Self.trials(runs: 5).utf8))
+        try pipe.fileHandleForWriting.close()
+        let current = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        let output = InProcessBench.run(["compare", baseline.path, current, "--thresholds", Self.thresholdsFile])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         #expect(output.standardOutput.contains("4 cells: 4 ok"), "\(output.standardOutput)")
     }
@@ -156,7 +155,7 @@ import Testing
     }
 
     @Test func jsonExportIsReadAsWellAsCSV() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let rows = try TrialsCSV.parse(Self.trials(runs: 10))
@@ -177,7 +176,7 @@ import Testing
             atomically: true,
             encoding: .utf8
         )
-        let output = try BenchProcess.run([
+        let output = InProcessBench.run([
             "compare", json.path, csv.path, "--thresholds", Self.thresholdsFile,
             "--format", "markdown",
         ])
@@ -187,7 +186,7 @@ import Testing
     }
 
     @Test func badThresholdsFileIsAUsageErrorNamingTheMetrics() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let thresholds = folder.appendingPathComponent("thresholds.json")
@@ -222,15 +221,15 @@ import Testing
         ).encoded().write(to: file)
     }
 
-    func compareRows(_ baseline: [TrialResult], _ current: [TrialResult]) throws -> BenchProcess.Output {
-        let folder = BenchProcess.temporaryFolder()
+    func compareRows(_ baseline: [TrialResult], _ current: [TrialResult]) throws -> CommandOutput {
+        let folder = TestFolder.temporary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let baselinePath = folder.appendingPathComponent("baseline.json")
         let currentPath = folder.appendingPathComponent("current.json")
         try Self.writeJSON(baseline, to: baselinePath)
         try Self.writeJSON(current, to: currentPath)
-        return try BenchProcess.run([
+        return InProcessBench.run([
             "compare", baselinePath.path, currentPath.path, "--thresholds", Self.thresholdsFile,
         ])
     }
@@ -296,12 +295,23 @@ import Testing
 
     // MARK: The default thresholds file
 
-    /// Run from a folder that is not the repository, with no --thresholds: the file next to the
-    /// baseline is used (results/thresholds.json beside results/baseline.json).
-    @Test func defaultThresholdsAreFoundNextToTheBaselineFromAnyFolder() throws {
-        let folder = BenchProcess.temporaryFolder()
-        let elsewhere = folder.appendingPathComponent("elsewhere")
-        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    /// With no --thresholds, the file next to the baseline is tried first, from any folder (results/thresholds.json
+    /// beside results/baseline.json), then results/thresholds.json in the current folder.
+    @Test func defaultThresholdsAreLookedForNextToTheBaselineFromAnyFolder() {
+        #expect(
+            CompareCommand.defaultThresholdsCandidates(baseline: "../baseline.csv", workingDirectory: "/a/elsewhere")
+                == ["/a/thresholds.json", "/a/elsewhere/results/thresholds.json"]
+        )
+        #expect(
+            CompareCommand.defaultThresholdsCandidates(baseline: "results/baseline.json", workingDirectory: "/repo")
+                == ["/repo/results/thresholds.json"]
+        )
+    }
+
+    /// The thresholds beside the baseline are the ones used when --thresholds is not given.
+    @Test func defaultThresholdsBesideTheBaselineAreUsed() throws {
+        let folder = TestFolder.temporary()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let baseline = folder.appendingPathComponent("baseline.csv")
         let current = folder.appendingPathComponent("current.csv")
@@ -311,23 +321,11 @@ import Testing
             atomically: true,
             encoding: .utf8
         )
-
-        // No thresholds anywhere: a usage error naming every path it tried.
-        let missing = try BenchProcess.run(["compare", baseline.path, current.path], workingDirectory: elsewhere)
-        #expect(missing.status == 64)
-        #expect(
-            missing.standardError.contains(
-                "tried \(folder.appendingPathComponent("thresholds.json").path) and "
-                    + "\(elsewhere.appendingPathComponent("results/thresholds.json").path)"
-            ),
-            "\(missing.standardError)"
-        )
-
         // Strict settings beside the baseline: they are the ones used (a 1-byte allowance, level 0.5).
         try
             #"{"significance_level": 0.5, "cv_warning_percent": 10, "metrics": {"peak_rss_delta_bytes": {"absolute_bytes": 1, "relative_percent": 0}}}"#
             .write(to: folder.appendingPathComponent("thresholds.json"), atomically: true, encoding: .utf8)
-        let found = try BenchProcess.run(["compare", "../baseline.csv", "../current.csv"], workingDirectory: elsewhere)
+        let found = InProcessBench.run(["compare", baseline.path, current.path])
         #expect(found.status == 2, "\(found.standardOutput)\(found.standardError)")
         #expect(found.standardOutput.contains("p < 0.5"))
         #expect(!found.standardOutput.contains("heap peak"), "only the metric of the file beside the baseline")

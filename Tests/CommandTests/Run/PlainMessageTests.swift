@@ -6,7 +6,8 @@ import Testing
 
 /// Errors that could surface as exit 1 or a row with a raw error (errno 98, URLError -1000 and -1001,
 /// NSCocoaErrorDomain 256): each is a message that says what is wrong, with a documented
-/// status. The real `bench` binary each time.
+/// status. In-process (`InProcessBench`) but for the server on a busy port and the hung server's rows,
+/// real `bench` processes.
 @Suite(.serialized) struct PlainMessageTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"]
 
@@ -14,7 +15,7 @@ import Testing
         _ arguments: [String],
         environment: [String: String] = [:],
         timeout: TimeInterval = 120
-    ) throws -> BenchProcess.Output {
+    ) throws -> CommandOutput {
         let folder = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,17 +43,17 @@ import Testing
     /// A --url whose port is out of range is a usage error naming the port and the range, before any run.
     @Test(arguments: ["http://127.0.0.1:99999/x.jpg", "http://127.0.0.1:0/x.jpg", "http://[::1]:70000/x.jpg"])
     func aURLWithAPortOutOfRangeIsRefused(url: String) throws {
-        let output = try Self.run(["run", "--url", url, "--out", "out"] + Self.quick)
+        let output = InProcessBench.run(["run", "--url", url, "--out", TestFolder.temporary().path] + Self.quick)
         #expect(output.status == 64, "\(output.status) \(output.standardError)")
         let port = url.split(separator: ":").last!.split(separator: "/").first!
         #expect(output.standardError.contains("port \(port) is out of range (1-65535)"), "\(output.standardError)")
     }
 
     @Test func aWarmupURLWithAPortOutOfRangeIsRefused() throws {
-        let output = try Self.run(
+        let output = InProcessBench.run(
             [
                 "run", "--url", "http://127.0.0.1:8080/x.jpg", "--warmup-url", "http://127.0.0.1:65536/",
-                "--out", "out",
+                "--out", TestFolder.temporary().path,
             ] + Self.quick
         )
         #expect(output.status == 64, "\(output.status) \(output.standardError)")
@@ -131,7 +132,9 @@ import Testing
         for (arguments, which) in [
             ([baseline.path, runFolder.path], "current"), ([runFolder.path, baseline.path], "baseline"),
         ] {
-            let output = try Self.run(["compare"] + arguments + ["--thresholds", CompareCommandTests.thresholdsFile])
+            let output = InProcessBench.run(
+                ["compare"] + arguments + ["--thresholds", CompareCommandTests.thresholdsFile]
+            )
             #expect(output.status == 3, "\(which): \(output.status) \(output.standardError)")
             #expect(
                 output.standardError.contains("\(runFolder.path) is a folder, not a trials.csv or trials.json"),
