@@ -14,7 +14,7 @@ import Testing
         let corpus = folder.appendingPathComponent("corpus")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
         let tiny = folder.appendingPathComponent("tiny.jpg")
-        let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "64", "--out", tiny.path])
+        let made = InProcessBench.run(["fixture", "--width", "64", "--height", "64", "--out", tiny.path])
         try #require(made.status == 0, "\(made.standardError)")
         for index in 0..<images {
             try FileManager.default.copyItem(at: tiny, to: corpus.appendingPathComponent("img\(index).jpg"))
@@ -63,7 +63,7 @@ import Testing
         #expect(afterKill.count >= 6, "every complete row parses")
 
         // `bench report` finishes the stopped run's folder from its rows.
-        let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path])
+        let report = InProcessBench.run(["report", "--results", folder.appendingPathComponent("out").path])
         #expect(report.status == 0, "\(report.standardError)")
         let ranked = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus-summary.csv")
         let measuredImages = Set(afterKill.filter { $0.result?.isSuccess == true }.map(\.name))
@@ -131,10 +131,10 @@ import Testing
     /// reports: the cut line is ignored with a note, as every reader ignores it, and is not counted
     /// against trials.json's rows.
     @Test func aFinishedRunWithALineCutShortStillReports() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let run = try BenchProcess.run([
+        let run = InProcessBench.run([
             "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
             "--width", "64", "--height", "64", "--out", out.path,
         ])
@@ -149,20 +149,20 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("data,none,system,99,12".utf8))
         try handle.close()
-        let report = try BenchProcess.run(["report", "--results", out.path])
+        let report = InProcessBench.run(["report", "--results", out.path])
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardError.contains("is cut short"), "\(report.standardError)")
     }
 
     @Test func resumeRefusesChangedSettingsNamingEachAndSaysWhenDone() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let arguments = [
             "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "2",
-            "--width", "64", "--height", "64", "--out", "out",
+            "--width", "64", "--height", "64", "--out", folder.appendingPathComponent("out").path,
         ]
-        let first = try BenchProcess.run(arguments, workingDirectory: folder)
+        let first = InProcessBench.run(arguments)
         try #require(first.status == 0, "\(first.standardError)")
         let trials = folder.appendingPathComponent("out/trials.csv")
         let before = try Data(contentsOf: trials)
@@ -170,7 +170,7 @@ import Testing
         var changed = arguments
         changed[changed.firstIndex(of: "--runs")! + 1] = "3"
         changed[changed.firstIndex(of: "--render")! + 1] = "full"
-        let refused = try BenchProcess.run(changed + ["--resume"], workingDirectory: folder)
+        let refused = InProcessBench.run(changed + ["--resume"])
         #expect(refused.status == 64, "\(refused.standardError)")
         #expect(refused.standardError.contains("--runs: 2 then, 3 now"), "\(refused.standardError)")
         #expect(refused.standardError.contains("--render: none then, full now"), "\(refused.standardError)")
@@ -178,29 +178,28 @@ import Testing
 
         // The settle rule changes the final readings: a resume under the other one (`--settle fixed`,
         // recorded under its alias's name) is refused too.
-        let otherSettle = try BenchProcess.run(arguments + ["--settle", "fixed", "--resume"], workingDirectory: folder)
+        let otherSettle = InProcessBench.run(arguments + ["--settle", "fixed", "--resume"])
         #expect(otherSettle.status == 64, "\(otherSettle.standardError)")
         #expect(
             otherSettle.standardError.contains("BENCH_SETTLE: rule then, fixed now"),
             "\(otherSettle.standardError)"
         )
 
-        let done = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
+        let done = InProcessBench.run(arguments + ["--resume"])
         #expect(done.status == 0, "\(done.standardError)")
         #expect(done.standardError.contains("already in"), "\(done.standardError)")
         #expect(try Data(contentsOf: trials) == before, "a complete run's rows are left as they are")
     }
 
     @Test func filesThatAreNotImagesAreOneCountedLine() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try Self.corpus(images: 1, notes: 1200, in: folder)
-        let output = try BenchProcess.run(
+        let output = InProcessBench.run(
             [
                 "corpus", corpus.path, "--strategy", "download", "--render", "none", "--runs", "1",
-                "--out", "out",
-            ],
-            workingDirectory: folder
+                "--out", folder.appendingPathComponent("out").path,
+            ]
         )
         #expect(output.status == 3, "\(output.standardError)")
         #expect(

@@ -134,7 +134,7 @@ import Testing
         try #require(kept >= 2 && kept < 6, "killed after \(kept) of 6 runs: \(bench.standardError)")
 
         let partial = bench.folder.appendingPathComponent("partial")
-        let merged = try BenchProcess.run(["merge", shard.path, "--out", partial.path, "--partial"])
+        let merged = InProcessBench.run(["merge", shard.path, "--out", partial.path, "--partial"])
         #expect(merged.status == 0, "\(merged.standardError)")
         let partialRuns = try Self.successfulRuns(partial)
         #expect(partialRuns.count == kept, "\(partialRuns)")
@@ -149,7 +149,7 @@ import Testing
         )
         #expect(resumed.status == 0, "\(resumed.standardError)")
         let whole = bench.folder.appendingPathComponent("whole")
-        let merge = try BenchProcess.run(["merge", shard.path, "--out", whole.path])
+        let merge = InProcessBench.run(["merge", shard.path, "--out", whole.path])
         #expect(merge.status == 0, "\(merge.standardError)")
         let measured = try Self.successfulRuns(whole)
         #expect(measured.count == 6, "\(measured)")

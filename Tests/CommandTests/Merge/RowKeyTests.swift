@@ -9,7 +9,7 @@ import Testing
 
 /// Every reader of a per-run file knows its key and refuses a row that would count a run twice or
 /// mix two runs (65, naming the file, the line and the key); a folder belongs to one command.
-@Suite(.serialized) struct RowKeyTests {
+@Suite struct RowKeyTests {
     static let tiny = [
         "--strategy", "data", "--render", "none", "--allocator", "system",
         "--width", "64", "--height", "48",
@@ -17,8 +17,8 @@ import Testing
     static let repeated = "line 4 repeats the key of line 2"
 
     /// `bench report` over `out`, its files written beside it in `folder`.
-    static func report(_ out: URL, in folder: URL) throws -> BenchProcess.Output {
-        try BenchProcess.run([
+    static func report(_ out: URL, in folder: URL) throws -> CommandOutput {
+        InProcessBench.run([
             "report", "--results", out.path, "--data-out", folder.appendingPathComponent("data").path,
             "--report-file", folder.appendingPathComponent("REPORT.md").path,
         ])
@@ -26,7 +26,7 @@ import Testing
 
     /// A fixture of `width` x `height` at `file` (a JPEG).
     static func fixture(_ file: URL, width: Int, height: Int) throws {
-        let made = try BenchProcess.run(["fixture", "--width", "\(width)", "--height", "\(height)", "--out", file.path])
+        let made = InProcessBench.run(["fixture", "--width", "\(width)", "--height", "\(height)", "--out", file.path])
         try #require(made.status == 0, "\(made.standardError)")
     }
 
@@ -44,10 +44,10 @@ import Testing
 
     /// A copied row whose run is written another way ("01", "+1") is the same run: refused as a duplicate.
     @Test func aRunNumberWrittenAnotherWayIsTheSameKey() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let first = try BenchProcess.run(["run"] + Self.tiny + ["--runs", "2", "--out", out.path])
+        let first = InProcessBench.run(["run"] + Self.tiny + ["--runs", "2", "--out", out.path])
         try #require(first.status == 0, "\(first.standardError)")
         let trials = out.appendingPathComponent("trials.csv")
         let lines = try String(contentsOf: trials, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -71,11 +71,11 @@ import Testing
     /// A trials.csv with a duplicated (cell, run) row is refused by report, compare and --resume,
     /// with trials.json beside it or not; so is a row of another run id.
     @Test func aDuplicatedOrForeignTrialsRowIsRefusedByEveryReader() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let run = ["run"] + Self.tiny + ["--runs", "2", "--out", out.path]
-        let first = try BenchProcess.run(run)
+        let first = InProcessBench.run(run)
         try #require(first.status == 0, "\(first.standardError)")
         let trials = out.appendingPathComponent("trials.csv")
         let original = try String(contentsOf: trials, encoding: .utf8)
@@ -90,7 +90,7 @@ import Testing
             "\(report.standardError)"
         )
 
-        let compare = try BenchProcess.run([
+        let compare = InProcessBench.run([
             "compare", out.appendingPathComponent("trials.json").path, trials.path,
             "--thresholds", CompareCommandTests.thresholdsFile,
         ])
@@ -101,7 +101,7 @@ import Testing
             "\(compare.standardError)"
         )
 
-        let resume = try BenchProcess.run(run + ["--resume"])
+        let resume = InProcessBench.run(run + ["--resume"])
         #expect(resume.status == 65, "\(resume.standardError)")
         #expect(
             resume.standardError.contains(Self.repeated) && resume.standardError.contains(key),
@@ -121,7 +121,7 @@ import Testing
         foreign[foreign.count - 1] = "another-run"
         try (lines + [foreign.joined(separator: ",")]).joined(separator: "\n").appending("\n")
             .write(to: trials, atomically: true, encoding: .utf8)
-        let mixed = try BenchProcess.run(run + ["--resume"])
+        let mixed = InProcessBench.run(run + ["--resume"])
         #expect(mixed.status == 65, "\(mixed.standardError)")
         #expect(
             mixed.standardError.contains("line 4") && mixed.standardError.contains("is a row of run another-run")
@@ -132,19 +132,19 @@ import Testing
 
     /// sweep.csv's key adds the size: a copied row is refused by --resume.
     @Test func aDuplicatedSweepRowIsRefusedByResume() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sweep = [
             "sweep", "--strategy", "data", "--render", "none", "--runs", "2", "--sizes", "0.05",
             "--out", folder.appendingPathComponent("out").path,
         ]
-        let first = try BenchProcess.run(sweep)
+        let first = InProcessBench.run(sweep)
         try #require(first.status == 0, "\(first.standardError)")
         let rows = folder.appendingPathComponent("out/sweep.csv")
         let written = try JobsTests.rows(folder.appendingPathComponent("out"), file: "sweep.csv")
         let size = try #require(written.first?["target_bytes"])
         try Self.duplicateFirstRow(of: rows)
-        let resume = try BenchProcess.run(sweep + ["--resume"])
+        let resume = InProcessBench.run(sweep + ["--resume"])
         #expect(resume.status == 65, "\(resume.standardError)")
         let key = "target_bytes \(size), strategy data, render none, allocator system, run 1"
         #expect(
@@ -157,16 +157,16 @@ import Testing
     /// corpus.csv's key is the file, the cell and the run: a copied row is refused by --resume
     /// and by report.
     @Test func aDuplicatedCorpusRowIsRefused() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try CorpusResumeTests.corpus(images: 2, notes: 0, in: folder)
-        let arguments = Self.corpusRun(corpus, out: "out")
-        let first = try BenchProcess.run(arguments, workingDirectory: folder)
+        let arguments = Self.corpusRun(corpus, out: folder.appendingPathComponent("out").path)
+        let first = InProcessBench.run(arguments)
         try #require(first.status == 0, "\(first.standardError)")
         let rows = folder.appendingPathComponent("out/corpus.csv")
         try Self.duplicateFirstRow(of: rows)
 
-        let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
+        let resume = InProcessBench.run(arguments + ["--resume"])
         #expect(resume.status == 65, "\(resume.standardError)")
         let key = "file img0.jpg, strategy download, render none, allocator system, run 1"
         #expect(
@@ -174,18 +174,20 @@ import Testing
                 && resume.standardError.contains(key),
             "\(resume.standardError)"
         )
-        let report = try BenchProcess.run(["report", "--results", folder.appendingPathComponent("out").path])
+        let report = InProcessBench.run(["report", "--results", folder.appendingPathComponent("out").path])
         #expect(report.status == 65 && report.standardError.contains(Self.repeated), "\(report.standardError)")
     }
 
+    /// Real children in the two tests below: the rows must hold the payload of the bytes served, and a
+    /// resume must be measured as the run it resumes was.
     /// An image replaced (and another deleted) between a stop and --resume: the replaced one is
     /// measured again from its new bytes, the deleted one's rows are dropped, each named.
     @Test func corpusResumeRemeasuresAReplacedImageAndDropsADeletedOne() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try CorpusResumeTests.corpus(images: 3, notes: 0, in: folder)
-        let arguments = Self.corpusRun(corpus, out: "out")
-        let first = try BenchProcess.run(arguments, workingDirectory: folder)
+        let arguments = Self.corpusRun(corpus, out: folder.appendingPathComponent("out").path)
+        let first = try BenchProcess.run(arguments)
         try #require(first.status == 0, "\(first.standardError)")
 
         let bigger = folder.appendingPathComponent("bigger.jpg")
@@ -194,7 +196,7 @@ import Testing
         try FileManager.default.copyItem(at: bigger, to: corpus.appendingPathComponent("img0.jpg"))
         try FileManager.default.removeItem(at: corpus.appendingPathComponent("img2.jpg"))
 
-        let resume = try BenchProcess.run(arguments + ["--resume"], workingDirectory: folder)
+        let resume = try BenchProcess.run(arguments + ["--resume"])
         #expect(resume.status == 0, "\(resume.standardError)")
         #expect(resume.standardError.contains("img0.jpg changed since the interrupted run"), "\(resume.standardError)")
         #expect(
@@ -212,7 +214,7 @@ import Testing
     /// `run --url ... --resume` after the served file changed: refused, naming both sizes and digests;
     /// a trials.csv whose measured rows have two payload sizes is refused by report.
     @Test func runResumeRefusesAURLThatServesOtherBytes() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var bodies: [Data] = []
@@ -264,12 +266,12 @@ import Testing
     /// `bench corpus --out` a stopped run's folder: refused (73) and the run's settings.json kept;
     /// with --replace the run's files are removed first.
     @Test func corpusOutOverARunFolderIsRefused() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let run = try BenchProcess.run(["run"] + Self.tiny + ["--runs", "1", "--out", out.path])
+        let run = InProcessBench.run(["run"] + Self.tiny + ["--runs", "1", "--out", out.path])
         try #require(run.status == 0, "\(run.standardError)")
-        let report = try BenchProcess.run(["report", "--results", out.path])
+        let report = InProcessBench.run(["report", "--results", out.path])
         try #require(report.status == 0, "\(report.standardError)")
         let settings = try Data(contentsOf: out.appendingPathComponent("settings.json"))
         let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: folder)
@@ -277,16 +279,16 @@ import Testing
 
         // merge writes a corpus folder: never over a run's either.
         let shard = folder.appendingPathComponent("shard")
-        let sharded = try BenchProcess.run(Self.corpusRun(corpus, out: shard.path) + ["--shard", "1/1"])
+        let sharded = InProcessBench.run(Self.corpusRun(corpus, out: shard.path) + ["--shard", "1/1"])
         try #require(sharded.status == 0, "\(sharded.standardError)")
-        let merged = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        let merged = InProcessBench.run(["merge", shard.path, "--out", out.path])
         #expect(
             merged.status == 73 && merged.standardError.contains("is a `bench run` folder"),
             "\(merged.standardError)"
         )
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
 
-        let refused = try BenchProcess.run(corpusRun)
+        let refused = InProcessBench.run(corpusRun)
         #expect(refused.status == 73, "\(refused.standardError)")
         #expect(
             refused.standardError.contains("is a `bench run` folder")
@@ -299,7 +301,7 @@ import Testing
         )
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("corpus.csv").path))
 
-        let replaced = try BenchProcess.run(corpusRun + ["--replace"])
+        let replaced = InProcessBench.run(corpusRun + ["--replace"])
         #expect(replaced.status == 0, "\(replaced.standardError)")
         // environment.txt is every measuring command's: the corpus wrote its own.
         for name in [
@@ -316,7 +318,7 @@ import Testing
     /// A URL list that names one URL twice (credentials aside), or a port out of range, is refused
     /// up front, each line named.
     @Test func aURLListWithARepeatedURLOrABadPortIsRefused() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let list = folder.appendingPathComponent("urls.txt")
@@ -329,7 +331,7 @@ import Testing
         http://127.0.0.1:99999/d.jpg
 
         """.write(to: list, atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run(["corpus", list.path, "--out", folder.appendingPathComponent("out").path])
+        let output = InProcessBench.run(["corpus", list.path, "--out", folder.appendingPathComponent("out").path])
         #expect(output.status == 64, "\(output.standardError)")
         for problem in [
             "line 3: http://127.0.0.1:9/a.jpg is also on line 1",
@@ -343,7 +345,7 @@ import Testing
 
     /// A URL's user and password never reach corpus.csv, the table or the messages.
     @Test func credentialsInAURLListAreRedacted() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let image = folder.appendingPathComponent("a.jpg")
@@ -355,7 +357,7 @@ import Testing
         let list = folder.appendingPathComponent("urls.txt")
         let url = server.url(for: "/a.jpg")
         try "http://alice:s3cr3t@127.0.0.1:\(url.port ?? 0)/a.jpg\n".write(to: list, atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run(Self.corpusRun(list, out: folder.appendingPathComponent("out").path))
+        let output = InProcessBench.run(Self.corpusRun(list, out: folder.appendingPathComponent("out").path))
         #expect(output.status == 0, "\(output.standardError)")
         let rows = try JobsTests.rows(folder.appendingPathComponent("out"), file: "corpus.csv")
         #expect(rows.map { $0["file"] ?? "" } == ["http://***@127.0.0.1:\(url.port ?? 0)/a.jpg"], "\(rows)")
@@ -375,7 +377,7 @@ import Testing
 /// the other's payload.
 @Suite struct ChangedFileTests {
     @Test func aFileRewrittenAfterItsInspectionIsAChangedRow() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = try CorpusResumeTests.corpus(images: 1, notes: 0, in: folder)
         let file = corpus.appendingPathComponent("img0.jpg")
@@ -410,14 +412,14 @@ import Testing
 @Suite(.serialized) struct MergeKeyTests {
     @Test func mergeRefusesARowTwiceOrInTwoShards() throws {
         let source = try ShardMergeTests.makeCorpus()
-        let work = BenchProcess.temporaryFolder()
+        let work = TestFolder.temporary()
         defer {
             try? FileManager.default.removeItem(at: source)
             try? FileManager.default.removeItem(at: work)
         }
         let shards = [work.appendingPathComponent("s1"), work.appendingPathComponent("s2")]
         for (index, shard) in shards.enumerated() {
-            let output = try ShardMergeTests.corpus(source, shard: "\(index + 1)/2", out: shard)
+            let output = ShardMergeTests.corpus(source, shard: "\(index + 1)/2", out: shard)
             try #require([0, 3].contains(output.status), "\(output.standardError)")
         }
         let rows = shards.map { $0.appendingPathComponent("corpus.csv") }
@@ -425,7 +427,7 @@ import Testing
         let merge = ["merge", shards[0].path, shards[1].path, "--out", work.appendingPathComponent("merged").path]
 
         try RowKeyTests.duplicateFirstRow(of: rows[1])
-        let twice = try BenchProcess.run(merge)
+        let twice = InProcessBench.run(merge)
         #expect(twice.status == 65, "\(twice.standardError)")
         #expect(
             twice.standardError.contains(rows[1].path) && twice.standardError.contains("repeats the key of line 2"),
@@ -441,7 +443,7 @@ import Testing
         table.append(copied)
         let text = table.map { CSV.line($0) }.joined(separator: "\n") + "\n"
         try text.write(to: rows[1], atomically: true, encoding: .utf8)
-        let overlap = try BenchProcess.run(merge)
+        let overlap = InProcessBench.run(merge)
         #expect(overlap.status == 65, "\(overlap.standardError)")
         #expect(
             overlap.standardError.contains("both hold \(copied[0])") && overlap.standardError.contains("overlap"),

@@ -5,15 +5,16 @@ import Testing
 
 /// `bench merge` joins only whole shards: a shard stopped by a signal, killed, or still being
 /// written lacks rows, and is refused like a missing one (7, naming it and the rows it lacks)
-/// unless --partial, which merges it and records what is missing. Real `bench` processes, real
-/// signals.
+/// unless --partial, which merges it and records what is missing. A shard stopped by a signal or
+/// killed is a real `bench` process; the merges and the shards measured to their end run in-process
+/// (`InProcessBench`, recorded children).
 @Suite(.serialized) struct ShardCompletenessTests {
     /// A corpus of `images` distinct 64x64 JPEGs (fast runs), in `folder`/corpus.
     static func corpus(images: Int, in folder: URL) throws -> URL {
         let corpus = folder.appendingPathComponent("corpus")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
         for seed in 1...images {
-            let made = try BenchProcess.run([
+            let made = InProcessBench.run([
                 "fixture", "--width", "64", "--height", "64", "--seed", String(seed),
                 "--out", corpus.appendingPathComponent("img-\(seed).jpg").path,
             ])
@@ -62,7 +63,7 @@ import Testing
         )
 
         let out = work.appendingPathComponent("merged")
-        let refused = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        let refused = InProcessBench.run(["merge", shard.path, "--out", out.path])
         #expect(refused.status == 7, "\(refused.standardError)")
         let named =
             "shard 1/1 (\(shard.path)) is incomplete: "
@@ -70,7 +71,7 @@ import Testing
         #expect(refused.standardError.contains(named), "\(refused.standardError)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "a refused merge creates no --out")
 
-        let partial = try BenchProcess.run(["merge", shard.path, "--out", out.path, "--partial"])
+        let partial = InProcessBench.run(["merge", shard.path, "--out", out.path, "--partial"])
         #expect(partial.status == 0, "\(partial.standardError)")
         #expect(partial.standardError.contains("lack \(12 - rows) rows"), "\(partial.standardError)")
         #expect(try JobsTests.rows(out, file: "corpus.csv").count == rows)
@@ -99,7 +100,7 @@ import Testing
         let deadline = Date().addingTimeInterval(120)
         while CorpusResumeTests.dataLines(csv) < 2 && bench.isRunning && Date() < deadline { usleep(5_000) }
         let out = work.appendingPathComponent("merged")
-        let live = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        let live = InProcessBench.run(["merge", shard.path, "--out", out.path])
         let stillRunning = bench.isRunning
         HoldersKeptTests.killWithChildren(bench)
         try #require(stillRunning, "the shard finished before the merge: \(bench.standardError)")
@@ -112,7 +113,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path), "a refused merge creates no --out")
 
         let rows = try JobsTests.rows(shard, file: "corpus.csv").count
-        let killed = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        let killed = InProcessBench.run(["merge", shard.path, "--out", out.path])
         #expect(killed.status == 7, "\(killed.standardError)")
         #expect(
             killed.standardError.contains("\(12 - rows) of 12 planned rows missing (it never recorded an end"),
@@ -128,7 +129,7 @@ import Testing
                 && record["ended"] as? String == "finished",
             "\(record)"
         )
-        let merged = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        let merged = InProcessBench.run(["merge", shard.path, "--out", out.path])
         #expect(merged.status == 0, "\(merged.standardError)")
         #expect(try JobsTests.rows(out, file: "corpus.csv").count == 12)
     }
@@ -141,7 +142,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let corpus = try Self.corpus(images: 2, in: work)
         let shard = work.appendingPathComponent("shard")
-        let measured = try BenchProcess.run([
+        let measured = InProcessBench.run([
             "corpus", corpus.path, "--strategy", "data", "--render", "none",
             "--runs", "1",
             "--shard", "1/1", "--out", shard.path,
@@ -153,7 +154,7 @@ import Testing
         text.removeLast(10)
         try Data(text.utf8).write(to: csv)
         let out = work.appendingPathComponent("merged")
-        let merge = try BenchProcess.run(["merge", shard.path, "--out", out.path])
+        let merge = InProcessBench.run(["merge", shard.path, "--out", out.path])
         #expect(merge.status == 7, "\(merge.standardError)")
         #expect(merge.standardError.contains("the last line of \(csv.path) is cut short"), "\(merge.standardError)")
         #expect(merge.standardError.contains("1 of 2 planned rows missing"), "\(merge.standardError)")
@@ -168,19 +169,19 @@ import Testing
         let corpus = try Self.corpus(images: 1, in: work)
         let corpusShard = work.appendingPathComponent("corpus-shard")
         let runShard = work.appendingPathComponent("run-shard")
-        let measured = try BenchProcess.run([
+        let measured = InProcessBench.run([
             "corpus", corpus.path, "--strategy", "data", "--render", "none",
             "--runs", "1",
             "--shard", "1/1", "--out", corpusShard.path,
         ])
         try #require(measured.status == 0, "\(measured.standardError)")
-        let ran = try BenchProcess.run([
+        let ran = InProcessBench.run([
             "run", "--strategy", "data", "--render", "none", "--allocator", "system",
             "--runs", "1",
             "--width", "64", "--height", "64", "--shard", "1/1", "--out", runShard.path,
         ])
         try #require(ran.status == 0, "\(ran.standardError)")
-        let merge = try BenchProcess.run([
+        let merge = InProcessBench.run([
             "merge", runShard.path, corpusShard.path,
             "--out", work.appendingPathComponent("merged").path,
         ])

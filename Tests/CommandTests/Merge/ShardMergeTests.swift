@@ -3,19 +3,19 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `--shard i/n` and `bench merge`, with the real bench in separate processes: shards of one corpus
-/// (and of one matrix) merged give the unsharded run's rows, and merge refuses what does not join.
-@Suite(.serialized) struct ShardMergeTests {
+/// `--shard i/n` and `bench merge`, in-process (`InProcessBench`, the children recorded ones): shards of
+/// one corpus (and of one matrix) merged give the unsharded run's rows, and merge refuses what does not join.
+@Suite struct ShardMergeTests {
     /// Seven small images (distinct bytes, one PNG), a copy of one under another name, and a text file.
     static func makeCorpus() throws -> URL {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("sub"),
             withIntermediateDirectories: true
         )
         for seed in 1...7 {
             let name = seed == 7 ? "sub/g.png" : "img-\(seed).jpg"
-            let made = try BenchProcess.run(
+            let made = InProcessBench.run(
                 [
                     "fixture", "--width", "64", "--height", "48", "--seed", String(seed),
                     "--out", folder.appendingPathComponent(name).path,
@@ -44,55 +44,46 @@ import Testing
         _ source: URL,
         shard: String?,
         out: URL,
-        extra: [String] = [],
-        environment: [String: String] = [:]
-    ) throws -> BenchProcess.Output {
-        try BenchProcess.run(
+        extra: [String] = []
+    ) -> CommandOutput {
+        InProcessBench.run(
             ["corpus", source.path] + corpusOptions + extra + (shard.map { ["--shard", $0] } ?? []) + [
                 "--out", out.path,
-            ],
-            extraEnvironment: environment
+            ]
         )
     }
 
     /// A new corpus measured as shards 1/2 and 2/2 in work/first and work/second, the second with
-    /// `secondOptions` and `secondEnvironment` added, handed to `body`; removed after it.
+    /// `secondOptions` added, handed to `body`; removed after it.
     static func withTwoShards(
         secondOptions: [String] = [],
-        secondEnvironment: [String: String] = [:],
         _ body: (_ corpus: URL, _ work: URL, _ first: URL, _ second: URL) throws -> Void
     ) throws {
         let corpus = try makeCorpus()
-        let work = BenchProcess.temporaryFolder()
+        let work = TestFolder.temporary()
         defer {
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
         let first = work.appendingPathComponent("first")
         let second = work.appendingPathComponent("second")
-        #expect([0, 3].contains(try Self.corpus(corpus, shard: "1/2", out: first).status))
-        let secondRun = try Self.corpus(
-            corpus,
-            shard: "2/2",
-            out: second,
-            extra: secondOptions,
-            environment: secondEnvironment
-        )
+        #expect([0, 3].contains(Self.corpus(corpus, shard: "1/2", out: first).status))
+        let secondRun = Self.corpus(corpus, shard: "2/2", out: second, extra: secondOptions)
         #expect([0, 3].contains(secondRun.status), "\(secondRun.standardError)")
         try body(corpus, work, first, second)
     }
 
-    /// Two and four corpus shards, each its own process, merged: the rows of the unsharded run,
+    /// Two and four corpus shards, each measured on its own, merged: the rows of the unsharded run,
     /// each file in exactly one shard.
     @Test(arguments: [2, 4]) func shardsOfACorpusMergeIntoTheUnshardedRows(count: Int) throws {
         let corpus = try Self.makeCorpus()
-        let work = BenchProcess.temporaryFolder()
+        let work = TestFolder.temporary()
         defer {
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
         let whole = work.appendingPathComponent("whole")
-        let unsharded = try Self.corpus(corpus, shard: nil, out: whole)
+        let unsharded = Self.corpus(corpus, shard: nil, out: whole)
         #expect(unsharded.status == 3, "the text file is a not_an_image row: \(unsharded.standardError)")
         let expected = try Self.keys(whole, file: "corpus.csv")
         #expect(expected.count == 9, "\(expected)")
@@ -102,7 +93,7 @@ import Testing
         var shardOf: [String: Int] = [:]
         for index in 1...count {
             let folder = work.appendingPathComponent("shard-\(index)")
-            let output = try Self.corpus(corpus, shard: "\(index)/\(count)", out: folder)
+            let output = Self.corpus(corpus, shard: "\(index)/\(count)", out: folder)
             #expect([0, 3].contains(output.status), "shard \(index)/\(count): \(output.standardError)")
             let files = try JobsTests.rows(folder, file: "corpus.csv").map { $0["file"]! }
             filesSeen += files
@@ -125,7 +116,7 @@ import Testing
             "the same bytes, the same shard: \(shardOf)"
         )
         let merged = work.appendingPathComponent("merged")
-        let merge = try BenchProcess.run(["merge"] + folders.reversed() + ["--out", merged.path])
+        let merge = InProcessBench.run(["merge"] + folders.reversed() + ["--out", merged.path])
         #expect(merge.status == 0, "\(merge.standardError)")
         #expect(try Self.keys(merged, file: "corpus.csv") == expected)
         let rows = try JobsTests.rows(merged, file: "corpus.csv")
@@ -137,10 +128,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent("charts/data/corpus.dat").path))
     }
 
-    /// The matrix split by cell over three processes, merged: `bench compare` with the unsharded run
+    /// The matrix split by cell over three shards, merged: `bench compare` with the unsharded run
     /// passes (every cell there, same payload), and the rows are the same.
     @Test func shardsOfAMatrixMergeAndCompareWithTheUnshardedRun() throws {
-        let work = BenchProcess.temporaryFolder()
+        let work = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: work) }
         let matrix = [
             "run", "--strategy", "data", "--strategy", "download", "--strategy", "curl-file",
@@ -148,13 +139,13 @@ import Testing
             "--runs", "2", "--width", "320", "--height", "240",
         ]
         let whole = work.appendingPathComponent("whole")
-        let unsharded = try BenchProcess.run(matrix + ["--out", whole.path])
+        let unsharded = InProcessBench.run(matrix + ["--out", whole.path])
         try #require(unsharded.status == 0, "\(unsharded.standardError)")
         var folders: [String] = []
         var cells: [Set<String>] = []
         for index in 1...3 {
             let folder = work.appendingPathComponent("shard-\(index)")
-            let output = try BenchProcess.run(matrix + ["--shard", "\(index)/3", "--out", folder.path])
+            let output = InProcessBench.run(matrix + ["--shard", "\(index)/3", "--out", folder.path])
             #expect(output.status == 0, "\(output.standardError)")
             cells.append(Set(try JobsTests.rows(folder).map { "\($0["strategy"]!)/\($0["render"]!)" }))
             let context = try #require(
@@ -169,7 +160,7 @@ import Testing
             "each of the 6 cells in exactly one shard: \(cells)"
         )
         let merged = work.appendingPathComponent("merged")
-        let merge = try BenchProcess.run(["merge"] + folders + ["--out", merged.path])
+        let merge = InProcessBench.run(["merge"] + folders + ["--out", merged.path])
         try #require(merge.status == 0, "\(merge.standardError)")
         func keys(_ folder: URL) throws -> [String] {
             try JobsTests.rows(folder).map { row in
@@ -181,13 +172,13 @@ import Testing
         for file in ["summary.csv", "timeline.csv", "holders.csv", "REPORT.md", "environment.txt", "merge.json"] {
             #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent(file).path), "\(file)")
         }
-        let compare = try BenchProcess.run([
+        let compare = InProcessBench.run([
             "compare", whole.appendingPathComponent("trials.json").path,
             merged.appendingPathComponent("trials.json").path,
             "--thresholds", CompareCommandTests.thresholdsFile,
         ])
         #expect(compare.status == 0, "\(compare.standardOutput)\(compare.standardError)")
-        let report = try BenchProcess.run(["report", "--results", merged.path, "--no-report"])
+        let report = InProcessBench.run(["report", "--results", merged.path, "--no-report"])
         #expect(report.status == 0, "bench report reads the merged folder: \(report.standardError)")
     }
 
@@ -197,7 +188,7 @@ import Testing
         try Self.withTwoShards(secondOptions: ["--max-pixel", "512"]) { corpus, work, first, second in
             let out = work.appendingPathComponent("merged")
 
-            let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
+            let mixed = InProcessBench.run(["merge", first.path, second.path, "--out", out.path])
             #expect(mixed.status == 6, "\(mixed.standardError)")
             #expect(
                 mixed.standardError.contains(
@@ -210,13 +201,13 @@ import Testing
                 "nothing written"
             )
 
-            let twice = try BenchProcess.run(["merge", first.path, first.path + "/", "--out", out.path])
+            let twice = InProcessBench.run(["merge", first.path, first.path + "/", "--out", out.path])
             #expect(
                 twice.status == 6 && twice.standardError.contains("shard 1/2 is in 2 folders"),
                 "\(twice.standardError)"
             )
 
-            let missing = try BenchProcess.run(["merge", first.path, "--out", out.path])
+            let missing = InProcessBench.run(["merge", first.path, "--out", out.path])
             #expect(
                 missing.status == 7 && missing.standardError.contains("shard 2/2 missing"),
                 "\(missing.standardError)"
@@ -226,18 +217,17 @@ import Testing
                 "nothing written"
             )
 
-            let partial = try BenchProcess.run(["merge", first.path, "--out", out.path, "--partial"])
+            let partial = InProcessBench.run(["merge", first.path, "--out", out.path, "--partial"])
             #expect(
                 partial.status == 0 && partial.standardError.contains("warning: shard 2/2 missing"),
                 "\(partial.standardError)"
             )
-            #expect(
-                try JobsTests.rows(out, file: "corpus.csv").count == JobsTests.rows(first, file: "corpus.csv").count
-            )
+            let merged = try JobsTests.rows(out, file: "corpus.csv").count
+            #expect(merged == (try JobsTests.rows(first, file: "corpus.csv").count))
 
             let unsharded = work.appendingPathComponent("unsharded")
-            _ = try Self.corpus(corpus, shard: nil, out: unsharded)
-            let notShard = try BenchProcess.run([
+            _ = Self.corpus(corpus, shard: nil, out: unsharded)
+            let notShard = InProcessBench.run([
                 "merge", first.path, unsharded.path, "--out", work.appendingPathComponent("m2").path,
             ])
             #expect(
@@ -247,16 +237,16 @@ import Testing
         }
     }
 
-    /// Shards measured with the settle's two modes (BENCH_SETTLE=fixed in one) are refused by merge,
-    /// naming the setting: the final readings of the two are not comparable.
+    /// Shards measured with the settle's two modes (--settle fixed in one, recorded as BENCH_SETTLE) are
+    /// refused by merge, naming the setting: the final readings of the two are not comparable.
     @Test func mergeRefusesShardsOfAnotherSettle() throws {
-        try Self.withTwoShards(secondEnvironment: [TrialSpec.settleEnvironmentVariable: "fixed"]) {
+        try Self.withTwoShards(secondOptions: ["--settle", "fixed"]) {
             _,
             work,
             first,
             second in
             let out = work.appendingPathComponent("merged")
-            let mixed = try BenchProcess.run(["merge", first.path, second.path, "--out", out.path])
+            let mixed = InProcessBench.run(["merge", first.path, second.path, "--out", out.path])
             #expect(mixed.status == 6, "\(mixed.standardError)")
             #expect(
                 mixed.standardError.contains("\(TrialSpec.settleEnvironmentVariable) fixed"),
@@ -268,9 +258,9 @@ import Testing
 
     /// Each malformed i/n is a usage error (64) that states the form --shard takes.
     @Test(arguments: ["0/4", "5/4", "1/0", "0/0", "-1/4", "2/", "/4", "2/4/1", "a/b", "2:4", " 2/4", "+2/4", "2"])
-    func malformedShardsAreUsageErrors(text: String) throws {
+    func malformedShardsAreUsageErrors(text: String) {
         for command in ["run", "corpus"] {
-            let output = try BenchProcess.run(
+            let output = InProcessBench.parse(
                 [command] + (command == "corpus" ? ["/nonexistent"] : []) + ["--shard=\(text)"]
             )
             #expect(output.status == 64, "\(command) --shard '\(text)': \(output.standardError)")
@@ -287,15 +277,21 @@ extension ShardMergeTests {
     /// for value (the reader loses nothing the writer wrote), with the machine column added.
     @Test func aMergedShardKeepsEveryValue() throws {
         let corpus = try Self.makeCorpus()
-        let work = BenchProcess.temporaryFolder()
+        let work = TestFolder.temporary()
         defer {
             try? FileManager.default.removeItem(at: corpus)
             try? FileManager.default.removeItem(at: work)
         }
         let shard = work.appendingPathComponent("shard")
         let merged = work.appendingPathComponent("merged")
-        #expect(try Self.corpus(corpus, shard: "1/1", out: shard, extra: ["--render", "thumbnail"]).status == 3)
-        let merge = try BenchProcess.run(["merge", shard.path, "--out", merged.path])
+        // Real children: the summary's payload is the image's, which a recorded child does not report.
+        let measured = try BenchProcess.run(
+            ["corpus", corpus.path] + Self.corpusOptions + [
+                "--render", "thumbnail", "--shard", "1/1", "--out", shard.path,
+            ]
+        )
+        #expect(measured.status == 3, "\(measured.standardError)")
+        let merge = InProcessBench.run(["merge", shard.path, "--out", merged.path])
         try #require(merge.status == 0, "\(merge.standardError)")
         for file in ["corpus.csv", "corpus-summary.csv"] {
             let before = try JobsTests.rows(shard, file: file)
@@ -319,7 +315,7 @@ extension ShardMergeTests {
     /// A shard that no cell drew merges like any other: one cell over two shards, one of them measures
     /// nothing, and the merge is the one cell.
     @Test func aShardWithNoCellMerges() throws {
-        let work = BenchProcess.temporaryFolder()
+        let work = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: work) }
         let matrix = [
             "run", "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "64",
@@ -327,7 +323,7 @@ extension ShardMergeTests {
         ]
         var sizes: [Int] = []
         for index in 1...2 {
-            let output = try BenchProcess.run(
+            let output = InProcessBench.run(
                 matrix + ["--shard", "\(index)/2", "--out", work.appendingPathComponent("s\(index)").path]
             )
             #expect(output.status == 0, "\(output.standardError)")
@@ -335,7 +331,7 @@ extension ShardMergeTests {
         }
         #expect(sizes.sorted() == [0, 1], "\(sizes)")
         let merged = work.appendingPathComponent("merged")
-        let merge = try BenchProcess.run([
+        let merge = InProcessBench.run([
             "merge", work.appendingPathComponent("s1").path, work.appendingPathComponent("s2").path, "--out",
             merged.path,
         ])

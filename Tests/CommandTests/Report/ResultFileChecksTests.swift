@@ -6,14 +6,18 @@ import Testing
 /// Result files given to `baseline update --from` and `report` that are not a run's trials: a
 /// corpus.csv (it has strategy, render, allocator, run and status, but no baseline or peak RSS) and
 /// a trials.csv with impossible figures. Refused with 65, naming the file and the column; nothing
-/// written. And options that would be ignored without a word are refused, naming the option.
-@Suite(.serialized) struct ResultFileChecksTests {
-    static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1"]
+/// written. And options that would be ignored without a word are refused, naming the option. Every
+/// command runs in-process (`InProcessBench`), the measurements with recorded children.
+@Suite struct ResultFileChecksTests {
+    static let quick = [
+        "--strategy", "data", "--render", "none", "--allocator", "system", "--runs", "1", "--width", "64", "--height",
+        "48",
+    ]
 
     /// A one-run measurement in `folder`/run, which it returns.
     static func quickRun(in folder: URL) throws -> URL {
         let run = folder.appendingPathComponent("run")
-        let measured = try BenchProcess.run(["run"] + quick + ["--out", run.path])
+        let measured = InProcessBench.run(["run"] + quick + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
         return run
     }
@@ -21,12 +25,12 @@ import Testing
     static func corpusCSV(in folder: URL) throws -> URL {
         let corpus = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
-        let made = try BenchProcess.run([
+        let made = InProcessBench.run([
             "fixture", "--width", "64", "--height", "48", "--out", corpus.appendingPathComponent("a.jpg").path,
         ])
         try #require(made.status == 0, "\(made.standardError)")
         let out = folder.appendingPathComponent("corpus-out")
-        let measured = try BenchProcess.run([
+        let measured = InProcessBench.run([
             "corpus", corpus.path, "--render", "none", "--runs", "1", "--out", out.path,
         ])
         try #require(measured.status == 0, "\(measured.standardError)")
@@ -34,12 +38,12 @@ import Testing
     }
 
     @Test func aCorpusCSVIsNotABaselineNorAReport() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpusCSV = try Self.corpusCSV(in: folder)
 
         let baseline = folder.appendingPathComponent("baseline.json")
-        let update = try BenchProcess.run(["baseline", "update", "--from", corpusCSV.path, "--baseline", baseline.path])
+        let update = InProcessBench.run(["baseline", "update", "--from", corpusCSV.path, "--baseline", baseline.path])
         #expect(update.status == BenchExitCode.badInput.rawValue, "\(update.status): \(update.standardError)")
         #expect(
             update.standardError.contains(corpusCSV.path) && update.standardError.contains("baseline_rss_bytes"),
@@ -50,7 +54,7 @@ import Testing
         let results = folder.appendingPathComponent("results")
         try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: corpusCSV, to: results.appendingPathComponent("trials.csv"))
-        let report = try BenchProcess.run(["report", "--results", results.path])
+        let report = InProcessBench.run(["report", "--results", results.path])
         #expect(report.status == BenchExitCode.badInput.rawValue, "\(report.status): \(report.standardError)")
         #expect(
             report.standardError.contains("trials.csv") && report.standardError.contains("peak_rss_bytes"),
@@ -66,7 +70,7 @@ import Testing
         ("peak_rss_bytes", "1000"),
     ])
     func impossibleFiguresAreRefusedNamingTheColumn(column: String, value: String) throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.quickRun(in: folder)
         var table = try CSV.parse(String(contentsOf: run.appendingPathComponent("trials.csv"), encoding: .utf8)).filter
@@ -78,14 +82,14 @@ import Testing
         let trials = results.appendingPathComponent("trials.csv")
         try Data((table.map(CSV.line).joined(separator: "\n") + "\n").utf8).write(to: trials)
 
-        let report = try BenchProcess.run(["report", "--results", results.path])
+        let report = InProcessBench.run(["report", "--results", results.path])
         #expect(report.status == BenchExitCode.badInput.rawValue, "\(report.status): \(report.standardError)")
         #expect(
             report.standardError.contains(trials.path) && report.standardError.contains(column),
             "\(report.standardError)"
         )
         let baseline = folder.appendingPathComponent("baseline.json")
-        let update = try BenchProcess.run(["baseline", "update", "--from", trials.path, "--baseline", baseline.path])
+        let update = InProcessBench.run(["baseline", "update", "--from", trials.path, "--baseline", baseline.path])
         #expect(update.status == BenchExitCode.badInput.rawValue, "\(update.status): \(update.standardError)")
         #expect(update.standardError.contains(column), "\(update.standardError)")
         #expect(!FileManager.default.fileExists(atPath: baseline.path))
@@ -94,11 +98,11 @@ import Testing
     /// `--from` takes the rows as they are: a measuring option beside it would be ignored.
     @Test(arguments: [["--strategy", "data"], ["--runs", "3"], ["--render", "full"]])
     func baselineFromAnExportRefusesMeasuringOptions(extra: [String]) throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.quickRun(in: folder)
         let baseline = folder.appendingPathComponent("baseline.json")
-        let update = try BenchProcess.run(
+        let update = InProcessBench.run(
             [
                 "baseline", "update", "--from", run.appendingPathComponent("trials.json").path,
                 "--baseline", baseline.path,
@@ -110,51 +114,5 @@ import Testing
             "\(update.standardError)"
         )
         #expect(!FileManager.default.fileExists(atPath: baseline.path))
-    }
-
-    /// A --document that does not exist is refused before anything is written.
-    @Test func referenceRefusesAMissingDocument() throws {
-        let folder = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Self.quickRun(in: folder)
-        let missing = folder.appendingPathComponent("missing.md")
-        let report = try BenchProcess.run(
-            ["--results", run.path, "--document", missing.path],
-            program: builtExecutable(named: "bench-reference")
-        )
-        #expect(report.status == BenchExitCode.noInput.rawValue, "\(report.status): \(report.standardError)")
-        #expect(
-            report.standardError.contains("--document") && report.standardError.contains(missing.path),
-            "\(report.standardError)"
-        )
-        #expect(
-            !FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path),
-            "nothing written"
-        )
-        #expect(
-            !FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path),
-            "nothing written"
-        )
-    }
-
-    /// A --document that is a folder is refused (73) before anything is written: no REPORT.md, no chart data.
-    @Test func referenceRefusesAFolderAsDocument() throws {
-        let folder = BenchProcess.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Self.quickRun(in: folder)
-        let report = try BenchProcess.run(
-            ["--results", run.path, "--document", folder.path],
-            program: builtExecutable(named: "bench-reference")
-        )
-        #expect(report.status == BenchExitCode.cannotCreateOutput.rawValue, "\(report.status): \(report.standardError)")
-        #expect(report.standardError.contains("--document \(folder.path) is a folder"), "\(report.standardError)")
-        #expect(
-            !FileManager.default.fileExists(atPath: run.appendingPathComponent("REPORT.md").path),
-            "nothing written"
-        )
-        #expect(
-            !FileManager.default.fileExists(atPath: run.appendingPathComponent("charts/data").path),
-            "nothing written"
-        )
     }
 }
