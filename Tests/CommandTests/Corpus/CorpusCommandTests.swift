@@ -17,7 +17,7 @@ import Testing
             withIntermediateDirectories: true
         )
         for (name, extra) in [("a.jpg", [String]()), ("sub/b.jpg", ["--progressive"])] {
-            let made = try BenchProcess.run(
+            let made = InProcessBench.run(
                 ["fixture", "--width", "1200", "--height", "800", "--out", folder.appendingPathComponent(name).path]
                     + extra
             )
@@ -124,16 +124,17 @@ import Testing
         #expect(gone["status"] == "fetch_error", "\(gone)")
     }
 
+    /// In-process (`InProcessBench`): each is refused before any child.
     @Test func badSourcesHaveTheirOwnStatus() throws {
-        let empty = BenchProcess.temporaryFolder()
+        let empty = TestFolder.temporary()
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
 
-        let missing = try BenchProcess.run(["corpus", empty.appendingPathComponent("nope").path])
+        let missing = InProcessBench.run(["corpus", empty.appendingPathComponent("nope").path])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("does not exist"))
 
-        let nothing = try BenchProcess.run(["corpus", empty.path])
+        let nothing = InProcessBench.run(["corpus", empty.path])
         #expect(nothing.status == 66)
         #expect(nothing.standardError.contains("has no files"))
 
@@ -141,14 +142,14 @@ import Testing
         try Data("http://127.0.0.1:1/a.jpg\nhttp://example.com/b.jpg\nnot a url\nftp://127.0.0.1/c.jpg\n".utf8).write(
             to: list
         )
-        let badList = try BenchProcess.run(["corpus", list.path])
+        let badList = InProcessBench.run(["corpus", list.path])
         #expect(badList.status == 64)
         for line in ["line 2: 'example.com' is not a loopback host", "line 3:", "line 4:"] {
             #expect(badList.standardError.contains(line), "\(line): \(badList.standardError)")
         }
         #expect(!badList.standardError.contains("line 1:"))
 
-        let badOption = try BenchProcess.run(["corpus", empty.path, "--render", "sideways"])
+        let badOption = InProcessBench.run(["corpus", empty.path, "--render", "sideways"])
         #expect(badOption.status == 64)
     }
 }

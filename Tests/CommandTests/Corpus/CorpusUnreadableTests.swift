@@ -21,7 +21,7 @@ import Testing
             chmod(corpus.appendingPathComponent("private").path, 0o755)
             try? FileManager.default.removeItem(at: scratch)
         }
-        let made = try BenchProcess.run([
+        let made = InProcessBench.run([
             "fixture", "--width", "64", "--height", "48", "--out", corpus.appendingPathComponent("a.jpg").path,
         ])
         try #require(made.status == 0, "\(made.standardError)")

@@ -9,7 +9,7 @@ import Testing
         let corpus = BenchProcess.temporaryFolder()
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: corpus) }
-        let made = try BenchProcess.run([
+        let made = InProcessBench.run([
             "fixture", "--width", "320", "--height", "200", "--out", corpus.appendingPathComponent("good.jpg").path,
         ])
         try #require(made.status == 0, "\(made.standardError)")

@@ -25,7 +25,7 @@ import Testing
         symbolizer body: String,
         environment: [String: String] = [:],
         timeout: TimeInterval,
-        _ check: (BenchProcess.Output, URL) throws -> Void
+        _ check: (CommandOutput, URL) throws -> Void
     ) throws {
         let symbolizer = try script(body)
         let folder = BenchProcess.temporaryFolder()
@@ -131,7 +131,7 @@ import Testing
         let fifo = folder.appendingPathComponent("report.fifo")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         let data = folder.appendingPathComponent("data")
-        let output = try BenchProcess.run([
+        let output = InProcessBench.run([
             "report", "--results", folder.path, "--report-file", fifo.path, "--data-out", data.path,
         ])
         #expect(output.status == 73, "\(output.standardError)")

@@ -43,15 +43,15 @@ import Testing
     }
 
     @Test func replaceWritesTheRunsOwnFilesNotTheLinksTargets() throws {
-        let scratch = BenchProcess.temporaryFolder()
+        let scratch = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("out")
-        let first = try BenchProcess.run(Self.run + ["--runs", "1", "--out", out.path])
+        let first = InProcessBench.run(Self.run + ["--runs", "1", "--out", out.path])
         try #require(first.status == 0, "\(first.standardError)")
         var outside = Outside(folder: scratch.appendingPathComponent("outside"))
         try outside.link(["trials.csv", "summary.csv", "settings.json", "holders.csv"], in: out)
 
-        let again = try BenchProcess.run(Self.run + ["--runs", "1", "--out", out.path, "--replace"])
+        let again = InProcessBench.run(Self.run + ["--runs", "1", "--out", out.path, "--replace"])
         #expect(again.status == 0, "\(again.standardError)")
         outside.expectUntouched("--replace")
         for name in outside.contents.keys {
@@ -64,10 +64,10 @@ import Testing
     }
 
     @Test func resumeAppendsToTheRunsOwnCopyOfWhatTheLinkShowed() throws {
-        let scratch = BenchProcess.temporaryFolder()
+        let scratch = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("out")
-        let first = try BenchProcess.run(Self.run + ["--runs", "2", "--out", out.path])
+        let first = InProcessBench.run(Self.run + ["--runs", "2", "--out", out.path])
         try #require(first.status == 0, "\(first.standardError)")
         // The run stopped after its first trial: its last row is gone.
         let trials = out.appendingPathComponent("trials.csv")
@@ -77,7 +77,7 @@ import Testing
         var outside = Outside(folder: scratch.appendingPathComponent("outside"))
         try outside.link(["trials.csv", "timeline.csv", "summary.csv"], in: out)
 
-        let resumed = try BenchProcess.run(Self.run + ["--runs", "2", "--out", out.path, "--resume"])
+        let resumed = InProcessBench.run(Self.run + ["--runs", "2", "--out", out.path, "--resume"])
         #expect(resumed.status == 0, "\(resumed.standardError)")
         outside.expectUntouched("--resume")
         #expect(!Self.isLink(trials))
@@ -88,7 +88,7 @@ import Testing
     /// A `charts` folder that is a link out of the run's folder: chart data lands in the folder's own
     /// `charts/`, for a corpus and for `bench report` alike, and the outside folder stays empty.
     @Test func chartDataLandsInTheFoldersOwnCharts() throws {
-        let scratch = BenchProcess.temporaryFolder()
+        let scratch = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outside = scratch.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
@@ -102,11 +102,11 @@ import Testing
                 withDestinationURL: outside
             )
         }
-        let measured = try BenchProcess.run(RowKeyTests.corpusRun(corpus, out: corpusOut.path))
+        let measured = InProcessBench.run(RowKeyTests.corpusRun(corpus, out: corpusOut.path))
         #expect(measured.status == 0, "\(measured.standardError)")
-        let run = try BenchProcess.run(Self.run + ["--runs", "1", "--out", runOut.path])
+        let run = InProcessBench.run(Self.run + ["--runs", "1", "--out", runOut.path])
         try #require(run.status == 0, "\(run.standardError)")
-        let report = try BenchProcess.run(["report", "--results", runOut.path])
+        let report = InProcessBench.run(["report", "--results", runOut.path])
         #expect(report.status == 0, "\(report.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "written through the link")
         for folder in [corpusOut, runOut] {

@@ -6,7 +6,8 @@ import Testing
 /// refused), a symlink's target is replaced and the link kept, nothing but a regular file is
 /// renamed over; a full disk leaves no partial file; an empty `--out`, a folder where a file
 /// goes and an earlier run's rows are refused before the first trial; a killed run's scratch is
-/// cleared by the next. The real `bench` binary on real device nodes, FIFOs, links and a full tmpfs.
+/// cleared by the next. Real device nodes, FIFOs, links and a full tmpfs; the commands in-process
+/// (`InProcessBench`, recorded children) but for the killed run and the next, real `bench` processes.
 @Suite(.serialized) struct OutputWritesTests {
     static let tiny = ["--width", "64", "--height", "48"]
     static let quickRun =
@@ -71,12 +72,12 @@ import Testing
     @Test func fixtureWritesThroughADeviceAndAReadFIFOAndFollowsASymlink() throws {
         let specials = try Specials()
         defer { specials.remove() }
-        let device = try BenchProcess.run(["fixture"] + Self.tiny + ["--out", specials.device])
+        let device = InProcessBench.run(["fixture"] + Self.tiny + ["--out", specials.device])
         #expect(device.status == 0, "\(device.standardError)")
 
         let reader = open(specials.fifo, O_RDONLY | O_NONBLOCK)
         try #require(reader >= 0)
-        let throughFIFO = try BenchProcess.run(["fixture"] + Self.tiny + ["--out", specials.fifo])
+        let throughFIFO = InProcessBench.run(["fixture"] + Self.tiny + ["--out", specials.fifo])
         let read = Self.drain(reader)
         close(reader)
         #expect(throughFIFO.status == 0, "\(throughFIFO.standardError)")
@@ -85,7 +86,7 @@ import Testing
             "\(read.count) bytes through the FIFO"
         )
 
-        let linked = try BenchProcess.run(["fixture"] + Self.tiny + ["--out", specials.link])
+        let linked = InProcessBench.run(["fixture"] + Self.tiny + ["--out", specials.link])
         #expect(linked.status == 0, "\(linked.standardError)")
         let target = try Data(contentsOf: URL(fileURLWithPath: specials.target))
         #expect(target == read, "the link's target holds the fixture, the same bytes as the FIFO got")
@@ -94,10 +95,10 @@ import Testing
     }
 
     /// A FIFO that nobody reads is refused at once (73), without waiting for a reader, and is left a FIFO.
-    @Test func aFIFONobodyReadsIsRefusedAtOnce() throws {
+    @Test(.timeLimit(.minutes(1))) func aFIFONobodyReadsIsRefusedAtOnce() throws {
         let specials = try Specials()
         defer { specials.remove() }
-        let output = try BenchProcess.run(["fixture"] + Self.tiny + ["--out", specials.fifo], timeout: 60)
+        let output = InProcessBench.run(["fixture"] + Self.tiny + ["--out", specials.fifo])
         #expect(output.status == 73, "\(output.standardError)")
         #expect(output.standardError.contains("FIFO that nobody is reading"), "\(output.standardError)")
         specials.expectIntact("a FIFO with no reader")
@@ -110,12 +111,12 @@ import Testing
         let specials = try Specials()
         defer { specials.remove() }
         let run = specials.folder.appendingPathComponent("run")
-        let measured = try BenchProcess.run(Self.quickRun + ["--out", run.path])
+        let measured = InProcessBench.run(Self.quickRun + ["--out", run.path])
         try #require(measured.status == 0, "\(measured.standardError)")
         let trials = run.appendingPathComponent("trials.json").path
 
         for destination in [specials.device, specials.link] {
-            let output = try BenchProcess.run(["baseline", "update", "--from", trials, "--baseline", destination])
+            let output = InProcessBench.run(["baseline", "update", "--from", trials, "--baseline", destination])
             #expect(output.status == 0, "\(destination): \(output.standardError)")
         }
         let baseline = try String(contentsOfFile: specials.target, encoding: .utf8)
@@ -124,7 +125,7 @@ import Testing
 
         let folder = specials.folder.appendingPathComponent("a-folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let refused = try BenchProcess.run(["baseline", "update", "--from", trials, "--baseline", folder.path])
+        let refused = InProcessBench.run(["baseline", "update", "--from", trials, "--baseline", folder.path])
         #expect(refused.status == 73, "\(refused.standardError)")
         #expect(refused.standardError.contains("it is a folder, not a file"), "\(refused.standardError)")
 
@@ -132,7 +133,7 @@ import Testing
         // A dangling link: the report is made at the target it names, and the link stays.
         try FileManager.default.removeItem(atPath: specials.target)
         for destination in [specials.device, specials.link] {
-            let output = try BenchProcess.run([
+            let output = InProcessBench.run([
                 "report", "--results", run.path, "--data-out", data, "--report-file", destination,
             ])
             #expect(output.status == 0, "\(destination): \(output.standardError)")
@@ -140,7 +141,7 @@ import Testing
         let report = try String(contentsOfFile: specials.target, encoding: .utf8)
         #expect(report.contains("<!-- table:article -->"), "the link's target holds the report")
         specials.expectIntact("bench report")
-        let intoFolder = try BenchProcess.run([
+        let intoFolder = InProcessBench.run([
             "report", "--results", run.path, "--data-out", data, "--report-file", folder.path,
         ])
         #expect(intoFolder.status == 73, "\(intoFolder.standardError)")
@@ -154,13 +155,13 @@ import Testing
         defer { mount.unmount() }
         // 2000x1500 at quality 90 is about 1.6 MB: more than the disk holds.
         let big = ["fixture", "--width", "2000", "--height", "1500"]
-        let out = try BenchProcess.run(big + ["--out", mount.path.appendingPathComponent("x.jpg").path])
+        let out = InProcessBench.run(big + ["--out", mount.path.appendingPathComponent("x.jpg").path])
         #expect(out.status == 73, "\(out.standardError)")
         #expect(out.standardError.contains("No space left on device"), "\(out.standardError)")
         #expect((try FileManager.default.contentsOfDirectory(atPath: mount.path.path)) == [])
 
         let cache = mount.path.appendingPathComponent("cache")
-        let cached = try BenchProcess.run(big + ["--fixture-cache", cache.path])
+        let cached = InProcessBench.run(big + ["--fixture-cache", cache.path])
         #expect(cached.status == 73, "\(cached.standardError)")
         #expect(
             cached.standardError.contains("cannot write the fixture cache file")
@@ -185,7 +186,7 @@ import Testing
             ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"],
         ]
         for command in commands {
-            let output = try BenchProcess.run(command + ["--out", ""], workingDirectory: folder)
+            let output = InProcessBench.run(command + ["--out", ""])
             #expect(output.status == 64, "\(command[0]): \(output.standardError)")
             #expect(output.standardError.contains("--out is empty"), "\(command[0]): \(output.standardError)")
         }
@@ -200,13 +201,13 @@ import Testing
     @Test func aSecondRunIsRefusedNamingTheFirstUnlessToldToReplace() throws {
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let first = try BenchProcess.run(Self.quickRun + ["--out", out.path])
+        let first = InProcessBench.run(Self.quickRun + ["--out", out.path])
         try #require(first.status == 0, "\(first.standardError)")
         let trials = out.appendingPathComponent("trials.csv")
         let before = try Data(contentsOf: trials)
         let firstID = try #require(try JobsTests.rows(out).first?["run_id"])
 
-        let second = try BenchProcess.run(Self.quickRun + ["--out", out.path])
+        let second = InProcessBench.run(Self.quickRun + ["--out", out.path])
         #expect(second.status == 73, "\(second.standardError)")
         #expect(
             second.standardError.contains("already holds trials.csv of run \(firstID)")
@@ -215,6 +216,7 @@ import Testing
         )
         #expect(try Data(contentsOf: trials) == before, "the first run's rows are kept")
 
+        // A process of its own: a run's id is its start's second and pid, which an in-process run shares.
         let replaced = try BenchProcess.run(Self.quickRun + ["--out", out.path, "--replace"])
         #expect(replaced.status == 0, "\(replaced.standardError)")
         let rows = try JobsTests.rows(out)
@@ -229,7 +231,7 @@ import Testing
             at: out.appendingPathComponent("summary.csv"),
             withIntermediateDirectories: true
         )
-        let output = try BenchProcess.run(Self.quickRun + ["--out", out.path])
+        let output = InProcessBench.run(Self.quickRun + ["--out", out.path])
         #expect(output.status == 73, "\(output.standardError)")
         #expect(
             output.standardError.contains("cannot write summary.csv in --out")
@@ -277,7 +279,7 @@ import Testing
     @Test func aRunWritesItsEnvironment() throws {
         let out = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let output = try BenchProcess.run(Self.quickRun + ["--out", out.path])
+        let output = InProcessBench.run(Self.quickRun + ["--out", out.path])
         #expect(output.status == 0, "\(output.standardError)")
         let text = try String(contentsOf: out.appendingPathComponent("environment.txt"), encoding: .utf8)
         for label in ["cpu:", "memory:", "os:", "kernel", "swift:", "glibc:", "jemalloc:", "libjpeg-turbo:"] {

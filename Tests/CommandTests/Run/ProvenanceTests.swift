@@ -150,7 +150,7 @@ import Testing
         try trials.write(to: other.appendingPathComponent("same.json"), atomically: true, encoding: .utf8)
         let thresholds = GateThresholdsFile.path
         func compare(_ baseline: String, _ current: String) throws -> String {
-            try BenchProcess.run(["compare", baseline, current, "--thresholds", thresholds]).standardOutput
+            InProcessBench.run(["compare", baseline, current, "--thresholds", thresholds]).standardOutput
         }
         let original = folder.path.appendingPathComponent("trials.json").path
 

@@ -5,9 +5,10 @@ import Report
 import TestSupport
 import Testing
 
-/// Nothing measured is lost and nothing is left behind: the real `bench` binary, real children,
-/// real signals, a real unwritable folder and a real full tmpfs. Each test fails on the
-/// behaviour it guards against (named in its comment).
+/// Nothing measured is lost and nothing is left behind: the real `bench` binary, real children and
+/// real signals where a run is stopped; a real unwritable folder and a real full tmpfs under commands
+/// run in-process (`InProcessBench`, recorded children). Each test fails on the behaviour it guards
+/// against (named in its comment).
 @Suite(.serialized) struct RowsKeptTests {
     static let quick = ["--strategy", "data", "--render", "none", "--allocator", "system"]
 
@@ -205,7 +206,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("not-a-folder")
         try "x".write(to: file, atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run(["run"] + Self.quick + ["--runs", "1", "--out", file.path])
+        let output = InProcessBench.run(["run"] + Self.quick + ["--runs", "1", "--out", file.path])
         #expect(output.status == 73, "\(output.standardError)")
         #expect(output.standardError.contains(file.path) && output.standardError.contains("is a file, not a folder"))
         #expect(!output.standardError.contains("[1/1]"), "no trial ran")
@@ -218,7 +219,7 @@ import Testing
         let mount = try TinyMount(options: "size=1m,ro")
         defer { mount.unmount() }
         for out in [mount.path.path, mount.path.appendingPathComponent("sub").path] {
-            let output = try BenchProcess.run(["run"] + Self.quick + ["--runs", "1", "--out", out])
+            let output = InProcessBench.run(["run"] + Self.quick + ["--runs", "1", "--out", out])
             #expect(output.status == 73, "\(out): \(output.standardError)")
             #expect(
                 output.standardError.contains(out) && output.standardError.contains("Read-only file system"),
@@ -230,7 +231,7 @@ import Testing
             ["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
             ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"],
         ] {
-            let output = try BenchProcess.run(command + ["--out", mount.path.path])
+            let output = InProcessBench.run(command + ["--out", mount.path.path])
             #expect(output.status == 73, "\(command[0]): \(output.standardError)")
         }
     }
@@ -279,7 +280,7 @@ import Testing
             ["sweep", "--strategy", "data", "--sizes", "1", "--runs", "1"],
             ["scenario", "list-scroll", "--sizes", "64x48", "--rows", "2", "--visible", "1"],
         ] {
-            let second = try BenchProcess.run(command + ["--out", out.path])
+            let second = InProcessBench.run(command + ["--out", out.path])
             #expect(second.status == 75, "\(command[0]): \(second.standardError)")
             #expect(
                 second.standardError.contains(out.path) && second.standardError.contains("pid \(bench.pid)"),
@@ -315,7 +316,7 @@ import Testing
         #expect(context["interruptedBy"] as? String == "SIGTERM")
         #expect(context["completedRuns"] as? Int == 1 && context["plannedRuns"] as? Int == 3)
         // The files are one consistent set: bench report accepts them.
-        let report = try BenchProcess.run([
+        let report = InProcessBench.run([
             "report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
             "--report-file", bench.folder.appendingPathComponent("REPORT.md").path,
         ])
@@ -396,11 +397,11 @@ import Testing
             "report", "--results", out.path, "--data-out", bench.folder.appendingPathComponent("data").path,
             "--report-file", bench.folder.appendingPathComponent("REPORT.md").path,
         ]
-        #expect(try BenchProcess.run(report).status == 0, "the whole run is accepted")
+        #expect(InProcessBench.run(report).status == 0, "the whole run is accepted")
 
         let lines = original.split(separator: "\n")
         try (lines.prefix(2).joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
-        let cut = try BenchProcess.run(report)
+        let cut = InProcessBench.run(report)
         #expect(cut.status == 65, "\(cut.standardError)")
         #expect(cut.standardError.contains("trials.csv has 1 rows but trials.json"), "\(cut.standardError)")
 
@@ -414,7 +415,7 @@ import Testing
                     + ",another-run"
         }
         try (foreign.joined(separator: "\n") + "\n").write(to: trials, atomically: true, encoding: .utf8)
-        let mixed = try BenchProcess.run(report)
+        let mixed = InProcessBench.run(report)
         #expect(mixed.status == 65, "\(mixed.standardError)")
         #expect(
             mixed.standardError.contains("trials.csv is from run another-run but trials.json from run"),

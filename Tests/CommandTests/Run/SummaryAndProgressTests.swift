@@ -1,4 +1,6 @@
+import BenchCore
 import Foundation
+import Harness
 import TestSupport
 import Testing
 
@@ -9,12 +11,22 @@ import Testing
         "--width", "64", "--height", "48",
     ]
 
+    /// Recorded children that fetched a 64 x 48 fixture's few kilobytes, not the article's image.
+    struct SmallImageChildren: TrialLauncher {
+        func launch(_ spec: TrialSpec) -> TrialResult {
+            var result = RecordedChildren().launch(spec)
+            result.payloadBytes = 2_405
+            return result
+        }
+    }
+
     /// The article's iOS figure stands only beside a cell that measured the article's image: beside a
     /// 64 x 48 fixture it would compare nothing, so the column is empty in the table and in summary.csv.
+    /// In-process (`InProcessBench`).
     @Test func theArticleFigureIsLeftOutBesideAnotherImage() throws {
-        let folder = BenchProcess.temporaryFolder()
+        let folder = TestFolder.temporary()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run(Self.tinyRun + ["--out", folder.path])
+        let output = InProcessBench.run(Self.tinyRun + ["--out", folder.path], children: SmallImageChildren())
         try #require(output.status == 0, "\(output.standardError)")
         let line = try #require(
             output.standardOutput.split(separator: "\n").first { $0.hasPrefix("data+none [system]") }

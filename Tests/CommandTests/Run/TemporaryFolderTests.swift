@@ -55,7 +55,7 @@ import Testing
     static func corpusImage(in folder: URL) throws -> URL {
         let images = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
-        let made = try BenchProcess.run(["fixture", "--width", "64", "--height", "48", "--out", images.path])
+        let made = InProcessBench.run(["fixture", "--width", "64", "--height", "48", "--out", images.path])
         #expect(made.status == 0, "\(made.standardError)")
         return images
     }

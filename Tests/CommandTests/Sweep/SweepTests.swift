@@ -3,7 +3,8 @@ import Report
 import TestSupport
 import Testing
 
-/// `bench sweep` for real: fixtures of two sizes, real children, the data and download tasks.
+/// `bench sweep`: for real once (fixtures of two sizes, real children, the data and download tasks),
+/// then in-process (`InProcessBench`, recorded children) for its options.
 @Suite struct SweepTests {
     @Test func sweepMeasuresEachSizeAndTheDataTaskGrowsWithIt() throws {
         let folder = BenchProcess.temporaryFolder()
@@ -39,7 +40,7 @@ import Testing
     @Test func sweepTakesAListOfAllocators() throws {
         let folder = BenchProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try BenchProcess.run([
+        let output = InProcessBench.run([
             "sweep", "--strategy", "download", "--allocator", "system,jemalloc",
             "--sizes", "0.05", "--runs", "1", "--out", folder.path,
         ])
@@ -54,8 +55,8 @@ import Testing
     }
 
     /// Its help names every exit status it can end with, SIGHUP's 129 among them.
-    @Test func sweepHelpNamesTheHangUpStatus() throws {
-        let help = try BenchProcess.run(["sweep", "--help"])
+    @Test func sweepHelpNamesTheHangUpStatus() {
+        let help = InProcessBench.parse(["sweep", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("129"), "\(help.standardOutput)")
     }
