@@ -43,27 +43,3 @@ import Testing
         #expect(output.standardError.contains("9999999999x9999999999"), "\(output.standardError.suffix(600))")
     }
 }
-
-/// `bench report` over a trials.csv whose pid does not fit a process id (found by make fuzz).
-@Suite struct TrialsCSVPidTests {
-    @Test func aPidPastInt32IsADataErrorNamingIt() throws {
-        let folder = BenchProcess.temporaryFolder()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let lines = try String(
-            contentsOf: DuplicatedColumnTests.committed.appendingPathComponent("trials.csv"),
-            encoding: .utf8
-        )
-        .split(separator: "\n").map(String.init)
-        let pidColumn = try #require(lines[0].split(separator: ",").firstIndex(of: "pid"))
-        var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        fields[pidColumn] = "2553708401"
-        try ([lines[0], fields.joined(separator: ",")] + lines.dropFirst(2)).joined(separator: "\n")
-            .appending("\n").write(to: folder.appendingPathComponent("trials.csv"), atomically: true, encoding: .utf8)
-        let output = try BenchProcess.run([
-            "report", "--results", folder.path, "--no-report", "--data-out", folder.appendingPathComponent("data").path,
-        ])
-        #expect(output.status == 65, "\(output.status): \(output.standardError.suffix(600))")
-        #expect(output.standardError.contains("pid '2553708401'"), "\(output.standardError.suffix(600))")
-    }
-}
