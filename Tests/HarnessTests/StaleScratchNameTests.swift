@@ -4,7 +4,7 @@ import Testing
 /// Which names in $TMPDIR are a bench process's scratch (removed once that process is gone): our
 /// prefixes with a pid and 8 hex digits, nothing else.
 struct StaleScratchNameTests {
-    @Test func eachKindOfScratchNamesItsProcess() {
+    @Test func eachKindOfScratchNamesItsOwner() {
         #expect(StaleScratch.ownerPID("bench-123-ABCDEF12") == 123)
         #expect(StaleScratch.ownerPID("bench-corpus-124-abcdef12") == 124)
         #expect(StaleScratch.ownerPID("bench-scenario-125-01234567") == 125)
