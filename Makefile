@@ -15,7 +15,7 @@ BENCH_REFERENCE ?= .build/release/bench-reference
 # checks its whole command tree in debug builds) does not cost every child.
 TEST_BUILD = -c release --disable-testable-imports
 
-.PHONY: setup build check-shape format fuzz fuzz-smoke sanitize bench run-bench sweep scenario encodings decode-time corpus corpus-scale plots reference test test-repeat gate baseline benchmarks clean \
+.PHONY: setup build check-shape format fuzz fuzz-smoke sanitize bench run-bench sweep scenario encodings decode-time corpus corpus-scale plots reference test test-slow test-repeat gate baseline benchmarks clean \
 	example-build example-test
 
 setup:
@@ -157,8 +157,17 @@ format: setup
 # TMPDIR of their own that must be empty afterwards).
 OWN_MEMORY_TESTS = ProbeTests\.|SharedRequestsTests|CostLimitedCacheTests|LoopbackServerTests\.|ProbeCalibrationTests
 export OWN_MEMORY_TESTS
+# The slow tier, which `make test` skips and `make test-slow` runs (CI runs both): the image server's load
+# tests in real children (its routes, faults and slopes under load; wrk against --listen), the gate's
+# known answer (20 real trials decoding the 6000 x 4000 fixture) and the hung server's rows (URLSession's
+# own 60 s), each many seconds.
+SLOW_TESTS = ImageServerChildTests|ListenTests|GateKnownAnswerTests|aHungServerIsATimeoutThatSaysHowLong
+export SLOW_TESTS
 test: setup
 	SWIFT=$(SWIFT) bash scripts/test-suite.sh
+
+test-slow: setup
+	SWIFT=$(SWIFT) TIER=slow bash scripts/test-suite.sh
 
 # The suite N times (default 10), both halves each time, every failure reported with its test and run:
 # how a flaky test is found. FILTER=REGEX narrows it (scripts/test-repeat.sh).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one CI definition: `.ci/run` (this machine) and .github/workflows/ci.yml (GitHub) both run it.
-# In order: the README's `make test`; the example package (a user's loader built against this one,
+# In order: the README's `make test` and `make test-slow` (the slow tier); the example package (a user's loader built against this one,
 # its rows checked); scripts/validate.py's unit check; the decoders' C code under ASan, UBSan and
 # TSan (make sanitize); the package's shape (make check-shape:
 # imports, module graph, links, public API, DocC, API breakage, the workflows against GitHub's
@@ -43,6 +43,14 @@ total=$(count_tests); failed=$(count_failures)
 [ -n "$total" ] || fail "no test summary in the output of make test"
 passed=$(( total - failed ))
 if [ "$test_status" -ne 0 ] || [ "$failed" -ne 0 ]; then fail "make test failed" "$(( failed > 0 ? failed : 1 ))"; fi
+
+step "make test-slow" bash -c 'make test-slow 2>&1 | tee "$0"; exit "${PIPESTATUS[0]}"' "$test_log"
+slow_status=$?
+slow_total=$(count_tests); slow_failed=$(count_failures)
+if [ "$slow_status" -ne 0 ] || [ "$slow_failed" -ne 0 ] || [ -z "$slow_total" ]; then
+  fail "make test-slow failed" "$(( slow_failed > 0 ? slow_failed : 1 ))"
+fi
+passed=$(( passed + slow_total - slow_failed ))
 
 step "make example-test" bash -c 'make example-test 2>&1 | tee "$0"; exit "${PIPESTATUS[0]}"' "$test_log"
 example_status=$?
