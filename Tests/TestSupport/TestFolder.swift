@@ -7,8 +7,8 @@ public enum TestFolder {
     }
 }
 
-/// What a command ended with: its exit status and what it said on stdout and stderr (a real process's,
-/// `BenchProcess`, or a command run in the test's own process).
+/// What a command ended with: its exit status and what it said on stdout and stderr (a real `bench`'s,
+/// or a command's run in the test's own process).
 public struct CommandOutput: Sendable {
     public var status: Int32
     public var standardOutput: String

@@ -9,8 +9,8 @@ import TestSupport
 /// a validation error 64, a `BenchFailure` its code, `ExitCode` its own), stdout and stderr kept
 /// (`CapturedConsole`). A measuring command's children are `children` (by default the recorded ones,
 /// `RecordedChildren`): no process starts. For the parent's logic (options, plans, shards, compare,
-/// merge, report, summaries); what needs a real child, a signal or the process's environment runs
-/// `BenchProcess`.
+/// merge, report, summaries); what needs a real child, a signal or the process's environment starts a
+/// real `bench`.
 enum InProcessBench {
     static func run(_ arguments: [String], children: any TrialLauncher = RecordedChildren()) -> CommandOutput {
         TrialLauncherOverride.$launcher.withValue(children) { end(arguments, running: true) }
