@@ -5,8 +5,6 @@ import Foundation
 /// trial: `--resume` goes on only with the same ones, and names each that differs.
 package struct RunSettings: Codable, Equatable, Sendable {
     package static let fileName = "settings.json"
-    /// The version of the folder's record this bench writes (`ResultsFormat`); a folder without one predates format 1.
-    package static let currentFormat = ResultsFormat.current
 
     package struct Setting: Codable, Equatable, Sendable {
         package var name: String
@@ -18,7 +16,7 @@ package struct RunSettings: Codable, Equatable, Sendable {
         }
     }
 
-    /// The record's version (`currentFormat` when written by this bench); nil in older folders.
+    /// The record's version (`ResultsFormat.current` when written by this bench); nil in folders from before format 1.
     package var format: Int?
     /// The bench command that measured ("run", "sweep", "corpus").
     package var command: String
@@ -35,7 +33,7 @@ package struct RunSettings: Codable, Equatable, Sendable {
     package var libraries: [String: String]?
 
     package init(command: String, runID: String, settings: [(String, String)], provenance: Provenance?) {
-        self.format = Self.currentFormat
+        self.format = ResultsFormat.current
         self.command = command
         self.runID = runID
         self.settings = settings.map { Setting(name: $0.0, value: $0.1) }

@@ -26,13 +26,13 @@ struct SettingsFormatTests {
     }
 
     @Test func aNewerFormatIsRefusedNamingItAndWhatToDo() throws {
-        let folder = try Self.folder(format: RunSettings.currentFormat + 1)
+        let folder = try Self.folder(format: ResultsFormat.current + 1)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect {
             _ = try RunSettings.read(from: folder)
         } throws: { error in
             let text = String(describing: error)
-            return text.contains("is format \(RunSettings.currentFormat + 1), written by a newer bench")
+            return text.contains("is format \(ResultsFormat.current + 1), written by a newer bench")
                 && text.contains("measure again with this one (bench run --out DIR)")
         }
     }
